@@ -1,0 +1,136 @@
+# mcpidx - a plain Makefile.
+#   make            build ./mcpidx (installs missing dependencies first)
+#   make run        build, index this repository, show it answering
+#   make test       the whole test suite, then one pass under ASan+UBSan
+#   make bench      benchmarks beside named peers (bench/*.mk)
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+CC ?= cc
+B := build
+TS := $(B)/ts
+PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+OPT ?= -O2 -g
+CFLAGS_BASE = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -I$(TS)/runtime/vendor/tree-sitter/lib/include
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LIBS = $(PKG_LIBS) -lstemmer -lpthread -lm
+
+# Grammars: name:dir-under-build/ts holding parser.c [scanner.c].
+GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
+	javascript:javascript/src typescript:typescript/typescript/src \
+	tsx:typescript/tsx/src java:java/src c_sharp:c_sharp/src swift:swift/src \
+	ruby:ruby/src php:php/php/src bash:bash/src kotlin:kotlin/src \
+	markdown:markdown/tree-sitter-markdown/src \
+	markdown_inline:markdown/tree-sitter-markdown-inline/src
+
+DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
+
+SRC := $(sort $(wildcard format/*.c indexer/*.c query/*.c mcp/*.c tools/*.c))
+LIB_SRC := $(filter-out tools/main.c,$(SRC))
+QUERIES := $(sort $(wildcard indexer/queries/*.scm))
+HDRS := $(wildcard */*.h)
+
+# Two flavours of our objects: release (build/obj) and sanitized (build/asan).
+OBJ := $(SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/queries.o
+ASAN_OBJ := $(SRC:%.c=$(B)/asan/%.o) $(B)/asan/gen/queries.o
+GRAMMAR_LIB := $(B)/grammars.a
+
+.PHONY: all deps run test test-fast test-asan unit cli mcp-test bench install clean valgrind fuzz
+all: mcpidx
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): tools/deps.lock tools/fetch-deps.sh
+	sh tools/fetch-deps.sh
+	rm -f $(TS)/.deps-*
+	touch $@
+
+# ---- tree-sitter runtime and grammars (third-party: no -Werror, -O2) ----
+$(B)/g/runtime.o: $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -w -std=gnu11 -I$(TS)/runtime/vendor/tree-sitter/lib/include \
+		-I$(TS)/runtime/vendor/tree-sitter/lib/src -c $(TS)/runtime/vendor/tree-sitter/lib/src/lib.c -o $@
+
+define grammar_rule
+$(B)/g/$(1)_parser.o: $(DEPS_STAMP)
+	@mkdir -p $(B)/g
+	$(CC) -O1 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/parser.c -o $$@
+$(B)/g/$(1)_scanner.o: $(DEPS_STAMP)
+	@mkdir -p $(B)/g
+	if [ -f $(TS)/$(2)/scanner.c ]; then $(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/scanner.c -o $$@; \
+	else echo 'static int mi_no_scanner;' | $(CC) -x c -c - -o $$@; fi
+GRAMMAR_OBJ += $(B)/g/$(1)_parser.o $(B)/g/$(1)_scanner.o
+endef
+$(foreach g,$(GRAMMARS),$(eval $(call grammar_rule,$(word 1,$(subst :, ,$(g))),$(word 2,$(subst :, ,$(g))))))
+
+$(GRAMMAR_LIB): $(GRAMMAR_OBJ) $(B)/g/runtime.o
+	rm -f $@
+	ar rcs $@ $^
+
+# ---- our queries, embedded as C strings ----
+$(B)/gen/queries.c: $(QUERIES) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $(QUERIES) > $@
+
+$(B)/obj/gen/queries.o: $(B)/gen/queries.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) -c $< -o $@
+$(B)/asan/gen/queries.o: $(B)/gen/queries.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -c $< -o $@
+
+# ---- our code ----
+$(B)/obj/%.o: %.c $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+$(B)/asan/%.o: %.c $(HDRS) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
+
+mcpidx: $(OBJ) $(GRAMMAR_LIB)
+	$(CC) $(OPT) -o $@ $(OBJ) $(GRAMMAR_LIB) $(LIBS)
+
+$(B)/mcpidx-asan: $(ASAN_OBJ) $(GRAMMAR_LIB)
+	$(CC) -g $(SAN) -o $@ $(ASAN_OBJ) $(GRAMMAR_LIB) $(LIBS)
+
+# ---- unit tests: tests/unit/test_*.c, each its own binary over the library ----
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+UNIT_ASAN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests-asan/%)
+LIB_OBJ := $(filter-out $(B)/obj/tools/main.o,$(OBJ))
+LIB_ASAN := $(filter-out $(B)/asan/tools/main.o,$(ASAN_OBJ))
+
+$(B)/tests/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) $(GRAMMAR_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
+$(B)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_ASAN) $(GRAMMAR_LIB) $(LIBS)
+
+# ---- entry points ----
+run: mcpidx
+	sh tools/demo.sh
+
+test: mcpidx $(UNIT_BIN) $(B)/mcpidx-asan $(UNIT_ASAN)
+	sh tests/run.sh
+
+# Quick loop while developing: no sanitized pass.
+test-fast: mcpidx $(UNIT_BIN)
+	MI_SKIP_ASAN=1 sh tests/run.sh
+
+valgrind: mcpidx $(UNIT_BIN)
+	MI_VALGRIND=1 MI_SKIP_ASAN=1 sh tests/run.sh
+
+-include $(sort $(wildcard bench/*.mk))
+
+install: mcpidx
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 mcpidx $(DESTDIR)$(PREFIX)/bin/mcpidx
+	install -m 644 docs/mcpidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/mcpidx.1
+
+clean:
+	rm -rf $(B)/obj $(B)/asan $(B)/tests $(B)/tests-asan $(B)/gen $(B)/mcpidx-asan mcpidx

@@ -1,0 +1,349 @@
+/*
+ * format.h - the on-disk contract of an mcpidx index, and the small shared
+ * utilities (string builder, hashing, error codes) every subsystem uses.
+ *
+ * An index is one LMDB environment (a directory holding data.mdb/lock.mdb)
+ * with the named databases listed in enum mi_db.  Values are msgpack unless a
+ * database says otherwise; keys are built for prefix range scans.  Paths are
+ * repo-relative with '/' separators.  docs/format.md is the long form.
+ *
+ * Arrows: format <- indexer; format <- query <- mcp, tools.  Only
+ * format/store.c includes lmdb.h.
+ */
+#ifndef MI_FORMAT_H
+#define MI_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdarg.h>
+
+#define MI_VERSION "0.1.0"
+#define MI_FORMAT_VERSION 1          /* bump on any incompatible layout change */
+
+/* ---- errors ------------------------------------------------------------ */
+
+/*
+ * Functions that act return int: 0 on success, a positive errno, an LMDB
+ * code (negative, -30799..-30780) or one of ours below.  mi_strerror() names
+ * them all.
+ */
+enum {
+	MI_ERR_BASE = -30999,
+	MI_ERR_VERSION = MI_ERR_BASE, /* index has another format version */
+	MI_ERR_NOINDEX,               /* no index at that path */
+	MI_ERR_CORRUPT,               /* a record failed to decode */
+	MI_ERR_NOTFOUND,              /* key or symbol not found */
+	MI_ERR_ARG,                   /* bad argument from the caller */
+	MI_ERR_PATH,                  /* path outside the repo or malformed */
+	MI_ERR_TOOBIG,                /* input over a size cap */
+	MI_ERR_PARSE,                 /* parser could not run */
+	MI_ERR_CANCELLED,             /* the caller cancelled the work */
+	MI_ERR_LAST
+};
+
+/* A static message for any code mi_* functions return. Never NULL. */
+const char *mi_strerror(int err);
+
+/* ---- growable byte buffer (git's strbuf) --------------------------------- */
+
+/*
+ * Invariant: buf is NUL-terminated whenever it is non-NULL, len excludes the
+ * NUL.  A zeroed mi_buf is a valid empty buffer.  Allocation failure aborts:
+ * mcpidx treats out-of-memory as fatal.
+ */
+typedef struct mi_buf {
+	char *buf;  /* owned; NULL until the first append */
+	size_t len; /* bytes used, excluding the trailing NUL */
+	size_t cap; /* bytes allocated */
+} mi_buf;
+
+void mi_buf_grow(mi_buf *b, size_t extra);
+void mi_buf_add(mi_buf *b, const void *data, size_t len);
+void mi_buf_adds(mi_buf *b, const char *s);
+void mi_buf_addc(mi_buf *b, char c);
+void mi_buf_addf(mi_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void mi_buf_vaddf(mi_buf *b, const char *fmt, va_list ap);
+/* Appends s as a JSON string literal, quotes included; invalid UTF-8 bytes
+ * become U+FFFD so the output is always valid JSON. */
+void mi_buf_add_json_str(mi_buf *b, const char *s, size_t len);
+void mi_buf_reset(mi_buf *b);             /* len = 0, keeps memory */
+void mi_buf_release(mi_buf *b);           /* frees, back to zero state */
+char *mi_buf_detach(mi_buf *b);           /* caller owns the returned string */
+const char *mi_buf_str(const mi_buf *b);  /* "" when empty; never NULL */
+
+/* ---- small helpers --------------------------------------------------------- */
+
+void *mi_xmalloc(size_t n);
+void *mi_xcalloc(size_t n, size_t sz);
+void *mi_xrealloc(void *p, size_t n);
+char *mi_xstrdup(const char *s);
+char *mi_xstrndup(const char *s, size_t n);
+
+/* xxh3-128 of data; out receives 16 bytes (big-endian high64, low64). */
+void mi_hash128(const void *data, size_t len, uint8_t out[16]);
+/* xxh3-64, for in-memory hash tables. */
+uint64_t mi_hash64(const void *data, size_t len);
+/* Hex of a 16-byte hash into out (33 bytes with the NUL). */
+void mi_hash_hex(const uint8_t h[16], char out[33]);
+
+/* Reads a whole file; *out is malloc'd and NUL-terminated. 0 or errno. */
+int mi_read_file(const char *path, char **out, size_t *len);
+/* true when s[0..len) is valid UTF-8. */
+bool mi_utf8_valid(const char *s, size_t len);
+/* Number of lines: count of '\n' plus one if the last line lacks it. */
+uint32_t mi_count_lines(const char *s, size_t len);
+/* Normalises a user-supplied repo-relative path into out: strips "./",
+ * collapses "//", refuses "..", absolute paths and NUL.  0 or MI_ERR_PATH. */
+int mi_path_normalize(const char *in, mi_buf *out);
+/* fnmatch-style glob with '**' spanning directories. */
+bool mi_glob_match(const char *pat, const char *path);
+
+/* ---- symbol kinds ------------------------------------------------------------ */
+
+/* Kinds are stored as small integers: append only, never renumber. */
+typedef enum mi_kind {
+	MI_KIND_NONE = 0,
+	MI_KIND_FUNCTION,   /* F> */
+	MI_KIND_METHOD,     /* F> */
+	MI_KIND_CLASS,      /* C> */
+	MI_KIND_STRUCT,     /* S> */
+	MI_KIND_ENUM,       /* E> */
+	MI_KIND_TRAIT,      /* T>: trait / interface / protocol */
+	MI_KIND_POINTCUT,   /* P> */
+	MI_KIND_MODULE,     /* M>: module / namespace / impl block */
+	MI_KIND_HEADING,    /* '#' x level, Markdown */
+	MI_KIND_FIELD,      /* member variable; listed in V* members */
+	MI_KIND_VARIABLE,   /* top-level variable */
+	MI_KIND_CONSTANT,
+	MI_KIND_MACRO,
+	MI_KIND_TYPEDEF,    /* type alias */
+	MI_KIND_ENUMERATOR, /* enum member */
+	MI_KIND_UNION,      /* S> */
+	MI_KIND_PROTOTYPE,  /* declaration without body; not a definition */
+	MI_KIND__COUNT
+} mi_kind;
+
+/* "function", "class", ... */
+const char *mi_kind_name(int kind);
+/* Parse a kind name; MI_KIND_NONE if unknown. */
+int mi_kind_from_name(const char *name);
+/* Block mark letter for the folded view ('F','C','S','E','T','P','M') or 0
+ * when the kind has no block of its own. */
+char mi_kind_mark(int kind);
+
+typedef enum mi_vis {
+	MI_VIS_PUBLIC = 0,
+	MI_VIS_PRIVATE = 1,
+} mi_vis;
+
+/* ---- languages (names only; the parser table lives in indexer/) ----------- */
+
+/* Stable language ids stored in file records: append only. */
+typedef enum mi_lang_id {
+	MI_LANG_NONE = 0,
+	MI_LANG_C, MI_LANG_CPP, MI_LANG_PYTHON, MI_LANG_GO, MI_LANG_RUST,
+	MI_LANG_JAVASCRIPT, MI_LANG_TYPESCRIPT, MI_LANG_TSX, MI_LANG_JAVA,
+	MI_LANG_CSHARP, MI_LANG_SWIFT, MI_LANG_RUBY, MI_LANG_PHP, MI_LANG_KOTLIN,
+	MI_LANG_BASH, MI_LANG_MARKDOWN, MI_LANG_SIMPLE,
+	MI_LANG__COUNT
+} mi_lang_id;
+
+const char *mi_lang_name(int lang);     /* "c", "cpp", ..., "text" for NONE */
+
+/* ---- records ------------------------------------------------------------------ */
+
+/*
+ * One symbol.  Lines are 1-based inclusive, bytes are 0-based half-open
+ * offsets into the file's source.  In a decoded record the strings point
+ * into a buffer owned by whoever decoded it (see mi_symbol_decode).
+ */
+typedef struct mi_symbol {
+	const char *name;       /* simple name: "login" */
+	const char *parent;     /* qualified parent: "User" or "a.B"; "" at top */
+	const char *sig;        /* header up to the body, whitespace folded */
+	const char *doc;        /* doc comment text, markers stripped; "" if none */
+	int32_t parent_idx;     /* index of the parent symbol in the file, -1 */
+	uint8_t kind;           /* mi_kind */
+	uint8_t vis;            /* mi_vis */
+	uint8_t level;          /* heading level (Markdown), nesting depth else */
+	uint8_t flags;          /* MI_SYMF_* */
+	uint32_t start_line, end_line;
+	uint32_t start_byte, end_byte;
+	uint32_t body_byte;     /* start of the body ('{' or ':'...), 0 = none */
+	uint32_t body_line;     /* line where the body starts, 0 = none */
+} mi_symbol;
+
+#define MI_SYMF_STATIC 0x01 /* static / class-level member */
+#define MI_SYMF_ASYNC  0x02
+#define MI_SYMF_TEST   0x04 /* a test function */
+
+/* A call (or other) reference from inside a file. */
+typedef struct mi_ref {
+	const char *callee;  /* called name, simple */
+	uint32_t line;       /* 1-based */
+	int32_t caller_idx;  /* index of the enclosing symbol, -1 at top level */
+	uint8_t kind;        /* MI_REF_* */
+} mi_ref;
+
+#define MI_REF_CALL 0
+#define MI_REF_TYPE 1    /* type use, inheritance, implementation */
+#define MI_REF_IMPORT 2  /* import / include of a module or file */
+#define MI_REF_IMPL 3    /* implements / extends / conforms to callee */
+
+/* A diagnostic attached to a line. */
+typedef struct mi_diag {
+	uint32_t line;       /* 1-based */
+	char severity;       /* 'E', 'W' or 'H' */
+	const char *msg;
+} mi_diag;
+
+/*
+ * A parsed file: what the indexer extracts and what is stored.  Owned by
+ * an arena (mi_parsed_release frees everything).
+ */
+typedef struct mi_parsed {
+	int lang;                 /* mi_lang_id */
+	mi_symbol *syms; size_t nsyms, capsyms;
+	mi_ref *refs; size_t nrefs, caprefs;
+	mi_diag *diags; size_t ndiags, capdiags;
+	struct mi_arena *arena;   /* owns the strings above */
+} mi_parsed;
+
+void mi_parsed_init(mi_parsed *p);
+void mi_parsed_release(mi_parsed *p);
+/* Copy s into the parsed file's arena; returns a stable pointer. */
+const char *mi_parsed_strndup(mi_parsed *p, const char *s, size_t n);
+mi_symbol *mi_parsed_add_sym(mi_parsed *p);      /* zeroed, parent_idx -1 */
+mi_ref *mi_parsed_add_ref(mi_parsed *p);         /* zeroed, caller_idx -1 */
+mi_diag *mi_parsed_add_diag(mi_parsed *p);       /* zeroed */
+
+/* Per-file record in MI_DB_FILES. */
+typedef struct mi_file_rec {
+	uint32_t file_id;         /* stable while the file exists */
+	uint8_t lang;
+	uint8_t hash[16];         /* xxh3-128 of the content */
+	uint64_t size;
+	uint32_t lines;
+	int64_t mtime;            /* seconds; hint only, hash decides */
+	uint32_t nsyms, nrefs;
+	uint32_t ndiags;          /* diagnostics are in MI_DB_FILES too: */
+	mi_diag *diags;           /* decoded array (malloc'd by decoder) */
+} mi_file_rec;
+
+/* ---- msgpack encode/decode ---------------------------------------------------- */
+
+/* Appends the msgpack encoding of a record to out. */
+void mi_symbol_encode(const mi_symbol *s, mi_buf *out);
+void mi_ref_encode(const mi_ref *r, mi_buf *out);
+void mi_file_encode(const mi_file_rec *f, mi_buf *out);
+
+/*
+ * Decoders: strings in *s point into `data` when possible and otherwise into
+ * storage owned by `scratch` (which must outlive the use of *s).  LMDB values
+ * stay valid until their read transaction ends, so a decoded record taken
+ * from the map is valid until then too.  Return 0 or MI_ERR_CORRUPT.
+ */
+int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_buf *scratch);
+int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_buf *scratch);
+/* f->diags is malloc'd; free with mi_file_rec_release. */
+int mi_file_decode(const void *data, size_t len, mi_file_rec *f);
+void mi_file_rec_release(mi_file_rec *f);
+
+/* ---- storage (LMDB) ------------------------------------------------------------- */
+
+/* Named databases.  Keys: see docs/format.md.  Append only. */
+typedef enum mi_db {
+	MI_DB_META,    /* "version", "tool", "built", "head", "stats", "root" -> msgpack */
+	MI_DB_FILES,   /* path -> mi_file_rec */
+	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
+	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
+	MI_DB_NAMES,   /* name \0 path \0 be32(idx) -> "" (definitions by name) */
+	MI_DB_REFS,    /* callee \0 path \0 be32(line) be32(seq) -> mi_ref */
+	MI_DB_FREFS,   /* path \0 be32(seq) -> mi_ref (refs of one file) */
+	MI_DB_FILEIDS, /* be32(file_id) -> path */
+	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
+	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
+	MI_DB_TERMS,   /* search: term -> term stats (df, max score bound) */
+	MI_DB__COUNT
+} mi_db;
+
+typedef struct mi_store mi_store;
+typedef struct mi_txn mi_txn;
+typedef struct mi_cursor mi_cursor;
+
+#define MI_STORE_RDONLY 0x1  /* open read-only; never creates */
+#define MI_STORE_CREATE 0x2  /* create the directory/environment if missing */
+#define MI_STORE_NOLOCK 0x4  /* no lock file (packed, read-only media) */
+#define MI_STORE_FILE   0x8  /* path is a single data file, not a directory */
+
+/*
+ * Opens the index at path.  A read-only open of a missing index returns
+ * MI_ERR_NOINDEX; of an index with another MI_FORMAT_VERSION, MI_ERR_VERSION
+ * (a new index of version 0, i.e. empty, is fine for writers).  The store is
+ * safe to share between threads; each thread uses its own transactions.
+ */
+int mi_store_open(const char *path, int flags, mi_store **out);
+void mi_store_close(mi_store *st);
+/* Format version recorded in the index, 0 if none yet. */
+int mi_store_version(mi_store *st);
+/* Bytes used by the data file. */
+uint64_t mi_store_size(mi_store *st);
+/* Copies the environment compacted into one file at dst (mdb_env_copy2). */
+int mi_store_copy(mi_store *st, const char *dst_file);
+
+/*
+ * Transactions.  A read transaction is a consistent snapshot: values returned
+ * by mi_get/cursors point into the map and are valid until it ends.  Only one
+ * write transaction exists at a time (across processes).  mi_txn_commit and
+ * mi_txn_abort free the handle.
+ */
+int mi_txn_begin(mi_store *st, bool write, mi_txn **out);
+int mi_txn_commit(mi_txn *t);
+void mi_txn_abort(mi_txn *t);
+
+int mi_get(mi_txn *t, int db, const void *key, size_t klen,
+	   const void **val, size_t *vlen);                 /* MI_ERR_NOTFOUND */
+int mi_put(mi_txn *t, int db, const void *key, size_t klen,
+	   const void *val, size_t vlen);
+int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
+/* Deletes every key that starts with prefix. */
+int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen);
+/* Number of entries in db. */
+uint64_t mi_db_count(mi_txn *t, int db);
+/* Drops every entry of db (used by --force). */
+int mi_db_clear(mi_txn *t, int db);
+
+/*
+ * Cursors iterate in key order.  mi_cursor_seek positions at the first key
+ * >= key (klen 0: the first key); mi_cursor_next moves on.  Both return 0
+ * with the entry, or MI_ERR_NOTFOUND past the end.
+ */
+int mi_cursor_open(mi_txn *t, int db, mi_cursor **out);
+int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
+		   const void **k, size_t *kl, const void **v, size_t *vl);
+int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
+		   const void **v, size_t *vl);
+void mi_cursor_close(mi_cursor *c);
+
+/* Meta helpers: values are msgpack; these read/write ints and strings. */
+int mi_meta_put_int(mi_txn *t, const char *key, int64_t v);
+int mi_meta_put_str(mi_txn *t, const char *key, const char *v);
+int mi_meta_get_int(mi_txn *t, const char *key, int64_t *v);
+/* *v is malloc'd. */
+int mi_meta_get_str(mi_txn *t, const char *key, char **v);
+
+/* Key helpers. */
+static inline void mi_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static inline uint32_t mi_rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+#endif

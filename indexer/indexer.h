@@ -1,0 +1,71 @@
+/*
+ * indexer.h - turns a repository into an mcpidx index.
+ *
+ * mi_build walks the repo, hashes every file, parses the changed ones and
+ * writes everything in one LMDB write transaction: a build killed at any
+ * point leaves the previous index whole.  mi_parse_source is the per-file
+ * step on its own (used by `mcpidx outline FILE`).
+ */
+#ifndef MI_INDEXER_H
+#define MI_INDEXER_H
+
+#include "../format/format.h"
+
+/* Language of a path by file name/extension; MI_LANG_NONE if unsupported. */
+int mi_lang_detect(const char *path);
+/* Language by name ("c", "python", ...); MI_LANG_NONE if unknown. */
+int mi_lang_from_name(const char *name);
+
+/*
+ * Parses src as lang and fills out (which must be mi_parsed_init'ed) with
+ * symbols, references and diagnostics.  Syntax errors are not failures: they
+ * become diagnostics.  Returns 0, MI_ERR_ARG for an unsupported language or
+ * MI_ERR_PARSE if the parser could not run.  Thread-safe.
+ */
+int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out);
+
+typedef struct mi_build_opts {
+	const char *repo;        /* repository root */
+	const char *out_dir;     /* index dir; NULL = REPO/.mcpidx */
+	bool force;              /* re-parse everything */
+	bool no_ignore;          /* do not honour .gitignore/.mcpidxignore */
+	int jobs;                /* parser threads; 0 = number of cores */
+	uint64_t max_file_size;  /* bytes; 0 = 1 MiB */
+	bool progress;           /* progress bar on stderr */
+	/* Called now and then with files done/total (may be NULL). */
+	void (*on_progress)(void *ctx, size_t done, size_t total);
+	void *progress_ctx;
+} mi_build_opts;
+
+/* Skip reasons, counted per build.  Append only. */
+enum {
+	MI_SKIP_IGNORED,   /* .gitignore / .mcpidxignore */
+	MI_SKIP_BINARY,    /* NUL byte in the first block */
+	MI_SKIP_TOOBIG,    /* over max_file_size */
+	MI_SKIP_SYMLINK,   /* symlink leaving the root */
+	MI_SKIP_UNREADABLE,/* open/read failed or vanished */
+	MI_SKIP_VENDORED,  /* node_modules, vendor/, generated trees */
+	MI_SKIP_UNKNOWN,   /* language not supported (not indexed) */
+	MI_SKIP__COUNT
+};
+
+const char *mi_skip_name(int reason);
+
+typedef struct mi_build_stats {
+	size_t files;          /* files in the index after the build */
+	size_t indexed;        /* parsed in this build (new or changed) */
+	size_t unchanged;      /* same hash, not re-parsed */
+	size_t removed;        /* gone from the tree, removed from the index */
+	size_t skipped[MI_SKIP__COUNT];
+	size_t symbols, refs, diags, chunks; /* totals in the index */
+	size_t errors;         /* files that failed to parse */
+	double seconds;
+} mi_build_stats;
+
+/*
+ * Builds or updates the index.  On failure returns the error and writes a
+ * message saying what to do into err; the previous index is untouched.
+ */
+int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * indexer_int.h - internals shared by the files of indexer/ (not public).
+ */
+#ifndef MI_INDEXER_INT_H
+#define MI_INDEXER_INT_H
+
+#include "indexer.h"
+
+typedef struct TSLanguage TSLanguage;
+typedef struct mi_ts_ctx mi_ts_ctx;
+
+/*
+ * One row per language.  To add a language: add its id to mi_lang_id in
+ * format/format.h, its grammar to tools/deps.lock and the Makefile, a query
+ * in indexer/queries/<name>.scm, and a row in indexer/lang.c.
+ */
+typedef struct mi_lang_row {
+	int id;                       /* mi_lang_id */
+	const char *name;             /* "c" */
+	const char *exts;             /* " .c .h " (space-delimited, both ends) */
+	const char *filenames;        /* " Makefile " exact names, or NULL */
+	const TSLanguage *(*ts)(void);/* tree-sitter grammar, NULL = scanner */
+	const char *query;            /* tags query source (ours) */
+	/* Own scanner for languages without tree-sitter (Simple). */
+	int (*scan)(const char *src, size_t len, mi_parsed *out);
+	/* Language rules applied to each symbol after the query, may be NULL:
+	 * visibility, kind corrections.  def is the definition node. */
+	void (*fix)(mi_ts_ctx *c, void *def_node, mi_symbol *s);
+} mi_lang_row;
+
+const mi_lang_row *mi_lang_row_get(int id);
+
+/* Simple (.spl) scanner: indexer/lang_simple.c */
+int mi_simple_scan(const char *src, size_t len, mi_parsed *out);
+
+/* ---- .gitignore matching: indexer/ignore.c ---------------------------------- */
+
+typedef struct mi_ignore mi_ignore;
+
+/* A stack of ignore rule sets, one per directory level during the walk. */
+mi_ignore *mi_ignore_new(void);
+void mi_ignore_free(mi_ignore *ig);
+/* Reads rules from file (if it exists) for directory dir_rel ("" = root).
+ * Rules apply to paths at or below dir_rel. Returns the number of rules. */
+int mi_ignore_push_file(mi_ignore *ig, const char *dir_rel, const char *file);
+/* Adds rules from a string (one pattern per line, gitignore syntax). */
+int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text);
+/* Drops rule sets of directories that are not ancestors of dir_rel. */
+void mi_ignore_pop_to(mi_ignore *ig, const char *dir_rel);
+/* true if the repo-relative path (is_dir: a directory) is ignored. */
+bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir);
+
+/* ---- search writer: indexer/search_write.c ----------------------------------- */
+
+struct mi_txn;
+/* Adds the search chunks and postings of one file (already parsed). */
+int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
+		       const mi_parsed *p, const char *src, size_t len);
+/* Removes the chunks and postings of one file. */
+int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path);
+/* Called once after all files: recompute global statistics (N, avg lengths,
+ * idf bounds).  Returns the number of chunks in the index. */
+int mi_search_finish(mi_txn *t, size_t *nchunks);
+
+#endif

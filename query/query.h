@@ -1,0 +1,104 @@
+/*
+ * query.h - read-only answers over an mcpidx index.
+ *
+ * Every operation runs in its own LMDB read transaction (one consistent
+ * snapshot) and writes its answer twice into an mi_out: `text`, the
+ * token-cheap folded form, and `json`, the SPEC §3.1 object.  Front ends
+ * (mcp/, tools/) only choose which to print.  No global mutable state; an
+ * mi_query may be used from several threads at once.  A rebuild committed by
+ * another process is seen by the next call.
+ */
+#ifndef MI_QUERY_H
+#define MI_QUERY_H
+
+#include "../format/format.h"
+
+typedef struct mi_query mi_query;
+
+/* The two renderings of one answer. */
+typedef struct mi_out {
+	mi_buf text;   /* folded text for people and models */
+	mi_buf json;   /* one JSON object (SPEC §3.1) */
+	bool is_error; /* true: text says what went wrong and what to do */
+} mi_out;
+
+void mi_out_release(mi_out *o);
+void mi_out_reset(mi_out *o);
+/* Sets an error answer: text = message, json = {"error": message}. */
+int mi_out_error(mi_out *o, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Opens the index at path (an index directory or a packed file).  On failure
+ * returns the error and writes a message that says what to do into err
+ * (e.g. "no index at X. Run: mcpidx build REPO").
+ */
+int mi_query_open(const char *path, mi_query **out, mi_buf *err);
+void mi_query_close(mi_query *q);
+/* The index path it was opened with. */
+const char *mi_query_path(const mi_query *q);
+/* The store, for front ends that need raw access (completion, pack). */
+mi_store *mi_query_store(mi_query *q);
+
+/* How to fold a file. */
+typedef struct mi_view_opts {
+	const char *mode;      /* "outline" (default), "compact", "full" */
+	bool all;              /* filter=all: include private symbols */
+	int line_numbers;      /* 0 none, 1 plain, 2 zpad */
+	bool unicode;          /* seed 000 glyphs instead of ASCII marks */
+	bool block_guides;     /* V* end fn NAME */
+	bool coverage;         /* V* coverage: lines from an lcov file */
+	const char *lcov_path; /* explicit lcov file, NULL = search the index */
+	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+} mi_view_opts;
+
+/* read_file: {path, mode, text, line_count, symbols, tokens_saved_percent} */
+int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o,
+		       mi_out *out);
+/* expand_at: selector NAME | Parent.NAME | line:N; what body|signature|docs|all.
+ * {path, name, kind, start_line, end_line, text} */
+int mi_query_expand(mi_query *q, const char *path, const char *selector,
+		    const char *what, const mi_view_opts *o, mi_out *out);
+/* goto_definition: {definitions: [{name, kind, path, line, end_line,
+ * signature, text}]}; path (may be NULL) narrows. */
+int mi_query_definition(mi_query *q, const char *symbol, const char *path,
+			mi_out *out);
+/* find_references: {references: [{path, line, caller, text}]};
+ * kind "calls" or "all". */
+int mi_query_references(mi_query *q, const char *symbol, const char *kind,
+			size_t limit, mi_out *out);
+/* code_research: {nodes, edges, text}. focus may be NULL. */
+int mi_query_research(mi_query *q, const char *query, int depth,
+		      const char *focus, mi_out *out);
+
+typedef struct mi_search_opts {
+	const char *query;
+	size_t limit;            /* 0 = 20 (code) / 10 (docs) */
+	const char *path_filter; /* glob, NULL = all */
+	const char *extensions;  /* "c,h", NULL = all */
+	const char *format;      /* "toon" | "json" | "human"; text form */
+	bool all;                /* include private symbols */
+} mi_search_opts;
+
+/* search_code: {results: [...], total} */
+int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
+/* search_docs: {results: [...], total} */
+int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
+/* index_status: counts, build metadata, format version. */
+int mi_query_stats(mi_query *q, mi_out *out);
+
+/*
+ * Folded view of a parsed file, without an index (mcpidx outline FILE, and
+ * what mi_query_read_file calls).  path is only used for messages and JSON.
+ */
+int mi_render_view(const char *path, const char *src, size_t len,
+		   const mi_parsed *p, const mi_view_opts *o, mi_out *out);
+/* Expanded view of one symbol of a parsed file. */
+int mi_render_expand(const char *path, const char *src, size_t len,
+		     const mi_parsed *p, const char *selector, const char *what,
+		     const mi_view_opts *o, mi_out *out);
+
+/* Rough o200k-like token estimate used for budgets and savings figures. */
+size_t mi_token_estimate(const char *s, size_t len);
+
+#endif
