@@ -1,0 +1,77 @@
+#!/bin/sh
+# Runs every test tier and prints the closing line "N passed, N failed".
+#   unit:  build/tests/test_*           (PASS/FAIL lines)
+#   cli:   tests/cli/*.sh               (one test each; exit 0 = pass)
+#   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
+#   asan:  the unit and cli tiers again, sanitized (unless MI_SKIP_ASAN=1)
+# Run from the repository root.
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+log=build/test-log
+mkdir -p "$log"
+pass=0
+fail=0
+failed=""
+
+count() { # $1 = output file, $2 = label
+	p=$(grep -c '^PASS ' "$1")
+	f=$(grep -c '^FAIL ' "$1")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	[ "$f" -gt 0 ] && failed="$failed $2"
+	grep '^FAIL' "$1" | sed "s|^|[$2] |"
+}
+
+tier() { # $1 = label, $2 = mcpidx binary, $3 = unit test dir
+	label=$1
+	export MCPIDX="$top/$2"
+	for t in "$3"/test_*; do
+		[ -x "$t" ] || continue
+		out="$log/$label-$(basename "$t").out"
+		if [ -n "${MI_VALGRIND:-}" ]; then
+			valgrind -q --error-exitcode=99 --leak-check=full "$t" > "$out" 2>&1
+		else
+			"$t" > "$out" 2>&1
+		fi
+		rc=$?
+		count "$out" "$label/$(basename "$t")"
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+			echo "FAIL $(basename "$t") exited $rc without a FAIL line" >> "$out"
+			count "$out" "$label/$(basename "$t")"
+			tail -5 "$out"
+		fi
+	done
+	for t in tests/cli/*.sh; do
+		[ -f "$t" ] || continue
+		name=$(basename "$t" .sh)
+		out="$log/$label-cli-$name.out"
+		if sh "$t" > "$out" 2>&1; then
+			echo "PASS cli/$name" >> "$out"
+		else
+			echo "FAIL cli/$name (exit $?)" >> "$out"
+			tail -15 "$out" | sed 's/^/    /'
+		fi
+		count "$out" "$label/cli/$name"
+	done
+}
+
+start=$(date +%s)
+tier unit mcpidx build/tests
+if [ -f tests/mcp/run.sh ]; then
+	out="$log/mcp.out"
+	MCPIDX="$top/mcpidx" sh tests/mcp/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" mcp
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL mcp suite exited $rc" >> "$out"; count "$out" mcp; tail -20 "$out"
+	fi
+fi
+if [ -z "${MI_SKIP_ASAN:-}" ]; then
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	tier asan build/mcpidx-asan build/tests-asan
+fi
+echo "tests took $(( $(date +%s) - start ))s; logs in $log/"
+[ -n "$failed" ] && echo "failed in:$failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
