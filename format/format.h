@@ -334,6 +334,9 @@ int mi_meta_get_int(mi_txn *t, const char *key, int64_t *v);
 /* *v is malloc'd. */
 int mi_meta_get_str(mi_txn *t, const char *key, char **v);
 
+/* ---- tokenizer (shared by indexer and query; owned by search) -------------- */
+/* (declarations for format/tokenize.c go here) */
+
 /* Key helpers. */
 static inline void mi_be32(uint8_t *p, uint32_t v)
 {
