@@ -240,13 +240,11 @@ void mi_ref_encode(const mi_ref *r, mi_buf *out);
 void mi_file_encode(const mi_file_rec *f, mi_buf *out);
 
 /*
- * Decoders: strings in *s point into `data` when possible and otherwise into
- * storage owned by `scratch` (which must outlive the use of *s).  LMDB values
- * stay valid until their read transaction ends, so a decoded record taken
- * from the map is valid until then too.  Return 0 or MI_ERR_CORRUPT.
+ * Decoders: strings in *s are copied into the arena of `owner` and live as
+ * long as it does.  Return 0 or MI_ERR_CORRUPT (never crash on bad bytes).
  */
-int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_buf *scratch);
-int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_buf *scratch);
+int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner);
+int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_parsed *owner);
 /* f->diags is malloc'd; free with mi_file_rec_release. */
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f);
 void mi_file_rec_release(mi_file_rec *f);
@@ -290,6 +288,11 @@ void mi_store_close(mi_store *st);
 int mi_store_version(mi_store *st);
 /* Bytes used by the data file. */
 uint64_t mi_store_size(mi_store *st);
+/* Doubles the map size; call with no transaction open after MDB_MAP_FULL
+ * (mi_store_is_full), then redo the write transaction. */
+int mi_store_grow(mi_store *st);
+/* true when err means the map is full and mi_store_grow would help. */
+bool mi_store_is_full(int err);
 /* Copies the environment compacted into one file at dst (mdb_env_copy2). */
 int mi_store_copy(mi_store *st, const char *dst_file);
 
@@ -335,7 +338,104 @@ int mi_meta_get_int(mi_txn *t, const char *key, int64_t *v);
 int mi_meta_get_str(mi_txn *t, const char *key, char **v);
 
 /* ---- tokenizer (shared by indexer and query; owned by search) -------------- */
-/* (declarations for format/tokenize.c go here) */
+
+/*
+ * How text becomes search terms; the indexer and the query side must agree,
+ * so this is part of the format (docs/format-search.md).  A word is a run of
+ * letters, digits, '_' and non-ASCII bytes.  Each word is split at '_', at
+ * lower->Upper and UPPER->Upper+lower case changes and at letter/digit
+ * boundaries; every part is lowercased and English-stemmed (Snowball), and a
+ * word of two or more parts also yields its whole form, lowercased with the
+ * '_' removed ("parseConfig" -> "parseconfig", "pars", "config").  Stop words
+ * and one-letter or pure-digit parts (except as the whole form) are dropped,
+ * as are terms longer than MI_TOK_MAX.  With MI_TOK_CODE, string literals
+ * longer than MI_TOK_LITERAL_CAP bytes yield no terms.
+ */
+#define MI_TOK_MAX 48          /* longest term kept, bytes */
+#define MI_TOK_LITERAL_CAP 64  /* longer string literals give no terms */
+#define MI_TOK_CODE 0x1        /* input is source code (string literals) */
+
+typedef struct mi_tok mi_tok;
+/* Receives one term; term is not NUL-terminated and valid only for the call. */
+typedef void (*mi_tok_fn)(void *ctx, const char *term, size_t len);
+
+/* A tokenizer with its own stemmer: not thread-safe, use one per thread.
+ * Returns 0 or MI_ERR_ARG when the English stemmer is unavailable. */
+int mi_tok_new(mi_tok **out);
+void mi_tok_free(mi_tok *tk);
+/* Calls fn for each term of s[0..len) in order; returns the count. */
+size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
+		  mi_tok_fn fn, void *ctx);
+/* true when the lowercased word w[0..len) is on the stop list. */
+bool mi_tok_is_stop(const char *w, size_t len);
+
+/* ---- search records (MI_DB_CHUNKS, MI_DB_POST, MI_DB_TERMS) ---------------- */
+
+/* BM25F fields of a chunk.  Stored as bits of a posting's flag byte. */
+enum {
+	MI_SF_NAME,   /* the symbol's own name (heading text, file name) */
+	MI_SF_PATH,   /* qualified parents and the file path */
+	MI_SF_SIG,    /* signature */
+	MI_SF_DOC,    /* doc comment */
+	MI_SF_BODY,   /* the rest of the chunk's text */
+	MI_SF__COUNT
+};
+#define MI_POSTF_PRIVATE 0x40 /* posting flag: the chunk's symbol is private */
+#define MI_POSTF_MD 0x80      /* posting flag: a Markdown section */
+
+/* Scoring modes: which weights a posting is scored with. */
+enum { MI_SM_CODE, MI_SM_DOCS_MD, MI_SM_DOCS_CODE, MI_SM__COUNT };
+
+typedef struct mi_bm25f {
+	float k1;                          /* saturation */
+	float w[MI_SM__COUNT][MI_SF__COUNT]; /* field weights per mode */
+	float b[MI_SF__COUNT];             /* length normalisation per field */
+} mi_bm25f;
+extern const mi_bm25f mi_bm25f_params;
+
+/* Weighted, length-normalised term frequency of one posting in mode sm
+ * (0 when the posting is not scored in that mode).  tf/len hold MI_SF__COUNT
+ * values, avg the average field lengths. */
+float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
+		   const uint32_t *len, const float *avg);
+
+/* LEB128 varints.  mi_varint_get returns false on truncated input. */
+size_t mi_varint_put(uint8_t *p, uint64_t v);  /* p needs 10 bytes */
+bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+
+/*
+ * One search chunk (MI_DB_CHUNKS value): a symbol with its doc comment, a
+ * Markdown section, or what no symbol of a file covers.  Decoded strings
+ * point into the value and are valid as long as it is (for a value from
+ * the map: until the read transaction ends); they are not NUL-terminated,
+ * hence the lengths.
+ */
+typedef struct mi_chunk {
+	uint8_t kind;            /* mi_kind; MI_KIND_NONE for the file chunk */
+	uint8_t vis;             /* mi_vis */
+	uint8_t level;           /* heading level */
+	uint32_t start_line, end_line;
+	uint32_t snip_line;      /* first line of the snippet */
+	const char *name; uint32_t name_len;
+	const char *crumb; uint32_t crumb_len; /* "Parent > child" */
+	const char *sig; uint32_t sig_len;
+	const char *doc; uint32_t doc_len;
+	const char *syms; uint32_t syms_len;   /* symbol names, ", " between */
+} mi_chunk;
+
+void mi_chunk_encode(const mi_chunk *c, mi_buf *out);
+int mi_chunk_decode(const void *data, size_t len, mi_chunk *c); /* MI_ERR_CORRUPT */
+
+/* MI_DB_TERMS value: 12 bytes, be32 df, then two float32 upper bounds of
+ * mi_bm25f_tfn over the term's postings (code mode, docs modes). */
+typedef struct mi_term_stats {
+	uint32_t df;     /* chunks containing the term */
+	float ub_code;   /* max tfn in MI_SM_CODE */
+	float ub_docs;   /* max tfn in the docs modes */
+} mi_term_stats;
+#define MI_TERM_STATS_SIZE 12
+void mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_SIZE]);
+int mi_term_stats_decode(const void *data, size_t len, mi_term_stats *s);
 
 /* Key helpers. */
 static inline void mi_be32(uint8_t *p, uint32_t v)

@@ -1,0 +1,356 @@
+/*
+ * record.c - msgpack encodings of the index records (symbols, references,
+ * file records) and the arena that owns a parsed file's strings.
+ *
+ * Records are msgpack arrays of fixed order (see docs/format.md); decoders
+ * check every type and length and answer MI_ERR_CORRUPT instead of trusting
+ * the bytes.
+ */
+#include "format.h"
+
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arena --------------------------------------------------------------------- */
+
+struct mi_arena {
+	struct mi_arena_block *head; /* newest block first */
+};
+
+struct mi_arena_block {
+	struct mi_arena_block *next; /* older block */
+	size_t used, cap;            /* bytes of data[] used / available */
+	char data[];
+};
+
+static void *arena_alloc(struct mi_arena *a, size_t n)
+{
+	struct mi_arena_block *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 16384 ? n : 16384;
+		b = mi_xmalloc(sizeof(*b) + cap);
+		b->next = a->head;
+		b->used = 0;
+		b->cap = cap;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+void mi_parsed_init(mi_parsed *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->arena = mi_xcalloc(1, sizeof(*p->arena));
+}
+
+void mi_parsed_release(mi_parsed *p)
+{
+	if (p->arena) {
+		struct mi_arena_block *b = p->arena->head;
+		while (b) {
+			struct mi_arena_block *next = b->next;
+			free(b);
+			b = next;
+		}
+		free(p->arena);
+	}
+	free(p->syms);
+	free(p->refs);
+	free(p->diags);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *mi_parsed_strndup(mi_parsed *p, const char *s, size_t n)
+{
+	if (!n)
+		return "";
+	char *d = arena_alloc(p->arena, n + 1);
+	memcpy(d, s, n);
+	d[n] = 0;
+	return d;
+}
+
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 16; \
+		(arr) = mi_xrealloc((arr), (cap) * sizeof(*(arr))); \
+	} \
+} while (0)
+
+mi_symbol *mi_parsed_add_sym(mi_parsed *p)
+{
+	GROW(p->syms, p->nsyms, p->capsyms);
+	mi_symbol *s = &p->syms[p->nsyms++];
+	memset(s, 0, sizeof(*s));
+	s->name = s->parent = s->sig = s->doc = "";
+	s->parent_idx = -1;
+	return s;
+}
+
+mi_ref *mi_parsed_add_ref(mi_parsed *p)
+{
+	GROW(p->refs, p->nrefs, p->caprefs);
+	mi_ref *r = &p->refs[p->nrefs++];
+	memset(r, 0, sizeof(*r));
+	r->callee = "";
+	r->caller_idx = -1;
+	return r;
+}
+
+mi_diag *mi_parsed_add_diag(mi_parsed *p)
+{
+	GROW(p->diags, p->ndiags, p->capdiags);
+	mi_diag *d = &p->diags[p->ndiags++];
+	memset(d, 0, sizeof(*d));
+	d->msg = "";
+	return d;
+}
+
+/* ---- encoding ------------------------------------------------------------------ */
+
+static int buf_write(void *data, const char *buf, size_t len)
+{
+	mi_buf_add(data, buf, len);
+	return 0;
+}
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	msgpack_pack_str(pk, n);
+	msgpack_pack_str_body(pk, s ? s : "", n);
+}
+
+#define SYM_FIELDS 15
+
+void mi_symbol_encode(const mi_symbol *s, mi_buf *out)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_pack_array(&pk, SYM_FIELDS);
+	pack_str(&pk, s->name);
+	pack_str(&pk, s->parent);
+	pack_str(&pk, s->sig);
+	pack_str(&pk, s->doc);
+	msgpack_pack_int32(&pk, s->parent_idx);
+	msgpack_pack_uint8(&pk, s->kind);
+	msgpack_pack_uint8(&pk, s->vis);
+	msgpack_pack_uint8(&pk, s->level);
+	msgpack_pack_uint8(&pk, s->flags);
+	msgpack_pack_uint32(&pk, s->start_line);
+	msgpack_pack_uint32(&pk, s->end_line);
+	msgpack_pack_uint32(&pk, s->start_byte);
+	msgpack_pack_uint32(&pk, s->end_byte);
+	msgpack_pack_uint32(&pk, s->body_byte);
+	msgpack_pack_uint32(&pk, s->body_line);
+}
+
+void mi_ref_encode(const mi_ref *r, mi_buf *out)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_pack_array(&pk, 4);
+	pack_str(&pk, r->callee);
+	msgpack_pack_uint32(&pk, r->line);
+	msgpack_pack_int32(&pk, r->caller_idx);
+	msgpack_pack_uint8(&pk, r->kind);
+}
+
+void mi_file_encode(const mi_file_rec *f, mi_buf *out)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_pack_array(&pk, 9);
+	msgpack_pack_uint32(&pk, f->file_id);
+	msgpack_pack_uint8(&pk, f->lang);
+	msgpack_pack_bin(&pk, 16);
+	msgpack_pack_bin_body(&pk, f->hash, 16);
+	msgpack_pack_uint64(&pk, f->size);
+	msgpack_pack_uint32(&pk, f->lines);
+	msgpack_pack_int64(&pk, f->mtime);
+	msgpack_pack_uint32(&pk, f->nsyms);
+	msgpack_pack_uint32(&pk, f->nrefs);
+	msgpack_pack_array(&pk, f->ndiags);
+	for (uint32_t i = 0; i < f->ndiags; i++) {
+		msgpack_pack_array(&pk, 3);
+		msgpack_pack_uint32(&pk, f->diags[i].line);
+		msgpack_pack_uint8(&pk, (uint8_t)f->diags[i].severity);
+		pack_str(&pk, f->diags[i].msg);
+	}
+}
+
+/* ---- decoding ------------------------------------------------------------------ */
+
+/* Unpacks one array of at least n elements; returns its items or NULL. */
+static msgpack_object *unpack_array(const void *data, size_t len,
+				    msgpack_zone *z, uint32_t n, uint32_t *got)
+{
+	msgpack_object obj;
+	size_t off = 0;
+	if (msgpack_unpack(data, len, &off, z, &obj) != MSGPACK_UNPACK_SUCCESS)
+		return NULL;
+	if (obj.type != MSGPACK_OBJECT_ARRAY || obj.via.array.size < n)
+		return NULL;
+	if (got)
+		*got = obj.via.array.size;
+	return obj.via.array.ptr;
+}
+
+static bool get_u64(const msgpack_object *o, uint64_t *v)
+{
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+		return false;
+	*v = o->via.u64;
+	return true;
+}
+
+static bool get_u32(const msgpack_object *o, uint32_t *v)
+{
+	uint64_t x;
+	if (!get_u64(o, &x) || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static bool get_u8(const msgpack_object *o, uint8_t *v)
+{
+	uint64_t x;
+	if (!get_u64(o, &x) || x > 255)
+		return false;
+	*v = (uint8_t)x;
+	return true;
+}
+
+static bool get_i64(const msgpack_object *o, int64_t *v)
+{
+	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
+		*v = (int64_t)o->via.u64;
+	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		*v = o->via.i64;
+	else
+		return false;
+	return true;
+}
+
+static bool get_i32(const msgpack_object *o, int32_t *v)
+{
+	int64_t x;
+	if (!get_i64(o, &x) || x < INT32_MIN || x > INT32_MAX)
+		return false;
+	*v = (int32_t)x;
+	return true;
+}
+
+static bool get_str(const msgpack_object *o, mi_parsed *owner, const char **v)
+{
+	if (o->type != MSGPACK_OBJECT_STR)
+		return false;
+	*v = mi_parsed_strndup(owner, o->via.str.ptr, o->via.str.size);
+	return true;
+}
+
+int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner)
+{
+	int err = MI_ERR_CORRUPT;
+	msgpack_zone z;
+	msgpack_zone_init(&z, 1024);
+	const msgpack_object *a = unpack_array(data, len, &z, SYM_FIELDS, NULL);
+	if (!a)
+		goto out;
+	memset(s, 0, sizeof(*s));
+	if (!get_str(&a[0], owner, &s->name) || !get_str(&a[1], owner, &s->parent) ||
+	    !get_str(&a[2], owner, &s->sig) || !get_str(&a[3], owner, &s->doc) ||
+	    !get_i32(&a[4], &s->parent_idx) || !get_u8(&a[5], &s->kind) ||
+	    !get_u8(&a[6], &s->vis) || !get_u8(&a[7], &s->level) ||
+	    !get_u8(&a[8], &s->flags) || !get_u32(&a[9], &s->start_line) ||
+	    !get_u32(&a[10], &s->end_line) || !get_u32(&a[11], &s->start_byte) ||
+	    !get_u32(&a[12], &s->end_byte) || !get_u32(&a[13], &s->body_byte) ||
+	    !get_u32(&a[14], &s->body_line))
+		goto out;
+	if (s->kind >= MI_KIND__COUNT)
+		goto out;
+	err = 0;
+out:
+	msgpack_zone_destroy(&z);
+	return err;
+}
+
+int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_parsed *owner)
+{
+	int err = MI_ERR_CORRUPT;
+	msgpack_zone z;
+	msgpack_zone_init(&z, 256);
+	const msgpack_object *a = unpack_array(data, len, &z, 4, NULL);
+	if (!a)
+		goto out;
+	memset(r, 0, sizeof(*r));
+	if (!get_str(&a[0], owner, &r->callee) || !get_u32(&a[1], &r->line) ||
+	    !get_i32(&a[2], &r->caller_idx) || !get_u8(&a[3], &r->kind))
+		goto out;
+	err = 0;
+out:
+	msgpack_zone_destroy(&z);
+	return err;
+}
+
+int mi_file_decode(const void *data, size_t len, mi_file_rec *f)
+{
+	int err = MI_ERR_CORRUPT;
+	msgpack_zone z;
+	msgpack_zone_init(&z, 1024);
+	memset(f, 0, sizeof(*f));
+	const msgpack_object *a = unpack_array(data, len, &z, 9, NULL);
+	if (!a)
+		goto out;
+	if (!get_u32(&a[0], &f->file_id) || !get_u8(&a[1], &f->lang) ||
+	    a[2].type != MSGPACK_OBJECT_BIN || a[2].via.bin.size != 16 ||
+	    !get_u64(&a[3], &f->size) || !get_u32(&a[4], &f->lines) ||
+	    !get_i64(&a[5], &f->mtime) || !get_u32(&a[6], &f->nsyms) ||
+	    !get_u32(&a[7], &f->nrefs) || a[8].type != MSGPACK_OBJECT_ARRAY)
+		goto out;
+	memcpy(f->hash, a[2].via.bin.ptr, 16);
+	uint32_t n = a[8].via.array.size;
+	if (n) {
+		/* One allocation: the array, then the message strings. */
+		size_t bytes = n * sizeof(mi_diag);
+		for (uint32_t i = 0; i < n; i++) {
+			const msgpack_object *d = &a[8].via.array.ptr[i];
+			if (d->type != MSGPACK_OBJECT_ARRAY || d->via.array.size < 3 ||
+			    d->via.array.ptr[2].type != MSGPACK_OBJECT_STR)
+				goto out;
+			bytes += d->via.array.ptr[2].via.str.size + 1;
+		}
+		f->diags = mi_xmalloc(bytes);
+		char *strs = (char *)(f->diags + n);
+		for (uint32_t i = 0; i < n; i++) {
+			const msgpack_object *d = a[8].via.array.ptr[i].via.array.ptr;
+			uint8_t sev;
+			if (!get_u32(&d[0], &f->diags[i].line) || !get_u8(&d[1], &sev)) {
+				free(f->diags);
+				f->diags = NULL;
+				goto out;
+			}
+			f->diags[i].severity = (char)sev;
+			memcpy(strs, d[2].via.str.ptr, d[2].via.str.size);
+			strs[d[2].via.str.size] = 0;
+			f->diags[i].msg = strs;
+			strs += d[2].via.str.size + 1;
+		}
+		f->ndiags = n;
+	}
+	err = 0;
+out:
+	msgpack_zone_destroy(&z);
+	return err;
+}
+
+void mi_file_rec_release(mi_file_rec *f)
+{
+	free(f->diags);
+	f->diags = NULL;
+	f->ndiags = 0;
+}

@@ -1,0 +1,496 @@
+/*
+ * util.c - the string builder, allocation wrappers, hashing, path and UTF-8
+ * helpers and names shared by every subsystem.
+ */
+#include "format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+/* ---- allocation -------------------------------------------------------------- */
+
+static void mi_oom(size_t n)
+{
+	fprintf(stderr, "mcpidx: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *mi_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		mi_oom(n);
+	return p;
+}
+
+void *mi_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		mi_oom(n * sz);
+	return p;
+}
+
+void *mi_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		mi_oom(n);
+	return q;
+}
+
+char *mi_xstrdup(const char *s)
+{
+	return mi_xstrndup(s, strlen(s));
+}
+
+char *mi_xstrndup(const char *s, size_t n)
+{
+	char *p = mi_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+/* ---- mi_buf ------------------------------------------------------------------- */
+
+void mi_buf_grow(mi_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap = cap < (1u << 30) ? cap * 2 : cap + (cap >> 1);
+	b->buf = mi_xrealloc(b->buf, cap);
+	b->cap = cap;
+}
+
+void mi_buf_add(mi_buf *b, const void *data, size_t len)
+{
+	mi_buf_grow(b, len);
+	if (len)
+		memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	b->buf[b->len] = 0;
+}
+
+void mi_buf_adds(mi_buf *b, const char *s)
+{
+	mi_buf_add(b, s, strlen(s));
+}
+
+void mi_buf_addc(mi_buf *b, char c)
+{
+	mi_buf_grow(b, 1);
+	b->buf[b->len++] = c;
+	b->buf[b->len] = 0;
+}
+
+void mi_buf_vaddf(mi_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	mi_buf_grow(b, 64);
+	int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		mi_buf_grow(b, (size_t)n);
+		vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+void mi_buf_addf(mi_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	mi_buf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* Length of the valid UTF-8 sequence at s (max n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2; min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3; min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	unsigned cp = c & (0xff >> (len + 1));
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+bool mi_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
+		size_t n = utf8_seq(p + i, len - i);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+void mi_buf_add_json_str(mi_buf *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	mi_buf_grow(b, len + 2);
+	mi_buf_addc(b, '"');
+	size_t i = 0;
+	while (i < len) {
+		size_t run = i;
+		while (run < len && p[run] >= 0x20 && p[run] < 0x80 &&
+		       p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run > i) {
+			mi_buf_add(b, p + i, run - i);
+			i = run;
+			continue;
+		}
+		unsigned c = p[i];
+		if (c >= 0x80) {
+			size_t n = utf8_seq(p + i, len - i);
+			if (n) {
+				mi_buf_add(b, p + i, n);
+				i += n;
+			} else {
+				mi_buf_adds(b, "\\ufffd");
+				i++;
+			}
+			continue;
+		}
+		switch (c) {
+		case '"': mi_buf_adds(b, "\\\""); break;
+		case '\\': mi_buf_adds(b, "\\\\"); break;
+		case '\n': mi_buf_adds(b, "\\n"); break;
+		case '\r': mi_buf_adds(b, "\\r"); break;
+		case '\t': mi_buf_adds(b, "\\t"); break;
+		case '\b': mi_buf_adds(b, "\\b"); break;
+		case '\f': mi_buf_adds(b, "\\f"); break;
+		default: {
+			char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+			mi_buf_add(b, e, 6);
+		}
+		}
+		i++;
+	}
+	mi_buf_addc(b, '"');
+}
+
+void mi_buf_reset(mi_buf *b)
+{
+	b->len = 0;
+	if (b->buf)
+		b->buf[0] = 0;
+}
+
+void mi_buf_release(mi_buf *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+	b->len = b->cap = 0;
+}
+
+char *mi_buf_detach(mi_buf *b)
+{
+	char *s = b->buf ? b->buf : mi_xstrdup("");
+	b->buf = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+const char *mi_buf_str(const mi_buf *b)
+{
+	return b->buf ? b->buf : "";
+}
+
+/* ---- hashing ------------------------------------------------------------------- */
+
+void mi_hash128(const void *data, size_t len, uint8_t out[16])
+{
+	XXH128_hash_t h = XXH3_128bits(data, len);
+	for (int i = 0; i < 8; i++) {
+		out[i] = (uint8_t)(h.high64 >> (56 - 8 * i));
+		out[8 + i] = (uint8_t)(h.low64 >> (56 - 8 * i));
+	}
+}
+
+uint64_t mi_hash64(const void *data, size_t len)
+{
+	return XXH3_64bits(data, len);
+}
+
+void mi_hash_hex(const uint8_t h[16], char out[33])
+{
+	static const char hex[] = "0123456789abcdef";
+	for (int i = 0; i < 16; i++) {
+		out[2 * i] = hex[h[i] >> 4];
+		out[2 * i + 1] = hex[h[i] & 15];
+	}
+	out[32] = 0;
+}
+
+/* ---- files and text ------------------------------------------------------------ */
+
+int mi_read_file(const char *path, char **out, size_t *len)
+{
+	int err = 0;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		goto out_close;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = EISDIR;
+		goto out_close;
+	}
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+	buf = mi_xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = mi_xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			free(buf);
+			buf = NULL;
+			goto out_close;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+out_close:
+	close(fd);
+	return err;
+}
+
+uint32_t mi_count_lines(const char *s, size_t len)
+{
+	uint32_t n = 0;
+	const char *p = s, *end = s + len;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	if (len && s[len - 1] != '\n')
+		n++;
+	return n;
+}
+
+int mi_path_normalize(const char *in, mi_buf *out)
+{
+	mi_buf_reset(out);
+	if (!in || !*in || in[0] == '/')
+		return MI_ERR_PATH;
+	const char *p = in;
+	while (*p) {
+		const char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* skip empty and "." components */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			return MI_ERR_PATH;
+		} else {
+			if (out->len)
+				mi_buf_addc(out, '/');
+			mi_buf_add(out, p, n);
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return out->len ? 0 : MI_ERR_PATH;
+}
+
+/* Glob match of pat against s; '*' and '?' stay within one path component,
+ * '**' spans components, [..] classes with '!' or '^' negation. */
+static bool glob_at(const char *p, const char *s)
+{
+	while (*p) {
+		if (p[0] == '*' && p[1] == '*') {
+			p += 2;
+			if (*p == '/')
+				p++;
+			if (!*p)
+				return true;
+			for (const char *t = s;; t++) {
+				if (glob_at(p, t))
+					return true;
+				if (!*t)
+					return false;
+			}
+		}
+		if (*p == '*') {
+			p++;
+			for (const char *t = s;; t++) {
+				if (glob_at(p, t))
+					return true;
+				if (!*t || *t == '/')
+					return false;
+			}
+		}
+		if (!*s)
+			return false;
+		if (*p == '?') {
+			if (*s == '/')
+				return false;
+		} else if (*p == '[') {
+			const char *q = p + 1;
+			bool neg = *q == '!' || *q == '^', hit = false;
+			if (neg)
+				q++;
+			const char *first = q;
+			while (*q && (*q != ']' || q == first)) {
+				if (q[1] == '-' && q[2] && q[2] != ']') {
+					if (*s >= q[0] && *s <= q[2])
+						hit = true;
+					q += 3;
+				} else {
+					if (*s == *q)
+						hit = true;
+					q++;
+				}
+			}
+			if (*q != ']') {
+				if (*s != '[')
+					return false; /* unterminated: literal '[' */
+			} else {
+				if (hit == neg || *s == '/')
+					return false;
+				p = q;
+			}
+		} else if (*p == '\\' && p[1]) {
+			p++;
+			if (*p != *s)
+				return false;
+		} else if (*p != *s) {
+			return false;
+		}
+		p++;
+		s++;
+	}
+	return !*s;
+}
+
+bool mi_glob_match(const char *pat, const char *path)
+{
+	if (!pat || !*pat)
+		return true;
+	/* A pattern without '/' matches the base name too, like ripgrep -g. */
+	if (!strchr(pat, '/')) {
+		const char *base = strrchr(path, '/');
+		if (base && glob_at(pat, base + 1))
+			return true;
+	}
+	if (pat[0] == '/')
+		pat++;
+	return glob_at(pat, path);
+}
+
+/* ---- names ------------------------------------------------------------------------ */
+
+static const char *const kind_names[MI_KIND__COUNT] = {
+	[MI_KIND_NONE] = "none", [MI_KIND_FUNCTION] = "function",
+	[MI_KIND_METHOD] = "method", [MI_KIND_CLASS] = "class",
+	[MI_KIND_STRUCT] = "struct", [MI_KIND_ENUM] = "enum",
+	[MI_KIND_TRAIT] = "trait", [MI_KIND_POINTCUT] = "pointcut",
+	[MI_KIND_MODULE] = "module", [MI_KIND_HEADING] = "heading",
+	[MI_KIND_FIELD] = "field", [MI_KIND_VARIABLE] = "variable",
+	[MI_KIND_CONSTANT] = "constant", [MI_KIND_MACRO] = "macro",
+	[MI_KIND_TYPEDEF] = "typedef", [MI_KIND_ENUMERATOR] = "enumerator",
+	[MI_KIND_UNION] = "union", [MI_KIND_PROTOTYPE] = "prototype",
+};
+
+const char *mi_kind_name(int kind)
+{
+	if (kind < 0 || kind >= MI_KIND__COUNT || !kind_names[kind])
+		return "none";
+	return kind_names[kind];
+}
+
+int mi_kind_from_name(const char *name)
+{
+	for (int i = 1; i < MI_KIND__COUNT; i++)
+		if (kind_names[i] && !strcmp(kind_names[i], name))
+			return i;
+	return MI_KIND_NONE;
+}
+
+char mi_kind_mark(int kind)
+{
+	switch (kind) {
+	case MI_KIND_FUNCTION: case MI_KIND_METHOD: return 'F';
+	case MI_KIND_CLASS: return 'C';
+	case MI_KIND_STRUCT: case MI_KIND_UNION: return 'S';
+	case MI_KIND_ENUM: return 'E';
+	case MI_KIND_TRAIT: return 'T';
+	case MI_KIND_POINTCUT: return 'P';
+	case MI_KIND_MODULE: return 'M';
+	default: return 0;
+	}
+}
+
+static const char *const lang_names[MI_LANG__COUNT] = {
+	[MI_LANG_NONE] = "text", [MI_LANG_C] = "c", [MI_LANG_CPP] = "cpp",
+	[MI_LANG_PYTHON] = "python", [MI_LANG_GO] = "go",
+	[MI_LANG_RUST] = "rust", [MI_LANG_JAVASCRIPT] = "javascript",
+	[MI_LANG_TYPESCRIPT] = "typescript", [MI_LANG_TSX] = "tsx",
+	[MI_LANG_JAVA] = "java", [MI_LANG_CSHARP] = "csharp",
+	[MI_LANG_SWIFT] = "swift", [MI_LANG_RUBY] = "ruby",
+	[MI_LANG_PHP] = "php", [MI_LANG_KOTLIN] = "kotlin",
+	[MI_LANG_BASH] = "bash", [MI_LANG_MARKDOWN] = "markdown",
+	[MI_LANG_SIMPLE] = "simple",
+};
+
+const char *mi_lang_name(int lang)
+{
+	if (lang < 0 || lang >= MI_LANG__COUNT || !lang_names[lang])
+		return "text";
+	return lang_names[lang];
+}
