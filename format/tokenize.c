@@ -1,0 +1,552 @@
+/*
+ * tokenize.c - how text becomes search terms (identifier splitting, stop
+ * list, Snowball stemming) and the small binary records of the search
+ * databases, shared by the indexer and the query side.
+ */
+#include "format.h"
+
+#include <libstemmer.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MI_TOK_WORD_MAX 128   /* longer words (hashes, base64) give no terms */
+#define MI_TOK_CACHE_SLOTS 8192 /* stem cache entries, a power of two */
+#define MI_TOK_CACHE_AFTER 64 /* stems computed before the cache is allocated */
+
+typedef struct mi_stem_slot {
+	uint8_t wlen;              /* word length, 0 = empty slot */
+	uint8_t slen;              /* stem length */
+	char w[MI_TOK_MAX];        /* the lowercased word */
+	char s[MI_TOK_MAX];        /* its stem */
+} mi_stem_slot;
+
+struct mi_tok {
+	struct sb_stemmer *stem;   /* Snowball English stemmer, UTF-8 */
+	mi_stem_slot *cache;       /* word -> stem, direct-mapped; NULL until needed */
+	size_t nstems;             /* stems computed, to decide on the cache */
+};
+
+/* Sorted for bsearch: English function words and the commonest keywords of
+ * the supported languages (they carry no meaning in a query). */
+static const char *const mi_stop[] = {
+	"a", "about", "all", "also", "an", "and", "any", "are", "as", "at",
+	"be", "been", "but", "by", "can", "could", "def", "did", "do", "does",
+	"elif", "else", "false", "fn", "for", "from", "func", "had", "has",
+	"have", "he", "her", "his", "how", "i", "if", "in", "int", "into",
+	"is", "it", "its", "let", "may", "me", "my", "nil", "no", "none",
+	"not", "null", "of", "on", "one", "or", "our", "pub", "return",
+	"self", "she", "should", "so", "some", "such", "than", "that", "the",
+	"their", "them", "then", "there", "these", "they", "this", "those",
+	"to", "true", "unsigned", "us", "var", "void", "was", "we", "were",
+	"what", "when", "where", "which", "while", "who", "why", "will",
+	"with", "would", "you", "your",
+};
+
+static int mi_stop_cmp(const void *key, const void *elem)
+{
+	return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+bool mi_tok_is_stop(const char *w, size_t len)
+{
+	char k[16];
+
+	if (len == 0 || len >= sizeof(k))
+		return false;
+	memcpy(k, w, len);
+	k[len] = 0;
+	return bsearch(k, mi_stop, sizeof(mi_stop) / sizeof(mi_stop[0]),
+		       sizeof(mi_stop[0]), mi_stop_cmp) != NULL;
+}
+
+int mi_tok_new(mi_tok **out)
+{
+	mi_tok *tk = mi_xcalloc(1, sizeof(*tk));
+	int err = 0;
+
+	tk->stem = sb_stemmer_new("english", NULL);
+	if (!tk->stem) {
+		free(tk);
+		tk = NULL;
+		err = MI_ERR_ARG;
+	}
+	*out = tk;
+	return err;
+}
+
+void mi_tok_free(mi_tok *tk)
+{
+	if (!tk)
+		return;
+	sb_stemmer_delete(tk->stem);
+	free(tk->cache);
+	free(tk);
+}
+
+/* Stems the lowercased word w; *s points into the stemmer or the cache and
+ * is valid until the next call. */
+static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
+			const char **s, size_t *slen)
+{
+	mi_stem_slot *slot = NULL;
+	const sb_symbol *r;
+	int rl;
+
+	if (tk->cache) {
+		uint32_t h = 2166136261u;
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ (uint8_t)w[i]) * 16777619u;
+		slot = &tk->cache[h & (MI_TOK_CACHE_SLOTS - 1)];
+		if (slot->wlen == len && !memcmp(slot->w, w, len)) {
+			*s = slot->s;
+			*slen = slot->slen;
+			return;
+		}
+	}
+	r = sb_stemmer_stem(tk->stem, (const sb_symbol *)w, (int)len);
+	rl = sb_stemmer_length(tk->stem);
+	if (!r || rl <= 0 || (size_t)rl > len) {
+		r = (const sb_symbol *)w;
+		rl = (int)len;
+	}
+	*s = (const char *)r;
+	*slen = (size_t)rl;
+	if (slot) {
+		slot->wlen = (uint8_t)len;
+		memcpy(slot->w, w, len);
+		slot->slen = (uint8_t)rl;
+		memcpy(slot->s, r, (size_t)rl);
+	} else if (++tk->nstems == MI_TOK_CACHE_AFTER) {
+		tk->cache = mi_xcalloc(MI_TOK_CACHE_SLOTS, sizeof(*tk->cache));
+	}
+}
+
+enum { CL_SEP, CL_LOWER, CL_UPPER, CL_DIGIT, CL_UNDER };
+
+static int mi_cls(uint8_t c)
+{
+	if (c >= 'a' && c <= 'z')
+		return CL_LOWER;
+	if (c >= 'A' && c <= 'Z')
+		return CL_UPPER;
+	if (c >= '0' && c <= '9')
+		return CL_DIGIT;
+	if (c == '_')
+		return CL_UNDER;
+	if (c >= 0x80)
+		return CL_LOWER;
+	return CL_SEP;
+}
+
+static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len,
+			  mi_tok_fn fn, void *ctx)
+{
+	char low[MI_TOK_MAX];
+	bool alpha = false;
+	const char *s;
+	size_t slen;
+
+	if (len < 2 || len > MI_TOK_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = (uint8_t)p[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (uint8_t)(c + 32);
+		if (!(c >= '0' && c <= '9'))
+			alpha = true;
+		low[i] = (char)c;
+	}
+	if (!alpha || mi_tok_is_stop(low, len))
+		return 0;
+	mi_tok_stem(tk, low, len, &s, &slen);
+	if (slen == 0)
+		return 0;
+	fn(ctx, s, slen);
+	return 1;
+}
+
+/* One word: its parts, then its whole form when it has several parts. */
+static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len,
+			  mi_tok_fn fn, void *ctx)
+{
+	size_t n = 0, nparts = 0, start = 0, i;
+	char whole[MI_TOK_MAX];
+	size_t wl = 0;
+	bool whole_ok = true;
+
+	if (len > MI_TOK_WORD_MAX)
+		return 0;
+	if (len == 1)
+		return 0;
+	/* A word of digits only is kept as itself ("404"). */
+	for (i = 0; i < len && mi_cls((uint8_t)w[i]) == CL_DIGIT; i++)
+		;
+	if (i == len) {
+		if (len <= MI_TOK_MAX) {
+			fn(ctx, w, len);
+			n = 1;
+		}
+		return n;
+	}
+	for (i = 0; i <= len; i++) {
+		int c = i < len ? mi_cls((uint8_t)w[i]) : CL_SEP;
+		bool cut = false;
+
+		if (i == len || c == CL_UNDER) {
+			cut = true;
+		} else if (i > start) {
+			int pc = mi_cls((uint8_t)w[i - 1]);
+			if (c == CL_UPPER && pc == CL_LOWER)
+				cut = true;
+			else if ((c == CL_DIGIT) != (pc == CL_DIGIT))
+				cut = true;
+			else if (c == CL_LOWER && pc == CL_UPPER && i - 1 > start &&
+				 mi_cls((uint8_t)w[i - 2]) == CL_UPPER) {
+				/* "HTTPServer": the part ends before 'S'. */
+				n += mi_tok_part(tk, w + start, i - 1 - start, fn, ctx);
+				nparts++;
+				start = i - 1;
+			}
+		}
+		if (cut) {
+			if (i > start) {
+				n += mi_tok_part(tk, w + start, i - start, fn, ctx);
+				nparts++;
+			}
+			start = i + (i < len && c == CL_UNDER);
+		}
+		if (i < len && c != CL_UNDER) {
+			if (wl < sizeof(whole)) {
+				uint8_t ch = (uint8_t)w[i];
+				whole[wl++] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+			} else {
+				whole_ok = false;
+			}
+		}
+	}
+	if (nparts > 1 && whole_ok && wl >= 2 &&
+	    mi_cls((uint8_t)whole[0]) != CL_DIGIT) {
+		fn(ctx, whole, wl);
+		n++;
+	}
+	return n;
+}
+
+/* In code, the end of the string literal opened at s[i] (index after the
+ * closing quote), or 0 when it is not a literal. */
+static size_t mi_tok_literal_end(const char *s, size_t len, size_t i)
+{
+	char q = s[i];
+	size_t j;
+
+	if (q == '\'' && i > 0 && mi_cls((uint8_t)s[i - 1]) != CL_SEP)
+		return 0; /* an apostrophe: "don't" */
+	if (q != '`' && i + 2 < len && s[i + 1] == q && s[i + 2] == q) {
+		for (j = i + 3; j + 2 < len; j++) {
+			if (s[j] == '\\')
+				j++;
+			else if (s[j] == q && s[j + 1] == q && s[j + 2] == q)
+				return j + 3;
+		}
+		return 0;
+	}
+	for (j = i + 1; j < len; j++) {
+		if (s[j] == '\\')
+			j++;
+		else if (s[j] == q)
+			return j + 1;
+		else if (s[j] == '\n' && q != '`')
+			return 0;
+	}
+	return 0;
+}
+
+size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
+		  mi_tok_fn fn, void *ctx)
+{
+	size_t n = 0, i = 0;
+
+	while (i < len) {
+		uint8_t c = (uint8_t)s[i];
+		if (mi_cls(c) != CL_SEP) {
+			size_t j = i;
+			while (j < len && mi_cls((uint8_t)s[j]) != CL_SEP)
+				j++;
+			n += mi_tok_word(tk, s + i, j - i, fn, ctx);
+			i = j;
+			continue;
+		}
+		if ((flags & MI_TOK_CODE) && (c == '"' || c == '\'' || c == '`')) {
+			size_t e = mi_tok_literal_end(s, len, i);
+			if (e && e - i > MI_TOK_LITERAL_CAP + 2) {
+				i = e;
+				continue;
+			}
+		}
+		i++;
+	}
+	return n;
+}
+
+/* ---- BM25F ----------------------------------------------------------------- */
+
+const mi_bm25f mi_bm25f_params = {
+	.k1 = 1.2f,
+	.w = {
+		/*             name  path  sig   doc   body */
+		[MI_SM_CODE]      = { 5.0f, 1.0f, 2.0f, 1.5f, 1.0f },
+		[MI_SM_DOCS_MD]   = { 3.0f, 1.0f, 0.0f, 0.0f, 1.0f },
+		[MI_SM_DOCS_CODE] = { 0.0f, 0.0f, 0.0f, 1.5f, 0.0f },
+	},
+	.b = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+};
+
+float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
+		   const uint32_t *len, const float *avg)
+{
+	const mi_bm25f *P = &mi_bm25f_params;
+	float t = 0;
+
+	if (sm == MI_SM_CODE && (flags & MI_POSTF_MD))
+		return 0;
+	if (sm != MI_SM_CODE)
+		sm = (flags & MI_POSTF_MD) ? MI_SM_DOCS_MD : MI_SM_DOCS_CODE;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		float a, norm;
+		if (!(flags & (1u << f)) || P->w[sm][f] == 0)
+			continue;
+		a = avg[f] > 0 ? avg[f] : 1;
+		norm = 1 - P->b[f] + P->b[f] * (float)len[f] / a;
+		t += P->w[sm][f] * (float)tf[f] / norm;
+	}
+	return t;
+}
+
+/* ---- varints ----------------------------------------------------------------- */
+
+size_t mi_varint_put(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *q = *p;
+	uint64_t r = 0;
+	unsigned shift = 0;
+
+	while (q < end && shift < 64) {
+		uint8_t b = *q++;
+		r |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = r;
+			*p = q;
+			return true;
+		}
+		shift += 7;
+	}
+	return false;
+}
+
+/* ---- chunk records: a msgpack array of 11 ------------------------------------- */
+
+#define MI_CHUNK_FIELDS 11
+
+static void mp_uint(mi_buf *b, uint32_t v)
+{
+	uint8_t t[5];
+
+	if (v < 128) {
+		t[0] = (uint8_t)v;
+		mi_buf_add(b, t, 1);
+	} else if (v <= 0xff) {
+		t[0] = 0xcc;
+		t[1] = (uint8_t)v;
+		mi_buf_add(b, t, 2);
+	} else if (v <= 0xffff) {
+		t[0] = 0xcd;
+		t[1] = (uint8_t)(v >> 8);
+		t[2] = (uint8_t)v;
+		mi_buf_add(b, t, 3);
+	} else {
+		t[0] = 0xce;
+		mi_be32(t + 1, v);
+		mi_buf_add(b, t, 5);
+	}
+}
+
+static void mp_str(mi_buf *b, const char *s, uint32_t len)
+{
+	uint8_t t[5];
+
+	if (!s)
+		len = 0;
+	if (len < 32) {
+		t[0] = (uint8_t)(0xa0 | len);
+		mi_buf_add(b, t, 1);
+	} else if (len <= 0xff) {
+		t[0] = 0xd9;
+		t[1] = (uint8_t)len;
+		mi_buf_add(b, t, 2);
+	} else if (len <= 0xffff) {
+		t[0] = 0xda;
+		t[1] = (uint8_t)(len >> 8);
+		t[2] = (uint8_t)len;
+		mi_buf_add(b, t, 3);
+	} else {
+		t[0] = 0xdb;
+		mi_be32(t + 1, len);
+		mi_buf_add(b, t, 5);
+	}
+	if (len)
+		mi_buf_add(b, s, len);
+}
+
+void mi_chunk_encode(const mi_chunk *c, mi_buf *out)
+{
+	uint8_t a = 0x90 | MI_CHUNK_FIELDS;
+
+	mi_buf_add(out, &a, 1);
+	mp_uint(out, c->kind);
+	mp_uint(out, c->vis);
+	mp_uint(out, c->level);
+	mp_uint(out, c->start_line);
+	mp_uint(out, c->end_line);
+	mp_uint(out, c->snip_line);
+	mp_str(out, c->name, c->name_len);
+	mp_str(out, c->crumb, c->crumb_len);
+	mp_str(out, c->sig, c->sig_len);
+	mp_str(out, c->doc, c->doc_len);
+	mp_str(out, c->syms, c->syms_len);
+}
+
+static bool mp_get_uint(const uint8_t **p, const uint8_t *e, uint32_t *v)
+{
+	const uint8_t *q = *p;
+
+	if (q >= e)
+		return false;
+	if (*q < 0x80) {
+		*v = *q++;
+	} else if (*q == 0xcc && e - q >= 2) {
+		*v = q[1];
+		q += 2;
+	} else if (*q == 0xcd && e - q >= 3) {
+		*v = (uint32_t)q[1] << 8 | q[2];
+		q += 3;
+	} else if (*q == 0xce && e - q >= 5) {
+		*v = mi_rd32(q + 1);
+		q += 5;
+	} else {
+		return false;
+	}
+	*p = q;
+	return true;
+}
+
+static bool mp_get_str(const uint8_t **p, const uint8_t *e,
+		       const char **s, uint32_t *len)
+{
+	const uint8_t *q = *p;
+	uint32_t n;
+
+	if (q >= e)
+		return false;
+	if ((*q & 0xe0) == 0xa0) {
+		n = *q & 0x1f;
+		q++;
+	} else if (*q == 0xd9 && e - q >= 2) {
+		n = q[1];
+		q += 2;
+	} else if (*q == 0xda && e - q >= 3) {
+		n = (uint32_t)q[1] << 8 | q[2];
+		q += 3;
+	} else if (*q == 0xdb && e - q >= 5) {
+		n = mi_rd32(q + 1);
+		q += 5;
+	} else {
+		return false;
+	}
+	if ((size_t)(e - q) < n)
+		return false;
+	*s = (const char *)q;
+	*len = n;
+	*p = q + n;
+	return true;
+}
+
+int mi_chunk_decode(const void *data, size_t len, mi_chunk *c)
+{
+	const uint8_t *p = data, *e = p + len;
+	uint32_t kind, vis, level;
+
+	memset(c, 0, sizeof(*c));
+	if (len < 1 || *p != (0x90 | MI_CHUNK_FIELDS))
+		return MI_ERR_CORRUPT;
+	p++;
+	if (!mp_get_uint(&p, e, &kind) || !mp_get_uint(&p, e, &vis) ||
+	    !mp_get_uint(&p, e, &level) ||
+	    !mp_get_uint(&p, e, &c->start_line) ||
+	    !mp_get_uint(&p, e, &c->end_line) ||
+	    !mp_get_uint(&p, e, &c->snip_line) ||
+	    !mp_get_str(&p, e, &c->name, &c->name_len) ||
+	    !mp_get_str(&p, e, &c->crumb, &c->crumb_len) ||
+	    !mp_get_str(&p, e, &c->sig, &c->sig_len) ||
+	    !mp_get_str(&p, e, &c->doc, &c->doc_len) ||
+	    !mp_get_str(&p, e, &c->syms, &c->syms_len) ||
+	    kind >= MI_KIND__COUNT || vis > 1 || level > 255)
+		return MI_ERR_CORRUPT;
+	c->kind = (uint8_t)kind;
+	c->vis = (uint8_t)vis;
+	c->level = (uint8_t)level;
+	return 0;
+}
+
+/* ---- term statistics --------------------------------------------------------- */
+
+static void mi_put_f32(uint8_t *p, float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	mi_be32(p, u);
+}
+
+static float mi_rd_f32(const uint8_t *p)
+{
+	uint32_t u = mi_rd32(p);
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+void mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_SIZE])
+{
+	mi_be32(out, s->df);
+	mi_put_f32(out + 4, s->ub_code);
+	mi_put_f32(out + 8, s->ub_docs);
+}
+
+int mi_term_stats_decode(const void *data, size_t len, mi_term_stats *s)
+{
+	const uint8_t *p = data;
+
+	if (len != MI_TERM_STATS_SIZE)
+		return MI_ERR_CORRUPT;
+	s->df = mi_rd32(p);
+	s->ub_code = mi_rd_f32(p + 4);
+	s->ub_docs = mi_rd_f32(p + 8);
+	if (!isfinite(s->ub_code) || !isfinite(s->ub_docs) || s->ub_code < 0 ||
+	    s->ub_docs < 0)
+		return MI_ERR_CORRUPT;
+	return 0;
+}

@@ -1,0 +1,195 @@
+/*
+ * test_tokenize.c - the search tokenizer: identifier splitting, stemming,
+ * stop words, string literal cap, odd input; and the search record codecs.
+ */
+#include "format/format.h"
+#include "tests/unit/test.h"
+
+#include <math.h>
+
+static void collect(void *ctx, const char *t, size_t len)
+{
+	mi_buf *b = ctx;
+
+	if (b->len)
+		mi_buf_addc(b, ' ');
+	mi_buf_add(b, t, len);
+}
+
+/* Terms of s joined by spaces, in a static buffer (one test at a time). */
+static const char *toks(const char *s, int flags)
+{
+	static mi_buf b;
+	mi_tok *tk = NULL;
+
+	mi_buf_reset(&b);
+	if (mi_tok_new(&tk))
+		return "(no stemmer)";
+	mi_tok_run(tk, s, strlen(s), flags, collect, &b);
+	mi_tok_free(tk);
+	return mi_buf_str(&b);
+}
+
+TEST(splits_identifiers)
+{
+	CHECK_STR(toks("parseConfig", 0), "pars config parseconfig");
+	CHECK_STR(toks("parse_config", 0), "pars config parseconfig");
+	CHECK_STR(toks("ParseConfig", 0), "pars config parseconfig");
+	CHECK_STR(toks("PARSE_CONFIG", 0), "pars config parseconfig");
+	CHECK_STR(toks("HTTPServer", 0), "http server httpserver");
+	CHECK_STR(toks("parseHTTPRequest", 0), "pars http request parsehttprequest");
+	CHECK_STR(toks("utf8Decode", 0), "utf decod utf8decode");
+	CHECK_STR(toks("ext4_fill_super", 0), "ext fill super ext4fillsuper");
+	CHECK_STR(toks("__init__", 0), "init");
+	CHECK_STR(toks("x", 0), "");
+}
+
+TEST(query_and_code_agree)
+{
+	/* What a query says and what the code says meet in the same terms. */
+	CHECK_STR(toks("parse config", 0), "pars config");
+	CHECK_STR(toks("parsing configs", 0), "pars config");
+	CHECK_STR(toks("int parse_config(const char *path)", MI_TOK_CODE),
+		  "pars config parseconfig const char path");
+}
+
+TEST(stemming_and_stop_words)
+{
+	CHECK_STR(toks("The allocation of the pages is failing", 0),
+		  "alloc page fail");
+	CHECK_STR(toks("the of and to is", 0), "");
+	CHECK(mi_tok_is_stop("the", 3));
+	CHECK(!mi_tok_is_stop("parse", 5));
+	CHECK(!mi_tok_is_stop("a_very_long_word_here", 21));
+}
+
+TEST(numbers_and_separators)
+{
+	CHECK_STR(toks("error 404 at line 7", 0), "error 404 line");
+	CHECK_STR(toks("a.b->c::d", 0), "");
+	CHECK_STR(toks("foo.bar->baz::qux", 0), "foo bar baz qux");
+	CHECK_STR(toks("0x1f3a", 0), ""); /* hex constants say nothing */
+}
+
+TEST(string_literals)
+{
+	/* A short literal is text; a long one (a blob, a message) is not. */
+	CHECK_STR(toks("printf(\"open file\")", MI_TOK_CODE), "printf open file");
+	CHECK_STR(toks("s = \"aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm nnnn\"; done",
+		       MI_TOK_CODE), "done");
+	/* Without MI_TOK_CODE the same words count. */
+	CHECK_CONTAINS(toks("\"aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk llll mmmm\"", 0),
+		       "mmmm");
+	/* An apostrophe in a comment is not a literal. */
+	CHECK_STR(toks("// don't frobnicate widgets, it's 'slow'", MI_TOK_CODE),
+		  "don frobnic widget slow");
+	/* Unterminated literal: the rest is still tokenized. */
+	CHECK_STR(toks("x = \"open\nreadBuffer", MI_TOK_CODE), "open read buffer readbuffer");
+	/* Python docstring over the cap. */
+	CHECK_STR(toks("def f():\n    \"\"\"Long docstring text that runs on and on and on for\n many words, far past the cap.\"\"\"\n    return walk_tree()",
+		       MI_TOK_CODE), "walk tree walktree");
+}
+
+TEST(odd_input)
+{
+	char big[20000];
+
+	/* Non-ASCII bytes are word bytes; invalid UTF-8 does not crash. */
+	CHECK_STR(toks("größe", 0), "größe");
+	CHECK_STR(toks("\xff\xfe\x80 abc", 0), "\xff\xfe\x80 abc");
+	/* A very long word gives nothing; its neighbours still count. */
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "start ", 6);
+	memcpy(big + sizeof(big) - 5, " end", 5);
+	CHECK_STR(toks(big, 0), "start end");
+	CHECK_STR(toks("", 0), "");
+	CHECK_STR(toks("(*)[]{}", MI_TOK_CODE), "");
+	CHECK_STR(toks("\"", MI_TOK_CODE), "");
+}
+
+TEST(varints)
+{
+	uint8_t b[10];
+	uint64_t vals[] = { 0, 1, 127, 128, 300, 0xffffffffu, UINT64_MAX }, v;
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		size_t n = mi_varint_put(b, vals[i]);
+		const uint8_t *p = b;
+		CHECK(mi_varint_get(&p, b + n, &v));
+		CHECK(v == vals[i]);
+		CHECK(p == b + n);
+		p = b;
+		CHECK(n == 1 || !mi_varint_get(&p, b + n - 1, &v));
+	}
+}
+
+TEST(chunk_record_roundtrip)
+{
+	mi_chunk c = { .kind = MI_KIND_METHOD, .vis = MI_VIS_PRIVATE, .level = 2,
+		       .start_line = 10, .end_line = 70000, .snip_line = 12 };
+	mi_chunk d;
+	mi_buf b = { 0 };
+	char longdoc[300];
+
+	memset(longdoc, 'd', sizeof(longdoc));
+	c.name = "login"; c.name_len = 5;
+	c.crumb = "User > login"; c.crumb_len = 12;
+	c.sig = "def login(self, pw)"; c.sig_len = 19;
+	c.doc = longdoc; c.doc_len = sizeof(longdoc);
+	c.syms = ""; c.syms_len = 0;
+	mi_chunk_encode(&c, &b);
+	CHECK_INT(mi_chunk_decode(b.buf, b.len, &d), 0);
+	CHECK_INT(d.kind, MI_KIND_METHOD);
+	CHECK_INT(d.vis, MI_VIS_PRIVATE);
+	CHECK_INT(d.end_line, 70000);
+	CHECK_INT(d.snip_line, 12);
+	CHECK(d.crumb_len == 12 && !memcmp(d.crumb, "User > login", 12));
+	CHECK(d.doc_len == 300 && d.doc[299] == 'd');
+	/* Every truncation is refused, never read past the end. */
+	for (size_t n = 0; n < b.len; n++)
+		CHECK_INT(mi_chunk_decode(b.buf, n, &d), MI_ERR_CORRUPT);
+	mi_buf_release(&b);
+}
+
+TEST(term_stats_and_bm25f)
+{
+	mi_term_stats s = { .df = 77, .ub_code = 3.5f, .ub_docs = 0.25f }, t;
+	uint8_t b[MI_TERM_STATS_SIZE];
+	uint32_t tf[MI_SF__COUNT] = { 1, 0, 0, 0, 3 };
+	uint32_t len[MI_SF__COUNT] = { 1, 0, 0, 0, 30 };
+	float avg[MI_SF__COUNT] = { 1, 4, 6, 10, 30 };
+	unsigned flags = 1u << MI_SF_NAME | 1u << MI_SF_BODY;
+	float code, longer;
+
+	mi_term_stats_encode(&s, b);
+	CHECK_INT(mi_term_stats_decode(b, sizeof(b), &t), 0);
+	CHECK(t.df == 77 && t.ub_code == 3.5f && t.ub_docs == 0.25f);
+	CHECK_INT(mi_term_stats_decode(b, 5, &t), MI_ERR_CORRUPT);
+
+	code = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
+	CHECK(code > 0);
+	/* Markdown postings do not count for code, and only docs count for docs. */
+	CHECK(mi_bm25f_tfn(MI_SM_CODE, flags | MI_POSTF_MD, tf, len, avg) == 0);
+	CHECK(mi_bm25f_tfn(MI_SM_DOCS_CODE, flags, tf, len, avg) == 0);
+	CHECK(mi_bm25f_tfn(MI_SM_DOCS_CODE, flags | MI_POSTF_MD, tf, len, avg) > 0);
+	/* A longer body lowers the score; a larger average raises it. */
+	len[MI_SF_BODY] = 300;
+	longer = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
+	CHECK(longer < code);
+	avg[MI_SF_BODY] = 300;
+	CHECK(mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg) > longer);
+}
+
+int main(void)
+{
+	RUN(splits_identifiers);
+	RUN(query_and_code_agree);
+	RUN(stemming_and_stop_words);
+	RUN(numbers_and_separators);
+	RUN(string_literals);
+	RUN(odd_input);
+	RUN(varints);
+	RUN(chunk_record_roundtrip);
+	RUN(term_stats_and_bm25f);
+	return test_done();
+}
