@@ -1,0 +1,1722 @@
+/*
+ * view.c - folded views of one parsed file (outline, compact, full) and the
+ * expanded view of one symbol, in the block-mark format of SPEC §2.  Pure
+ * functions over source text + mi_parsed; docs/views.md states the rules.
+ */
+#include "query.h"
+#include "query_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { VM_OUTLINE, VM_COMPACT, VM_FULL };
+
+/* One row per kind: how a symbol of that kind shows in a folded view. */
+typedef struct kind_row {
+	const char *mark;     /* collapsed mark, NULL = no line of its own */
+	const char *exp;      /* expanded mark, ASCII */
+	const char *exp_u;    /* expanded mark, unicode */
+	const char *word;     /* block guide word: "V* end fn NAME" */
+	bool container;       /* may hold member lines (class-like) */
+	bool member;          /* summarised in its parent's member list */
+} kind_row;
+
+static const kind_row kind_rows[MI_KIND__COUNT] = {
+	[MI_KIND_FUNCTION]   = { "F>", "F_", "F\xe2\x96\xbc", "fn", false, false },
+	[MI_KIND_METHOD]     = { "F>", "F_", "F\xe2\x96\xbc", "fn", false, false },
+	[MI_KIND_CLASS]      = { "C>", "C_", "C\xe2\x96\xbc", "class", true, false },
+	[MI_KIND_STRUCT]     = { "S>", "S_", "S\xe2\x96\xbc", "struct", true, false },
+	[MI_KIND_UNION]      = { "S>", "S_", "S\xe2\x96\xbc", "union", true, false },
+	[MI_KIND_ENUM]       = { "E>", "E_", "E\xe2\x96\xbc", "enum", true, false },
+	[MI_KIND_TRAIT]      = { "T>", "T_", "T\xe2\x96\xbc", "trait", true, false },
+	[MI_KIND_POINTCUT]   = { "P>", "P_", "P\xe2\x96\xbc", "pointcut", false, false },
+	[MI_KIND_MODULE]     = { "M>", "M_", "M\xe2\x96\xbc", "module", true, false },
+	[MI_KIND_HEADING]    = { "", "", "", "section", true, false },
+	[MI_KIND_FIELD]      = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_VARIABLE]   = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_CONSTANT]   = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_MACRO]      = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_TYPEDEF]    = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_ENUMERATOR] = { NULL, NULL, NULL, NULL, false, true },
+	[MI_KIND_PROTOTYPE]  = { NULL, NULL, NULL, NULL, false, true },
+};
+
+/* Top-level kinds without a mark: one "V* <label>: a, b" line per file. */
+static const struct { int kind; const char *label; } file_groups[] = {
+	{ MI_KIND_CONSTANT, "consts" },
+	{ MI_KIND_VARIABLE, "vars" },
+	{ MI_KIND_TYPEDEF, "types" },
+	{ MI_KIND_MACRO, "macros" },
+	{ MI_KIND_PROTOTYPE, "decls" },
+	{ MI_KIND_FIELD, "fields" },
+	{ MI_KIND_ENUMERATOR, "enumerators" },
+};
+
+#define LIST_CAP_OUTLINE 24   /* names per V* list / inline member list */
+#define LIST_CAP_COMPACT 8
+#define GROUP_CAP_OUTLINE 40  /* names per file-level V* group line */
+#define GROUP_CAP_COMPACT 12
+#define GENERIC_MAX 20        /* a type parameter list longer than this is elided */
+#define TRUNC_RESERVE 24      /* tokens kept for the truncation line */
+
+/* Everything one rendering needs; arrays are indexed by symbol. */
+typedef struct vctx {
+	const char *path;        /* for messages and JSON */
+	const char *src;         /* source text */
+	size_t len;              /* its length */
+	const mi_parsed *p;      /* the parsed file */
+	const mi_view_opts *o;   /* options (never NULL inside) */
+	int mode;                /* VM_* */
+	uint32_t nlines;         /* lines in src */
+	uint32_t *lstart;        /* nlines + 1 line start offsets */
+	int lnw;                 /* digits of nlines (zpad width) */
+	uint8_t *shown;          /* 1: the symbol is rendered (line or member) */
+	uint8_t *depth;          /* nesting depth among rendered symbols */
+	int32_t *dstart;         /* first index into dord of the symbol's diags */
+	struct dref { int32_t owner; uint32_t line; uint32_t idx; } *dord;
+	int32_t *cov;            /* per line: lcov hits, -1 = no data; NULL = off */
+	const char *ell;         /* "..." or "…" */
+	const char *vmark;       /* "V*" or "V•" */
+	mi_buf *out;             /* text being written */
+	size_t tokens;           /* tokens written so far */
+	size_t cap;              /* token cap */
+	size_t entries;          /* symbol entries written */
+} vctx;
+
+static const kind_row *krow(int kind)
+{
+	static const kind_row none = { NULL, NULL, NULL, NULL, false, false };
+	if (kind <= MI_KIND_NONE || kind >= MI_KIND__COUNT)
+		return &none;
+	return &kind_rows[kind];
+}
+
+static bool is_block(int kind)
+{
+	return krow(kind)->mark != NULL;
+}
+
+static bool is_fn(int kind)
+{
+	return kind == MI_KIND_FUNCTION || kind == MI_KIND_METHOD;
+}
+
+static const char *mode_name(int mode)
+{
+	return mode == VM_COMPACT ? "compact" : mode == VM_FULL ? "full" : "outline";
+}
+
+/* Simple: traits, enums and pointcuts are public whatever they say. */
+static bool sym_public(const vctx *c, const mi_symbol *s)
+{
+	if (c->p->lang == MI_LANG_SIMPLE &&
+	    (s->kind == MI_KIND_TRAIT || s->kind == MI_KIND_ENUM ||
+	     s->kind == MI_KIND_POINTCUT))
+		return true;
+	if (c->p->lang == MI_LANG_MARKDOWN)
+		return true;
+	return s->vis == MI_VIS_PUBLIC;
+}
+
+static const char *str0(const char *s)
+{
+	return s ? s : "";
+}
+
+/* ---- token estimate ----------------------------------------------------- */
+
+static bool tk_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static bool tk_letter(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= 0xc0 && c < 0xe0) || (c >= 0x80 && c < 0xc0);
+}
+
+/* Tokens of one letter run of n characters (BPE merges common words). */
+static size_t tk_word(size_t n)
+{
+	return n <= 8 ? 1 : 1 + (n - 8 + 4) / 5;
+}
+
+/*
+ * Mirrors the o200k pre-tokenizer: word runs (split at lower->upper case
+ * changes, one leading non-letter glued on), digit runs in threes,
+ * punctuation runs, whitespace runs (one space before a word is free).
+ * Each pre-token then costs about what BPE makes of it.
+ */
+size_t mi_token_estimate(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = 0, i = 0;
+
+	while (i < len) {
+		unsigned char ch = u[i];
+		if (tk_space(ch)) {
+			size_t j = i, tail = 0;
+			bool nl = false;
+			while (j < len && tk_space(u[j])) {
+				if (u[j] == '\n' || u[j] == '\r') {
+					nl = true;
+					tail = 0;
+				} else {
+					tail++;
+				}
+				j++;
+			}
+			bool glue = j < len && u[j] != '\n'; /* last space joins the next token */
+			if (nl)
+				n++;
+			else
+				tail = j - i;
+			if (glue && tail > 0)
+				tail--;
+			if (tail > 0)
+				n += 1 + tail / 16;
+			i = j;
+		} else if (tk_letter(ch)) {
+			size_t j = i, letters = 0;
+			bool lower = false;
+			while (j < len && tk_letter(u[j])) {
+				bool up = u[j] >= 'A' && u[j] <= 'Z';
+				if (up && lower)
+					break;
+				lower = (u[j] >= 'a' && u[j] <= 'z') || u[j] >= 0x80;
+				if ((u[j] & 0xc0) != 0x80)
+					letters++;
+				j++;
+			}
+			n += tk_word(letters);
+			i = j;
+		} else if (ch >= '0' && ch <= '9') {
+			size_t j = i;
+			while (j < len && u[j] >= '0' && u[j] <= '9')
+				j++;
+			n += (j - i + 2) / 3;
+			i = j;
+		} else if (ch >= 0xe0) {
+			/* 3- and 4-byte characters: symbols, CJK: about one each */
+			i++;
+			while (i < len && (u[i] & 0xc0) == 0x80)
+				i++;
+			n++;
+		} else {
+			size_t j = i;
+			while (j < len && !tk_space(u[j]) && !tk_letter(u[j]) &&
+			       !(u[j] >= '0' && u[j] <= '9') && u[j] < 0xe0)
+				j++;
+			size_t q = j - i;
+			if (j < len && tk_letter(u[j]))
+				q--; /* the last one leads the word that follows */
+			if (q > 0)
+				n += (q + 2) / 3;
+			i = j;
+		}
+	}
+	return n;
+}
+
+/* ---- source lines ---------------------------------------------------------- */
+
+static int lines_index(vctx *c)
+{
+	uint32_t n = 1;
+	for (size_t i = 0; i < c->len; i++)
+		if (c->src[i] == '\n' && i + 1 < c->len)
+			n++;
+	if (c->len == 0)
+		n = 0;
+	c->nlines = n;
+	c->lstart = mi_xmalloc(((size_t)n + 2) * sizeof(uint32_t));
+	uint32_t k = 0;
+	if (n > 0)
+		c->lstart[k++] = 0;
+	for (size_t i = 0; i < c->len; i++)
+		if (c->src[i] == '\n' && i + 1 < c->len)
+			c->lstart[k++] = (uint32_t)(i + 1);
+	c->lstart[k] = (uint32_t)c->len;
+	c->lnw = 1;
+	for (uint32_t v = n; v >= 10; v /= 10)
+		c->lnw++;
+	return 0;
+}
+
+/* Text of line ln (1-based) without its newline. */
+static const char *line_at(const vctx *c, uint32_t ln, size_t *n)
+{
+	if (ln < 1 || ln > c->nlines) {
+		*n = 0;
+		return "";
+	}
+	size_t a = c->lstart[ln - 1], b = c->lstart[ln];
+	while (b > a && (c->src[b - 1] == '\n' || c->src[b - 1] == '\r'))
+		b--;
+	*n = b - a;
+	return c->src + a;
+}
+
+static bool line_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!tk_space((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static size_t indent_of(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+/* Line-number prefix: "12 " (plain), "012 " (zpad), blanks for virtual lines. */
+static void put_lineno(vctx *c, uint32_t ln)
+{
+	if (c->o->line_numbers == 1) {
+		if (ln)
+			mi_buf_addf(c->out, "%u ", ln);
+	} else if (c->o->line_numbers == 2) {
+		if (ln)
+			mi_buf_addf(c->out, "%0*u ", c->lnw, ln);
+		else
+			mi_buf_addf(c->out, "%*s ", c->lnw, "");
+	}
+}
+
+static void put_indent(vctx *c, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		mi_buf_add(c->out, "  ", 2);
+}
+
+/* Starts a virtual line at depth: "V* " + indent. */
+static void vline(vctx *c, int depth)
+{
+	put_lineno(c, 0);
+	mi_buf_adds(c->out, c->vmark);
+	mi_buf_addc(c->out, ' ');
+	put_indent(c, depth);
+}
+
+static void put_body(vctx *c)
+{
+	mi_buf_addf(c->out, " { %s }", c->ell);
+}
+
+/*
+ * Writes sig with a long generic parameter list elided: the first '<...>'
+ * glued to a name before any '(' becomes "<T, ...>" when it holds more than
+ * one parameter or is longer than GENERIC_MAX.
+ */
+static void put_sig(vctx *c, const char *sig, size_t n, bool elide)
+{
+	size_t lt = n, gt = 0;
+	while (n > 0 && (sig[n - 1] == ' ' || sig[n - 1] == '{' ||
+			 (sig[n - 1] == ':' && (c->p->lang == MI_LANG_PYTHON ||
+						c->p->lang == MI_LANG_SIMPLE))))
+		n--;
+	if (elide && c->p->lang != MI_LANG_C && c->p->lang != MI_LANG_MARKDOWN &&
+	    c->p->lang != MI_LANG_BASH) {
+		for (size_t i = 1; i < n; i++) {
+			if (sig[i] == '(' || sig[i] == '{' || sig[i] == '=')
+				break;
+			if (sig[i] == '<' && (isalnum((unsigned char)sig[i - 1]) ||
+					      sig[i - 1] == '_') &&
+			    !(i >= 8 && !memcmp(sig + i - 8, "operator", 8))) {
+				lt = i;
+				break;
+			}
+		}
+		if (lt < n) {
+			int d = 0;
+			for (size_t i = lt; i < n; i++) {
+				if (sig[i] == '<')
+					d++;
+				else if (sig[i] == '>' && sig[i - 1] != '-' && --d == 0) {
+					gt = i;
+					break;
+				} else if (sig[i] == '(' || sig[i] == ';' || sig[i] == '{')
+					break;
+			}
+		}
+	}
+	if (gt == 0) {
+		mi_buf_add(c->out, sig, n);
+		return;
+	}
+	size_t first = 0, commas = 0;
+	int d = 0;
+	for (size_t i = lt + 1; i < gt; i++) {
+		if (sig[i] == '<' || sig[i] == '(' || sig[i] == '[')
+			d++;
+		else if ((sig[i] == '>' && sig[i - 1] != '-') || sig[i] == ')' || sig[i] == ']')
+			d--;
+		else if (sig[i] == ',' && d == 0 && commas++ == 0)
+			first = i;
+	}
+	size_t inner = gt - lt - 1;
+	if (commas == 0 && inner <= GENERIC_MAX) {
+		mi_buf_add(c->out, sig, n);
+		return;
+	}
+	mi_buf_add(c->out, sig, lt + 1);
+	size_t flen = commas ? first - lt - 1 : inner;
+	if (flen <= GENERIC_MAX) {
+		mi_buf_add(c->out, sig + lt + 1, flen);
+		mi_buf_addf(c->out, ", %s", c->ell);
+	} else {
+		mi_buf_adds(c->out, c->ell);
+	}
+	mi_buf_add(c->out, sig + gt, n - gt);
+}
+
+/* The code of a symbol's line: its signature, or its name without one. */
+static void put_code(vctx *c, const mi_symbol *s, bool elide)
+{
+	const char *sig = str0(s->sig);
+	if (!*sig)
+		sig = str0(s->name);
+	put_sig(c, sig, strlen(sig), elide);
+}
+
+/* Appends "a, b, c" (at most cap, then "+N more"); returns names written. */
+typedef struct namelist {
+	const char **v;  /* names (borrowed) */
+	size_t n, capv;  /* used, allocated */
+} namelist;
+
+static void nl_add(namelist *l, const char *name)
+{
+	if (!name || !*name)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return;
+	if (l->n == l->capv) {
+		l->capv = l->capv ? l->capv * 2 : 16;
+		l->v = mi_xrealloc(l->v, l->capv * sizeof(*l->v));
+	}
+	l->v[l->n++] = name;
+}
+
+static void nl_put(vctx *c, const namelist *l, size_t cap)
+{
+	for (size_t i = 0; i < l->n && i < cap; i++) {
+		if (i)
+			mi_buf_add(c->out, ", ", 2);
+		mi_buf_adds(c->out, l->v[i]);
+	}
+	if (l->n > cap)
+		mi_buf_addf(c->out, ", +%zu more", l->n - cap);
+}
+
+/* ---- symbol relations -------------------------------------------------------- */
+
+/* Names of the members of container i: mark-less children, looking through
+ * anonymous nested types. */
+static void collect_members(const vctx *c, size_t i, namelist *l, size_t *methods)
+{
+	const mi_parsed *p = c->p;
+	for (size_t j = i + 1; j < p->nsyms; j++) {
+		const mi_symbol *s = &p->syms[j];
+		if (s->parent_idx != (int32_t)i || !c->shown[j])
+			continue;
+		if (krow(s->kind)->member) {
+			nl_add(l, s->name);
+		} else if (is_fn(s->kind)) {
+			if (methods)
+				(*methods)++;
+		} else if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
+			   !*str0(s->name)) {
+			collect_members(c, j, l, methods);
+		}
+	}
+}
+
+/* True when container i has rendered children that get lines of their own. */
+static bool has_block_children(const vctx *c, size_t i)
+{
+	const mi_parsed *p = c->p;
+	for (size_t j = i + 1; j < p->nsyms; j++) {
+		const mi_symbol *s = &p->syms[j];
+		if (s->parent_idx != (int32_t)i || !c->shown[j])
+			continue;
+		if (is_block(s->kind) &&
+		    !((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
+		      !*str0(s->name)))
+			return true;
+	}
+	return false;
+}
+
+/* Decides which symbols are rendered and how deep. */
+static void mark_shown(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		bool ok = s->kind > MI_KIND_NONE && s->kind < MI_KIND__COUNT &&
+			  (c->o->all || sym_public(c, s));
+		int d = 0;
+		if (ok && s->parent_idx >= 0 && (size_t)s->parent_idx < i) {
+			const mi_symbol *par = &p->syms[s->parent_idx];
+			ok = c->shown[s->parent_idx] && krow(par->kind)->container;
+			d = c->depth[s->parent_idx] + 1;
+			if (par->kind == MI_KIND_HEADING)
+				d = 0;
+		}
+		c->shown[i] = ok;
+		c->depth[i] = (uint8_t)(d > 40 ? 40 : d);
+	}
+}
+
+static int dref_cmp(const void *a, const void *b)
+{
+	const struct dref *x = a, *y = b;
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Gives each diagnostic to the innermost rendered block spanning its line
+ * (-1: the file), sorted by owner then line. */
+static void assign_diags(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	c->dord = mi_xmalloc((p->ndiags + 1) * sizeof(*c->dord));
+	for (size_t k = 0; k < p->ndiags; k++) {
+		const mi_diag *dg = &p->diags[k];
+		int32_t own = -1;
+		if (dg->severity != 'H' || dg->line) {
+			for (size_t i = 0; i < p->nsyms; i++) {
+				const mi_symbol *s = &p->syms[i];
+				if (s->start_line > dg->line)
+					break;
+				if (c->shown[i] && is_block(s->kind) && dg->line <= s->end_line)
+					own = (int32_t)i;
+			}
+		}
+		c->dord[k].owner = own;
+		c->dord[k].line = dg->line;
+		c->dord[k].idx = (uint32_t)k;
+	}
+	qsort(c->dord, p->ndiags, sizeof(*c->dord), dref_cmp);
+	for (size_t i = 0; i < p->nsyms; i++)
+		c->dstart[i] = -1;
+	for (size_t k = p->ndiags; k-- > 0;)
+		if (c->dord[k].owner >= 0)
+			c->dstart[c->dord[k].owner] = (int32_t)k;
+}
+
+static void put_diag(vctx *c, const mi_diag *dg, int depth)
+{
+	vline(c, depth);
+	char sev = dg->severity == 'W' || dg->severity == 'H' ? dg->severity : 'E';
+	if (sev == 'H' || !dg->line)
+		mi_buf_addf(c->out, "[%c] ", sev);
+	else
+		mi_buf_addf(c->out, "[%c]:%u ", sev, dg->line);
+	const char *m = str0(dg->msg);
+	size_t n = strcspn(m, "\n");
+	mi_buf_add(c->out, m, n);
+	mi_buf_addc(c->out, '\n');
+}
+
+static void put_sym_diags(vctx *c, size_t i, int depth)
+{
+	if (c->dstart[i] < 0)
+		return;
+	for (size_t k = (size_t)c->dstart[i];
+	     k < c->p->ndiags && c->dord[k].owner == (int32_t)i; k++)
+		put_diag(c, &c->p->diags[c->dord[k].idx], depth);
+}
+
+/* ---- coverage (lcov) ------------------------------------------------------------- */
+
+static bool path_suffix(const char *sf, size_t n, const char *path)
+{
+	size_t pl = strlen(path);
+	if (pl == 0 || pl > n)
+		return false;
+	if (memcmp(sf + n - pl, path, pl))
+		return false;
+	return pl == n || sf[n - pl - 1] == '/';
+}
+
+/* Loads DA records of the lcov file for c->path; silently off on failure. */
+static void load_coverage(vctx *c)
+{
+	char *data = NULL;
+	size_t n = 0;
+	if (!c->o->coverage || !c->o->lcov_path || !c->path ||
+	    mi_read_file(c->o->lcov_path, &data, &n) != 0)
+		return;
+	int32_t *cov = mi_xmalloc(((size_t)c->nlines + 1) * sizeof(int32_t));
+	for (size_t i = 0; i <= c->nlines; i++)
+		cov[i] = -1;
+	bool match = false, any = false;
+	const char *path = c->path;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	for (size_t i = 0; i < n;) {
+		size_t e = i;
+		while (e < n && data[e] != '\n')
+			e++;
+		size_t ll = e - i;
+		while (ll > 0 && data[i + ll - 1] == '\r')
+			ll--;
+		const char *l = data + i;
+		if (ll >= 3 && !memcmp(l, "SF:", 3)) {
+			match = path_suffix(l + 3, ll - 3, path);
+		} else if (ll >= 14 && !memcmp(l, "end_of_record", 13)) {
+			match = false;
+		} else if (match && ll > 3 && !memcmp(l, "DA:", 3)) {
+			unsigned long ln = strtoul(l + 3, NULL, 10);
+			const char *comma = memchr(l, ',', ll);
+			if (ln >= 1 && ln <= c->nlines && comma) {
+				long hits = strtol(comma + 1, NULL, 10);
+				if (hits < 0)
+					hits = 0;
+				if (cov[ln] < 0)
+					cov[ln] = 0;
+				cov[ln] += hits > 0;
+				any = true;
+			}
+		} else if (ll == 13 && !memcmp(l, "end_of_record", 13)) {
+			match = false;
+		}
+		i = e + 1;
+	}
+	free(data);
+	if (any)
+		c->cov = cov;
+	else
+		free(cov);
+}
+
+static void put_coverage(vctx *c, const mi_symbol *s, int depth)
+{
+	if (!c->cov)
+		return;
+	size_t total = 0, hit = 0;
+	for (uint32_t l = s->start_line; l <= s->end_line && l <= c->nlines; l++) {
+		if (c->cov[l] < 0)
+			continue;
+		total++;
+		hit += c->cov[l] > 0;
+	}
+	if (!total)
+		return;
+	vline(c, depth);
+	mi_buf_addf(c->out, "coverage: %zu%% (lines)\n", (hit * 100 + total / 2) / total);
+}
+
+/* ---- Simple auto traits ----------------------------------------------------------- */
+
+/*
+ * Simple derives Send and Sync for a class or struct whose fields allow it:
+ * a field of type Rc or a raw pointer drops Send and Sync, Cell/RefCell drops
+ * Sync.  Returns "Send, Sync", "Send", or NULL.
+ */
+static const char *auto_traits(const vctx *c, size_t i)
+{
+	bool send = true, sync = true;
+	const mi_parsed *p = c->p;
+	for (size_t j = i + 1; j < p->nsyms; j++) {
+		const mi_symbol *f = &p->syms[j];
+		if (f->parent_idx != (int32_t)i || f->kind != MI_KIND_FIELD)
+			continue;
+		const char *t = str0(f->sig);
+		if (strstr(t, "Rc<") || strstr(t, "*")) {
+			send = false;
+			sync = false;
+		}
+		if (strstr(t, "Cell<"))
+			sync = false;
+	}
+	return send && sync ? "Send, Sync" : send ? "Send" : sync ? "Sync" : NULL;
+}
+
+static bool auto_traits_apply(const vctx *c, const mi_symbol *s)
+{
+	return c->p->lang == MI_LANG_SIMPLE &&
+	       (s->kind == MI_KIND_CLASS || s->kind == MI_KIND_STRUCT);
+}
+
+/* "V* auto traits: ..." for the file: one set when all classes agree,
+ * else per class. */
+static void put_file_auto_traits(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	const char *common = NULL;
+	bool same = true;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		if (!c->shown[i] || !auto_traits_apply(c, &p->syms[i]))
+			continue;
+		const char *t = auto_traits(c, i);
+		if (n++ == 0)
+			common = t;
+		else if (common != t)
+			same = false;
+	}
+	if (!n || (same && !common))
+		return;
+	vline(c, 0);
+	mi_buf_adds(c->out, "auto traits: ");
+	if (same) {
+		mi_buf_adds(c->out, common);
+	} else {
+		bool first = true;
+		for (size_t i = 0; i < p->nsyms; i++) {
+			if (!c->shown[i] || !auto_traits_apply(c, &p->syms[i]))
+				continue;
+			const char *t = auto_traits(c, i);
+			if (!t)
+				continue;
+			mi_buf_addf(c->out, "%s%s: %s", first ? "" : "; ",
+				    str0(p->syms[i].name), t);
+			first = false;
+		}
+	}
+	mi_buf_addc(c->out, '\n');
+}
+
+/* "V* traits: A, B" from MI_REF_IMPL refs, leaving out names the sig shows. */
+static void put_traits(vctx *c, size_t i, int depth)
+{
+	const mi_parsed *p = c->p;
+	const char *sig = str0(p->syms[i].sig);
+	namelist l = { 0 };
+	for (size_t k = 0; k < p->nrefs; k++) {
+		const mi_ref *r = &p->refs[k];
+		if (r->kind != MI_REF_IMPL || r->caller_idx != (int32_t)i || !r->callee)
+			continue;
+		const char *hit = strstr(sig, r->callee);
+		size_t cl = strlen(r->callee);
+		if (hit && (hit == sig || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_')) &&
+		    !(isalnum((unsigned char)hit[cl]) || hit[cl] == '_'))
+			continue;
+		nl_add(&l, r->callee);
+	}
+	if (l.n) {
+		vline(c, depth);
+		mi_buf_adds(c->out, "traits: ");
+		nl_put(c, &l, LIST_CAP_OUTLINE);
+		mi_buf_addc(c->out, '\n');
+	}
+	free(l.v);
+}
+
+/* ---- outline and compact ----------------------------------------------------------- */
+
+/* Markdown: does the heading hold text of its own before its first subheading? */
+static bool heading_has_body(const vctx *c, size_t i, bool *subs)
+{
+	const mi_parsed *p = c->p;
+	const mi_symbol *s = &p->syms[i];
+	uint32_t stop = s->end_line;
+	*subs = false;
+	for (size_t j = i + 1; j < p->nsyms; j++) {
+		if (p->syms[j].kind != MI_KIND_HEADING)
+			continue;
+		if (p->syms[j].start_line <= s->end_line) {
+			stop = p->syms[j].start_line - 1;
+			*subs = true;
+		}
+		break;
+	}
+	for (uint32_t l = s->start_line + 1; l <= stop && l <= c->nlines; l++) {
+		size_t n;
+		const char *t = line_at(c, l, &n);
+		if (!line_blank(t, n))
+			return true;
+	}
+	return false;
+}
+
+static void put_heading(vctx *c, size_t i)
+{
+	const mi_symbol *s = &c->p->syms[i];
+	bool subs;
+	bool body = heading_has_body(c, i, &subs);
+	if (c->mode == VM_COMPACT && s->level > 3)
+		return;
+	put_lineno(c, s->start_line);
+	const char *sig = str0(s->sig);
+	if (*sig == '#') {
+		mi_buf_adds(c->out, sig);
+	} else {
+		int lv = s->level ? s->level : 1;
+		for (int k = 0; k < lv && k < 6; k++)
+			mi_buf_addc(c->out, '#');
+		mi_buf_addc(c->out, ' ');
+		mi_buf_adds(c->out, *sig ? sig : str0(s->name));
+	}
+	if (body || (c->mode == VM_COMPACT && subs && s->level == 3))
+		put_body(c);
+	mi_buf_addc(c->out, '\n');
+}
+
+/* One line "X> code", with " { ... }" for a body. */
+static void put_sym_line(vctx *c, const mi_symbol *s, int depth)
+{
+	put_lineno(c, s->start_line);
+	mi_buf_adds(c->out, krow(s->kind)->mark);
+	mi_buf_addc(c->out, ' ');
+	put_indent(c, depth);
+	put_code(c, s, true);
+}
+
+/* Compact: a whole container on one line: "C> class User { name, 2 methods }". */
+static void put_compact_container(vctx *c, size_t i, int depth)
+{
+	const mi_symbol *s = &c->p->syms[i];
+	namelist l = { 0 };
+	size_t methods = 0;
+	collect_members(c, i, &l, &methods);
+	put_sym_line(c, s, depth);
+	if (!l.n && !methods) {
+		if (s->body_byte || s->end_line > s->start_line)
+			put_body(c);
+	} else {
+		mi_buf_add(c->out, " { ", 3);
+		nl_put(c, &l, LIST_CAP_COMPACT);
+		if (methods)
+			mi_buf_addf(c->out, "%s%zu method%s", l.n ? ", " : "",
+				    methods, methods == 1 ? "" : "s");
+		mi_buf_add(c->out, " }", 2);
+	}
+	mi_buf_addc(c->out, '\n');
+	free(l.v);
+}
+
+/* Does a module in compact mode show its children (namespace) or fold to
+ * one line (impl block)? */
+static bool compact_opens(const vctx *c, const mi_symbol *s)
+{
+	if (s->kind != MI_KIND_MODULE)
+		return false;
+	const char *sig = str0(s->sig);
+	while (*sig == ' ')
+		sig++;
+	return strncmp(sig, "impl", 4) != 0 && strncmp(sig, "extension", 9) != 0;
+}
+
+/*
+ * Writes the entry of symbol i (its line, its V* lines); children follow as
+ * entries of their own.  Returns true when its children get lines.
+ */
+static bool put_entry(vctx *c, size_t i)
+{
+	const mi_parsed *p = c->p;
+	const mi_symbol *s = &p->syms[i];
+	const kind_row *k = krow(s->kind);
+	int depth = c->depth[i];
+
+	if (s->kind == MI_KIND_HEADING) {
+		put_heading(c, i);
+		put_sym_diags(c, i, 0);
+		return true;
+	}
+	bool opens = k->container && has_block_children(c, i);
+	if (c->mode == VM_COMPACT && k->container && !compact_opens(c, s)) {
+		put_compact_container(c, i, depth);
+		return false;
+	}
+	if (k->container && !opens) {
+		/* data-only type: members inline */
+		namelist l = { 0 };
+		collect_members(c, i, &l, NULL);
+		put_sym_line(c, s, depth);
+		if (l.n) {
+			mi_buf_add(c->out, " { ", 3);
+			nl_put(c, &l, c->mode == VM_COMPACT ? LIST_CAP_COMPACT : LIST_CAP_OUTLINE);
+			mi_buf_add(c->out, " }", 2);
+		} else if (s->body_byte) {
+			put_body(c);
+		}
+		mi_buf_addc(c->out, '\n');
+		free(l.v);
+	} else {
+		put_sym_line(c, s, depth);
+		if (s->body_byte)
+			put_body(c);
+		mi_buf_addc(c->out, '\n');
+	}
+	if (c->mode == VM_OUTLINE)
+		put_sym_diags(c, i, depth);
+	if (opens && c->mode == VM_OUTLINE) {
+		namelist l = { 0 };
+		collect_members(c, i, &l, NULL);
+		if (l.n) {
+			vline(c, depth);
+			mi_buf_adds(c->out, "members: ");
+			nl_put(c, &l, LIST_CAP_OUTLINE);
+			mi_buf_addc(c->out, '\n');
+		}
+		free(l.v);
+	}
+	if (k->container && c->mode == VM_OUTLINE)
+		put_traits(c, i, depth);
+	put_coverage(c, s, depth);
+	return opens;
+}
+
+/* Number of symbols from index i on that the view would have rendered. */
+static size_t count_left(const vctx *c, size_t i)
+{
+	size_t n = 0;
+	for (; i < c->p->nsyms; i++)
+		if (c->shown[i] && (is_block(c->p->syms[i].kind) ||
+				    c->p->syms[i].kind == MI_KIND_HEADING))
+			n++;
+	return n;
+}
+
+static void put_truncated(vctx *c, size_t more)
+{
+	vline(c, 0);
+	mi_buf_addf(c->out, "[truncated: %zu more symbol%s; use expand_at or filter]\n",
+		    more, more == 1 ? "" : "s");
+}
+
+/* Accounts for the text written since `from`; false (and rolls back) when
+ * it goes over the cap. */
+static bool budget(vctx *c, size_t from)
+{
+	size_t t = mi_token_estimate(c->out->buf + from, c->out->len - from);
+	if (c->tokens + t + TRUNC_RESERVE > c->cap && c->entries > 0) {
+		c->out->len = from;
+		c->out->buf[from] = '\0';
+		return false;
+	}
+	c->tokens += t;
+	return true;
+}
+
+/* "V* consts: A, B" lines for top-level mark-less symbols. */
+static void put_file_groups(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	for (size_t g = 0; g < sizeof(file_groups) / sizeof(file_groups[0]); g++) {
+		namelist l = { 0 };
+		for (size_t i = 0; i < p->nsyms; i++) {
+			const mi_symbol *s = &p->syms[i];
+			if (s->kind != file_groups[g].kind || !c->shown[i] ||
+			    (s->parent_idx >= 0 && p->syms[s->parent_idx].kind != MI_KIND_HEADING))
+				continue;
+			if (s->kind == MI_KIND_PROTOTYPE) {
+				bool defined = false;
+				for (size_t j = 0; j < p->nsyms && !defined; j++)
+					defined = is_fn(p->syms[j].kind) && p->syms[j].name &&
+						  s->name && !strcmp(p->syms[j].name, s->name);
+				if (defined)
+					continue;
+			}
+			nl_add(&l, s->name);
+		}
+		if (l.n) {
+			vline(c, 0);
+			mi_buf_addf(c->out, "%s: ", file_groups[g].label);
+			nl_put(c, &l, c->mode == VM_COMPACT ? GROUP_CAP_COMPACT : GROUP_CAP_OUTLINE);
+			mi_buf_addc(c->out, '\n');
+		}
+		free(l.v);
+	}
+}
+
+static void put_diag_summary(vctx *c)
+{
+	size_t ne = 0, nw = 0, nh = 0;
+	for (size_t k = 0; k < c->p->ndiags; k++) {
+		char s = c->p->diags[k].severity;
+		if (s == 'W')
+			nw++;
+		else if (s == 'H')
+			nh++;
+		else
+			ne++;
+	}
+	if (!ne && !nw && !nh)
+		return;
+	vline(c, 0);
+	mi_buf_addc(c->out, '[');
+	const char *sep = "";
+	if (ne) {
+		mi_buf_addf(c->out, "%zuE", ne);
+		sep = " ";
+	}
+	if (nw) {
+		mi_buf_addf(c->out, "%s%zuW", sep, nw);
+		sep = " ";
+	}
+	if (nh)
+		mi_buf_addf(c->out, "%s%zuH", sep, nh);
+	mi_buf_adds(c->out, " in file]\n");
+}
+
+/* Closes open blocks deeper than or at depth with "V* end class X" guides. */
+static void close_guides(vctx *c, int32_t *stack, int *top, uint32_t upto_line)
+{
+	while (*top > 0) {
+		const mi_symbol *s = &c->p->syms[stack[*top - 1]];
+		if (upto_line && upto_line <= s->end_line)
+			break;
+		(*top)--;
+		if (c->o->block_guides && s->kind != MI_KIND_HEADING) {
+			vline(c, c->depth[stack[*top]]);
+			mi_buf_addf(c->out, "end %s %s\n", krow(s->kind)->word, str0(s->name));
+		}
+	}
+}
+
+static void render_folded(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	size_t from = c->out->len;
+	if (c->mode == VM_COMPACT)
+		put_diag_summary(c);
+	put_file_groups(c);
+	budget(c, from);
+
+	int32_t *stack = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
+	int top = 0;
+	size_t i;
+	bool cut = false;
+	for (i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		if (!c->shown[i] || (!is_block(s->kind) && s->kind != MI_KIND_HEADING))
+			continue;
+		if (s->kind == MI_KIND_POINTCUT) {
+			/* a pointcut shows once, however often it is declared */
+			bool dup = false;
+			for (size_t j = 0; j < i && !dup; j++)
+				dup = p->syms[j].kind == MI_KIND_POINTCUT && c->shown[j] &&
+				      !strcmp(str0(p->syms[j].sig), str0(s->sig)) &&
+				      !strcmp(str0(p->syms[j].name), str0(s->name));
+			if (dup)
+				continue;
+		}
+		/* skip symbols whose parent's children are not listed */
+		if (s->parent_idx >= 0) {
+			const mi_symbol *par = &p->syms[s->parent_idx];
+			bool listed = false;
+			for (int k = 0; k < top; k++)
+				listed |= stack[k] == s->parent_idx;
+			if (!listed && par->kind != MI_KIND_HEADING)
+				continue;
+			if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
+			    !*str0(s->name) && par->kind != MI_KIND_HEADING)
+				continue;
+		}
+		size_t at = c->out->len;
+		close_guides(c, stack, &top, s->start_line);
+		bool opens = put_entry(c, i);
+		if (!budget(c, at)) {
+			cut = true;
+			break;
+		}
+		c->entries++;
+		if (opens && s->kind != MI_KIND_HEADING)
+			stack[top++] = (int32_t)i;
+	}
+	from = c->out->len;
+	close_guides(c, stack, &top, 0);
+	if (cut) {
+		put_truncated(c, count_left(c, i));
+	} else {
+		put_file_auto_traits(c);
+		if (c->mode == VM_OUTLINE) {
+			for (size_t k = 0; k < p->ndiags; k++)
+				if (c->dord[k].owner < 0)
+					put_diag(c, &p->diags[c->dord[k].idx], 0);
+		}
+		if (!budget(c, from)) {
+			put_truncated(c, 0);
+		}
+	}
+	free(stack);
+}
+
+/* ---- full ------------------------------------------------------------------------- */
+
+static const char *comment_open(int lang, const char **close)
+{
+	*close = "";
+	switch (lang) {
+	case MI_LANG_PYTHON: case MI_LANG_RUBY: case MI_LANG_BASH: case MI_LANG_SIMPLE:
+	case MI_LANG_NONE:
+		return "#";
+	case MI_LANG_MARKDOWN:
+		*close = " -->";
+		return "<!--";
+	default:
+		return "//";
+	}
+}
+
+static void render_full(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	const char *close;
+	const char *open = comment_open(p->lang, &close);
+	size_t di = 0, si = 0;
+	size_t boundary = c->out->len;
+	uint32_t bline = 1;
+	int32_t *stack = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
+	int top = 0;
+	/* diagnostics by line */
+	struct dref *byline = mi_xmalloc((p->ndiags + 1) * sizeof(*byline));
+	for (size_t k = 0; k < p->ndiags; k++) {
+		byline[k].owner = 0;
+		byline[k].line = p->diags[k].line;
+		byline[k].idx = (uint32_t)k;
+	}
+	qsort(byline, p->ndiags, sizeof(*byline), dref_cmp);
+
+	for (uint32_t ln = 1; ln <= c->nlines; ln++) {
+		size_t at = c->out->len;
+		bool starts = false;
+		while (si < p->nsyms && p->syms[si].start_line <= ln) {
+			const mi_symbol *s = &p->syms[si];
+			if (s->start_line == ln && s->parent_idx < 0 && c->shown[si])
+				starts = true;
+			if (c->shown[si] && is_block(s->kind) && s->end_line > s->start_line &&
+			    c->o->block_guides) {
+				stack[top++] = (int32_t)si;
+			}
+			si++;
+		}
+		if (starts) {
+			boundary = at;
+			bline = ln;
+		}
+		size_t n;
+		const char *t = line_at(c, ln, &n);
+		put_lineno(c, ln);
+		mi_buf_add(c->out, t, n);
+		while (di < p->ndiags && byline[di].line < ln)
+			di++;
+		for (; di < p->ndiags && byline[di].line == ln; di++) {
+			const mi_diag *dg = &p->diags[byline[di].idx];
+			char sev = dg->severity == 'W' || dg->severity == 'H' ? dg->severity : 'E';
+			const char *m = str0(dg->msg);
+			mi_buf_addf(c->out, " %s [%c] %.*s%s", open, sev,
+				    (int)strcspn(m, "\n"), m, close);
+		}
+		mi_buf_addc(c->out, '\n');
+		/* guides for blocks ending here, innermost first */
+		for (int k = top - 1; k >= 0; k--) {
+			const mi_symbol *s = &p->syms[stack[k]];
+			if (s->end_line != ln)
+				continue;
+			vline(c, 0);
+			mi_buf_addf(c->out, "end %s %s\n", krow(s->kind)->word, str0(s->name));
+			memmove(stack + k, stack + k + 1, (size_t)(top - k - 1) * sizeof(*stack));
+			top--;
+		}
+		size_t t_add = mi_token_estimate(c->out->buf + at, c->out->len - at);
+		if (c->tokens + t_add + TRUNC_RESERVE > c->cap && ln > 1) {
+			size_t cutat = boundary > 0 && bline > 1 ? boundary : at;
+			uint32_t from_line = boundary > 0 && bline > 1 ? bline : ln;
+			c->out->len = cutat;
+			c->out->buf[cutat] = '\0';
+			size_t more = 0;
+			for (size_t k = 0; k < p->nsyms; k++)
+				if (c->shown[k] && p->syms[k].start_line >= from_line &&
+				    is_block(p->syms[k].kind))
+					more++;
+			vline(c, 0);
+			mi_buf_addf(c->out, "[truncated: lines %u-%u, %zu more symbol%s; "
+				    "use expand_at, mode=outline or filter]\n",
+				    from_line, c->nlines, more, more == 1 ? "" : "s");
+			break;
+		}
+		c->tokens += t_add;
+	}
+	free(byline);
+	free(stack);
+}
+
+/* ---- context ---------------------------------------------------------------------- */
+
+static void ctx_init(vctx *c, const char *path, const char *src, size_t len,
+		     const mi_parsed *p, const mi_view_opts *o, mi_out *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->path = path ? path : "";
+	c->src = src ? src : "";
+	c->len = src ? len : 0;
+	c->p = p;
+	c->o = o;
+	c->out = &out->text;
+	c->ell = o->unicode ? "\xe2\x80\xa6" : "...";
+	c->vmark = o->unicode ? "V\xe2\x80\xa2" : "V*";
+	c->cap = o->max_tokens ? o->max_tokens : MI_DEFAULT_MAX_TOKENS;
+	lines_index(c);
+	size_t n = p->nsyms + 1;
+	c->shown = mi_xcalloc(n, 1);
+	c->depth = mi_xcalloc(n, 1);
+	c->dstart = mi_xcalloc(n, sizeof(int32_t));
+	mark_shown(c);
+	assign_diags(c);
+}
+
+static void ctx_release(vctx *c)
+{
+	free(c->lstart);
+	free(c->shown);
+	free(c->depth);
+	free(c->dstart);
+	free(c->dord);
+	free(c->cov);
+}
+
+static int set_error(mi_out *out, int err, const char *msg)
+{
+	mi_buf_reset(&out->text);
+	mi_buf_reset(&out->json);
+	mi_buf_adds(&out->text, msg);
+	mi_buf_adds(&out->json, "{\"error\":");
+	mi_buf_add_json_str(&out->json, msg, strlen(msg));
+	mi_buf_addc(&out->json, '}');
+	out->is_error = true;
+	return err;
+}
+
+static const mi_view_opts default_opts;
+
+/*
+ * Folded view of a parsed file.  out->text gets the view, out->json the
+ * read_file object; both are reset first.  Returns 0, or MI_ERR_ARG when
+ * p is NULL or the mode is unknown (out then holds the message).
+ */
+int mi_render_view(const char *path, const char *src, size_t len,
+		   const mi_parsed *p, const mi_view_opts *o, mi_out *out)
+{
+	vctx c;
+	int mode = VM_OUTLINE;
+	if (!o)
+		o = &default_opts;
+	if (!out)
+		return MI_ERR_ARG;
+	out->is_error = false;
+	mi_buf_reset(&out->text);
+	mi_buf_reset(&out->json);
+	if (!p)
+		return set_error(out, MI_ERR_ARG, "no parsed file to render");
+	if (o->mode && *o->mode && strcmp(o->mode, "outline") && strcmp(o->mode, "mcp")) {
+		if (!strcmp(o->mode, "compact")) {
+			mode = VM_COMPACT;
+		} else if (!strcmp(o->mode, "full")) {
+			mode = VM_FULL;
+		} else {
+			char msg[160];
+			snprintf(msg, sizeof(msg), "unknown mode '%.40s'; use outline, compact or full",
+				 o->mode);
+			return set_error(out, MI_ERR_ARG, msg);
+		}
+	}
+	ctx_init(&c, path, src, len, p, o, out);
+	c.mode = mode;
+	load_coverage(&c);
+	mi_buf_grow(&out->text, mode == VM_FULL ? len + 64 : 256 + len / 8);
+	if (mode == VM_FULL)
+		render_full(&c);
+	else
+		render_folded(&c);
+
+	size_t src_tok = mi_token_estimate(c.src, c.len);
+	size_t view_tok = mi_token_estimate(out->text.buf ? out->text.buf : "", out->text.len);
+	long saved = 0;
+	if (src_tok > 0 && view_tok < src_tok)
+		saved = (long)((src_tok - view_tok) * 100 / src_tok);
+	mi_buf *j = &out->json;
+	mi_buf_grow(j, out->text.len + out->text.len / 8 + 128);
+	mi_buf_adds(j, "{\"path\":");
+	mi_buf_add_json_str(j, c.path, strlen(c.path));
+	mi_buf_addf(j, ",\"mode\":\"%s\",\"text\":", mode_name(mode));
+	mi_buf_add_json_str(j, mi_buf_str(&out->text), out->text.len);
+	mi_buf_addf(j, ",\"line_count\":%u,\"symbols\":%zu,\"tokens_saved_percent\":%ld}",
+		    c.nlines, p->nsyms, saved);
+	ctx_release(&c);
+	return 0;
+}
+
+/* ---- expand ------------------------------------------------------------------------ */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			size_t v = diag + cost;
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static bool parent_matches(const vctx *c, const mi_symbol *s, const char *par, size_t pl)
+{
+	const char *ps = str0(s->parent);
+	size_t n = strlen(ps);
+	if (n == pl && !memcmp(ps, par, pl))
+		return true;
+	if (n > pl && !memcmp(ps + n - pl, par, pl) &&
+	    (ps[n - pl - 1] == '.' || ps[n - pl - 1] == ':'))
+		return true;
+	if (s->parent_idx >= 0 && (size_t)s->parent_idx < c->p->nsyms) {
+		const char *pn = str0(c->p->syms[s->parent_idx].name);
+		return strlen(pn) == pl && !memcmp(pn, par, pl);
+	}
+	return false;
+}
+
+/* Innermost symbol spanning line ln, preferring blocks; -1 if none. */
+static long find_line(const vctx *c, uint32_t ln)
+{
+	long best = -1, any = -1;
+	for (size_t i = 0; i < c->p->nsyms; i++) {
+		const mi_symbol *s = &c->p->syms[i];
+		if (s->start_line > ln || s->end_line < ln)
+			continue;
+		any = (long)i;
+		if (is_block(s->kind) || s->kind == MI_KIND_HEADING)
+			best = (long)i;
+	}
+	return best >= 0 ? best : any;
+}
+
+/* Comment lines just above a symbol: first line of the run, or 0. */
+static uint32_t doc_lines_above(const vctx *c, const mi_symbol *s)
+{
+	uint32_t first = 0;
+	for (uint32_t l = s->start_line; l-- > 1;) {
+		size_t n;
+		const char *t = line_at(c, l, &n);
+		size_t k = indent_of(t, n);
+		t += k;
+		n -= k;
+		bool com = (n >= 2 && (!memcmp(t, "//", 2) || !memcmp(t, "/*", 2) ||
+				      !memcmp(t, "*/", 2) || !memcmp(t, "--", 2))) ||
+			   (n >= 1 && (*t == '*' || (*t == '#' && c->p->lang != MI_LANG_C &&
+						     c->p->lang != MI_LANG_CPP &&
+						     c->p->lang != MI_LANG_MARKDOWN))) ||
+			   (n >= 2 && !memcmp(t + n - 2, "*/", 2));
+		if (!com)
+			break;
+		first = l;
+	}
+	return first;
+}
+
+/* Writes lines [a, b] dedented by `ded` columns of leading whitespace. */
+static void put_src_line(vctx *c, uint32_t ln, size_t ded)
+{
+	size_t n;
+	const char *t = line_at(c, ln, &n);
+	size_t k = indent_of(t, n);
+	if (k > ded)
+		k = ded;
+	put_lineno(c, ln);
+	mi_buf_add(c->out, t + k, n - k);
+	mi_buf_addc(c->out, '\n');
+}
+
+/* The expanded text of symbol i: first line marked, nested blocks folded. */
+static void put_expanded_body(vctx *c, size_t i, const char *mark)
+{
+	const mi_parsed *p = c->p;
+	const mi_symbol *s = &p->syms[i];
+	size_t n;
+	const char *t = line_at(c, s->start_line, &n);
+	size_t ded = indent_of(t, n);
+	uint32_t last = s->end_line < s->start_line ? s->start_line : s->end_line;
+	if (last > c->nlines)
+		last = c->nlines;
+
+	put_lineno(c, s->start_line);
+	if (*mark) {
+		mi_buf_adds(c->out, mark);
+		mi_buf_addc(c->out, ' ');
+	}
+	mi_buf_add(c->out, t + ded, n - ded);
+	mi_buf_addc(c->out, '\n');
+	size_t j = i + 1;
+	for (uint32_t ln = s->start_line + 1; ln <= last; ln++) {
+		/* a direct child block starting here folds to one line */
+		while (j < p->nsyms && p->syms[j].start_line < ln)
+			j++;
+		size_t hit = p->nsyms;
+		for (size_t k = j; k < p->nsyms && p->syms[k].start_line == ln; k++) {
+			const mi_symbol *ch = &p->syms[k];
+			if (ch->parent_idx == (int32_t)i && ch->end_line > ch->start_line &&
+			    (is_block(ch->kind) || ch->kind == MI_KIND_HEADING)) {
+				hit = k;
+				break;
+			}
+		}
+		if (hit == p->nsyms) {
+			put_src_line(c, ln, ded);
+			continue;
+		}
+		const mi_symbol *ch = &p->syms[hit];
+		t = line_at(c, ln, &n);
+		size_t ind = indent_of(t, n);
+		size_t from = ind < ded ? ind : ded;
+		put_lineno(c, ln);
+		mi_buf_add(c->out, t + from, ind - from);
+		if (ch->kind == MI_KIND_HEADING)
+			mi_buf_add(c->out, t + ind, n - ind);
+		else
+			put_code(c, ch, false);
+		put_body(c);
+		mi_buf_addc(c->out, '\n');
+		ln = ch->end_line < last ? ch->end_line : last;
+	}
+}
+
+static void put_doc_text(vctx *c, const char *doc, const char *prefix)
+{
+	const char *d = doc;
+	while (*d) {
+		size_t n = strcspn(d, "\n");
+		mi_buf_adds(c->out, prefix);
+		mi_buf_add(c->out, d, n);
+		mi_buf_addc(c->out, '\n');
+		d += n;
+		if (*d == '\n')
+			d++;
+	}
+}
+
+/* Suggestions for an unknown name: close by edit distance or by prefix. */
+static void suggest(const vctx *c, const char *name, mi_buf *msg)
+{
+	const mi_parsed *p = c->p;
+	size_t best[5], nb = 0;
+	size_t dist[5];
+	size_t nl = strlen(name);
+	size_t limit = nl / 3 < 2 ? 2 : nl / 3;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const char *sn = str0(p->syms[i].name);
+		if (!*sn)
+			continue;
+		size_t d = edit_distance(name, sn);
+		size_t sl = strlen(sn);
+		if (d > limit && !(nl >= 3 && (!strncasecmp(sn, name, nl) ||
+					       (sl >= 3 && !strncasecmp(name, sn, sl)))))
+			continue;
+		if (d > limit)
+			d = limit + 1;
+		bool dup = false;
+		for (size_t k = 0; k < nb; k++)
+			dup |= !strcmp(str0(p->syms[best[k]].name), sn);
+		if (dup)
+			continue;
+		size_t pos = nb;
+		while (pos > 0 && dist[pos - 1] > d)
+			pos--;
+		if (pos >= 5)
+			continue;
+		if (nb < 5)
+			nb++;
+		for (size_t k = nb - 1; k > pos; k--) {
+			best[k] = best[k - 1];
+			dist[k] = dist[k - 1];
+		}
+		best[pos] = i;
+		dist[pos] = d;
+	}
+	if (!nb)
+		return;
+	mi_buf_adds(msg, "; did you mean: ");
+	for (size_t k = 0; k < nb; k++) {
+		const mi_symbol *s = &p->syms[best[k]];
+		mi_buf_addf(msg, "%s%s%s%s (line %u)", k ? ", " : "",
+			    *str0(s->parent) ? s->parent : "", *str0(s->parent) ? "." : "",
+			    str0(s->name), s->start_line);
+	}
+}
+
+/*
+ * Expanded view of one symbol: selector NAME, Parent.NAME or line:N; what
+ * body, signature, docs or all (NULL = all).  An ambiguous selector lists
+ * the candidates (not an error); an unknown one is an error answer with
+ * close names.  Returns 0, MI_ERR_NOTFOUND or MI_ERR_ARG.
+ */
+int mi_render_expand(const char *path, const char *src, size_t len,
+		     const mi_parsed *p, const char *selector, const char *what,
+		     const mi_view_opts *o, mi_out *out)
+{
+	vctx c;
+	int rc = 0;
+	size_t *cand = NULL, ncand = 0;
+	mi_buf msg = { 0 };
+
+	if (!o)
+		o = &default_opts;
+	if (!out)
+		return MI_ERR_ARG;
+	out->is_error = false;
+	mi_buf_reset(&out->text);
+	mi_buf_reset(&out->json);
+	if (!p)
+		return set_error(out, MI_ERR_ARG, "no parsed file to expand");
+	if (!what || !*what)
+		what = "all";
+	if (strcmp(what, "body") && strcmp(what, "signature") && strcmp(what, "docs") &&
+	    strcmp(what, "all")) {
+		mi_buf_addf(&msg, "unknown what '%.40s'; use body, signature, docs or all", what);
+		rc = set_error(out, MI_ERR_ARG, mi_buf_str(&msg));
+		mi_buf_release(&msg);
+		return rc;
+	}
+	if (!selector || !*selector)
+		return set_error(out, MI_ERR_ARG,
+				 "empty selector; use NAME, Parent.NAME or line:N");
+
+	ctx_init(&c, path, src, len, p, o, out);
+	c.mode = VM_OUTLINE;
+	load_coverage(&c);
+	cand = mi_xmalloc((p->nsyms + 1) * sizeof(*cand));
+
+	if (!strncmp(selector, "line:", 5)) {
+		char *end;
+		unsigned long ln = strtoul(selector + 5, &end, 10);
+		if (*end || ln == 0) {
+			mi_buf_addf(&msg, "bad selector '%s'; line:N takes a line number from 1", selector);
+			rc = set_error(out, MI_ERR_ARG, mi_buf_str(&msg));
+			goto out_free;
+		}
+		long k = find_line(&c, (uint32_t)ln);
+		if (k < 0) {
+			mi_buf_addf(&msg, "no symbol spans line %lu of %s (%u lines); "
+				    "read_file shows the symbols and their lines",
+				    ln, c.path, c.nlines);
+			rc = set_error(out, MI_ERR_NOTFOUND, mi_buf_str(&msg));
+			goto out_free;
+		}
+		cand[ncand++] = (size_t)k;
+	} else {
+		const char *dot = strrchr(selector, '.');
+		const char *name = selector, *par = NULL;
+		size_t pl = 0;
+		const char *colons = strstr(selector, "::");
+		if (colons && (!dot || colons > dot)) {
+			const char *last = colons;
+			while ((colons = strstr(last + 2, "::")))
+				last = colons;
+			par = selector;
+			pl = (size_t)(last - selector);
+			name = last + 2;
+		} else if (dot && dot > selector && dot[1]) {
+			par = selector;
+			pl = (size_t)(dot - selector);
+			name = dot + 1;
+		}
+		for (size_t i = 0; i < p->nsyms; i++) {
+			const mi_symbol *s = &p->syms[i];
+			if (strcmp(str0(s->name), name))
+				continue;
+			if (par && !parent_matches(&c, s, par, pl))
+				continue;
+			cand[ncand++] = i;
+		}
+		if (!ncand && par) {
+			/* "a.b" may be a name with a dot (Markdown heading "1. Types") */
+			for (size_t i = 0; i < p->nsyms; i++)
+				if (!strcmp(str0(p->syms[i].name), selector))
+					cand[ncand++] = i;
+		}
+		/* definitions win over declarations, visible over hidden */
+		size_t keep = 0;
+		for (size_t k = 0; k < ncand; k++)
+			keep += p->syms[cand[k]].kind != MI_KIND_PROTOTYPE;
+		if (keep && keep < ncand) {
+			size_t w = 0;
+			for (size_t k = 0; k < ncand; k++)
+				if (p->syms[cand[k]].kind != MI_KIND_PROTOTYPE)
+					cand[w++] = cand[k];
+			ncand = w;
+		}
+		if (!ncand) {
+			mi_buf_addf(&msg, "symbol '%s' not found in %s", selector, c.path);
+			suggest(&c, name, &msg);
+			mi_buf_adds(&msg, ". Use read_file to list the symbols, or selector line:N");
+			rc = set_error(out, MI_ERR_NOTFOUND, mi_buf_str(&msg));
+			goto out_free;
+		}
+	}
+
+	if (ncand > 1) {
+		vline(&c, 0);
+		mi_buf_addf(c.out, "ambiguous: '%s' matches %zu symbols; use Parent.NAME or line:N\n",
+			    selector, ncand);
+		mi_buf_adds(&out->json, "{\"path\":");
+		mi_buf_add_json_str(&out->json, c.path, strlen(c.path));
+		mi_buf_adds(&out->json, ",\"name\":");
+		mi_buf_add_json_str(&out->json, selector, strlen(selector));
+		mi_buf_adds(&out->json, ",\"kind\":\"ambiguous\",\"ambiguous\":true,\"candidates\":[");
+		for (size_t k = 0; k < ncand; k++) {
+			const mi_symbol *s = &p->syms[cand[k]];
+			const char *mk = krow(s->kind)->mark;
+			put_lineno(&c, s->start_line);
+			mi_buf_addf(c.out, "%s ", mk && *mk ? mk : c.vmark);
+			put_code(&c, s, true);
+			mi_buf_addf(c.out, "  [line:%u]\n", s->start_line);
+			mi_buf_adds(&out->json, k ? ",{\"name\":" : "{\"name\":");
+			mi_buf_add_json_str(&out->json, str0(s->name), strlen(str0(s->name)));
+			mi_buf_adds(&out->json, ",\"parent\":");
+			mi_buf_add_json_str(&out->json, str0(s->parent), strlen(str0(s->parent)));
+			mi_buf_addf(&out->json, ",\"kind\":\"%s\",\"start_line\":%u,\"end_line\":%u}",
+				    mi_kind_name(s->kind), s->start_line, s->end_line);
+		}
+		mi_buf_adds(&out->json, "],\"text\":");
+		mi_buf_add_json_str(&out->json, mi_buf_str(c.out), c.out->len);
+		mi_buf_addc(&out->json, '}');
+		goto out_free;
+	}
+
+	size_t i = cand[0];
+	const mi_symbol *s = &p->syms[i];
+	const kind_row *k = krow(s->kind);
+	const char *mark = o->unicode ? k->exp_u : k->exp;
+	if (!mark)
+		mark = "";
+	if (!strcmp(what, "docs")) {
+		if (*str0(s->doc)) {
+			put_doc_text(&c, s->doc, "");
+		} else {
+			vline(&c, 0);
+			mi_buf_addf(c.out, "no doc comment on %s %s (line %u)\n",
+				    mi_kind_name(s->kind), str0(s->name), s->start_line);
+		}
+	} else if (!strcmp(what, "signature")) {
+		put_lineno(&c, s->start_line);
+		if (*mark)
+			mi_buf_addf(c.out, "%s ", mark);
+		put_code(&c, s, false);
+		mi_buf_addc(c.out, '\n');
+	} else {
+		if (!strcmp(what, "all") && *str0(s->doc)) {
+			uint32_t first = doc_lines_above(&c, s);
+			if (first) {
+				size_t hn;
+				const char *h = line_at(&c, s->start_line, &hn);
+				size_t ded = indent_of(h, hn);
+				for (uint32_t l = first; l < s->start_line; l++)
+					put_src_line(&c, l, ded);
+			} else {
+				size_t sn;
+				const char *body = c.src + (s->start_byte < c.len ? s->start_byte : c.len);
+				sn = (s->end_byte <= c.len && s->end_byte > s->start_byte) ?
+				     s->end_byte - s->start_byte : 0;
+				const char *d = s->doc;
+				size_t dl = strcspn(d, "\n");
+				if (!dl || !memmem(body, sn, d, dl < 40 ? dl : 40)) {
+					const char *close;
+					const char *open = comment_open(p->lang, &close);
+					mi_buf cm = { 0 };
+					mi_buf_addf(&cm, "%s ", open);
+					put_doc_text(&c, s->doc, mi_buf_str(&cm));
+					mi_buf_release(&cm);
+				}
+			}
+		}
+		put_expanded_body(&c, i, mark);
+		size_t vstart = c.out->len;
+		bool any_v = false;
+		for (size_t d = 0; d < p->ndiags; d++) {
+			const mi_diag *dg = &p->diags[c.dord[d].idx];
+			if (dg->line >= s->start_line && dg->line <= s->end_line) {
+				put_diag(&c, dg, 0);
+				any_v = true;
+			}
+		}
+		if (auto_traits_apply(&c, s) && auto_traits(&c, i)) {
+			vline(&c, 0);
+			mi_buf_addf(c.out, "auto traits: %s\n", auto_traits(&c, i));
+			any_v = true;
+		}
+		size_t pubm = 0, privm = 0;
+		for (size_t j = i + 1; j < p->nsyms; j++) {
+			const mi_symbol *m = &p->syms[j];
+			if (m->parent_idx != (int32_t)i || !is_fn(m->kind))
+				continue;
+			if (sym_public(&c, m))
+				pubm++;
+			else
+				privm++;
+		}
+		if (s->kind == MI_KIND_CLASS || (k->container && pubm + privm > 0 &&
+						 s->kind != MI_KIND_HEADING)) {
+			vline(&c, 0);
+			mi_buf_addf(c.out, "methods: %zu public, %zu private\n", pubm, privm);
+			any_v = true;
+		}
+		if (k->container) {
+			size_t before = c.out->len;
+			put_traits(&c, i, 0);
+			any_v |= c.out->len != before;
+		}
+		if (c.cov) {
+			size_t before = c.out->len;
+			put_coverage(&c, s, 0);
+			any_v |= c.out->len != before;
+		}
+		if (o->block_guides && k->word && s->kind != MI_KIND_HEADING) {
+			vline(&c, 0);
+			mi_buf_addf(c.out, "end %s %s\n", k->word, str0(s->name));
+			any_v = true;
+		}
+		if (any_v) {
+			/* one blank line between the source and its virtual lines */
+			mi_buf_grow(c.out, 1);
+			memmove(c.out->buf + vstart + 1, c.out->buf + vstart, c.out->len - vstart + 1);
+			c.out->buf[vstart] = '\n';
+			c.out->len++;
+		}
+	}
+	mi_buf_adds(&out->json, "{\"path\":");
+	mi_buf_add_json_str(&out->json, c.path, strlen(c.path));
+	mi_buf_adds(&out->json, ",\"name\":");
+	mi_buf_add_json_str(&out->json, str0(s->name), strlen(str0(s->name)));
+	mi_buf_addf(&out->json, ",\"kind\":\"%s\",\"start_line\":%u,\"end_line\":%u,\"text\":",
+		    mi_kind_name(s->kind), s->start_line, s->end_line);
+	mi_buf_add_json_str(&out->json, mi_buf_str(c.out), c.out->len);
+	mi_buf_addc(&out->json, '}');
+
+out_free:
+	free(cand);
+	mi_buf_release(&msg);
+	ctx_release(&c);
+	return rc;
+}
