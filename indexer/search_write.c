@@ -1,0 +1,924 @@
+/*
+ * search_write.c - turns parsed files into search chunks and BM25F postings
+ * (MI_DB_CHUNKS, MI_DB_POST, MI_DB_TERMS) and keeps the collection
+ * statistics right across incremental builds.  docs/format-search.md has the
+ * layout.
+ *
+ * The three entry points run inside the build's one write transaction.
+ * Deletions happen at once; new postings are gathered in memory and written
+ * in key order by mi_search_finish, which also applies the document
+ * frequency and length deltas and raises the per-term score bounds.  That
+ * per-build state is tied to the transaction by a nonce stored under
+ * "search.pending": a transaction that never saw it (a new or retried build)
+ * starts from a clean state.
+ */
+#include "indexer_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
+#define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
+#define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
+
+/* ---- string-keyed hash map: keys in an arena, values by index ------------- */
+
+typedef struct sw_ent {
+	uint32_t off, len;         /* key bytes in the map's arena */
+	uint32_t slot;             /* slot index, to clear quickly */
+	uint32_t a, b;             /* user values */
+	int64_t df;                /* user value: document frequency delta */
+	uint32_t tf[MI_SF__COUNT]; /* user values: per-field counts */
+	mi_buf post;               /* user value: posting bytes */
+} sw_ent;
+
+typedef struct sw_map {
+	uint32_t *slots;           /* 0 empty, else entry index + 1 */
+	uint32_t cap;              /* slots, a power of two */
+	sw_ent *ents;              /* entries in insertion order */
+	uint32_t n, capents;
+	mi_buf keys;               /* key arena */
+} sw_map;
+
+static const char *sw_key(const sw_map *m, const sw_ent *e)
+{
+	return m->keys.buf + e->off;
+}
+
+static void sw_map_grow(sw_map *m)
+{
+	uint32_t ncap = m->cap ? m->cap * 2 : 256;
+
+	free(m->slots);
+	m->slots = mi_xcalloc(ncap, sizeof(*m->slots));
+	m->cap = ncap;
+	for (uint32_t i = 0; i < m->n; i++) {
+		sw_ent *e = &m->ents[i];
+		uint32_t h = (uint32_t)mi_hash64(sw_key(m, e), e->len);
+		uint32_t s = h & (ncap - 1);
+		while (m->slots[s])
+			s = (s + 1) & (ncap - 1);
+		m->slots[s] = i + 1;
+		e->slot = s;
+	}
+}
+
+/* The entry for key, added zeroed when missing. */
+static sw_ent *sw_map_get(sw_map *m, const char *key, size_t len)
+{
+	uint32_t h, s;
+	sw_ent *e;
+
+	if ((m->n + 1) * 2 > m->cap)
+		sw_map_grow(m);
+	h = (uint32_t)mi_hash64(key, len);
+	for (s = h & (m->cap - 1); m->slots[s]; s = (s + 1) & (m->cap - 1)) {
+		e = &m->ents[m->slots[s] - 1];
+		if (e->len == len && !memcmp(sw_key(m, e), key, len))
+			return e;
+	}
+	if (m->n == m->capents) {
+		uint32_t old = m->capents;
+		m->capents = m->capents ? m->capents * 2 : 256;
+		m->ents = mi_xrealloc(m->ents, m->capents * sizeof(*m->ents));
+		memset(m->ents + old, 0, (m->capents - old) * sizeof(*m->ents));
+	}
+	e = &m->ents[m->n];
+	{
+		mi_buf keep = e->post; /* reused entries keep their buffer */
+		memset(e, 0, sizeof(*e));
+		e->post = keep;
+		e->post.len = 0;
+	}
+	e->off = (uint32_t)m->keys.len;
+	e->len = (uint32_t)len;
+	e->slot = s;
+	mi_buf_add(&m->keys, key, len);
+	mi_buf_addc(&m->keys, 0);
+	m->slots[s] = ++m->n;
+	return e;
+}
+
+/* Empties the map, keeping its memory (posting buffers too). */
+static void sw_map_clear(sw_map *m)
+{
+	for (uint32_t i = 0; i < m->n; i++) {
+		m->slots[m->ents[i].slot] = 0;
+		mi_buf_reset(&m->ents[i].post);
+	}
+	m->n = 0;
+	mi_buf_reset(&m->keys);
+}
+
+static void sw_map_release(sw_map *m)
+{
+	for (uint32_t i = 0; i < m->capents; i++)
+		mi_buf_release(&m->ents[i].post);
+	free(m->slots);
+	free(m->ents);
+	mi_buf_release(&m->keys);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- per-build state ---------------------------------------------------------- */
+
+typedef struct sw_post {
+	uint32_t term;             /* index in sw_state.terms */
+	uint32_t fid;              /* file id */
+	uint64_t off;              /* posting bytes in sw_state.bytes */
+	uint32_t len;
+} sw_post;
+
+typedef struct sw_state {
+	mi_txn *t;                 /* the transaction this state belongs to */
+	int64_t nonce;             /* also stored as meta "search.pending" */
+	mi_tok *tk;                /* tokenizer (one per writer) */
+	sw_map terms;              /* every term touched: df delta in .df */
+	sw_post *posts;            /* new postings, written by finish */
+	size_t nposts, capposts;
+	mi_buf bytes;              /* posting bytes of posts */
+	int64_t dn;                /* chunk count delta */
+	int64_t dlen[MI_SF__COUNT];/* field length total deltas */
+	sw_map file;               /* per file: term -> postings, chunk count */
+	sw_map chunk;              /* per chunk: term -> tf per field */
+	mi_buf scratch;            /* record encoding */
+} sw_state;
+
+static sw_state sw;
+
+static void sw_reset(void)
+{
+	mi_tok *tk = sw.tk;
+
+	sw_map_release(&sw.terms);
+	sw_map_release(&sw.file);
+	sw_map_release(&sw.chunk);
+	free(sw.posts);
+	mi_buf_release(&sw.bytes);
+	mi_buf_release(&sw.scratch);
+	memset(&sw, 0, sizeof(sw));
+	sw.tk = tk;
+}
+
+/* Makes sw belong to transaction t (see the file comment). */
+static int sw_begin(mi_txn *t)
+{
+	static int64_t counter;
+	int64_t v = 0;
+	struct timespec ts;
+	int err;
+
+	if (sw.t == t && sw.nonce && !mi_meta_get_int(t, "search.pending", &v) &&
+	    v == sw.nonce)
+		return 0;
+	sw_reset();
+	if (!sw.tk && (err = mi_tok_new(&sw.tk)))
+		return err;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	sw.nonce = ((int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec) ^ (++counter << 48);
+	if (sw.nonce <= 0)
+		sw.nonce = -sw.nonce + 1;
+	sw.t = t;
+	return mi_meta_put_int(t, "search.pending", sw.nonce);
+}
+
+/* ---- deleting a file's search data ---------------------------------------------- */
+
+static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
+{
+	mi_be32(k, fid);
+	mi_be32(k + 4, n);
+}
+
+/*
+ * The term list (MI_DB_CHUNKS, be32(fid) be32(0xffffffff)):
+ * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
+ * term: varint len, bytes, varint number of chunks holding it.
+ */
+static int sw_del_existing(mi_txn *t, uint32_t fid)
+{
+	uint8_t k[8], pk[MI_TOK_MAX + 5];
+	const void *v;
+	size_t vl;
+	const uint8_t *p, *e;
+	uint64_t nch, x, nterms;
+	int err;
+
+	sw_chunk_key(k, fid, SW_FILE_CHUNK);
+	err = mi_get(t, MI_DB_CHUNKS, k, 8, &v, &vl);
+	if (err == MI_ERR_NOTFOUND)
+		return 0;
+	if (err)
+		return err;
+	p = v;
+	e = p + vl;
+	if (!mi_varint_get(&p, e, &nch))
+		return MI_ERR_CORRUPT;
+	sw.dn -= (int64_t)nch;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if (!mi_varint_get(&p, e, &x))
+			return MI_ERR_CORRUPT;
+		sw.dlen[f] -= (int64_t)x;
+	}
+	if (!mi_varint_get(&p, e, &nterms))
+		return MI_ERR_CORRUPT;
+	/* v points into the map, which the deletes below may change: copy. */
+	{
+		size_t rest = (size_t)(e - p);
+		uint8_t *copy = mi_xmalloc(rest ? rest : 1);
+		const uint8_t *q = copy, *qe = copy + rest;
+		memcpy(copy, p, rest);
+		for (uint64_t i = 0; i < nterms && !err; i++) {
+			uint64_t tl, cnt;
+			if (!mi_varint_get(&q, qe, &tl) || tl == 0 ||
+			    tl > MI_TOK_MAX || (uint64_t)(qe - q) < tl) {
+				err = MI_ERR_CORRUPT;
+				break;
+			}
+			const uint8_t *term = q;
+			q += tl;
+			if (!mi_varint_get(&q, qe, &cnt)) {
+				err = MI_ERR_CORRUPT;
+				break;
+			}
+			sw_map_get(&sw.terms, (const char *)term, tl)->df -= (int64_t)cnt;
+			memcpy(pk, term, tl);
+			pk[tl] = 0;
+			mi_be32(pk + tl + 1, fid);
+			err = mi_del(t, MI_DB_POST, pk, tl + 5);
+		}
+		free(copy);
+	}
+	if (!err) {
+		mi_be32(k, fid);
+		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4);
+	}
+	return err;
+}
+
+int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path)
+{
+	int err = sw_begin(t);
+
+	if (!err)
+		err = sw_del_existing(t, file_id);
+	return err;
+}
+
+/* ---- chunking ----------------------------------------------------------------- */
+
+typedef struct sw_span {
+	int sym;                   /* symbol index, -1 for the file */
+	uint32_t start, end;       /* bytes */
+	int parent;                /* index in the span array, -1 top */
+} sw_span;
+
+static bool sw_is_chunk_kind(const mi_symbol *s)
+{
+	switch (s->kind) {
+	case MI_KIND_FUNCTION: case MI_KIND_METHOD: case MI_KIND_CLASS:
+	case MI_KIND_STRUCT: case MI_KIND_ENUM: case MI_KIND_TRAIT:
+	case MI_KIND_POINTCUT: case MI_KIND_MODULE: case MI_KIND_HEADING:
+	case MI_KIND_UNION:
+		return true;
+	case MI_KIND_MACRO: case MI_KIND_TYPEDEF:
+		return s->end_line > s->start_line; /* one-liners go to the file */
+	default:
+		return false;
+	}
+}
+
+static int sw_span_cmp(const void *a, const void *b)
+{
+	const sw_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->sym - y->sym;
+}
+
+typedef struct sw_tokctx {
+	int field;
+	uint32_t len;              /* terms emitted into the field */
+} sw_tokctx;
+
+static void sw_on_term(void *ctx, const char *term, size_t len)
+{
+	sw_tokctx *c = ctx;
+	sw_ent *e = sw_map_get(&sw.chunk, term, len);
+
+	e->tf[c->field]++;
+	c->len++;
+}
+
+static uint32_t sw_tok_field(int field, const char *s, size_t len, int flags)
+{
+	sw_tokctx c = { field, 0 };
+
+	if (s && len)
+		mi_tok_run(sw.tk, s, len, flags, sw_on_term, &c);
+	return c.len;
+}
+
+/* Appends "A > B > name" for symbol i (parents by index, or the parent
+ * string when the index is missing). */
+static void sw_crumb(const mi_parsed *p, int i, mi_buf *out, int depth)
+{
+	const mi_symbol *s = &p->syms[i];
+
+	if (depth < 8 && s->parent_idx >= 0 && (size_t)s->parent_idx < p->nsyms &&
+	    s->parent_idx != i) {
+		sw_crumb(p, s->parent_idx, out, depth + 1);
+		mi_buf_adds(out, " > ");
+	} else if (s->parent && *s->parent) {
+		mi_buf_adds(out, s->parent);
+		mi_buf_adds(out, " > ");
+	}
+	mi_buf_adds(out, s->name ? s->name : "");
+}
+
+/* Line number (1-based) of byte offset off. */
+static uint32_t sw_line_of(const char *src, size_t len, uint32_t off,
+			   uint32_t from_byte, uint32_t from_line)
+{
+	uint32_t line = from_line;
+
+	for (size_t i = from_byte; i < off && i < len; i++)
+		if (src[i] == '\n')
+			line++;
+	return line;
+}
+
+/* First line of a symbol's span that names it (skips a leading comment). */
+static uint32_t sw_snip_line(const mi_symbol *s, const char *src, size_t len)
+{
+	size_t nl = s->name ? strlen(s->name) : 0;
+	uint32_t line = s->start_line, b = s->start_byte;
+
+	if (!nl || s->kind == MI_KIND_HEADING)
+		return s->start_line;
+	for (int tries = 0; tries < 40 && b < s->end_byte && b < len; tries++) {
+		const char *eol = memchr(src + b, '\n', len - b);
+		size_t ll = eol ? (size_t)(eol - (src + b)) : len - b;
+		if (memmem(src + b, ll, s->name, nl))
+			return line;
+		if (!eol)
+			break;
+		b += (uint32_t)ll + 1;
+		line++;
+	}
+	return s->start_line;
+}
+
+typedef struct sw_chunkinfo {
+	uint32_t flags;            /* MI_POSTF_* besides field bits */
+	uint32_t len[MI_SF__COUNT];
+} sw_chunkinfo;
+
+/* Moves the chunk's term table into per-file postings. */
+static void sw_chunk_postings(uint32_t n, const sw_chunkinfo *ci, uint32_t *last_n)
+{
+	for (uint32_t i = 0; i < sw.chunk.n; i++) {
+		sw_ent *ce = &sw.chunk.ents[i];
+		sw_ent *fe = sw_map_get(&sw.file, sw_key(&sw.chunk, ce), ce->len);
+		uint8_t tmp[10 * (1 + 2 * MI_SF__COUNT)];
+		size_t k = 0;
+		uint32_t flags = ci->flags;
+
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			if (ce->tf[f])
+				flags |= 1u << f;
+		k += mi_varint_put(tmp + k, fe->df ? n - last_n[fe - sw.file.ents] : n);
+		tmp[k++] = (uint8_t)flags;
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!ce->tf[f])
+				continue;
+			k += mi_varint_put(tmp + k, ce->tf[f]);
+			k += mi_varint_put(tmp + k, ci->len[f]);
+		}
+		mi_buf_add(&fe->post, tmp, k);
+		last_n[fe - sw.file.ents] = n;
+		fe->df++;
+	}
+}
+
+/* Tokenizes one chunk's fields into sw.chunk; returns the terms in it. */
+static uint32_t sw_chunk_terms(const char *name, size_t name_len,
+			       const char *crumb, size_t crumb_len,
+			       const char *path, const char *sig, const char *doc,
+			       const char *src, const uint32_t *ranges, size_t nranges,
+			       int body_flags, sw_chunkinfo *ci)
+{
+	uint32_t total = 0;
+
+	sw_map_clear(&sw.chunk);
+	ci->len[MI_SF_NAME] = sw_tok_field(MI_SF_NAME, name, name_len, 0);
+	ci->len[MI_SF_PATH] = sw_tok_field(MI_SF_PATH, crumb, crumb_len, 0) +
+			      sw_tok_field(MI_SF_PATH, path, strlen(path), 0);
+	ci->len[MI_SF_SIG] = sw_tok_field(MI_SF_SIG, sig, sig ? strlen(sig) : 0,
+					  MI_TOK_CODE);
+	ci->len[MI_SF_DOC] = sw_tok_field(MI_SF_DOC, doc, doc ? strlen(doc) : 0, 0);
+	ci->len[MI_SF_BODY] = 0;
+	for (size_t r = 0; r < nranges; r++)
+		ci->len[MI_SF_BODY] += sw_tok_field(MI_SF_BODY, src + ranges[2 * r],
+						    ranges[2 * r + 1] - ranges[2 * r],
+						    body_flags);
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		total += ci->len[f];
+	return total;
+}
+
+/* Byte ranges of span si not covered by its child spans, into *r. */
+static size_t sw_own_ranges(const sw_span *sp, size_t nsp, size_t si,
+			    uint32_t **r, size_t *cap)
+{
+	size_t n = 0;
+	uint32_t at = sp[si].start;
+
+	for (size_t j = si + 1; j < nsp && sp[j].start < sp[si].end; j++) {
+		if (sp[j].parent != (int)si)
+			continue;
+		if (sp[j].start > at) {
+			if (2 * n + 2 > *cap) {
+				*cap = *cap ? *cap * 2 : 16;
+				*r = mi_xrealloc(*r, *cap * sizeof(**r));
+			}
+			(*r)[2 * n] = at;
+			(*r)[2 * n + 1] = sp[j].start;
+			n++;
+		}
+		if (sp[j].end > at)
+			at = sp[j].end;
+	}
+	if (sp[si].end > at) {
+		if (2 * n + 2 > *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*r = mi_xrealloc(*r, *cap * sizeof(**r));
+		}
+		(*r)[2 * n] = at;
+		(*r)[2 * n + 1] = sp[si].end;
+		n++;
+	}
+	return n;
+}
+
+static bool sw_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
+		       const mi_parsed *p, const char *src, size_t len)
+{
+	sw_span *sp = NULL;
+	size_t nsp = 0, rcap = 0, nr;
+	uint32_t *ranges = NULL, *last_n = NULL, nchunks = 0;
+	uint64_t totals[MI_SF__COUNT] = { 0 };
+	int body_flags = p->lang == MI_LANG_MARKDOWN ? 0 : MI_TOK_CODE;
+	const char *base = strrchr(path, '/');
+	mi_buf crumb = { 0 }, syms = { 0 };
+	uint8_t k[8];
+	int err;
+
+	base = base ? base + 1 : path;
+	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id)))
+		goto out;
+	sw_map_clear(&sw.file);
+
+	/* The file itself is the root span; chunk symbols nest inside it. */
+	sp = mi_xmalloc((p->nsyms + 1) * sizeof(*sp));
+	sp[nsp++] = (sw_span){ -1, 0, (uint32_t)len, -1 };
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		if (!sw_is_chunk_kind(s) || s->start_byte >= s->end_byte ||
+		    s->end_byte > len || !s->name)
+			continue;
+		sp[nsp++] = (sw_span){ (int)i, s->start_byte, s->end_byte, -1 };
+	}
+	qsort(sp + 1, nsp - 1, sizeof(*sp), sw_span_cmp);
+	{
+		size_t *stack = mi_xmalloc(nsp * sizeof(*stack)), depth = 1;
+		stack[0] = 0;
+		for (size_t i = 1; i < nsp; i++) {
+			while (depth > 1 && sp[stack[depth - 1]].end < sp[i].end)
+				depth--;
+			sp[i].parent = (int)stack[depth - 1];
+			stack[depth++] = i;
+		}
+		free(stack);
+	}
+
+	for (size_t si = 0; si < nsp; si++) {
+		const mi_symbol *s = sp[si].sym >= 0 ? &p->syms[sp[si].sym] : NULL;
+		sw_chunkinfo ci = { 0 };
+		mi_chunk c = { 0 };
+		uint32_t nterms;
+
+		nr = sw_own_ranges(sp, nsp, si, &ranges, &rcap);
+		mi_buf_reset(&crumb);
+		mi_buf_reset(&syms);
+		if (s) {
+			sw_crumb(p, sp[si].sym, &crumb, 0);
+			nterms = sw_chunk_terms(s->name, strlen(s->name),
+						crumb.buf, crumb.len - strlen(s->name),
+						path, s->sig, s->doc, src, ranges, nr,
+						s->kind == MI_KIND_HEADING ? 0 : body_flags, &ci);
+			if (s->vis == MI_VIS_PRIVATE)
+				ci.flags |= MI_POSTF_PRIVATE;
+			if (s->kind == MI_KIND_HEADING || p->lang == MI_LANG_MARKDOWN)
+				ci.flags |= MI_POSTF_MD;
+			c.kind = s->kind;
+			c.vis = s->vis;
+			c.level = s->level;
+			c.start_line = s->start_line;
+			c.end_line = s->end_line;
+			c.snip_line = sw_snip_line(s, src, len);
+			c.name = s->name;
+			c.name_len = (uint32_t)strlen(s->name);
+			c.sig = s->sig;
+			c.sig_len = s->sig ? (uint32_t)strlen(s->sig) : 0;
+			c.doc = s->doc;
+			c.doc_len = s->doc ? (uint32_t)strlen(s->doc) : 0;
+			mi_buf_adds(&syms, s->name);
+		} else {
+			/* What no symbol chunk covers; only kept when it says something. */
+			size_t keep = 0;
+			for (size_t r = 0; r < nr; r++)
+				if (!sw_blank(src + ranges[2 * r], ranges[2 * r + 1] - ranges[2 * r]))
+					ranges[2 * keep] = ranges[2 * r],
+					ranges[2 * keep + 1] = ranges[2 * r + 1], keep++;
+			nr = keep;
+			if (!nr)
+				continue;
+			nterms = sw_chunk_terms(base, strlen(base), NULL, 0, path, NULL,
+						NULL, src, ranges, nr, body_flags, &ci);
+			if (p->lang == MI_LANG_MARKDOWN)
+				ci.flags |= MI_POSTF_MD;
+			c.kind = MI_KIND_NONE;
+			c.vis = MI_VIS_PUBLIC;
+			{
+				uint32_t b = ranges[0];
+				while (b < ranges[1] && (src[b] == '\n' || src[b] == '\r' ||
+							 src[b] == ' ' || src[b] == '\t'))
+					b++;
+				c.start_line = sw_line_of(src, len, b, 0, 1);
+				b = ranges[2 * nr - 1];
+				while (b > ranges[2 * nr - 2] && sw_blank(src + b - 1, 1))
+					b--;
+				c.end_line = sw_line_of(src, len, b ? b - 1 : 0,
+							0, 1);
+				if (c.end_line < c.start_line)
+					c.end_line = c.start_line;
+			}
+			c.snip_line = c.start_line;
+			c.name = base;
+			c.name_len = (uint32_t)strlen(base);
+			mi_buf_adds(&crumb, path);
+		}
+		/* Symbols listed: the chunk's own and its non-chunk members. */
+		if (!s || s->kind == MI_KIND_CLASS || s->kind == MI_KIND_STRUCT ||
+		    s->kind == MI_KIND_ENUM || s->kind == MI_KIND_TRAIT ||
+		    s->kind == MI_KIND_MODULE || s->kind == MI_KIND_UNION) {
+			int listed = s ? 1 : 0;
+			for (size_t i = 0; i < p->nsyms && listed < SW_MAX_SYMS_LISTED; i++) {
+				const mi_symbol *m = &p->syms[i];
+				if (sw_is_chunk_kind(m) || !m->name || !*m->name ||
+				    m->start_byte < sp[si].start || m->end_byte > sp[si].end)
+					continue;
+				/* Only members not inside a child chunk. */
+				bool inside = false;
+				for (size_t j = si + 1; j < nsp && sp[j].start < sp[si].end; j++)
+					if (sp[j].parent == (int)si && m->start_byte >= sp[j].start &&
+					    m->end_byte <= sp[j].end) {
+						inside = true;
+						break;
+					}
+				if (inside)
+					continue;
+				if (syms.len)
+					mi_buf_adds(&syms, ", ");
+				mi_buf_adds(&syms, m->name);
+				listed++;
+			}
+		}
+		if (nterms == 0)
+			continue;
+		c.crumb = crumb.buf;
+		c.crumb_len = (uint32_t)crumb.len;
+		c.syms = syms.buf;
+		c.syms_len = (uint32_t)syms.len;
+		mi_buf_reset(&sw.scratch);
+		mi_chunk_encode(&c, &sw.scratch);
+		sw_chunk_key(k, file_id, nchunks);
+		if ((err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len)))
+			goto out;
+		/* last_n is indexed like sw.file.ents; grow it alongside. */
+		last_n = mi_xrealloc(last_n, (sw.file.n + sw.chunk.n + 1) *
+				     sizeof(*last_n));
+		sw_chunk_postings(nchunks, &ci, last_n);
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			totals[f] += ci.len[f];
+		nchunks++;
+	}
+
+	/* Per file: queue the postings, count df, write the term list. */
+	mi_buf_reset(&sw.scratch);
+	{
+		uint8_t tmp[10];
+		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, nchunks));
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, totals[f]));
+		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
+		for (uint32_t i = 0; i < sw.file.n; i++) {
+			sw_ent *fe = &sw.file.ents[i];
+			const char *term = sw_key(&sw.file, fe);
+			sw_ent *ge = sw_map_get(&sw.terms, term, fe->len);
+			sw_post *po;
+
+			ge->df += fe->df;
+			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, fe->len));
+			mi_buf_add(&sw.scratch, term, fe->len);
+			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
+			if (sw.nposts == sw.capposts) {
+				sw.capposts = sw.capposts ? sw.capposts * 2 : 1024;
+				sw.posts = mi_xrealloc(sw.posts, sw.capposts * sizeof(*sw.posts));
+			}
+			po = &sw.posts[sw.nposts++];
+			po->term = (uint32_t)(ge - sw.terms.ents);
+			po->fid = file_id;
+			po->off = sw.bytes.len;
+			po->len = (uint32_t)fe->post.len;
+			mi_buf_add(&sw.bytes, fe->post.buf, fe->post.len);
+		}
+	}
+	sw.dn += nchunks;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		sw.dlen[f] += (int64_t)totals[f];
+	if (nchunks) {
+		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
+		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
+	}
+out:
+	free(sp);
+	free(ranges);
+	free(last_n);
+	mi_buf_release(&crumb);
+	mi_buf_release(&syms);
+	return err;
+}
+
+/* ---- finish: write postings, statistics, bounds ------------------------------------ */
+
+static const char *const sw_len_keys[MI_SF__COUNT] = {
+	"search.len.name", "search.len.path", "search.len.sig",
+	"search.len.doc", "search.len.body",
+};
+static const char *const sw_bavg_keys[MI_SF__COUNT] = {
+	"search.bavg.name", "search.bavg.path", "search.bavg.sig",
+	"search.bavg.doc", "search.bavg.body",
+};
+
+/* Raises *ub_code / *ub_docs to the largest tfn of a posting value. */
+static int sw_value_bounds(const uint8_t *p, size_t len, const float *avg,
+			   float *ub_code, float *ub_docs)
+{
+	const uint8_t *e = p + len;
+
+	while (p < e) {
+		uint64_t dn, x;
+		uint32_t tf[MI_SF__COUNT] = { 0 }, fl[MI_SF__COUNT] = { 0 };
+		unsigned flags;
+		float a, b;
+
+		if (!mi_varint_get(&p, e, &dn) || p >= e)
+			return MI_ERR_CORRUPT;
+		flags = *p++;
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!(flags & (1u << f)))
+				continue;
+			if (!mi_varint_get(&p, e, &x))
+				return MI_ERR_CORRUPT;
+			tf[f] = (uint32_t)x;
+			if (!mi_varint_get(&p, e, &x))
+				return MI_ERR_CORRUPT;
+			fl[f] = (uint32_t)x;
+		}
+		a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, fl, avg);
+		b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, fl, avg);
+		if (a > *ub_code)
+			*ub_code = a;
+		if (b > *ub_docs)
+			*ub_docs = b;
+	}
+	return 0;
+}
+
+static uint32_t *sw_rank; /* term index -> rank in key order, for sorting */
+
+static int sw_term_cmp(const void *a, const void *b)
+{
+	const sw_ent *x = &sw.terms.ents[*(const uint32_t *)a];
+	const sw_ent *y = &sw.terms.ents[*(const uint32_t *)b];
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(sw_key(&sw.terms, x), sw_key(&sw.terms, y), n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static int sw_post_cmp(const void *a, const void *b)
+{
+	const sw_post *x = a, *y = b;
+	uint32_t rx = sw_rank[x->term], ry = sw_rank[y->term];
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return (x->fid > y->fid) - (x->fid < y->fid);
+}
+
+/* Recomputes every term's bounds from all postings in the store. */
+static int sw_rescan_bounds(mi_txn *t, const float *bavg)
+{
+	mi_cursor *c = NULL;
+	const void *k, *v;
+	size_t kl, vl;
+	char cur[MI_TOK_MAX + 1];
+	size_t curl = 0;
+	float uc = 0, ud = 0;
+	int err, rc;
+
+	if ((err = mi_cursor_open(t, MI_DB_POST, &c)))
+		return err;
+	rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl);
+	for (;;) {
+		const char *key = k;
+		size_t tl = rc ? 0 : strnlen(key, kl);
+		if (curl && (rc || tl != curl || memcmp(key, cur, tl))) {
+			const void *tv;
+			size_t tvl;
+			mi_term_stats ts;
+			uint8_t enc[MI_TERM_STATS_SIZE];
+			if (!mi_get(t, MI_DB_TERMS, cur, curl, &tv, &tvl) &&
+			    !mi_term_stats_decode(tv, tvl, &ts)) {
+				ts.ub_code = uc;
+				ts.ub_docs = ud;
+				mi_term_stats_encode(&ts, enc);
+				if ((err = mi_put(t, MI_DB_TERMS, cur, curl, enc, sizeof(enc))))
+					break;
+			}
+			curl = 0;
+		}
+		if (rc)
+			break;
+		if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl) {
+			err = MI_ERR_CORRUPT;
+			break;
+		}
+		if (!curl) {
+			memcpy(cur, key, tl);
+			curl = tl;
+			uc = ud = 0;
+		}
+		if ((err = sw_value_bounds(v, vl, bavg, &uc, &ud)))
+			break;
+		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
+	}
+	mi_cursor_close(c);
+	return err;
+}
+
+int mi_search_finish(mi_txn *t, size_t *nchunks)
+{
+	int64_t n = 0, tot[MI_SF__COUNT] = { 0 }, bav;
+	float avg[MI_SF__COUNT], bavg[MI_SF__COUNT];
+	bool rescan = false, had_index;
+	uint32_t *order = NULL;
+	int err = 0;
+
+	if ((err = sw_begin(t)))
+		goto out;
+	had_index = mi_db_count(t, MI_DB_TERMS) > 0;
+	if (had_index) {
+		mi_meta_get_int(t, "search.chunks", &n);
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			mi_meta_get_int(t, sw_len_keys[f], &tot[f]);
+	}
+	n += sw.dn;
+	if (n < 0)
+		n = 0;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		tot[f] += sw.dlen[f];
+		if (tot[f] < 0)
+			tot[f] = 0;
+		avg[f] = n ? (float)tot[f] / (float)n : 1;
+		if (avg[f] <= 0)
+			avg[f] = 1;
+		if (!had_index || mi_meta_get_int(t, sw_bavg_keys[f], &bav) || bav <= 0)
+			rescan = true;
+		else
+			bavg[f] = (float)bav / 1000;
+		if (!rescan && avg[f] > bavg[f])
+			rescan = true;
+	}
+	if (rescan)
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			bavg[f] = ceilf(avg[f] * SW_BOUND_SLACK * 1000) / 1000;
+	/* A rescan reads every posting; needless when all are new. */
+	bool need_scan = rescan && mi_db_count(t, MI_DB_POST) > 0;
+
+	/* Postings in key order. */
+	order = mi_xmalloc((sw.terms.n + 1) * sizeof(*order));
+	sw_rank = mi_xmalloc((sw.terms.n + 1) * sizeof(*sw_rank));
+	for (uint32_t i = 0; i < sw.terms.n; i++)
+		order[i] = i;
+	qsort(order, sw.terms.n, sizeof(*order), sw_term_cmp);
+	for (uint32_t i = 0; i < sw.terms.n; i++) {
+		sw_rank[order[i]] = i;
+		sw.terms.ents[i].a = 0; /* float bits of ub_code */
+		sw.terms.ents[i].b = 0; /* float bits of ub_docs */
+	}
+	qsort(sw.posts, sw.nposts, sizeof(*sw.posts), sw_post_cmp);
+	for (size_t i = 0; i < sw.nposts; i++) {
+		sw_post *po = &sw.posts[i];
+		sw_ent *e = &sw.terms.ents[po->term];
+		uint8_t key[MI_TOK_MAX + 5];
+		float uc, ud;
+
+		memcpy(key, sw_key(&sw.terms, e), e->len);
+		key[e->len] = 0;
+		mi_be32(key + e->len + 1, po->fid);
+		if ((err = mi_put(t, MI_DB_POST, key, e->len + 5,
+				  sw.bytes.buf + po->off, po->len)))
+			goto out;
+		memcpy(&uc, &e->a, 4);
+		memcpy(&ud, &e->b, 4);
+		if ((err = sw_value_bounds((const uint8_t *)sw.bytes.buf + po->off,
+					   po->len, bavg, &uc, &ud)))
+			goto out;
+		memcpy(&e->a, &uc, 4);
+		memcpy(&e->b, &ud, 4);
+	}
+
+	/* Term statistics. */
+	for (uint32_t i = 0; i < sw.terms.n; i++) {
+		sw_ent *e = &sw.terms.ents[order[i]];
+		const char *term = sw_key(&sw.terms, e);
+		mi_term_stats ts = { 0 };
+		const void *v;
+		size_t vl;
+		uint8_t enc[MI_TERM_STATS_SIZE];
+		float uc, ud;
+		int64_t df;
+
+		if (!mi_get(t, MI_DB_TERMS, term, e->len, &v, &vl) &&
+		    mi_term_stats_decode(v, vl, &ts))
+			memset(&ts, 0, sizeof(ts));
+		df = (int64_t)ts.df + e->df;
+		if (df <= 0) {
+			if ((err = mi_del(t, MI_DB_TERMS, term, e->len)))
+				goto out;
+			continue;
+		}
+		memcpy(&uc, &e->a, 4);
+		memcpy(&ud, &e->b, 4);
+		ts.df = (uint32_t)df;
+		if (rescan) {
+			ts.ub_code = uc;
+			ts.ub_docs = ud;
+		} else {
+			ts.ub_code = uc > ts.ub_code ? uc : ts.ub_code;
+			ts.ub_docs = ud > ts.ub_docs ? ud : ts.ub_docs;
+		}
+		mi_term_stats_encode(&ts, enc);
+		if ((err = mi_put(t, MI_DB_TERMS, term, e->len, enc, sizeof(enc))))
+			goto out;
+	}
+	if (need_scan && (err = sw_rescan_bounds(t, bavg)))
+		goto out;
+
+	if ((err = mi_meta_put_int(t, "search.chunks", n)))
+		goto out;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if ((err = mi_meta_put_int(t, sw_len_keys[f], tot[f])) ||
+		    (err = mi_meta_put_int(t, sw_bavg_keys[f],
+					   (int64_t)lroundf(bavg[f] * 1000))))
+			goto out;
+	}
+	if ((err = mi_meta_put_int(t, "search.format", 1)))
+		goto out;
+	err = mi_del(t, MI_DB_META, "search.pending", strlen("search.pending"));
+	if (nchunks)
+		*nchunks = (size_t)n;
+out:
+	free(order);
+	free(sw_rank);
+	sw_rank = NULL;
+	sw_reset();
+	return err;
+}

@@ -1,0 +1,846 @@
+/*
+ * search.c - search_code and search_docs: BM25F over the chunk postings with
+ * WAND dynamic pruning, so the work done depends on k and the score bounds,
+ * not on how many chunks match.  docs/format-search.md has the layout.
+ */
+#include "query_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define Q_MAX_TERMS 32          /* distinct query terms kept */
+#define Q_MAX_QUERY 4096        /* query bytes tokenized */
+#define Q_MAX_LIMIT 200         /* results per call */
+#define Q_SNIP_LINES 5          /* source lines in a folded snippet */
+#define Q_SNIP_COLS 160         /* bytes per snippet line */
+#define Q_DOC_CHARS 600         /* doc text in docs results */
+#define Q_END UINT64_MAX
+
+/* ---- one term's postings, read in document order ----------------------------- */
+
+typedef struct q_it {
+	mi_cursor *c;              /* over MI_DB_POST */
+	uint8_t key[MI_TOK_MAX + 5]; /* term \0 be32(fid) */
+	size_t tl;                 /* term length */
+	const uint8_t *p, *e;      /* unread part of the current value */
+	uint32_t fid, n;           /* current chunk */
+	bool first;                /* next entry is the first of the value */
+	uint64_t doc;              /* fid << 32 | n, Q_END when done */
+	unsigned flags;            /* field bits and MI_POSTF_* */
+	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
+	float w;                   /* idf times query frequency */
+	float ub;                  /* bound of this term's score contribution */
+	int err;                   /* MI_ERR_CORRUPT on bad bytes */
+} q_it;
+
+static void it_end(q_it *it, int err)
+{
+	it->doc = Q_END;
+	if (err && err != MI_ERR_NOTFOUND)
+		it->err = err;
+}
+
+/* Takes the cursor's entry as the current value (rc from the cursor call). */
+static void it_value(q_it *it, int rc, const void *k, size_t kl,
+		     const void *v, size_t vl)
+{
+	if (rc || kl != it->tl + 5 || memcmp(k, it->key, it->tl + 1)) {
+		it_end(it, rc);
+		return;
+	}
+	it->fid = mi_rd32((const uint8_t *)k + it->tl + 1);
+	it->p = v;
+	it->e = it->p + vl;
+	it->first = true;
+}
+
+/* Moves to the next entry. */
+static void it_next(q_it *it)
+{
+	uint64_t x;
+
+	while (it->doc != Q_END && it->p >= it->e) {
+		const void *k, *v;
+		size_t kl, vl;
+		int rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
+		it_value(it, rc, k, kl, v, vl);
+	}
+	if (it->doc == Q_END)
+		return;
+	if (!mi_varint_get(&it->p, it->e, &x) || it->p >= it->e || x > UINT32_MAX)
+		goto corrupt;
+	it->n = it->first ? (uint32_t)x : it->n + (uint32_t)x;
+	it->first = false;
+	it->flags = *it->p++;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if (!(it->flags & (1u << f))) {
+			it->tf[f] = 0;
+			continue;
+		}
+		if (!mi_varint_get(&it->p, it->e, &x))
+			goto corrupt;
+		it->tf[f] = (uint32_t)x;
+		if (!mi_varint_get(&it->p, it->e, &x))
+			goto corrupt;
+		it->len[f] = (uint32_t)x;
+	}
+	it->doc = (uint64_t)it->fid << 32 | it->n;
+	return;
+corrupt:
+	it_end(it, MI_ERR_CORRUPT);
+}
+
+/* Moves to the first entry >= target. */
+static void it_seek(q_it *it, uint64_t target)
+{
+	uint32_t tfid = (uint32_t)(target >> 32);
+
+	if (it->doc >= target)
+		return;
+	if (tfid > it->fid) {
+		const void *k, *v;
+		size_t kl, vl;
+		int rc;
+		mi_be32(it->key + it->tl + 1, tfid);
+		rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
+		it_value(it, rc, k, kl, v, vl);
+		if (it->doc == Q_END)
+			return;
+		it->doc = 0; /* value loaded; decode its entries */
+		it_next(it);
+	}
+	while (it->doc < target)
+		it_next(it);
+}
+
+static int it_open(q_it *it, mi_txn *t, const char *term, size_t tl)
+{
+	const void *k, *v;
+	size_t kl, vl;
+	int rc, err;
+
+	memcpy(it->key, term, tl);
+	it->key[tl] = 0;
+	it->tl = tl;
+	if ((err = mi_cursor_open(t, MI_DB_POST, &it->c)))
+		return err;
+	rc = mi_cursor_seek(it->c, it->key, tl + 1, &k, &kl, &v, &vl);
+	it->doc = 0;
+	it_value(it, rc, k, kl, v, vl);
+	if (it->doc != Q_END)
+		it_next(it);
+	return 0;
+}
+
+/* ---- the query: terms, filters, statistics ----------------------------------- */
+
+typedef struct q_term {
+	char s[MI_TOK_MAX];
+	uint8_t len;
+	uint16_t qtf;              /* times in the query */
+} q_term;
+
+typedef struct q_terms {
+	q_term t[Q_MAX_TERMS];
+	size_t n;
+	size_t dropped;            /* distinct terms over the cap */
+} q_terms;
+
+static void q_on_term(void *ctx, const char *s, size_t len)
+{
+	q_terms *qt = ctx;
+
+	for (size_t i = 0; i < qt->n; i++)
+		if (qt->t[i].len == len && !memcmp(qt->t[i].s, s, len)) {
+			qt->t[i].qtf++;
+			return;
+		}
+	if (qt->n == Q_MAX_TERMS || len > MI_TOK_MAX) {
+		qt->dropped++;
+		return;
+	}
+	memcpy(qt->t[qt->n].s, s, len);
+	qt->t[qt->n].len = (uint8_t)len;
+	qt->t[qt->n].qtf = 1;
+	qt->n++;
+}
+
+typedef struct q_filter {
+	const char *glob;          /* path_filter, NULL = any */
+	bool glob_plain;           /* no metacharacters: a directory or a file */
+	size_t glob_len;
+	char exts[16][16];         /* extensions without the dot */
+	size_t nexts;
+	uint32_t last_fid;         /* cache of the last decision */
+	int last_ok;               /* -1 unknown, 0 no, 1 yes */
+} q_filter;
+
+/* Checks a glob for syntax errors; NULL when fine, else what is wrong. */
+static const char *q_glob_error(const char *g)
+{
+	for (const char *p = g; *p; p++) {
+		if (*p == '\\') {
+			if (!p[1])
+				return "ends with a lone '\\'";
+			p++;
+		} else if (*p == '[') {
+			const char *q = p + 1;
+			if (*q == '!' || *q == '^')
+				q++;
+			if (*q == ']')
+				q++;
+			while (*q && *q != ']')
+				q++;
+			if (!*q)
+				return "has '[' without a closing ']'";
+			p = q;
+		} else if (*p == ']') {
+			return "has ']' without an opening '['";
+		} else if ((unsigned char)*p < 0x20) {
+			return "contains a control character";
+		}
+	}
+	return NULL;
+}
+
+static int q_filter_init(q_filter *f, const mi_search_opts *o, mi_out *out)
+{
+	const char *e;
+	const char *why;
+
+	memset(f, 0, sizeof(*f));
+	f->last_ok = -1;
+	if (o->path_filter && *o->path_filter) {
+		f->glob = o->path_filter;
+		while (f->glob[0] == '.' && f->glob[1] == '/')
+			f->glob += 2;
+		if ((why = q_glob_error(f->glob)))
+			return mi_out_error(out, MI_ERR_ARG,
+					    "path_filter \"%s\" %s. Use a glob such as "
+					    "\"src/**\" or \"*.c\".", o->path_filter, why);
+		f->glob_plain = !strpbrk(f->glob, "*?[");
+		f->glob_len = strlen(f->glob);
+		while (f->glob_plain && f->glob_len && f->glob[f->glob_len - 1] == '/')
+			f->glob_len--;
+		if (!*f->glob || (f->glob_plain && !f->glob_len))
+			f->glob = NULL;
+	}
+	for (e = o->extensions; e && *e;) {
+		size_t n;
+		while (*e == ',' || *e == ' ' || *e == '.' || *e == '*')
+			e++;
+		n = strcspn(e, ", ");
+		if (!n)
+			break;
+		if (n >= sizeof(f->exts[0]) || f->nexts == 16)
+			return mi_out_error(out, MI_ERR_ARG,
+					    "extensions \"%s\" is not a short comma-separated "
+					    "list; give up to 16 extensions like \"c,h\".",
+					    o->extensions);
+		memcpy(f->exts[f->nexts], e, n);
+		f->exts[f->nexts][n] = 0;
+		f->nexts++;
+		e += n;
+	}
+	return 0;
+}
+
+static bool q_path_ok(const q_filter *f, const char *path)
+{
+	if (f->glob) {
+		if (f->glob_plain) {
+			if (strncmp(path, f->glob, f->glob_len) ||
+			    (path[f->glob_len] && path[f->glob_len] != '/'))
+				return false;
+		} else if (!mi_glob_match(f->glob, path)) {
+			/* "*.c" names files at any depth, like ripgrep's -g. */
+			const char *base = strrchr(path, '/');
+			if (strchr(f->glob, '/') || !base || !mi_glob_match(f->glob, base + 1))
+				return false;
+		}
+	}
+	if (f->nexts) {
+		const char *base = strrchr(path, '/');
+		const char *dot = strrchr(base ? base + 1 : path, '.');
+		bool ok = false;
+		for (size_t i = 0; dot && i < f->nexts && !ok; i++)
+			ok = !strcasecmp(dot + 1, f->exts[i]);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* The path of a file id into out; false when unknown. */
+static bool q_fid_path(mi_txn *t, uint32_t fid, mi_buf *out)
+{
+	uint8_t k[4];
+	const void *v;
+	size_t vl;
+
+	mi_be32(k, fid);
+	mi_buf_reset(out);
+	if (mi_get(t, MI_DB_FILEIDS, k, 4, &v, &vl))
+		return false;
+	while (vl && ((const char *)v)[vl - 1] == 0)
+		vl--;
+	mi_buf_add(out, v, vl);
+	return true;
+}
+
+static bool q_fid_ok(mi_txn *t, q_filter *f, uint32_t fid, mi_buf *scratch)
+{
+	if (!f->glob && !f->nexts)
+		return true;
+	if (f->last_ok >= 0 && f->last_fid == fid)
+		return f->last_ok;
+	f->last_fid = fid;
+	f->last_ok = q_fid_path(t, fid, scratch) && q_path_ok(f, mi_buf_str(scratch));
+	return f->last_ok;
+}
+
+/* ---- top-k ---------------------------------------------------------------------- */
+
+typedef struct q_hit {
+	float score;
+	uint64_t doc;
+} q_hit;
+
+/* true when a ranks below b (lower score, or equal and later). */
+static bool q_below(const q_hit *a, const q_hit *b)
+{
+	return a->score < b->score || (a->score == b->score && a->doc > b->doc);
+}
+
+static void q_heap_down(q_hit *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && q_below(&h[l], &h[m]))
+			m = l;
+		if (r < n && q_below(&h[r], &h[m]))
+			m = r;
+		if (m == i)
+			return;
+		q_hit tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+static void q_heap_push(q_hit *h, size_t *n, size_t k, q_hit x)
+{
+	size_t i;
+
+	if (*n < k) {
+		i = (*n)++;
+		h[i] = x;
+		while (i && q_below(&h[i], &h[(i - 1) / 2])) {
+			q_hit tmp = h[i];
+			h[i] = h[(i - 1) / 2];
+			h[(i - 1) / 2] = tmp;
+			i = (i - 1) / 2;
+		}
+	} else if (q_below(&h[0], &x)) {
+		h[0] = x;
+		q_heap_down(h, *n, 0);
+	}
+}
+
+static int q_hit_cmp(const void *a, const void *b)
+{
+	const q_hit *x = a, *y = b;
+
+	if (q_below(x, y))
+		return 1;
+	if (q_below(y, x))
+		return -1;
+	return 0;
+}
+
+/* ---- WAND ------------------------------------------------------------------------ */
+
+typedef struct q_ctx {
+	mi_txn *t;
+	bool docs;                 /* search_docs scoring */
+	bool all;                  /* include private symbols */
+	float avg[MI_SF__COUNT];   /* average field lengths */
+	q_filter filt;
+	mi_buf scratch;
+} q_ctx;
+
+static void q_sort_its(q_it **its, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		q_it *x = its[i];
+		size_t j = i;
+		while (j && its[j - 1]->doc > x->doc) {
+			its[j] = its[j - 1];
+			j--;
+		}
+		its[j] = x;
+	}
+}
+
+static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
+		  size_t *nhits)
+{
+	const float k1 = mi_bm25f_params.k1;
+	float theta = 0;
+	size_t nh = 0;
+
+	for (;;) {
+		size_t pivot = nit, i;
+		float acc = 0;
+		uint64_t pdoc;
+
+		q_sort_its(its, nit);
+		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
+			acc += its[i]->ub;
+			if (nh < k ? acc > 0 : acc > theta) {
+				pivot = i;
+				break;
+			}
+		}
+		if (pivot == nit)
+			break;
+		pdoc = its[pivot]->doc;
+		if (its[0]->doc != pdoc) {
+			for (i = 0; i < pivot; i++)
+				it_seek(its[i], pdoc);
+			continue;
+		}
+		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
+			uint64_t next = ((pdoc >> 32) + 1) << 32;
+			if ((pdoc >> 32) == UINT32_MAX)
+				next = Q_END;
+			for (i = 0; i < nit && its[i]->doc < next; i++)
+				it_seek(its[i], next);
+			continue;
+		}
+		{
+			float score = 0;
+			bool skip = !qc->all && (its[0]->flags & MI_POSTF_PRIVATE);
+			for (i = 0; i < nit && its[i]->doc == pdoc; i++) {
+				q_it *it = its[i];
+				float tfn;
+				if (!skip) {
+					tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
+							   it->flags, it->tf, it->len, qc->avg);
+					if (tfn > 0)
+						score += it->w * tfn * (k1 + 1) / (k1 + tfn);
+				}
+				it_next(it);
+			}
+			if (score > 0) {
+				q_hit h = { score, pdoc };
+				q_heap_push(heap, &nh, k, h);
+				if (nh == k)
+					theta = heap[0].score;
+			}
+		}
+	}
+	for (size_t i = 0; i < nit; i++)
+		if (its[i]->err)
+			return its[i]->err;
+	*nhits = nh;
+	return 0;
+}
+
+/* ---- rendering --------------------------------------------------------------------- */
+
+typedef struct q_res {
+	uint64_t doc;
+	int pct;
+	mi_chunk c;                /* points into the map */
+	char *path;                /* malloc'd */
+	char *content;             /* malloc'd snippet */
+} q_res;
+
+/* Folded snippet: lines [from, to] of src, at most Q_SNIP_LINES of them,
+ * then a line saying how many more were folded. */
+static char *q_snippet(const char *src, size_t len, uint32_t from, uint32_t to)
+{
+	mi_buf b = { 0 };
+	uint32_t line = 1, shown = 0;
+	size_t i = 0;
+
+	while (i < len && line < from) {
+		const char *nl = memchr(src + i, '\n', len - i);
+		if (!nl) {
+			i = len;
+			break;
+		}
+		i = (size_t)(nl - src) + 1;
+		line++;
+	}
+	while (i < len && line <= to && shown < Q_SNIP_LINES) {
+		const char *nl = memchr(src + i, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - (src + i)) : len - i;
+		size_t cut = ll > Q_SNIP_COLS ? Q_SNIP_COLS : ll;
+		if (ll && src[i + ll - 1] == '\r' && cut == ll)
+			cut--;
+		mi_buf_add(&b, src + i, cut);
+		if (cut < ll && ll > Q_SNIP_COLS)
+			mi_buf_adds(&b, " ...");
+		mi_buf_addc(&b, '\n');
+		shown++;
+		line++;
+		i += ll + (nl ? 1 : 0);
+	}
+	if (line <= to)
+		mi_buf_addf(&b, "    ... (%u more lines)\n", to - line + 1);
+	if (b.len && b.buf[b.len - 1] == '\n')
+		b.buf[--b.len] = 0;
+	return mi_buf_detach(&b);
+}
+
+static void q_json_strn(mi_buf *b, const char *key, const char *s, size_t n)
+{
+	mi_buf_addf(b, "\"%s\":", key);
+	mi_buf_add_json_str(b, s ? s : "", s ? n : 0);
+}
+
+/* TOON cell: bare when safe, else a JSON string. */
+static void q_toon_cell(mi_buf *b, const char *s, size_t n)
+{
+	bool bare = n > 0 && s[0] != ' ' && s[n - 1] != ' ';
+
+	for (size_t i = 0; i < n && bare; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\\' ||
+		    s[i] == ':' || (unsigned char)s[i] < 0x20)
+			bare = false;
+	if (bare)
+		mi_buf_add(b, s, n);
+	else
+		mi_buf_add_json_str(b, s ? s : "", s ? n : 0);
+}
+
+/* First line of a doc comment, for compact rows. */
+static size_t q_first_line(const char *s, size_t n)
+{
+	const char *nl = memchr(s, '\n', n);
+
+	return nl ? (size_t)(nl - s) : n;
+}
+
+static const char *q_kind(const mi_chunk *c)
+{
+	return c->kind == MI_KIND_NONE ? "file" : mi_kind_name(c->kind);
+}
+
+static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+{
+	const char *fmt = o->format && *o->format ? o->format : "toon";
+	mi_buf *j = &out->json, *t = &out->text;
+
+	mi_buf_adds(j, "{\"results\":[");
+	for (size_t i = 0; i < n; i++) {
+		mi_chunk *c = &r[i].c;
+		const char *s = c->syms, *e = s + c->syms_len;
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_addc(j, '{');
+		q_json_strn(j, "path", r[i].path, strlen(r[i].path));
+		mi_buf_addf(j, ",\"start_line\":%u,\"end_line\":%u,\"relevance_percent\":%d,",
+			    c->start_line, c->end_line, r[i].pct);
+		q_json_strn(j, "kind", q_kind(c), strlen(q_kind(c)));
+		mi_buf_adds(j, ",\"symbols\":[");
+		for (bool first = true; s < e; first = false) {
+			const char *sep = memmem(s, (size_t)(e - s), ", ", 2);
+			size_t len = sep ? (size_t)(sep - s) : (size_t)(e - s);
+			if (!first)
+				mi_buf_addc(j, ',');
+			mi_buf_add_json_str(j, s, len);
+			s += len + (sep ? 2 : 0);
+		}
+		mi_buf_adds(j, "],");
+		q_json_strn(j, "signature", c->sig, c->sig_len);
+		mi_buf_addc(j, ',');
+		q_json_strn(j, "breadcrumb", c->crumb, c->crumb_len);
+		mi_buf_addc(j, ',');
+		q_json_strn(j, "doc_comment", c->doc, c->doc_len);
+		mi_buf_addc(j, ',');
+		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
+		mi_buf_addc(j, '}');
+	}
+	mi_buf_addf(j, "],\"total\":%zu}", n);
+
+	if (!strcmp(fmt, "json")) {
+		mi_buf_add(t, j->buf, j->len);
+	} else if (!strcmp(fmt, "human")) {
+		if (!n)
+			mi_buf_addf(t, "no matches for \"%s\"\n", o->query);
+		for (size_t i = 0; i < n; i++) {
+			mi_chunk *c = &r[i].c;
+			mi_buf_addf(t, "%s:%u-%u  %s  %.*s  (%d%%)\n", r[i].path,
+				    c->start_line, c->end_line, q_kind(c),
+				    (int)c->crumb_len, c->crumb, r[i].pct);
+			if (c->doc_len)
+				mi_buf_addf(t, "  // %.*s\n", (int)q_first_line(c->doc, c->doc_len),
+					    c->doc);
+			for (const char *p = r[i].content; *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+				mi_buf_addf(t, "  | %.*s\n", (int)ll, p);
+				p += ll + (nl ? 1 : 0);
+			}
+			mi_buf_addc(t, '\n');
+		}
+	} else {
+		mi_buf_addf(t, "results[%zu]{path,start_line,end_line,relevance_percent,"
+			    "kind,breadcrumb,signature,doc}:\n", n);
+		for (size_t i = 0; i < n; i++) {
+			mi_chunk *c = &r[i].c;
+			mi_buf_adds(t, "  ");
+			q_toon_cell(t, r[i].path, strlen(r[i].path));
+			mi_buf_addf(t, ",%u,%u,%d,%s,", c->start_line, c->end_line,
+				    r[i].pct, q_kind(c));
+			q_toon_cell(t, c->crumb, c->crumb_len);
+			mi_buf_addc(t, ',');
+			q_toon_cell(t, c->sig, c->sig_len);
+			mi_buf_addc(t, ',');
+			q_toon_cell(t, c->doc, q_first_line(c->doc, c->doc_len));
+			mi_buf_addc(t, '\n');
+		}
+	}
+}
+
+static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+{
+	const char *fmt = o->format && *o->format ? o->format : "toon";
+	mi_buf *j = &out->json, *t = &out->text;
+
+	mi_buf_adds(j, "{\"results\":[");
+	for (size_t i = 0; i < n; i++) {
+		mi_chunk *c = &r[i].c;
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_addc(j, '{');
+		q_json_strn(j, "path", r[i].path, strlen(r[i].path));
+		mi_buf_addf(j, ",\"start_line\":%u,\"end_line\":%u,", c->start_line,
+			    c->end_line);
+		q_json_strn(j, "heading", c->crumb, c->crumb_len);
+		mi_buf_addf(j, ",\"relevance_percent\":%d,", r[i].pct);
+		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
+		mi_buf_addc(j, '}');
+	}
+	mi_buf_addf(j, "],\"total\":%zu}", n);
+
+	if (!strcmp(fmt, "json")) {
+		mi_buf_add(t, j->buf, j->len);
+	} else if (!strcmp(fmt, "human")) {
+		if (!n)
+			mi_buf_addf(t, "no matches for \"%s\"\n", o->query);
+		for (size_t i = 0; i < n; i++) {
+			mi_buf_addf(t, "%s:%u-%u  %.*s  (%d%%)\n", r[i].path,
+				    r[i].c.start_line, r[i].c.end_line,
+				    (int)r[i].c.crumb_len, r[i].c.crumb, r[i].pct);
+			for (const char *p = r[i].content; *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+				mi_buf_addf(t, "  | %.*s\n", (int)ll, p);
+				p += ll + (nl ? 1 : 0);
+			}
+			mi_buf_addc(t, '\n');
+		}
+	} else {
+		mi_buf_addf(t, "results[%zu]{path,start_line,end_line,relevance_percent,"
+			    "heading,first_line}:\n", n);
+		for (size_t i = 0; i < n; i++) {
+			const char *ct = r[i].content;
+			mi_buf_adds(t, "  ");
+			q_toon_cell(t, r[i].path, strlen(r[i].path));
+			mi_buf_addf(t, ",%u,%u,%d,", r[i].c.start_line, r[i].c.end_line,
+				    r[i].pct);
+			q_toon_cell(t, r[i].c.crumb, r[i].c.crumb_len);
+			mi_buf_addc(t, ',');
+			q_toon_cell(t, ct, q_first_line(ct, strlen(ct)));
+			mi_buf_addc(t, '\n');
+		}
+	}
+}
+
+/* ---- entry points ------------------------------------------------------------------ */
+
+static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
+{
+	q_terms qt = { .n = 0 };
+	q_ctx qc = { .docs = docs, .all = o->all };
+	q_it its[Q_MAX_TERMS], *itp[Q_MAX_TERMS];
+	size_t nit = 0, k, nh = 0, qlen;
+	q_hit *heap = NULL;
+	q_res *res = NULL;
+	mi_tok *tk = NULL;
+	mi_txn *t = NULL;
+	int64_t n = 0, tot;
+	const char *fmt = o->format;
+	int err;
+
+	memset(its, 0, sizeof(its));
+	if (!o->query || !*o->query) {
+		err = mi_out_error(out, MI_ERR_ARG, "query is empty: give words or an "
+				   "identifier to search for, e.g. \"parse config\".");
+		goto out;
+	}
+	if (fmt && *fmt && strcmp(fmt, "toon") && strcmp(fmt, "json") &&
+	    strcmp(fmt, "human")) {
+		err = mi_out_error(out, MI_ERR_ARG, "format \"%s\" is not one of "
+				   "toon, json, human.", fmt);
+		goto out;
+	}
+	qlen = strlen(o->query);
+	if (qlen > Q_MAX_QUERY)
+		qlen = Q_MAX_QUERY;
+	while (qlen && ((unsigned char)o->query[qlen] & 0xc0) == 0x80 &&
+	       qlen < strlen(o->query))
+		qlen--; /* do not cut a UTF-8 sequence */
+	if (!mi_utf8_valid(o->query, qlen)) {
+		err = mi_out_error(out, MI_ERR_ARG, "query is not valid UTF-8; send "
+				   "the words as UTF-8 text.");
+		goto out;
+	}
+	if ((err = q_filter_init(&qc.filt, o, out)))
+		goto out;
+	if ((err = mi_tok_new(&tk))) {
+		err = mi_out_error(out, err, "the English stemmer is unavailable; "
+				   "install libstemmer0d.");
+		goto out;
+	}
+	mi_tok_run(tk, o->query, qlen, 0, q_on_term, &qt);
+	if (!qt.n) {
+		err = mi_out_error(out, MI_ERR_ARG, "query \"%.80s\" has no searchable "
+				   "words (only stop words, symbols or one-letter words); "
+				   "use names or specific words.", o->query);
+		goto out;
+	}
+	k = o->limit ? o->limit : docs ? 10 : 20;
+	if (k > Q_MAX_LIMIT)
+		k = Q_MAX_LIMIT;
+
+	if ((err = mi_txn_begin(mi_query_store(q), false, &t))) {
+		mi_out_error(out, err, "cannot read the index at %s: %s. Rebuild it: "
+			     "mcpidx build --force REPO", mi_query_path(q), mi_strerror(err));
+		goto out;
+	}
+	if (mi_meta_get_int(t, "search.chunks", &n)) {
+		err = mi_out_error(out, MI_ERR_NOINDEX, "the index at %s has no search "
+				   "data. Rebuild it: mcpidx build --force REPO",
+				   mi_query_path(q));
+		goto out;
+	}
+	{
+		static const char *const lk[MI_SF__COUNT] = {
+			"search.len.name", "search.len.path", "search.len.sig",
+			"search.len.doc", "search.len.body",
+		};
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			tot = 0;
+			mi_meta_get_int(t, lk[f], &tot);
+			qc.avg[f] = n > 0 ? (float)tot / (float)n : 1;
+			if (qc.avg[f] <= 0)
+				qc.avg[f] = 1;
+		}
+	}
+	qc.t = t;
+	for (size_t i = 0; i < qt.n; i++) {
+		const void *v;
+		size_t vl;
+		mi_term_stats ts;
+		float idf, ub, k1 = mi_bm25f_params.k1;
+		if (mi_get(t, MI_DB_TERMS, qt.t[i].s, qt.t[i].len, &v, &vl) ||
+		    mi_term_stats_decode(v, vl, &ts) || ts.df == 0)
+			continue;
+		idf = logf(1 + ((float)n - (float)ts.df + 0.5f) / ((float)ts.df + 0.5f));
+		if (idf < 0.01f)
+			idf = 0.01f;
+		ub = docs ? ts.ub_docs : ts.ub_code;
+		its[nit].w = idf * qt.t[i].qtf;
+		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
+		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
+			mi_out_error(out, err, "cannot read the search postings: %s",
+				     mi_strerror(err));
+			goto out;
+		}
+		itp[nit] = &its[nit];
+		nit++;
+	}
+	heap = mi_xmalloc(k * sizeof(*heap));
+	if ((err = q_wand(&qc, itp, nit, heap, k, &nh))) {
+		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
+			     "it: mcpidx build --force REPO", mi_query_path(q),
+			     mi_strerror(err));
+		goto out;
+	}
+	qsort(heap, nh, sizeof(*heap), q_hit_cmp);
+
+	res = mi_xcalloc(nh ? nh : 1, sizeof(*res));
+	size_t nres = 0;
+	for (size_t i = 0; i < nh; i++) {
+		q_res *r = &res[nres];
+		uint8_t ck[8];
+		const void *v, *src;
+		size_t vl, sl;
+		mi_buf pb = { 0 };
+
+		mi_be32(ck, (uint32_t)(heap[i].doc >> 32));
+		mi_be32(ck + 4, (uint32_t)heap[i].doc);
+		if (mi_get(t, MI_DB_CHUNKS, ck, 8, &v, &vl) ||
+		    mi_chunk_decode(v, vl, &r->c) ||
+		    !q_fid_path(t, (uint32_t)(heap[i].doc >> 32), &pb)) {
+			mi_buf_release(&pb);
+			continue;
+		}
+		r->doc = heap[i].doc;
+		r->pct = (int)lroundf(100.0f * heap[i].score / heap[0].score);
+		if (r->pct < 1)
+			r->pct = 1;
+		r->path = mi_buf_detach(&pb);
+		if (docs && !(r->c.kind == MI_KIND_HEADING || r->c.kind == MI_KIND_NONE)) {
+			size_t dl = r->c.doc_len > Q_DOC_CHARS ? Q_DOC_CHARS : r->c.doc_len;
+			r->content = mi_xstrndup(r->c.doc, dl);
+		} else if (!mi_get(t, MI_DB_SRC, r->path, strlen(r->path), &src, &sl)) {
+			uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
+			r->content = q_snippet(src, sl, from, r->c.end_line);
+		} else {
+			r->content = mi_xstrdup("");
+		}
+		nres++;
+	}
+	if (docs)
+		q_render_docs(o, res, nres, out);
+	else
+		q_render_code(o, res, nres, out);
+	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
+		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
+			    Q_MAX_TERMS);
+	if (strlen(o->query) > Q_MAX_QUERY && (!fmt || strcmp(fmt, "json")))
+		mi_buf_addf(&out->text, "note: only the first %d bytes of the query "
+			    "were used\n", Q_MAX_QUERY);
+	for (size_t i = 0; i < nres; i++) {
+		free(res[i].path);
+		free(res[i].content);
+	}
+	err = 0;
+out:
+	for (size_t i = 0; i < nit; i++)
+		mi_cursor_close(its[i].c);
+	mi_buf_release(&qc.scratch);
+	free(heap);
+	free(res);
+	mi_txn_abort(t);
+	mi_tok_free(tk);
+	return err;
+}
+
+int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out)
+{
+	return q_run(q, o, false, out);
+}
+
+int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out)
+{
+	return q_run(q, o, true, out);
+}
