@@ -11,7 +11,7 @@ B := build
 TS := $(B)/ts
 PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd
 
-WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
 OPT ?= -O2 -g
 CFLAGS_BASE = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -I$(TS)/runtime/vendor/tree-sitter/lib/include
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -91,8 +91,8 @@ $(B)/asan/%.o: %.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
 
-mcpidx: $(OBJ) $(GRAMMAR_LIB)
-	$(CC) $(OPT) -o $@ $(OBJ) $(GRAMMAR_LIB) $(LIBS)
+mcpidx: $(OBJ) $(GRAMMAR_LIB) $(EXTRA_OBJ)
+	$(CC) $(OPT) -o $@ $(OBJ) $(EXTRA_OBJ) $(GRAMMAR_LIB) $(LIBS)
 
 $(B)/mcpidx-asan: $(ASAN_OBJ) $(GRAMMAR_LIB)
 	$(CC) -g $(SAN) -o $@ $(ASAN_OBJ) $(GRAMMAR_LIB) $(LIBS)

@@ -30,6 +30,22 @@ typedef struct mi_lang_row {
 
 const mi_lang_row *mi_lang_row_get(int id);
 
+/* Accessors for fix callbacks; node is a TSNode* passed as void*. */
+const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len);
+const char *mi_ts_src(mi_ts_ctx *c, size_t *len, uint32_t *base);
+mi_parsed *mi_ts_parsed(mi_ts_ctx *c);
+/* Compile error of a language's query, or NULL. */
+const char *mi_ts_query_error(int lang);
+
+/* Language fix-ups (visibility and kind rules), one per language:
+ * indexer/lang_a.c (C, C++, Python, Go, Rust, JS, TS, TSX, Bash) and
+ * indexer/lang_b.c (Java, C#, Swift, Ruby, PHP, Kotlin, Markdown). */
+#define MI_FIX(name) void mi_fix_##name(mi_ts_ctx *c, void *def_node, mi_symbol *s)
+MI_FIX(c); MI_FIX(cpp); MI_FIX(python); MI_FIX(go); MI_FIX(rust);
+MI_FIX(javascript); MI_FIX(typescript); MI_FIX(bash);
+MI_FIX(java); MI_FIX(csharp); MI_FIX(swift); MI_FIX(ruby); MI_FIX(php);
+MI_FIX(kotlin); MI_FIX(markdown);
+
 /* Simple (.spl) scanner: indexer/lang_simple.c */
 int mi_simple_scan(const char *src, size_t len, mi_parsed *out);
 

@@ -1,0 +1,612 @@
+/*
+ * build.c - the build pipeline: walk, hash, parse the changed files on all
+ * cores, and write everything in one LMDB write transaction so that a build
+ * killed at any point leaves the previous index whole.
+ */
+#include "walk.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One file to (re)index. */
+typedef struct job {
+	mi_walk_file *wf;      /* walk entry */
+	char *src;             /* content, malloc'd */
+	size_t len;            /* its length */
+	uint8_t hash[16];      /* xxh3-128 */
+	uint32_t file_id;      /* id to store under */
+	bool existed;          /* the path was in the index before */
+	int err;               /* parse error, 0 if fine */
+	mi_parsed parsed;      /* result */
+} job;
+
+typedef struct pool {
+	job *jobs;             /* work items */
+	size_t n;              /* how many */
+	size_t next;           /* next item to take */
+	size_t done;           /* items finished */
+	pthread_mutex_t mu;    /* guards next/done */
+	const mi_build_opts *o;/* for progress */
+} pool;
+
+static const char *const skip_names[MI_SKIP__COUNT] = {
+	"ignored", "binary", "too_big", "symlink", "unreadable", "vendored",
+	"unsupported",
+};
+
+const char *mi_skip_name(int reason)
+{
+	return reason >= 0 && reason < MI_SKIP__COUNT ? skip_names[reason] : "?";
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(pool *p, size_t done)
+{
+	const mi_build_opts *o = p->o;
+	if (o->on_progress)
+		o->on_progress(o->progress_ctx, done, p->n);
+	if (o->progress && (done % 64 == 0 || done == p->n)) {
+		int w = 30, f = p->n ? (int)(done * w / p->n) : w;
+		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", f,
+			"##############################", w - f, "", done, p->n);
+		if (done == p->n)
+			fputc('\n', stderr);
+		fflush(stderr);
+	}
+}
+
+static void *worker(void *arg)
+{
+	pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		size_t i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->n)
+			break;
+		job *j = &p->jobs[i];
+		mi_parsed_init(&j->parsed);
+		j->err = mi_parse_source(j->wf->lang, j->src, j->len, &j->parsed);
+		pthread_mutex_lock(&p->mu);
+		size_t done = ++p->done;
+		pthread_mutex_unlock(&p->mu);
+		progress(p, done);
+	}
+	return NULL;
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+/* Key helper: a \0 b \0 be32(n) ... built in buf. */
+static void key2(mi_buf *k, const char *a, const char *b)
+{
+	mi_buf_reset(k);
+	mi_buf_adds(k, a);
+	mi_buf_addc(k, 0);
+	if (b) {
+		mi_buf_adds(k, b);
+		mi_buf_addc(k, 0);
+	}
+}
+
+static void key_u32(mi_buf *k, uint32_t v)
+{
+	uint8_t b[4];
+	mi_be32(b, v);
+	mi_buf_add(k, b, 4);
+}
+
+/* Removes every record of path (whose file id is id) from the index. */
+static int delete_file(mi_txn *t, const char *path, uint32_t id)
+{
+	int rc = 0;
+	mi_buf k = {0}, k2 = {0};
+	mi_parsed tmp;
+	mi_parsed_init(&tmp);
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl;
+
+	/* Names of its symbols. */
+	key2(&k, path, NULL);
+	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+		goto out;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		mi_symbol s;
+		if (mi_symbol_decode(vp, vl, &s, &tmp))
+			continue;
+		key2(&k2, s.name, path);
+		key_u32(&k2, mi_rd32((const uint8_t *)kp + k.len));
+		if ((rc = mi_del(t, MI_DB_NAMES, k2.buf, k2.len)))
+			goto out;
+	}
+	mi_cursor_close(cur);
+	cur = NULL;
+	/* Its references, by callee. */
+	if ((rc = mi_cursor_open(t, MI_DB_FREFS, &cur)))
+		goto out;
+	uint32_t seq = 0;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		mi_ref r;
+		if (mi_ref_decode(vp, vl, &r, &tmp))
+			continue;
+		seq = mi_rd32((const uint8_t *)kp + k.len);
+		key2(&k2, r.callee, path);
+		key_u32(&k2, r.line);
+		key_u32(&k2, seq);
+		if ((rc = mi_del(t, MI_DB_REFS, k2.buf, k2.len)))
+			goto out;
+	}
+	mi_cursor_close(cur);
+	cur = NULL;
+	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
+	    (rc = mi_del_prefix(t, MI_DB_FREFS, k.buf, k.len)) ||
+	    (rc = mi_del(t, MI_DB_SRC, path, strlen(path))) ||
+	    (rc = mi_del(t, MI_DB_FILES, path, strlen(path))))
+		goto out;
+	uint8_t idk[4];
+	mi_be32(idk, id);
+	if ((rc = mi_del(t, MI_DB_FILEIDS, idk, 4)))
+		goto out;
+	rc = mi_search_del_file(t, id, path);
+out:
+	mi_cursor_close(cur);
+	mi_parsed_release(&tmp);
+	mi_buf_release(&k);
+	mi_buf_release(&k2);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
+static int put_file(mi_txn *t, job *j)
+{
+	int rc;
+	const char *path = j->wf->path;
+	mi_parsed *p = &j->parsed;
+	mi_buf k = {0}, v = {0};
+	for (size_t i = 0; i < p->nsyms; i++) {
+		mi_symbol *s = &p->syms[i];
+		key2(&k, path, NULL);
+		key_u32(&k, (uint32_t)i);
+		mi_buf_reset(&v);
+		mi_symbol_encode(s, &v);
+		if ((rc = mi_put(t, MI_DB_SYMS, k.buf, k.len, v.buf, v.len)))
+			goto out;
+		if (!s->name[0] || strlen(s->name) > 200)
+			continue;
+		key2(&k, s->name, path);
+		key_u32(&k, (uint32_t)i);
+		if ((rc = mi_put(t, MI_DB_NAMES, k.buf, k.len, "", 0)))
+			goto out;
+	}
+	for (size_t i = 0; i < p->nrefs; i++) {
+		mi_ref *r = &p->refs[i];
+		mi_buf_reset(&v);
+		mi_ref_encode(r, &v);
+		key2(&k, path, NULL);
+		key_u32(&k, (uint32_t)i);
+		if ((rc = mi_put(t, MI_DB_FREFS, k.buf, k.len, v.buf, v.len)))
+			goto out;
+		if (strlen(r->callee) > 200)
+			continue;
+		key2(&k, r->callee, path);
+		key_u32(&k, r->line);
+		key_u32(&k, (uint32_t)i);
+		if ((rc = mi_put(t, MI_DB_REFS, k.buf, k.len, v.buf, v.len)))
+			goto out;
+	}
+	if ((rc = mi_put(t, MI_DB_SRC, path, strlen(path), j->len ? j->src : "", j->len)))
+		goto out;
+	mi_file_rec f = {
+		.file_id = j->file_id, .lang = (uint8_t)j->wf->lang, .size = j->len,
+		.lines = mi_count_lines(j->src, j->len), .mtime = j->wf->mtime_ns,
+		.nsyms = (uint32_t)p->nsyms, .nrefs = (uint32_t)p->nrefs,
+		.ndiags = (uint32_t)p->ndiags, .diags = p->diags,
+	};
+	memcpy(f.hash, j->hash, 16);
+	mi_buf_reset(&v);
+	mi_file_encode(&f, &v);
+	if ((rc = mi_put(t, MI_DB_FILES, path, strlen(path), v.buf, v.len)))
+		goto out;
+	uint8_t idk[4];
+	mi_be32(idk, j->file_id);
+	if ((rc = mi_put(t, MI_DB_FILEIDS, idk, 4, path, strlen(path))))
+		goto out;
+	rc = mi_search_put_file(t, j->file_id, path, p, j->src, j->len);
+out:
+	mi_buf_release(&k);
+	mi_buf_release(&v);
+	return rc;
+}
+
+/* Reads .git/HEAD and resolves one level of ref, without running git. */
+static char *git_head(const char *root)
+{
+	char path[PATH_MAX], *buf = NULL, *res = NULL;
+	size_t len;
+	snprintf(path, sizeof(path), "%s/.git/HEAD", root);
+	if (mi_read_file(path, &buf, &len))
+		return NULL;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		buf[--len] = 0;
+	if (!strncmp(buf, "ref: ", 5)) {
+		char *ref = buf + 5, *rbuf = NULL;
+		size_t rl;
+		snprintf(path, sizeof(path), "%s/.git/%s", root, ref);
+		if (!mi_read_file(path, &rbuf, &rl)) {
+			while (rl && (rbuf[rl - 1] == '\n' || rbuf[rl - 1] == '\r'))
+				rbuf[--rl] = 0;
+			res = rbuf;
+		} else {
+			/* packed-refs: "<sha> <ref>" lines */
+			char *pk = NULL;
+			size_t pl;
+			snprintf(path, sizeof(path), "%s/.git/packed-refs", root);
+			if (!mi_read_file(path, &pk, &pl)) {
+				for (char *line = strtok(pk, "\n"); line; line = strtok(NULL, "\n")) {
+					char *sp = strchr(line, ' ');
+					if (sp && !strcmp(sp + 1, ref)) {
+						res = mi_xstrndup(line, (size_t)(sp - line));
+						break;
+					}
+				}
+				free(pk);
+			}
+		}
+	} else if (len >= 40) {
+		res = mi_xstrdup(buf);
+	}
+	free(buf);
+	return res;
+}
+
+typedef struct old_rec {
+	uint8_t hash[16];     /* stored content hash */
+	uint64_t size;        /* stored size */
+	int64_t mtime;        /* stored mtime, ns */
+	uint32_t file_id;     /* stored id */
+	bool seen;            /* still in the tree */
+} old_rec;
+
+/* Old records by path: a sorted array searched with bsearch. */
+typedef struct old_entry {
+	char *path;           /* owned */
+	old_rec r;            /* record */
+} old_entry;
+
+static int cmp_old(const void *a, const void *b)
+{
+	return strcmp(((const old_entry *)a)->path, ((const old_entry *)b)->path);
+}
+
+static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
+		    bool force)
+{
+	mi_txn *t;
+	mi_cursor *cur;
+	int rc = mi_txn_begin(st, false, &t);
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	*next_id = 1;
+	if (rc)
+		return rc;
+	if ((rc = mi_cursor_open(t, MI_DB_FILES, &cur))) {
+		mi_txn_abort(t);
+		return rc;
+	}
+	const void *kp, *vp;
+	size_t kl, vl;
+	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		mi_file_rec f;
+		if (mi_file_decode(vp, vl, &f))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			*out = mi_xrealloc(*out, cap * sizeof(**out));
+		}
+		old_entry *e = &(*out)[(*n)++];
+		e->path = mi_xstrndup(kp, kl);
+		memcpy(e->r.hash, f.hash, 16);
+		e->r.size = f.size;
+		e->r.mtime = force ? -1 : f.mtime;
+		e->r.file_id = f.file_id;
+		e->r.seen = false;
+		if (f.file_id >= *next_id)
+			*next_id = f.file_id + 1;
+		mi_file_rec_release(&f);
+	}
+	mi_cursor_close(cur);
+	mi_txn_abort(t);
+	qsort(*out, *n, sizeof(**out), cmp_old);
+	return 0;
+}
+
+static int write_all(mi_store *st, const mi_build_opts *o, job *jobs, size_t nj,
+		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
+		     const uint32_t *touched_ids, mi_build_stats *bs, const char *root,
+		     bool clear)
+{
+	mi_txn *t;
+	int rc = mi_txn_begin(st, true, &t);
+	if (rc)
+		return rc;
+	if (clear) {
+		for (int db = 0; db < MI_DB__COUNT; db++)
+			if ((rc = mi_db_clear(t, db)))
+				goto fail;
+	}
+	/* Deleted files, then changed ones (old records out first). */
+	for (size_t i = 0; i < nold && !clear; i++) {
+		if (old[i].r.seen)
+			continue;
+		if ((rc = delete_file(t, old[i].path, old[i].r.file_id)))
+			goto fail;
+	}
+	for (size_t i = 0; i < nj; i++) {
+		if (jobs[i].existed && !clear &&
+		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id)))
+			goto fail;
+		if ((rc = put_file(t, &jobs[i])))
+			goto fail;
+	}
+	/* Same content, new mtime: refresh the record so the next build can
+	 * skip hashing. */
+	for (size_t i = 0; i < ntouched && !clear; i++) {
+		const void *vp;
+		size_t vl;
+		mi_file_rec f;
+		const char *path = touched[i]->path;
+		if (mi_get(t, MI_DB_FILES, path, strlen(path), &vp, &vl) ||
+		    mi_file_decode(vp, vl, &f))
+			continue;
+		f.mtime = touched[i]->mtime_ns;
+		(void)touched_ids;
+		mi_buf v = {0};
+		mi_file_encode(&f, &v);
+		rc = mi_put(t, MI_DB_FILES, path, strlen(path), v.buf, v.len);
+		mi_buf_release(&v);
+		mi_file_rec_release(&f);
+		if (rc)
+			goto fail;
+	}
+	size_t nchunks = 0;
+	if ((rc = mi_search_finish(t, &nchunks)))
+		goto fail;
+	bs->files = mi_db_count(t, MI_DB_FILES);
+	bs->symbols = mi_db_count(t, MI_DB_SYMS);
+	bs->refs = mi_db_count(t, MI_DB_FREFS);
+	bs->chunks = nchunks;
+	size_t ndiags = 0;
+	{
+		mi_cursor *cur;
+		const void *kp, *vp;
+		size_t kl, vl;
+		if ((rc = mi_cursor_open(t, MI_DB_FILES, &cur)))
+			goto fail;
+		int r2;
+		for (r2 = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !r2;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			mi_file_rec f;
+			if (!mi_file_decode(vp, vl, &f)) {
+				ndiags += f.ndiags;
+				mi_file_rec_release(&f);
+			}
+		}
+		mi_cursor_close(cur);
+	}
+	bs->diags = ndiags;
+	char *head = git_head(root);
+	if ((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
+	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
+	    (rc = mi_meta_put_str(t, "root", root)) ||
+	    (rc = mi_meta_put_str(t, "head", head ? head : "")) ||
+	    (rc = mi_meta_put_int(t, "files", (int64_t)bs->files)) ||
+	    (rc = mi_meta_put_int(t, "symbols", (int64_t)bs->symbols)) ||
+	    (rc = mi_meta_put_int(t, "refs", (int64_t)bs->refs)) ||
+	    (rc = mi_meta_put_int(t, "diags", (int64_t)bs->diags)) ||
+	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks))) {
+		free(head);
+		goto fail;
+	}
+	free(head);
+	(void)o;
+	return mi_txn_commit(t);
+fail:
+	mi_txn_abort(t);
+	return rc;
+}
+
+static bool looks_binary(const char *s, size_t n)
+{
+	return memchr(s, 0, n < 8192 ? n : 8192) != NULL;
+}
+
+int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
+{
+	int rc = 0;
+	double t0 = now_s();
+	char root[PATH_MAX], idx[PATH_MAX];
+	mi_store *st = NULL;
+	mi_walk w = {0};
+	old_entry *old = NULL;
+	size_t nold = 0;
+	job *jobs = NULL;
+	size_t nj = 0;
+	mi_walk_file **touched = NULL;
+	size_t ntouched = 0;
+	uint32_t next_id;
+	struct stat sb;
+	memset(bs, 0, sizeof(*bs));
+
+	if (!realpath(o->repo, root)) {
+		rc = errno;
+		mi_buf_addf(err, "cannot read repository '%s': %s", o->repo, strerror(rc));
+		return rc;
+	}
+	if (stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+		mi_buf_addf(err, "'%s' is not a directory: give the repository's root folder", o->repo);
+		return ENOTDIR;
+	}
+	if (o->out_dir)
+		snprintf(idx, sizeof(idx), "%s", o->out_dir);
+	else
+		snprintf(idx, sizeof(idx), "%s/.mcpidx", root);
+	rc = mi_store_open(idx, MI_STORE_CREATE, &st);
+	if (rc) {
+		mi_buf_addf(err, "cannot open index '%s' for writing: %s", idx, mi_strerror(rc));
+		if (rc == EACCES || rc == EROFS)
+			mi_buf_adds(err, " (choose a writable folder with -o DIR)");
+		return rc;
+	}
+	bool clear = o->force;
+	int ver = mi_store_version(st);
+	if (ver != 0 && ver != MI_FORMAT_VERSION) {
+		if (!o->force) {
+			mi_buf_addf(err, "index '%s' has format version %d; this mcpidx writes version %d. "
+				    "Run: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
+			rc = MI_ERR_VERSION;
+			goto out;
+		}
+	}
+	char real_idx[PATH_MAX];
+	w.root = root;
+	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
+	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
+	w.no_ignore = o->no_ignore;
+	mi_walk_run(&w);
+	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
+
+	if ((rc = load_old(st, &old, &nold, &next_id, o->force))) {
+		mi_buf_addf(err, "cannot read index '%s': %s", idx, mi_strerror(rc));
+		goto out;
+	}
+	jobs = mi_xcalloc(w.n ? w.n : 1, sizeof(*jobs));
+	touched = mi_xcalloc(w.n ? w.n : 1, sizeof(*touched));
+	for (size_t i = 0; i < w.n; i++) {
+		mi_walk_file *wf = &w.files[i];
+		old_entry key = {.path = wf->path}, *e = NULL;
+		if (nold)
+			e = bsearch(&key, old, nold, sizeof(*old), cmp_old);
+		if (e) {
+			e->r.seen = true;
+			if (e->r.mtime == wf->mtime_ns && e->r.size == wf->size) {
+				bs->unchanged++;
+				continue;
+			}
+		}
+		char abs[PATH_MAX];
+		snprintf(abs, sizeof(abs), "%s/%s", root, wf->path);
+		char *src;
+		size_t len;
+		if (mi_read_file(abs, &src, &len)) {
+			bs->skipped[MI_SKIP_UNREADABLE]++;
+			if (e)
+				e->r.seen = false; /* vanished: remove it */
+			continue;
+		}
+		if (len > w.max_size) {
+			bs->skipped[MI_SKIP_TOOBIG]++;
+			free(src);
+			if (e)
+				e->r.seen = false;
+			continue;
+		}
+		if (looks_binary(src, len)) {
+			bs->skipped[MI_SKIP_BINARY]++;
+			free(src);
+			if (e)
+				e->r.seen = false;
+			continue;
+		}
+		uint8_t h[16];
+		mi_hash128(src, len, h);
+		if (e && !clear && !memcmp(h, e->r.hash, 16)) {
+			bs->unchanged++;
+			touched[ntouched++] = wf;
+			free(src);
+			continue;
+		}
+		job *j = &jobs[nj++];
+		j->wf = wf;
+		j->src = src;
+		j->len = len;
+		memcpy(j->hash, h, 16);
+		j->existed = e != NULL;
+		j->file_id = e ? e->r.file_id : next_id++;
+	}
+
+	/* Parse on all cores. */
+	pool p = {.jobs = jobs, .n = nj, .o = o};
+	pthread_mutex_init(&p.mu, NULL);
+	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (nth < 1)
+		nth = 1;
+	if (nth > 64)
+		nth = 64;
+	if ((size_t)nth > nj)
+		nth = nj ? (int)nj : 1;
+	pthread_t th[64];
+	int started = 0;
+	for (int i = 1; i < nth; i++)
+		if (!pthread_create(&th[i], NULL, worker, &p))
+			started++;
+	worker(&p);
+	for (int i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.mu);
+	for (size_t i = 0; i < nj; i++)
+		if (jobs[i].err)
+			bs->errors++;
+	bs->indexed = nj;
+	for (size_t i = 0; i < nold; i++)
+		if (!old[i].r.seen)
+			bs->removed++;
+
+	for (int attempt = 0;; attempt++) {
+		rc = write_all(st, o, jobs, nj, old, nold, touched, ntouched, NULL, bs, root, clear);
+		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
+			continue;
+		break;
+	}
+	if (rc) {
+		mi_buf_addf(err, "writing index '%s' failed: %s; the previous index is unchanged",
+			    idx, mi_strerror(rc));
+		if (rc == ENOSPC)
+			mi_buf_adds(err, " (the disk is full: free space and build again)");
+	}
+out:
+	for (size_t i = 0; i < nj; i++) {
+		free(jobs[i].src);
+		mi_parsed_release(&jobs[i].parsed);
+	}
+	free(jobs);
+	free(touched);
+	for (size_t i = 0; i < nold; i++)
+		free(old[i].path);
+	free(old);
+	mi_walk_release(&w);
+	mi_store_close(st);
+	bs->seconds = now_s() - t0;
+	return rc;
+}

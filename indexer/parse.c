@@ -1,0 +1,758 @@
+/*
+ * parse.c - the tree-sitter driver: parses one file, runs the language's
+ * tags query (applying its predicates, which the C API leaves to us), and
+ * turns the matches into symbols with spans, parents, signatures, doc
+ * comments and call references; ERROR/MISSING nodes become diagnostics.
+ *
+ * Query conventions (indexer/queries/<lang>.scm):
+ *   @definition.<kind>  the whole definition (kinds: function method class
+ *                       struct union enum trait interface protocol module
+ *                       namespace impl constant variable field property macro
+ *                       typedef type enumerator prototype heading object)
+ *   @name               the name node of that definition or reference
+ *   @body               optional: the body node, when the grammar has no
+ *                       "body" field
+ *   @doc                optional: a documentation node (docstring)
+ *   @reference.call | .type | .import | .impl   a reference, with @name
+ * The first pattern that captures a node as a definition wins.
+ */
+#include "indexer_int.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <tree_sitter/api.h>
+
+#define MI_MAX_DIAGS 50          /* per file */
+#define MI_MAX_SIG 400           /* bytes of a folded signature */
+#define MI_MAX_DOC 1200          /* bytes of a doc comment */
+#define MI_PARSE_TIMEOUT_NS (5ull * 1000000000ull)
+
+/* Per-language compiled query, built once. */
+typedef struct mi_compiled {
+	TSQuery *q;              /* NULL when the query failed to compile */
+	regex_t **re;            /* per predicate-step string id, lazily, by pattern */
+	pthread_mutex_t mu;      /* guards lazy regex compilation */
+	char *error;             /* compile error, for messages */
+} mi_compiled;
+
+static mi_compiled compiled[MI_LANG__COUNT];
+static int once_lang; /* passed to init via a lock below */
+static pthread_mutex_t once_mu = PTHREAD_MUTEX_INITIALIZER;
+
+struct mi_ts_ctx {
+	const char *src;         /* file text (after any BOM) */
+	size_t len;              /* its length */
+	uint32_t base;           /* bytes skipped before src (BOM) */
+	mi_parsed *p;            /* output */
+	const mi_lang_row *row;  /* language */
+};
+
+typedef struct def_tmp {
+	TSNode node;             /* definition node */
+	TSNode name;             /* name node */
+	TSNode body;             /* body node or null */
+	TSNode doc;              /* doc node or null */
+	int kind;                /* mi_kind */
+	uint32_t pattern;        /* query pattern index */
+} def_tmp;
+
+typedef struct ref_tmp {
+	TSNode name;             /* referenced name node */
+	int kind;                /* MI_REF_* */
+} ref_tmp;
+
+static void compile_lang(void)
+{
+	int id = once_lang;
+	const mi_lang_row *row = mi_lang_row_get(id);
+	mi_compiled *c = &compiled[id];
+	uint32_t off;
+	TSQueryError qe;
+	pthread_mutex_init(&c->mu, NULL);
+	c->q = ts_query_new(row->ts(), row->query, (uint32_t)strlen(row->query), &off, &qe);
+	if (!c->q) {
+		mi_buf b = {0};
+		mi_buf_addf(&b, "query for %s: error %d at byte %u", row->name, (int)qe, off);
+		c->error = mi_buf_detach(&b);
+		return;
+	}
+	c->re = mi_xcalloc(ts_query_string_count(c->q), sizeof(regex_t *));
+}
+
+static mi_compiled *get_compiled(int id)
+{
+	/* pthread_once has no argument: serialise through a mutex instead. */
+	pthread_mutex_lock(&once_mu);
+	if (!compiled[id].q && !compiled[id].error) {
+		once_lang = id;
+		compile_lang();
+	}
+	pthread_mutex_unlock(&once_mu);
+	return &compiled[id];
+}
+
+/* Text of the node (owned by ctx->src). */
+static const char *node_text(mi_ts_ctx *c, TSNode n, uint32_t *len)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (s > c->len)
+		s = (uint32_t)c->len;
+	if (e > c->len)
+		e = (uint32_t)c->len;
+	*len = e > s ? e - s : 0;
+	return c->src + s;
+}
+
+static regex_t *get_regex(mi_compiled *c, uint32_t str_id)
+{
+	regex_t *re;
+	pthread_mutex_lock(&c->mu);
+	re = c->re[str_id];
+	if (!re) {
+		uint32_t n;
+		const char *pat = ts_query_string_value_for_id(c->q, str_id, &n);
+		char *tmp = mi_xstrndup(pat, n);
+		re = mi_xmalloc(sizeof(*re));
+		if (regcomp(re, tmp, REG_EXTENDED | REG_NOSUB)) {
+			/* An invalid pattern never matches. */
+			regcomp(re, "$^x", REG_EXTENDED | REG_NOSUB);
+		}
+		free(tmp);
+		c->re[str_id] = re;
+	}
+	pthread_mutex_unlock(&c->mu);
+	return re;
+}
+
+static const TSNode *capture_node(const TSQueryMatch *m, uint32_t id)
+{
+	for (uint16_t i = 0; i < m->capture_count; i++)
+		if (m->captures[i].index == id)
+			return &m->captures[i].node;
+	return NULL;
+}
+
+/* Applies the text predicates of the match's pattern: #eq? #not-eq? #match?
+ * #not-match? #any-of? #not-any-of?.  Unknown predicates pass. */
+static bool predicates_hold(mi_ts_ctx *c, mi_compiled *mc, const TSQueryMatch *m)
+{
+	uint32_t nsteps;
+	const TSQueryPredicateStep *st =
+		ts_query_predicates_for_pattern(mc->q, m->pattern_index, &nsteps);
+	uint32_t i = 0;
+	while (i < nsteps) {
+		uint32_t j = i;
+		while (j < nsteps && st[j].type != TSQueryPredicateStepTypeDone)
+			j++;
+		if (j - i >= 3 && st[i].type == TSQueryPredicateStepTypeString &&
+		    st[i + 1].type == TSQueryPredicateStepTypeCapture) {
+			uint32_t n;
+			const char *op = ts_query_string_value_for_id(mc->q, st[i].value_id, &n);
+			const TSNode *node = capture_node(m, st[i + 1].value_id);
+			if (node) {
+				uint32_t tl;
+				const char *t = node_text(c, *node, &tl);
+				bool neg = !strncmp(op, "not-", 4);
+				const char *base = neg ? op + 4 : op;
+				bool ok = true;
+				if (!strcmp(base, "eq?")) {
+					uint32_t vl;
+					const char *v;
+					if (st[i + 2].type == TSQueryPredicateStepTypeCapture) {
+						const TSNode *o = capture_node(m, st[i + 2].value_id);
+						v = o ? node_text(c, *o, &vl) : "";
+						if (!o)
+							vl = 0;
+					} else {
+						v = ts_query_string_value_for_id(mc->q, st[i + 2].value_id, &vl);
+					}
+					ok = vl == tl && !memcmp(v, t, tl);
+				} else if (!strcmp(base, "match?")) {
+					regex_t *re = get_regex(mc, st[i + 2].value_id);
+					char small[256];
+					char *tmp = tl < sizeof(small) ? small : mi_xmalloc(tl + 1);
+					memcpy(tmp, t, tl);
+					tmp[tl] = 0;
+					ok = regexec(re, tmp, 0, NULL, 0) == 0;
+					if (tmp != small)
+						free(tmp);
+				} else if (!strcmp(base, "any-of?")) {
+					ok = false;
+					for (uint32_t k = i + 2; k < j; k++) {
+						uint32_t vl;
+						const char *v = ts_query_string_value_for_id(mc->q, st[k].value_id, &vl);
+						if (vl == tl && !memcmp(v, t, tl)) {
+							ok = true;
+							break;
+						}
+					}
+				}
+				if (neg ? ok : !ok)
+					return false;
+			}
+		}
+		i = j + 1;
+	}
+	return true;
+}
+
+static int kind_from_capture(const char *k, uint32_t n)
+{
+	static const struct { const char *name; int kind; } map[] = {
+		{"function", MI_KIND_FUNCTION}, {"method", MI_KIND_METHOD},
+		{"class", MI_KIND_CLASS}, {"object", MI_KIND_CLASS},
+		{"struct", MI_KIND_STRUCT}, {"union", MI_KIND_UNION},
+		{"enum", MI_KIND_ENUM}, {"trait", MI_KIND_TRAIT},
+		{"interface", MI_KIND_TRAIT}, {"protocol", MI_KIND_TRAIT},
+		{"module", MI_KIND_MODULE}, {"namespace", MI_KIND_MODULE},
+		{"impl", MI_KIND_MODULE}, {"constant", MI_KIND_CONSTANT},
+		{"variable", MI_KIND_VARIABLE}, {"field", MI_KIND_FIELD},
+		{"property", MI_KIND_FIELD}, {"macro", MI_KIND_MACRO},
+		{"typedef", MI_KIND_TYPEDEF}, {"type", MI_KIND_TYPEDEF},
+		{"enumerator", MI_KIND_ENUMERATOR}, {"prototype", MI_KIND_PROTOTYPE},
+		{"heading", MI_KIND_HEADING}, {"pointcut", MI_KIND_POINTCUT},
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strlen(map[i].name) == n && !memcmp(map[i].name, k, n))
+			return map[i].kind;
+	return MI_KIND_NONE;
+}
+
+static int ref_kind_from_capture(const char *k, uint32_t n)
+{
+	if (n == 4 && !memcmp(k, "call", 4))
+		return MI_REF_CALL;
+	if ((n == 4 && !memcmp(k, "type", 4)) || (n == 5 && !memcmp(k, "class", 5)))
+		return MI_REF_TYPE;
+	if (n == 6 && !memcmp(k, "import", 6))
+		return MI_REF_IMPORT;
+	if (n == 4 && !memcmp(k, "impl", 4))
+		return MI_REF_IMPL;
+	return -1;
+}
+
+/* Body node of a definition: the @body capture, the "body" field, or a child
+ * whose type says it is a block. */
+static TSNode find_body(TSNode def)
+{
+	TSNode b = ts_node_child_by_field_name(def, "body", 4);
+	if (!ts_node_is_null(b))
+		return b;
+	uint32_t n = ts_node_child_count(def);
+	for (uint32_t i = n; i-- > 0;) {
+		TSNode ch = ts_node_child(def, i);
+		const char *t = ts_node_type(ch);
+		if (strstr(t, "block") || strstr(t, "body") ||
+		    strstr(t, "declaration_list") || strstr(t, "compound_statement") ||
+		    !strcmp(t, "enumerator_list") || !strcmp(t, "field_declaration_list"))
+			return ch;
+	}
+	TSNode null = {{0}, 0, 0};
+	return null;
+}
+
+/* Folds runs of white space into one space, trims, drops a trailing
+ * '{' or ':' or '=>' opener. */
+static const char *fold_sig(mi_ts_ctx *c, const char *s, size_t n)
+{
+	char small[MI_MAX_SIG + 8];
+	size_t o = 0;
+	bool space = false;
+	for (size_t i = 0; i < n && o < MI_MAX_SIG; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ' || ch == '\f' || ch == '\v') {
+			space = o > 0;
+			continue;
+		}
+		if (space) {
+			/* No space after '(' or before ')' ',': keeps signatures tight. */
+			char prev = small[o - 1];
+			if (prev != '(' && prev != '[' && ch != ')' && ch != ',' && ch != ']')
+				small[o++] = ' ';
+			space = false;
+		}
+		small[o++] = (char)ch;
+	}
+	if (o >= MI_MAX_SIG && n > o) {
+		memcpy(small + o, "...", 3);
+		o += 3;
+	}
+	while (o > 0 && (small[o - 1] == '{' || small[o - 1] == ':' || small[o - 1] == ' '))
+		o--;
+	if (o >= 2 && small[o - 1] == '>' && small[o - 2] == '=')
+		o -= 2;
+	while (o > 0 && small[o - 1] == ' ')
+		o--;
+	return mi_parsed_strndup(c->p, small, o);
+}
+
+/* Strips comment markers from one comment's text, appending lines to out. */
+static void strip_comment(const char *s, size_t n, mi_buf *out)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t e = i;
+		while (e < n && s[e] != '\n')
+			e++;
+		size_t a = i, z = e;
+		while (a < z && isspace((unsigned char)s[a]))
+			a++;
+		/* leading markers */
+		if (z - a >= 3 && !memcmp(s + a, "/**", 3)) a += 3;
+		else if (z - a >= 3 && !memcmp(s + a, "///", 3)) a += 3;
+		else if (z - a >= 3 && !memcmp(s + a, "//!", 3)) a += 3;
+		else if (z - a >= 2 && (!memcmp(s + a, "/*", 2) || !memcmp(s + a, "//", 2))) a += 2;
+		else if (z - a >= 2 && !memcmp(s + a, "##", 2)) a += 2;
+		else if (z - a >= 1 && (s[a] == '#' || s[a] == '*' || s[a] == ';')) a += 1;
+		else if (z - a >= 2 && !memcmp(s + a, "--", 2)) a += 2;
+		while (z > a && isspace((unsigned char)s[z - 1]))
+			z--;
+		if (z - a >= 2 && !memcmp(s + z - 2, "*/", 2))
+			z -= 2;
+		while (z > a && (s[z - 1] == '*' || isspace((unsigned char)s[z - 1])))
+			z--;
+		while (a < z && isspace((unsigned char)s[a]))
+			a++;
+		if (z > a) {
+			if (out->len)
+				mi_buf_addc(out, '\n');
+			mi_buf_add(out, s + a, z - a);
+		}
+		i = e + 1;
+	}
+}
+
+static bool is_comment(TSNode n)
+{
+	const char *t = ts_node_type(n);
+	return strstr(t, "comment") != NULL;
+}
+
+/* Doc comment: comments immediately above the definition (or above the
+ * wrapper it sits in: export, decorator, template, attribute), or a docstring
+ * captured as @doc. */
+static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
+{
+	mi_buf b = {0};
+	const char *res = "";
+	if (!ts_node_is_null(doc)) {
+		uint32_t n;
+		const char *t = node_text(c, doc, &n);
+		/* strip quotes of a docstring */
+		size_t a = 0, z = n;
+		while (a < z && (t[a] == '"' || t[a] == '\'' || t[a] == 'r' || t[a] == 'b'))
+			a++;
+		while (z > a && (t[z - 1] == '"' || t[z - 1] == '\''))
+			z--;
+		strip_comment(t + a, z - a, &b);
+		goto out;
+	}
+	TSNode anchor = def;
+	for (int up = 0; up < 3; up++) {
+		TSNode prev = ts_node_prev_sibling(anchor);
+		if (!ts_node_is_null(prev) && is_comment(prev))
+			break;
+		TSNode parent = ts_node_parent(anchor);
+		if (ts_node_is_null(parent))
+			break;
+		/* Only climb through wrappers that start where the definition does
+		 * or hold only decorators/attributes before it. */
+		const char *pt = ts_node_type(parent);
+		if (!(strstr(pt, "export") || strstr(pt, "decorated") ||
+		      strstr(pt, "template") || strstr(pt, "attribute") ||
+		      strstr(pt, "annotated")))
+			break;
+		anchor = parent;
+	}
+	TSNode items[32];
+	int nitems = 0;
+	uint32_t want_row = ts_node_start_point(anchor).row;
+	TSNode prev = ts_node_prev_sibling(anchor);
+	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < 32) {
+		uint32_t end_row = ts_node_end_point(prev).row;
+		TSPoint ep = ts_node_end_point(prev);
+		/* line comments include their newline in some grammars */
+		if (ep.column == 0 && end_row > 0)
+			end_row--;
+		if (end_row + 1 < want_row)
+			break;
+		items[nitems++] = prev;
+		want_row = ts_node_start_point(prev).row;
+		prev = ts_node_prev_sibling(prev);
+	}
+	for (int i = nitems - 1; i >= 0; i--) {
+		uint32_t n;
+		const char *t = node_text(c, items[i], &n);
+		strip_comment(t, n, &b);
+	}
+out:
+	if (b.len > MI_MAX_DOC) {
+		b.len = MI_MAX_DOC;
+		/* do not cut a UTF-8 sequence */
+		while (b.len > 0 && ((unsigned char)b.buf[b.len] & 0xc0) == 0x80)
+			b.len--;
+	}
+	if (b.len)
+		res = mi_parsed_strndup(c->p, b.buf, b.len);
+	mi_buf_release(&b);
+	return res;
+}
+
+/* Name of a definition with no @name capture: follow "declarator" fields
+ * (C/C++ declarators nest), then "name", then the first named child. */
+static TSNode find_name(TSNode def)
+{
+	TSNode n = def;
+	for (int depth = 0; depth < 12; depth++) {
+		const char *t = ts_node_type(n);
+		if (depth > 0 && (strstr(t, "identifier") || !strcmp(t, "name") ||
+				  !strcmp(t, "word") || !strcmp(t, "constant")))
+			return n;
+		TSNode next = ts_node_child_by_field_name(n, "declarator", 10);
+		if (ts_node_is_null(next))
+			next = ts_node_child_by_field_name(n, "name", 4);
+		if (ts_node_is_null(next) && depth > 0 && ts_node_named_child_count(n) > 0)
+			next = ts_node_named_child(n, 0);
+		if (ts_node_is_null(next))
+			break;
+		n = next;
+	}
+	return def;
+}
+
+static int cmp_def(const void *a, const void *b)
+{
+	const def_tmp *x = a, *y = b;
+	uint32_t xs = ts_node_start_byte(x->node), ys = ts_node_start_byte(y->node);
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	uint32_t xe = ts_node_end_byte(x->node), ye = ts_node_end_byte(y->node);
+	if (xe != ye)
+		return xe > ye ? -1 : 1; /* outer first */
+	return x->pattern < y->pattern ? -1 : x->pattern > y->pattern;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+	uint32_t x = ts_node_start_byte(((const ref_tmp *)a)->name);
+	uint32_t y = ts_node_start_byte(((const ref_tmp *)b)->name);
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t end_line_of(TSNode n)
+{
+	TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+	if (e.column == 0 && e.row > s.row)
+		return e.row;
+	return e.row + 1;
+}
+
+/* Records ERROR and MISSING nodes as diagnostics (bounded). */
+static void collect_errors(mi_ts_ctx *c, TSNode root)
+{
+	if (!ts_node_has_error(root))
+		return;
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	size_t n = 0;
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&cur);
+		bool descend = ts_node_has_error(node) && !ts_node_is_error(node);
+		if (ts_node_is_error(node) || ts_node_is_missing(node)) {
+			if (n < MI_MAX_DIAGS) {
+				mi_diag *d = mi_parsed_add_diag(c->p);
+				d->line = ts_node_start_point(node).row + 1;
+				d->severity = 'E';
+				mi_buf m = {0};
+				if (ts_node_is_missing(node)) {
+					mi_buf_addf(&m, "syntax error: missing '%s'", ts_node_type(node));
+				} else {
+					uint32_t tl;
+					const char *t = node_text(c, node, &tl);
+					size_t k = 0;
+					while (k < tl && k < 24 && t[k] != '\n')
+						k++;
+					mi_buf_adds(&m, "syntax error: unexpected '");
+					mi_buf_add(&m, t, k);
+					mi_buf_adds(&m, k < tl ? "...'" : "'");
+				}
+				d->msg = mi_parsed_strndup(c->p, m.buf, m.len);
+				mi_buf_release(&m);
+			}
+			n++;
+		}
+		if (descend && ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	if (n > MI_MAX_DIAGS) {
+		mi_diag *d = mi_parsed_add_diag(c->p);
+		d->line = 0;
+		d->severity = 'E';
+		mi_buf m = {0};
+		mi_buf_addf(&m, "%zu more syntax errors not shown", n - MI_MAX_DIAGS);
+		d->msg = mi_parsed_strndup(c->p, m.buf, m.len);
+		mi_buf_release(&m);
+	}
+}
+
+static bool parse_timeout(TSParseState *state)
+{
+	const struct timespec *deadline = state->payload;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > deadline->tv_sec ||
+	       (now.tv_sec == deadline->tv_sec && now.tv_nsec > deadline->tv_nsec);
+}
+
+static const char *ts_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n)
+{
+	mi_ts_ctx *c = payload;
+	(void)pos;
+	if (byte >= c->len) {
+		*n = 0;
+		return "";
+	}
+	*n = (uint32_t)(c->len - byte);
+	return c->src + byte;
+}
+
+static int ts_extract(mi_ts_ctx *c)
+{
+	int err = 0;
+	mi_compiled *mc = get_compiled(c->row->id);
+	if (!mc->q)
+		return MI_ERR_PARSE;
+	TSParser *parser = ts_parser_new();
+	TSTree *tree = NULL;
+	TSQueryCursor *qc = NULL;
+	def_tmp *defs = NULL;
+	ref_tmp *refs = NULL;
+	size_t ndefs = 0, capdefs = 0, nrefs = 0, caprefs = 0;
+
+	if (!ts_parser_set_language(parser, c->row->ts())) {
+		err = MI_ERR_PARSE;
+		goto out;
+	}
+	struct timespec deadline;
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += MI_PARSE_TIMEOUT_NS / 1000000000ull;
+	TSParseOptions popt = {.payload = &deadline, .progress_callback = parse_timeout};
+	TSInput input = {.payload = c, .read = ts_read, .encoding = TSInputEncodingUTF8};
+	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
+	if (!tree) {
+		err = MI_ERR_PARSE;
+		goto out;
+	}
+	TSNode root = ts_tree_root_node(tree);
+	qc = ts_query_cursor_new();
+	ts_query_cursor_set_match_limit(qc, 4096);
+	ts_query_cursor_exec(qc, mc->q, root);
+	TSQueryMatch m;
+	while (ts_query_cursor_next_match(qc, &m)) {
+		if (!predicates_hold(c, mc, &m))
+			continue;
+		TSNode name = {{0}, 0, 0}, defn = name, body = name, doc = name;
+		int kind = MI_KIND_NONE, rkind = -1;
+		for (uint16_t i = 0; i < m.capture_count; i++) {
+			uint32_t n;
+			const char *cn = ts_query_capture_name_for_id(mc->q, m.captures[i].index, &n);
+			if (n == 4 && !memcmp(cn, "name", 4))
+				name = m.captures[i].node;
+			else if (n == 4 && !memcmp(cn, "body", 4))
+				body = m.captures[i].node;
+			else if (n == 3 && !memcmp(cn, "doc", 3))
+				doc = m.captures[i].node;
+			else if (n > 11 && !memcmp(cn, "definition.", 11)) {
+				kind = kind_from_capture(cn + 11, n - 11);
+				defn = m.captures[i].node;
+			} else if (n > 10 && !memcmp(cn, "reference.", 10)) {
+				rkind = ref_kind_from_capture(cn + 10, n - 10);
+				if (ts_node_is_null(name))
+					name = m.captures[i].node;
+			}
+		}
+		if (kind != MI_KIND_NONE && !ts_node_is_null(defn)) {
+			if (ndefs == capdefs) {
+				capdefs = capdefs ? capdefs * 2 : 64;
+				defs = mi_xrealloc(defs, capdefs * sizeof(*defs));
+			}
+			def_tmp *d = &defs[ndefs++];
+			d->node = defn;
+			d->name = ts_node_is_null(name) ? find_name(defn) : name;
+			d->body = body;
+			d->doc = doc;
+			d->kind = kind;
+			d->pattern = m.pattern_index;
+		} else if (rkind >= 0 && !ts_node_is_null(name)) {
+			if (nrefs == caprefs) {
+				caprefs = caprefs ? caprefs * 2 : 64;
+				refs = mi_xrealloc(refs, caprefs * sizeof(*refs));
+			}
+			refs[nrefs].name = name;
+			refs[nrefs].kind = rkind;
+			nrefs++;
+		}
+	}
+	if (ndefs)
+		qsort(defs, ndefs, sizeof(*defs), cmp_def);
+
+	/* Symbols in source order, outer before inner; parents via a stack. */
+	int32_t *stack = mi_xmalloc((ndefs + 1) * sizeof(*stack));
+	size_t sp = 0;
+	for (size_t i = 0; i < ndefs; i++) {
+		def_tmp *d = &defs[i];
+		uint32_t sb = ts_node_start_byte(d->node), eb = ts_node_end_byte(d->node);
+		if (i > 0 && ts_node_eq(defs[i - 1].node, d->node))
+			continue; /* same node from a later pattern */
+		while (sp > 0 && c->p->syms[stack[sp - 1]].end_byte - c->base <= sb)
+			sp--;
+		mi_symbol *s = mi_parsed_add_sym(c->p);
+		uint32_t nl;
+		const char *nt = node_text(c, d->name, &nl);
+		if (nl > 200)
+			nl = 200;
+		/* names never span lines */
+		for (uint32_t k = 0; k < nl; k++)
+			if (nt[k] == '\n') {
+				nl = k;
+				break;
+			}
+		s->name = mi_parsed_strndup(c->p, nt, nl);
+		s->kind = (uint8_t)d->kind;
+		s->start_line = ts_node_start_point(d->node).row + 1;
+		s->end_line = end_line_of(d->node);
+		s->start_byte = sb + c->base;
+		s->end_byte = eb + c->base;
+		TSNode body = ts_node_is_null(d->body) ? find_body(d->node) : d->body;
+		uint32_t sig_end = eb;
+		if (!ts_node_is_null(body) && ts_node_start_byte(body) > sb) {
+			sig_end = ts_node_start_byte(body);
+			s->body_byte = sig_end + c->base;
+			s->body_line = ts_node_start_point(body).row + 1;
+		}
+		s->sig = fold_sig(c, c->src + sb, sig_end - sb);
+		s->doc = find_doc(c, d->node, d->doc);
+		if (sp > 0) {
+			int32_t pi = stack[sp - 1];
+			mi_symbol *par = &c->p->syms[pi];
+			s->parent_idx = pi;
+			s->level = (uint8_t)(sp > 255 ? 255 : sp);
+			if (par->parent[0]) {
+				mi_buf q = {0};
+				mi_buf_adds(&q, par->parent);
+				mi_buf_addc(&q, '.');
+				mi_buf_adds(&q, par->name);
+				s->parent = mi_parsed_strndup(c->p, q.buf, q.len);
+				mi_buf_release(&q);
+			} else {
+				s->parent = par->name;
+			}
+		}
+		if (d->kind == MI_KIND_FUNCTION && sp > 0) {
+			int pk = c->p->syms[stack[sp - 1]].kind;
+			if (pk == MI_KIND_CLASS || pk == MI_KIND_STRUCT || pk == MI_KIND_TRAIT ||
+			    pk == MI_KIND_MODULE || pk == MI_KIND_ENUM)
+				s->kind = MI_KIND_METHOD;
+		}
+		if (c->row->fix) {
+			TSNode dn = d->node;
+			c->row->fix(c, &dn, s);
+		}
+		stack[sp++] = (int32_t)(c->p->nsyms - 1);
+	}
+	free(stack);
+
+	/* References, with the innermost enclosing symbol as caller. */
+	if (nrefs) {
+		qsort(refs, nrefs, sizeof(*refs), cmp_ref);
+		int32_t *st2 = mi_xmalloc((c->p->nsyms + 1) * sizeof(*st2));
+		size_t sp2 = 0, si = 0;
+		for (size_t i = 0; i < nrefs; i++) {
+			uint32_t b = ts_node_start_byte(refs[i].name) + c->base;
+			while (si < c->p->nsyms && c->p->syms[si].start_byte <= b) {
+				while (sp2 > 0 && c->p->syms[st2[sp2 - 1]].end_byte <= c->p->syms[si].start_byte)
+					sp2--;
+				st2[sp2++] = (int32_t)si;
+				si++;
+			}
+			while (sp2 > 0 && c->p->syms[st2[sp2 - 1]].end_byte <= b)
+				sp2--;
+			if (i > 0 && ts_node_eq(refs[i - 1].name, refs[i].name))
+				continue;
+			uint32_t nl;
+			const char *nt = node_text(c, refs[i].name, &nl);
+			if (!nl || nl > 200)
+				continue;
+			mi_ref *r = mi_parsed_add_ref(c->p);
+			r->callee = mi_parsed_strndup(c->p, nt, nl);
+			r->line = ts_node_start_point(refs[i].name).row + 1;
+			r->kind = (uint8_t)refs[i].kind;
+			r->caller_idx = sp2 > 0 ? st2[sp2 - 1] : -1;
+		}
+		free(st2);
+	}
+	collect_errors(c, root);
+out:
+	free(defs);
+	free(refs);
+	if (qc)
+		ts_query_cursor_delete(qc);
+	if (tree)
+		ts_tree_delete(tree);
+	ts_parser_delete(parser);
+	return err;
+}
+
+int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
+{
+	const mi_lang_row *row = mi_lang_row_get(lang);
+	if (!row)
+		return MI_ERR_ARG;
+	out->lang = lang;
+	if (len > UINT32_MAX / 2)
+		return MI_ERR_TOOBIG;
+	if (row->scan)
+		return row->scan(src, len, out);
+	if (!row->ts || !row->query)
+		return MI_ERR_ARG;
+	mi_ts_ctx c = {src, len, 0, out, row};
+	if (len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3)) {
+		c.src += 3;
+		c.len -= 3;
+		c.base = 3;
+	}
+	return ts_extract(&c);
+}
+
+/* Accessors for language fix-up callbacks (lang.c). */
+const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len)
+{
+	return node_text(c, *(TSNode *)node, len);
+}
+
+const char *mi_ts_src(mi_ts_ctx *c, size_t *len, uint32_t *base)
+{
+	*len = c->len;
+	*base = c->base;
+	return c->src;
+}
+
+mi_parsed *mi_ts_parsed(mi_ts_ctx *c)
+{
+	return c->p;
+}
+
+const char *mi_ts_query_error(int lang)
+{
+	mi_compiled *mc = get_compiled(lang);
+	return mc->error;
+}

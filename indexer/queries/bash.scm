@@ -1,0 +1,1 @@
+; bash: definitions and references (ours). To be filled.

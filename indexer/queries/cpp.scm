@@ -1,0 +1,1 @@
+; cpp: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; csharp: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; go: definitions and references (ours). To be filled.

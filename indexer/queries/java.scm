@@ -1,0 +1,1 @@
+; java: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; javascript: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; kotlin: definitions and references (ours). To be filled.

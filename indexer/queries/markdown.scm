@@ -1,0 +1,1 @@
+; markdown: definitions and references (ours). To be filled.

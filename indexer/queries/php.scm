@@ -1,0 +1,1 @@
+; php: definitions and references (ours). To be filled.

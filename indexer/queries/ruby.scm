@@ -1,0 +1,1 @@
+; ruby: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; rust: definitions and references (ours). To be filled.

@@ -1,0 +1,1 @@
+; swift: definitions and references (ours). To be filled.

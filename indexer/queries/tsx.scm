@@ -1,0 +1,1 @@
+; tsx: definitions and references (ours). To be filled.

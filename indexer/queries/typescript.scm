@@ -1,0 +1,1 @@
+; typescript: definitions and references (ours). To be filled.

@@ -1,0 +1,193 @@
+/*
+ * walk.c - lists the files of a repository that are to be indexed,
+ * honouring .gitignore (nested), .git/info/exclude and .mcpidxignore, and
+ * counting every skipped file by reason.
+ */
+#include "walk.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Directory names that hold vendored or generated trees. */
+static const char *const vendored_dirs[] = {
+	"node_modules", "bower_components", "vendor", "third_party",
+	"__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
+	".gradle", ".idea", ".cache", NULL,
+};
+
+static const char *const vcs_dirs[] = {".git", ".hg", ".svn", ".mcpidx", NULL};
+
+static bool in_names(const char *const *names, const char *name)
+{
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && !strcmp(s + n - m, suf);
+}
+
+static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 1024;
+		w->files = mi_xrealloc(w->files, w->cap * sizeof(*w->files));
+	}
+	mi_walk_file *f = &w->files[w->n++];
+	f->path = mi_xstrdup(rel);
+	f->size = (uint64_t)st->st_size;
+	f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec;
+	f->lang = mi_lang_detect(rel);
+}
+
+/* true if the absolute path real stays inside root (a prefix dir). */
+static bool inside(const char *root, const char *real)
+{
+	size_t n = strlen(root);
+	return !strncmp(root, real, n) && (real[n] == '/' || real[n] == 0);
+}
+
+static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
+{
+	char abs[PATH_MAX];
+	if ((size_t)snprintf(abs, sizeof(abs), "%s%s%s", w->root, *rel ? "/" : "", rel) >= sizeof(abs))
+		return;
+	if (!w->no_ignore) {
+		char f[PATH_MAX];
+		mi_ignore_pop_to(ig, rel);
+		snprintf(f, sizeof(f), "%s/.gitignore", abs);
+		mi_ignore_push_file(ig, rel, f);
+		snprintf(f, sizeof(f), "%s/.mcpidxignore", abs);
+		mi_ignore_push_file(ig, rel, f);
+	}
+	DIR *d = opendir(abs);
+	if (!d) {
+		w->skipped[MI_SKIP_UNREADABLE]++;
+		return;
+	}
+	/* Sorted names: deterministic ids and output. */
+	char **names = NULL;
+	size_t nn = 0, cn = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (nn == cn) {
+			cn = cn ? cn * 2 : 64;
+			names = mi_xrealloc(names, cn * sizeof(*names));
+		}
+		names[nn++] = mi_xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, nn, sizeof(*names), mi_walk_cmp);
+	for (size_t i = 0; i < nn; i++) {
+		const char *name = names[i];
+		char crel[PATH_MAX], cabs[PATH_MAX];
+		if ((size_t)snprintf(crel, sizeof(crel), "%s%s%s", rel, *rel ? "/" : "", name) >= sizeof(crel) ||
+		    (size_t)snprintf(cabs, sizeof(cabs), "%s/%s", abs, name) >= sizeof(cabs)) {
+			w->skipped[MI_SKIP_UNREADABLE]++;
+			continue;
+		}
+		struct stat st;
+		if (lstat(cabs, &st) < 0) {
+			w->skipped[MI_SKIP_UNREADABLE]++;
+			continue;
+		}
+		bool link = S_ISLNK(st.st_mode);
+		if (link) {
+			char real[PATH_MAX];
+			if (!realpath(cabs, real) || stat(real, &st) < 0) {
+				w->skipped[MI_SKIP_UNREADABLE]++;
+				continue;
+			}
+			/* Links leaving the root, and links to directories (loops),
+			 * are not followed. */
+			if (!inside(w->root, real) || S_ISDIR(st.st_mode)) {
+				w->skipped[MI_SKIP_SYMLINK]++;
+				continue;
+			}
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (in_names(vcs_dirs, name))
+				continue;
+			if (w->index_dir && !strcmp(cabs, w->index_dir))
+				continue;
+			if (!w->no_ignore && mi_ignore_match(ig, crel, true)) {
+				w->skipped[MI_SKIP_IGNORED]++;
+				continue;
+			}
+			char tag[PATH_MAX];
+			snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", cabs);
+			if (in_names(vendored_dirs, name) || access(tag, F_OK) == 0) {
+				w->skipped[MI_SKIP_VENDORED]++;
+				continue;
+			}
+			if (depth < 256)
+				walk_dir(w, ig, crel, depth + 1);
+			if (!w->no_ignore)
+				mi_ignore_pop_to(ig, rel);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		if (!w->no_ignore && mi_ignore_match(ig, crel, false)) {
+			w->skipped[MI_SKIP_IGNORED]++;
+			continue;
+		}
+		if (has_suffix(name, ".min.js") || has_suffix(name, ".min.css") ||
+		    has_suffix(name, ".pb.go") || has_suffix(name, "_pb2.py")) {
+			w->skipped[MI_SKIP_VENDORED]++;
+			continue;
+		}
+		if (mi_lang_detect(crel) == MI_LANG_NONE) {
+			w->skipped[MI_SKIP_UNKNOWN]++;
+			continue;
+		}
+		if ((uint64_t)st.st_size > w->max_size) {
+			w->skipped[MI_SKIP_TOOBIG]++;
+			continue;
+		}
+		add_entry(w, crel, &st);
+	}
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+}
+
+int mi_walk_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int mi_walk_run(mi_walk *w)
+{
+	mi_ignore *ig = mi_ignore_new();
+	if (!w->no_ignore) {
+		char f[PATH_MAX];
+		snprintf(f, sizeof(f), "%s/.git/info/exclude", w->root);
+		mi_ignore_push_file(ig, "", f);
+	}
+	walk_dir(w, ig, "", 0);
+	mi_ignore_free(ig);
+	return 0;
+}
+
+void mi_walk_release(mi_walk *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->files[i].path);
+	free(w->files);
+	w->files = NULL;
+	w->n = w->cap = 0;
+}

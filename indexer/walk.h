@@ -1,0 +1,30 @@
+/*
+ * walk.h - the repository walk (indexer internal).
+ */
+#ifndef MI_WALK_H
+#define MI_WALK_H
+
+#include "indexer_int.h"
+
+typedef struct mi_walk_file {
+	char *path;        /* repo-relative, '/' separated; owned */
+	uint64_t size;     /* bytes at walk time */
+	int64_t mtime_ns;  /* modification time, ns */
+	int lang;          /* mi_lang_id */
+} mi_walk_file;
+
+typedef struct mi_walk {
+	const char *root;        /* absolute, real path of the repo */
+	const char *index_dir;   /* absolute index dir to leave out, or NULL */
+	uint64_t max_size;       /* size cap */
+	bool no_ignore;          /* ignore files are not read */
+	mi_walk_file *files;     /* result, sorted by path within directories */
+	size_t n, cap;
+	size_t skipped[MI_SKIP__COUNT]; /* counts by reason */
+} mi_walk;
+
+int mi_walk_run(mi_walk *w);
+void mi_walk_release(mi_walk *w);
+int mi_walk_cmp(const void *a, const void *b);
+
+#endif

@@ -1,0 +1,632 @@
+/*
+ * query.c - opening an index and the lookups over it: stats, definitions,
+ * references, and loading one file for the folded views.
+ */
+#include "query_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+void mi_out_release(mi_out *o)
+{
+	mi_buf_release(&o->text);
+	mi_buf_release(&o->json);
+	o->is_error = false;
+}
+
+void mi_out_reset(mi_out *o)
+{
+	mi_buf_reset(&o->text);
+	mi_buf_reset(&o->json);
+	o->is_error = false;
+}
+
+int mi_out_error(mi_out *o, int err, const char *fmt, ...)
+{
+	va_list ap;
+	mi_out_reset(o);
+	va_start(ap, fmt);
+	mi_buf_vaddf(&o->text, fmt, ap);
+	va_end(ap);
+	mi_buf_adds(&o->json, "{\"error\":");
+	mi_buf_add_json_str(&o->json, o->text.buf, o->text.len);
+	mi_buf_addc(&o->json, '}');
+	o->is_error = true;
+	return err;
+}
+
+int mi_query_open(const char *path, mi_query **out, mi_buf *err)
+{
+	struct stat sb;
+	int flags = MI_STORE_RDONLY;
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		flags |= MI_STORE_FILE | MI_STORE_NOLOCK;
+	mi_store *st;
+	int rc = mi_store_open(path, flags, &st);
+	if (rc == MI_ERR_NOINDEX) {
+		mi_buf_addf(err, "No index at %s. Run: mcpidx build REPO (the index is written to REPO/.mcpidx)", path);
+		return rc;
+	}
+	if (rc == MI_ERR_VERSION) {
+		mi_buf_addf(err, "The index at %s has another format version; this mcpidx reads version %d. "
+			    "Rebuild it: mcpidx build --force REPO", path, MI_FORMAT_VERSION);
+		return rc;
+	}
+	if (rc == EACCES && !(flags & MI_STORE_NOLOCK)) {
+		/* A read-only directory: LMDB cannot create its lock file. */
+		rc = mi_store_open(path, flags | MI_STORE_NOLOCK, &st);
+	}
+	if (rc) {
+		mi_buf_addf(err, "Cannot open index %s: %s", path, mi_strerror(rc));
+		return rc;
+	}
+	mi_query *q = mi_xcalloc(1, sizeof(*q));
+	q->st = st;
+	q->path = mi_xstrdup(path);
+	*out = q;
+	return 0;
+}
+
+void mi_query_close(mi_query *q)
+{
+	if (!q)
+		return;
+	mi_store_close(q->st);
+	free(q->path);
+	free(q);
+}
+
+const char *mi_query_path(const mi_query *q)
+{
+	return q->path;
+}
+
+mi_store *mi_query_store(mi_query *q)
+{
+	return q->st;
+}
+
+char *mi_q_file_path(mi_txn *t, uint32_t file_id)
+{
+	uint8_t k[4];
+	const void *v;
+	size_t vl;
+	mi_be32(k, file_id);
+	if (mi_get(t, MI_DB_FILEIDS, k, 4, &v, &vl))
+		return NULL;
+	return mi_xstrndup(v, vl);
+}
+
+int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
+		   const char **src, size_t *len, mi_parsed *p)
+{
+	const void *v, *kp;
+	size_t vl, kl, pl = strlen(path);
+	int rc = mi_get(t, MI_DB_FILES, path, pl, &v, &vl);
+	if (rc)
+		return rc;
+	if ((rc = mi_file_decode(v, vl, rec)))
+		return rc;
+	if ((rc = mi_get(t, MI_DB_SRC, path, pl, &v, &vl))) {
+		mi_file_rec_release(rec);
+		return rc == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : rc;
+	}
+	*src = v;
+	*len = vl;
+	p->lang = rec->lang;
+	mi_buf k = {0};
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+		goto out;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		mi_symbol *s = mi_parsed_add_sym(p);
+		if ((rc = mi_symbol_decode(v, vl, s, p)))
+			break;
+	}
+	mi_cursor_close(cur);
+	if (rc == MI_ERR_NOTFOUND)
+		rc = 0;
+	for (uint32_t i = 0; i < rec->ndiags && !rc; i++) {
+		mi_diag *d = mi_parsed_add_diag(p);
+		d->line = rec->diags[i].line;
+		d->severity = rec->diags[i].severity;
+		d->msg = mi_parsed_strndup(p, rec->diags[i].msg, strlen(rec->diags[i].msg));
+	}
+out:
+	mi_buf_release(&k);
+	if (rc)
+		mi_file_rec_release(rec);
+	return rc;
+}
+
+/* ---- stats ------------------------------------------------------------------------ */
+
+int mi_query_stats(mi_query *q, mi_out *out)
+{
+	mi_txn *t;
+	mi_out_reset(out);
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc)
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	static const char *const ints[] = {"files", "symbols", "refs", "diags", "chunks", "built"};
+	int64_t val[6] = {0};
+	for (int i = 0; i < 6; i++)
+		mi_meta_get_int(t, ints[i], &val[i]);
+	char *tool = NULL, *head = NULL, *root = NULL;
+	mi_meta_get_str(t, "tool", &tool);
+	mi_meta_get_str(t, "head", &head);
+	mi_meta_get_str(t, "root", &root);
+	/* Files per language. */
+	size_t per_lang[MI_LANG__COUNT] = {0};
+	mi_cursor *cur;
+	if (!mi_cursor_open(t, MI_DB_FILES, &cur)) {
+		const void *kp, *vp;
+		size_t kl, vl;
+		int r2;
+		for (r2 = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !r2;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			mi_file_rec f;
+			if (!mi_file_decode(vp, vl, &f)) {
+				if (f.lang < MI_LANG__COUNT)
+					per_lang[f.lang]++;
+				mi_file_rec_release(&f);
+			}
+		}
+		mi_cursor_close(cur);
+	}
+	uint64_t size = mi_store_size(q->st);
+	mi_txn_abort(t);
+
+	char when[64] = "";
+	time_t bt = (time_t)val[5];
+	struct tm tm;
+	if (bt && gmtime_r(&bt, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mi_buf *j = &out->json, *x = &out->text;
+	mi_buf_addf(j, "{\"index\":");
+	mi_buf_add_json_str(j, q->path, strlen(q->path));
+	mi_buf_addf(j, ",\"format_version\":%d,\"tool\":", MI_FORMAT_VERSION);
+	mi_buf_add_json_str(j, tool ? tool : "", tool ? strlen(tool) : 0);
+	mi_buf_adds(j, ",\"built\":");
+	mi_buf_add_json_str(j, when, strlen(when));
+	mi_buf_adds(j, ",\"git_head\":");
+	mi_buf_add_json_str(j, head ? head : "", head ? strlen(head) : 0);
+	mi_buf_adds(j, ",\"root\":");
+	mi_buf_add_json_str(j, root ? root : "", root ? strlen(root) : 0);
+	mi_buf_addf(j, ",\"files\":%lld,\"symbols\":%lld,\"references\":%lld,"
+		    "\"diagnostics\":%lld,\"chunks\":%lld,\"index_bytes\":%llu,\"languages\":{",
+		    (long long)val[0], (long long)val[1], (long long)val[2],
+		    (long long)val[3], (long long)val[4], (unsigned long long)size);
+	mi_buf_addf(x, "index %s (format %d, %s)\nbuilt %s%s%s\n", q->path, MI_FORMAT_VERSION,
+		    tool ? tool : "?", when, head && *head ? " at " : "", head ? head : "");
+	mi_buf_addf(x, "files %lld  symbols %lld  references %lld  diagnostics %lld  chunks %lld  size %.1f MiB\n",
+		    (long long)val[0], (long long)val[1], (long long)val[2],
+		    (long long)val[3], (long long)val[4], size / 1048576.0);
+	bool first = true;
+	for (int i = 0; i < MI_LANG__COUNT; i++) {
+		if (!per_lang[i])
+			continue;
+		mi_buf_addf(j, "%s\"%s\":%zu", first ? "" : ",", mi_lang_name(i), per_lang[i]);
+		mi_buf_addf(x, "%s%s %zu", first ? "languages: " : ", ", mi_lang_name(i), per_lang[i]);
+		first = false;
+	}
+	if (!first)
+		mi_buf_addc(x, '\n');
+	mi_buf_adds(j, "}}");
+	free(tool);
+	free(head);
+	free(root);
+	return 0;
+}
+
+/* ---- definitions -------------------------------------------------------------------- */
+
+typedef struct def_hit {
+	char *path;        /* owned */
+	uint32_t idx;      /* symbol index in the file */
+	mi_symbol sym;     /* decoded (strings in the shared arena) */
+	int rank;          /* lower is better */
+} def_hit;
+
+static int kind_rank(int kind)
+{
+	switch (kind) {
+	case MI_KIND_CLASS: case MI_KIND_STRUCT: case MI_KIND_TRAIT:
+	case MI_KIND_ENUM: case MI_KIND_UNION: return 0;
+	case MI_KIND_FUNCTION: case MI_KIND_METHOD: return 1;
+	case MI_KIND_MODULE: case MI_KIND_TYPEDEF: return 2;
+	case MI_KIND_MACRO: case MI_KIND_CONSTANT: return 3;
+	case MI_KIND_VARIABLE: case MI_KIND_FIELD: case MI_KIND_ENUMERATOR: return 4;
+	case MI_KIND_PROTOTYPE: return 6;
+	default: return 5;
+	}
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const def_hit *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	int c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	return x->sym.start_line < y->sym.start_line ? -1 : x->sym.start_line > y->sym.start_line;
+}
+
+/* Header line(s) of a symbol with its body folded, for definition answers. */
+static void folded_symbol(const mi_symbol *s, mi_buf *b)
+{
+	char mark = mi_kind_mark(s->kind);
+	if (mark)
+		mi_buf_addf(b, "%c> ", mark);
+	mi_buf_adds(b, s->sig[0] ? s->sig : s->name);
+	if (s->body_byte)
+		mi_buf_adds(b, " { ... }");
+}
+
+int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_out *out)
+{
+	mi_out_reset(out);
+	if (!symbol || !*symbol)
+		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: symbol");
+	/* Accept Parent.name and Parent::name: look the last part up, filter by parent. */
+	const char *name = symbol, *parent = NULL;
+	size_t parent_len = 0;
+	const char *dot = strrchr(symbol, '.'), *colons = NULL;
+	for (const char *p = symbol; (p = strstr(p, "::")); p += 2)
+		colons = p;
+	if (colons && (!dot || colons > dot)) {
+		parent = symbol;
+		parent_len = (size_t)(colons - symbol);
+		name = colons + 2;
+	} else if (dot && dot > symbol && dot[1]) {
+		parent = symbol;
+		parent_len = (size_t)(dot - symbol);
+		name = dot + 1;
+	}
+	mi_buf norm = {0};
+	if (path && *path && mi_path_normalize(path, &norm)) {
+		mi_buf_release(&norm);
+		return mi_out_error(out, MI_ERR_PATH, "Path '%s' is outside the repository: give a repo-relative path such as src/main.c", path);
+	}
+	mi_txn *t;
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc) {
+		mi_buf_release(&norm);
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	}
+	mi_parsed arena;
+	mi_parsed_init(&arena);
+	def_hit *hits = NULL;
+	size_t nh = 0, cap = 0;
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl;
+	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
+		int r2;
+		for (r2 = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2 && nh < 1000;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl < k.len + 5 || memcmp(kp, k.buf, k.len))
+				break;
+			const char *fp = (const char *)kp + k.len;
+			size_t fl = kl - k.len - 5;
+			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
+				continue;
+			/* symbol record: path \0 be32(idx) */
+			mi_buf sk = {0};
+			mi_buf_add(&sk, fp, fl + 1);
+			mi_buf_add(&sk, (const char *)kp + kl - 4, 4);
+			const void *sv;
+			size_t svl;
+			mi_symbol s;
+			if (!mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &sv, &svl) &&
+			    !mi_symbol_decode(sv, svl, &s, &arena)) {
+				if (parent && (strlen(s.parent) < parent_len ||
+					       memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len))) {
+					mi_buf_release(&sk);
+					continue;
+				}
+				if (nh == cap) {
+					cap = cap ? cap * 2 : 16;
+					hits = mi_xrealloc(hits, cap * sizeof(*hits));
+				}
+				def_hit *h = &hits[nh++];
+				h->path = mi_xstrndup(fp, fl);
+				h->idx = mi_rd32((const uint8_t *)kp + kl - 4);
+				h->sym = s;
+				h->rank = kind_rank(s.kind) * 2 + (s.vis == MI_VIS_PRIVATE);
+				/* tests and examples last */
+				if (strstr(h->path, "test") || strstr(h->path, "example"))
+					h->rank += 20;
+			}
+			mi_buf_release(&sk);
+		}
+		mi_cursor_close(cur);
+	}
+	if (nh)
+		qsort(hits, nh, sizeof(*hits), cmp_hit);
+	mi_buf *j = &out->json, *x = &out->text;
+	mi_buf_adds(j, "{\"definitions\":[");
+	size_t shown = nh < 50 ? nh : 50;
+	for (size_t i = 0; i < shown; i++) {
+		mi_symbol *s = &hits[i].sym;
+		mi_buf fold = {0};
+		folded_symbol(s, &fold);
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_adds(j, "{\"name\":");
+		mi_buf_add_json_str(j, s->name, strlen(s->name));
+		mi_buf_addf(j, ",\"kind\":\"%s\",\"path\":", mi_kind_name(s->kind));
+		mi_buf_add_json_str(j, hits[i].path, strlen(hits[i].path));
+		mi_buf_addf(j, ",\"line\":%u,\"end_line\":%u,\"parent\":", s->start_line, s->end_line);
+		mi_buf_add_json_str(j, s->parent, strlen(s->parent));
+		mi_buf_adds(j, ",\"signature\":");
+		mi_buf_add_json_str(j, s->sig, strlen(s->sig));
+		mi_buf_adds(j, ",\"text\":");
+		mi_buf_add_json_str(j, fold.buf, fold.len);
+		mi_buf_addc(j, '}');
+		mi_buf_addf(x, "%s:%u-%u %s%s%s\n", hits[i].path, s->start_line, s->end_line,
+			    mi_kind_name(s->kind), s->parent[0] ? " in " : "", s->parent);
+		if (s->doc[0]) {
+			const char *nl = strchr(s->doc, '\n');
+			size_t dl = nl ? (size_t)(nl - s->doc) : strlen(s->doc);
+			mi_buf_adds(x, "V* ");
+			mi_buf_add(x, s->doc, dl > 200 ? 200 : dl);
+			mi_buf_addc(x, '\n');
+		}
+		mi_buf_add(x, fold.buf, fold.len);
+		mi_buf_addc(x, '\n');
+		mi_buf_release(&fold);
+	}
+	mi_buf_addf(j, "],\"total\":%zu}", nh);
+	if (nh > shown)
+		mi_buf_addf(x, "V* %zu more definitions; pass path to narrow\n", nh - shown);
+	if (!nh) {
+		mi_buf_reset(x);
+		mi_buf_addf(x, "No definition of '%s'%s%s. Try search_code with a description, "
+			    "or check the spelling.", symbol, norm.len ? " in " : "", norm.len ? norm.buf : "");
+	}
+	for (size_t i = 0; i < nh; i++)
+		free(hits[i].path);
+	free(hits);
+	mi_buf_release(&k);
+	mi_buf_release(&norm);
+	mi_parsed_release(&arena);
+	mi_txn_abort(t);
+	return 0;
+}
+
+/* ---- references ---------------------------------------------------------------------- */
+
+/* The text of line n (1-based) of src, trimmed. */
+static void line_text(const char *src, size_t len, uint32_t n, mi_buf *out)
+{
+	const char *p = src, *end = src + len;
+	for (uint32_t i = 1; i < n && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	size_t n2 = (size_t)(e - p);
+	mi_buf_add(out, p, n2 > 200 ? 200 : n2);
+}
+
+int mi_query_references(mi_query *q, const char *symbol, const char *kind,
+			size_t limit, mi_out *out)
+{
+	mi_out_reset(out);
+	if (!symbol || !*symbol)
+		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: symbol");
+	bool calls_only = !kind || !strcmp(kind, "calls");
+	if (kind && strcmp(kind, "calls") && strcmp(kind, "all"))
+		return mi_out_error(out, MI_ERR_ARG, "kind must be \"calls\" or \"all\", not \"%s\"", kind);
+	if (!limit)
+		limit = 200;
+	const char *name = symbol, *dot = strrchr(symbol, '.');
+	if (dot && dot[1])
+		name = dot + 1;
+	mi_txn *t;
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc)
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	mi_parsed arena;
+	mi_parsed_init(&arena);
+	mi_buf k = {0}, lt = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl, n = 0, total = 0;
+	mi_buf *j = &out->json, *x = &out->text;
+	mi_buf_adds(j, "{\"references\":[");
+	/* Cache of the current file's symbols for caller names. */
+	char *cur_path = NULL;
+	mi_parsed fp;
+	mi_parsed_init(&fp);
+	mi_file_rec rec = {0};
+	const char *src = NULL;
+	size_t slen = 0;
+	bool have = false;
+	if (!mi_cursor_open(t, MI_DB_REFS, &cur)) {
+		int r2;
+		for (r2 = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
+				break;
+			mi_ref r;
+			if (mi_ref_decode(vp, vl, &r, &arena))
+				continue;
+			if (calls_only && r.kind != MI_REF_CALL)
+				continue;
+			total++;
+			if (n >= limit)
+				continue;
+			const char *path = (const char *)kp + k.len;
+			size_t pl = kl - k.len - 9;
+			if (!cur_path || strlen(cur_path) != pl || memcmp(cur_path, path, pl)) {
+				free(cur_path);
+				cur_path = mi_xstrndup(path, pl);
+				if (have) {
+					mi_parsed_release(&fp);
+					mi_file_rec_release(&rec);
+					mi_parsed_init(&fp);
+				}
+				have = !mi_q_load_file(t, cur_path, &rec, &src, &slen, &fp);
+			}
+			const char *caller = "";
+			if (have && r.caller_idx >= 0 && (size_t)r.caller_idx < fp.nsyms)
+				caller = fp.syms[r.caller_idx].name;
+			mi_buf_reset(&lt);
+			if (have)
+				line_text(src, slen, r.line, &lt);
+			if (n)
+				mi_buf_addc(j, ',');
+			mi_buf_adds(j, "{\"path\":");
+			mi_buf_add_json_str(j, cur_path, pl);
+			mi_buf_addf(j, ",\"line\":%u,\"caller\":", r.line);
+			mi_buf_add_json_str(j, caller, strlen(caller));
+			mi_buf_addf(j, ",\"kind\":\"%s\",\"text\":",
+				    r.kind == MI_REF_CALL ? "call" : r.kind == MI_REF_IMPORT ? "import" :
+				    r.kind == MI_REF_IMPL ? "impl" : "type");
+			mi_buf_add_json_str(j, lt.buf ? lt.buf : "", lt.len);
+			mi_buf_addc(j, '}');
+			mi_buf_addf(x, "%s:%u%s%s\n", cur_path, r.line, caller[0] ? " in " : "", caller);
+			if (lt.len) {
+				mi_buf_adds(x, "  ");
+				mi_buf_add(x, lt.buf, lt.len);
+				mi_buf_addc(x, '\n');
+			}
+			n++;
+		}
+		mi_cursor_close(cur);
+	}
+	mi_buf_addf(j, "],\"total\":%zu}", total);
+	if (total > n)
+		mi_buf_addf(x, "V* %zu more references; raise limit to see them\n", total - n);
+	if (!total) {
+		mi_buf_reset(x);
+		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);
+	}
+	if (have) {
+		mi_file_rec_release(&rec);
+	}
+	mi_parsed_release(&fp);
+	free(cur_path);
+	mi_buf_release(&k);
+	mi_buf_release(&lt);
+	mi_parsed_release(&arena);
+	mi_txn_abort(t);
+	return 0;
+}
+
+/* ---- folded views over the index ---------------------------------------------------- */
+
+static int load_for_view(mi_query *q, const char *path, mi_out *out, mi_txn **t,
+			 mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
+			 mi_buf *norm)
+{
+	if (!path || !*path)
+		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: path");
+	if (mi_path_normalize(path, norm))
+		return mi_out_error(out, MI_ERR_PATH, "Path '%s' is outside the repository: give a "
+				    "repo-relative path such as src/main.c (no '..', not absolute)", path);
+	int rc = mi_txn_begin(q->st, false, t);
+	if (rc)
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	rc = mi_q_load_file(*t, norm->buf, rec, src, len, p);
+	if (rc == MI_ERR_NOTFOUND) {
+		/* A directory? list what it holds. */
+		mi_cursor *cur;
+		const void *kp, *vp;
+		size_t kl, vl;
+		mi_buf pre = {0};
+		mi_buf_add(&pre, norm->buf, norm->len);
+		mi_buf_addc(&pre, '/');
+		bool dir = false;
+		if (!mi_cursor_open(*t, MI_DB_FILES, &cur)) {
+			dir = !mi_cursor_seek(cur, pre.buf, pre.len, &kp, &kl, &vp, &vl) &&
+			      kl > pre.len && !memcmp(kp, pre.buf, pre.len);
+			mi_cursor_close(cur);
+		}
+		mi_buf_release(&pre);
+		mi_txn_abort(*t);
+		*t = NULL;
+		if (dir)
+			return mi_out_error(out, MI_ERR_ARG, "'%s' is a directory: give a file path "
+					    "(search_code with path_filter lists its contents)", norm->buf);
+		return mi_out_error(out, rc, "'%s' is not in the index. Check the path (repo-relative), "
+				    "or rebuild: mcpidx build REPO", norm->buf);
+	}
+	if (rc) {
+		mi_txn_abort(*t);
+		*t = NULL;
+		return mi_out_error(out, rc, "Cannot read '%s' from the index: %s", norm->buf, mi_strerror(rc));
+	}
+	return 0;
+}
+
+int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
+{
+	mi_txn *t = NULL;
+	mi_file_rec rec;
+	const char *src;
+	size_t len;
+	mi_parsed p;
+	mi_buf norm = {0};
+	mi_out_reset(out);
+	mi_parsed_init(&p);
+	int rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
+	if (!rc) {
+		rc = mi_render_view(norm.buf, src, len, &p, o, out);
+		mi_file_rec_release(&rec);
+		mi_txn_abort(t);
+	}
+	mi_parsed_release(&p);
+	mi_buf_release(&norm);
+	return rc;
+}
+
+int mi_query_expand(mi_query *q, const char *path, const char *selector,
+		    const char *what, const mi_view_opts *o, mi_out *out)
+{
+	mi_txn *t = NULL;
+	mi_file_rec rec;
+	const char *src;
+	size_t len;
+	mi_parsed p;
+	mi_buf norm = {0};
+	mi_out_reset(out);
+	if (!selector || !*selector)
+		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: selector "
+				    "(a symbol name, Parent.name or line:N)");
+	mi_parsed_init(&p);
+	int rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
+	if (!rc) {
+		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
+		mi_file_rec_release(&rec);
+		mi_txn_abort(t);
+	}
+	mi_parsed_release(&p);
+	mi_buf_release(&norm);
+	return rc;
+}

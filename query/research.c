@@ -1,0 +1,434 @@
+/*
+ * research.c - code_research: multi-hop answers over the reference graph.
+ * Callers of callers (flow), implementations of a trait/interface/protocol
+ * (patterns, architecture), and the module dependency map (dependencies),
+ * each as nodes, edges and a folded text summary.
+ */
+#include "query_int.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NODES 300
+
+typedef struct rnode {
+	char *name;      /* symbol or module name */
+	char *path;      /* file, "" for modules outside the index */
+	uint32_t line;   /* 1-based, 0 unknown */
+	int depth;       /* hops from a target */
+	int kind;        /* mi_kind, MI_KIND_MODULE for files */
+} rnode;
+
+typedef struct redge {
+	int from, to;    /* node indexes */
+	const char *kind;/* "calls", "implements", "imports" */
+} redge;
+
+typedef struct graph {
+	rnode *n; size_t nn, capn;
+	redge *e; size_t ne, cape;
+	bool truncated;  /* MAX_NODES reached */
+} graph;
+
+static int node_find(graph *g, const char *name, const char *path)
+{
+	for (size_t i = 0; i < g->nn; i++)
+		if (!strcmp(g->n[i].name, name) && !strcmp(g->n[i].path, path))
+			return (int)i;
+	return -1;
+}
+
+static int node_add(graph *g, const char *name, const char *path, uint32_t line,
+		    int depth, int kind, bool *fresh)
+{
+	int i = node_find(g, name, path);
+	*fresh = false;
+	if (i >= 0)
+		return i;
+	if (g->nn >= MAX_NODES) {
+		g->truncated = true;
+		return -1;
+	}
+	if (g->nn == g->capn) {
+		g->capn = g->capn ? g->capn * 2 : 32;
+		g->n = mi_xrealloc(g->n, g->capn * sizeof(*g->n));
+	}
+	rnode *r = &g->n[g->nn];
+	r->name = mi_xstrdup(name);
+	r->path = mi_xstrdup(path);
+	r->line = line;
+	r->depth = depth;
+	r->kind = kind;
+	*fresh = true;
+	return (int)g->nn++;
+}
+
+static void edge_add(graph *g, int from, int to, const char *kind)
+{
+	if (from < 0 || to < 0)
+		return;
+	for (size_t i = 0; i < g->ne; i++)
+		if (g->e[i].from == from && g->e[i].to == to && !strcmp(g->e[i].kind, kind))
+			return;
+	if (g->ne == g->cape) {
+		g->cape = g->cape ? g->cape * 2 : 32;
+		g->e = mi_xrealloc(g->e, g->cape * sizeof(*g->e));
+	}
+	g->e[g->ne++] = (redge){from, to, kind};
+}
+
+static void graph_release(graph *g)
+{
+	for (size_t i = 0; i < g->nn; i++) {
+		free(g->n[i].name);
+		free(g->n[i].path);
+	}
+	free(g->n);
+	free(g->e);
+}
+
+/* Symbol idx of path, decoded into arena. */
+static int load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx,
+		    mi_symbol *s, mi_parsed *arena)
+{
+	mi_buf k = {0};
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	uint8_t b[4];
+	mi_be32(b, idx);
+	mi_buf_add(&k, b, 4);
+	const void *v;
+	size_t vl;
+	int rc = mi_get(t, MI_DB_SYMS, k.buf, k.len, &v, &vl);
+	if (!rc)
+		rc = mi_symbol_decode(v, vl, s, arena);
+	mi_buf_release(&k);
+	return rc;
+}
+
+/* First definition of name: fills path/line/kind.  false if none. */
+static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
+		     int *kind, mi_parsed *arena)
+{
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	bool found = false;
+	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
+		int r;
+		int best = 99;
+		for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
+		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl < k.len + 5 || memcmp(kp, k.buf, k.len))
+				break;
+			const char *fp = (const char *)kp + k.len;
+			size_t fl = kl - k.len - 5;
+			mi_symbol s;
+			if (load_sym(t, fp, fl, mi_rd32((const uint8_t *)kp + kl - 4), &s, arena))
+				continue;
+			int rank = s.kind == MI_KIND_PROTOTYPE ? 5 : s.kind == MI_KIND_VARIABLE ? 4 : 0;
+			if (rank < best) {
+				best = rank;
+				mi_buf_reset(path);
+				mi_buf_add(path, fp, fl);
+				*line = s.start_line;
+				*kind = s.kind;
+				found = true;
+			}
+		}
+		mi_cursor_close(cur);
+	}
+	mi_buf_release(&k);
+	return found;
+}
+
+/*
+ * Edges into `name` of ref kind rk: for each reference, the enclosing
+ * symbol becomes a node one hop further.
+ */
+static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *ekind,
+			int depth, mi_parsed *arena)
+{
+	const char *name = g->n[target].name;
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	if (mi_cursor_open(t, MI_DB_REFS, &cur)) {
+		mi_buf_release(&k);
+		return;
+	}
+	int r, seen = 0;
+	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
+	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
+			break;
+		seen++;
+		mi_ref ref;
+		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != rk)
+			continue;
+		const char *fp = (const char *)kp + k.len;
+		size_t fl = kl - k.len - 9;
+		char *path = mi_xstrndup(fp, fl);
+		bool fresh;
+		int from;
+		if (ref.caller_idx >= 0) {
+			mi_symbol s;
+			if (load_sym(t, fp, fl, (uint32_t)ref.caller_idx, &s, arena)) {
+				free(path);
+				continue;
+			}
+			from = node_add(g, s.name, path, s.start_line, depth, s.kind, &fresh);
+		} else {
+			from = node_add(g, path, path, ref.line, depth, MI_KIND_MODULE, &fresh);
+		}
+		free(path);
+		edge_add(g, from, target, ekind);
+	}
+	mi_cursor_close(cur);
+	mi_buf_release(&k);
+}
+
+/* Import edges of one file: file -> imported module (and the indexed file
+ * that module names, when one matches by base name). */
+static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_parsed *arena)
+{
+	const char *path = g->n[file_node].path;
+	mi_buf k = {0};
+	mi_buf_adds(&k, path);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	if (mi_cursor_open(t, MI_DB_FREFS, &cur)) {
+		mi_buf_release(&k);
+		return;
+	}
+	int r;
+	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
+	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		mi_ref ref;
+		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != MI_REF_IMPORT)
+			continue;
+		/* Strip quotes and <> of includes. */
+		const char *m = ref.callee;
+		size_t ml = strlen(m);
+		while (ml && (*m == '"' || *m == '<' || *m == '\'')) {
+			m++;
+			ml--;
+		}
+		while (ml && (m[ml - 1] == '"' || m[ml - 1] == '>' || m[ml - 1] == '\''))
+			ml--;
+		char *mod = mi_xstrndup(m, ml);
+		/* Is it an indexed file?  Try the path as given. */
+		const void *fv;
+		size_t fvl;
+		bool fresh;
+		int to;
+		if (!mi_get(t, MI_DB_FILES, mod, ml, &fv, &fvl))
+			to = node_add(g, mod, mod, 0, depth, MI_KIND_MODULE, &fresh);
+		else
+			to = node_add(g, mod, "", 0, depth, MI_KIND_MODULE, &fresh);
+		edge_add(g, file_node, to, "imports");
+		free(mod);
+	}
+	mi_cursor_close(cur);
+	mi_buf_release(&k);
+}
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+static const char *const stop[] = {
+	"what", "calls", "call", "callers", "of", "the", "all", "implementations",
+	"implementation", "implements", "who", "where", "is", "used", "uses", "and",
+	"a", "an", "to", "in", "for", "how", "does", "do", "which", "flow", "find",
+	"show", "me", "dependencies", "depends", "on", "module", "modules", NULL,
+};
+
+static bool is_stop(const char *w)
+{
+	for (int i = 0; stop[i]; i++)
+		if (!strcasecmp(stop[i], w))
+			return true;
+	return false;
+}
+
+int mi_query_research(mi_query *q, const char *query, int depth, const char *focus,
+		      mi_out *out)
+{
+	mi_out_reset(out);
+	if (!query || !*query)
+		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: query "
+				    "(e.g. \"what calls parse_config\" or \"implementations of Reader\")");
+	if (depth < 1 || depth > 5)
+		return mi_out_error(out, MI_ERR_ARG, "depth must be 1 to 5, not %d", depth);
+	static const char *const focuses[] = {"architecture", "dependencies", "patterns", "flow", NULL};
+	if (focus && *focus) {
+		bool ok = false;
+		for (int i = 0; focuses[i]; i++)
+			ok |= !strcmp(focus, focuses[i]);
+		if (!ok)
+			return mi_out_error(out, MI_ERR_ARG, "focus must be architecture, dependencies, "
+					    "patterns or flow, not \"%s\"", focus);
+	} else {
+		focus = NULL;
+	}
+	bool want_impl = strstr(query, "implement") || strstr(query, "conform") ||
+			 (focus && (!strcmp(focus, "patterns") || !strcmp(focus, "architecture")));
+	bool want_calls = !focus || !strcmp(focus, "flow") || !strcmp(focus, "architecture") ||
+			  strstr(query, "call");
+	bool want_deps = (focus && !strcmp(focus, "dependencies")) || strstr(query, "depend") ||
+			 strstr(query, "import");
+	if (strstr(query, "implement") && !strstr(query, "call"))
+		want_calls = focus && !strcmp(focus, "flow");
+
+	mi_txn *t;
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc)
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	mi_parsed arena;
+	mi_parsed_init(&arena);
+	graph g = {0};
+	mi_buf path = {0}, norm = {0};
+
+	/* Targets: identifiers of the query that name a definition, or paths. */
+	size_t ntargets = 0;
+	const char *p = query;
+	while (*p && ntargets < 8) {
+		while (*p && !is_ident_char(*p) && *p != '/' && *p != '.')
+			p++;
+		const char *s = p;
+		while (*p && (is_ident_char(*p) || *p == '/' || *p == '.'))
+			p++;
+		if (p == s)
+			continue;
+		char *w = mi_xstrndup(s, (size_t)(p - s));
+		/* trailing "()" or "." */
+		size_t wl = strlen(w);
+		while (wl && w[wl - 1] == '.')
+			w[--wl] = 0;
+		const void *fv;
+		size_t fvl;
+		bool fresh;
+		uint32_t line;
+		int kind;
+		if (wl && !mi_path_normalize(w, &norm) &&
+		    !mi_get(t, MI_DB_FILES, norm.buf, norm.len, &fv, &fvl)) {
+			node_add(&g, norm.buf, norm.buf, 0, 0, MI_KIND_MODULE, &fresh);
+			want_deps = true;
+			ntargets++;
+		} else if (wl && !is_stop(w)) {
+			const char *name = strrchr(w, '.');
+			name = name ? name + 1 : w;
+			if (*name && find_def(t, name, &path, &line, &kind, &arena)) {
+				node_add(&g, name, path.buf, line, 0, kind, &fresh);
+				ntargets++;
+			}
+		}
+		free(w);
+	}
+	if (!ntargets) {
+		mi_txn_abort(t);
+		mi_parsed_release(&arena);
+		mi_buf_release(&path);
+		mi_buf_release(&norm);
+		graph_release(&g);
+		return mi_out_error(out, MI_ERR_NOTFOUND, "No symbol or file of the index is named in \"%s\". "
+				    "Name a function, class, interface or repo-relative path "
+				    "(search_code finds names from a description).", query);
+	}
+	/* Breadth-first, one hop per level. */
+	size_t level_start = 0;
+	for (int d = 1; d <= depth; d++) {
+		size_t level_end = g.nn;
+		for (size_t i = level_start; i < level_end && !g.truncated; i++) {
+			if (g.n[i].kind == MI_KIND_MODULE && g.n[i].path[0]) {
+				if (want_deps)
+					expand_imports(t, &g, (int)i, d, &arena);
+				continue;
+			}
+			if (g.n[i].kind == MI_KIND_MODULE)
+				continue;
+			if (want_impl)
+				expand_refs(t, &g, (int)i, MI_REF_IMPL, "implements", d, &arena);
+			if (want_calls)
+				expand_refs(t, &g, (int)i, MI_REF_CALL, "calls", d, &arena);
+			if (want_deps && d == 1 && g.n[i].path[0]) {
+				bool fresh;
+				int f = node_add(&g, g.n[i].path, g.n[i].path, 0, d, MI_KIND_MODULE, &fresh);
+				edge_add(&g, (int)i, f, "defined_in");
+			}
+		}
+		level_start = level_end;
+		if (level_start == g.nn)
+			break;
+	}
+	mi_txn_abort(t);
+
+	/* JSON */
+	mi_buf *j = &out->json, *x = &out->text;
+	mi_buf_adds(j, "{\"nodes\":[");
+	for (size_t i = 0; i < g.nn; i++) {
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_adds(j, "{\"name\":");
+		mi_buf_add_json_str(j, g.n[i].name, strlen(g.n[i].name));
+		mi_buf_adds(j, ",\"path\":");
+		mi_buf_add_json_str(j, g.n[i].path, strlen(g.n[i].path));
+		mi_buf_addf(j, ",\"line\":%u,\"depth\":%d,\"kind\":\"%s\"}", g.n[i].line,
+			    g.n[i].depth, mi_kind_name(g.n[i].kind));
+	}
+	mi_buf_adds(j, "],\"edges\":[");
+	for (size_t i = 0; i < g.ne; i++) {
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_adds(j, "{\"from\":");
+		const rnode *f = &g.n[g.e[i].from], *to = &g.n[g.e[i].to];
+		mi_buf_add_json_str(j, f->name, strlen(f->name));
+		mi_buf_adds(j, ",\"to\":");
+		mi_buf_add_json_str(j, to->name, strlen(to->name));
+		mi_buf_addf(j, ",\"kind\":\"%s\"}", g.e[i].kind);
+	}
+	/* Text: each node under the node it points to, by depth. */
+	mi_buf_addf(x, "V* research \"%s\": %zu nodes, %zu edges, depth %d%s\n", query, g.nn, g.ne,
+		    depth, g.truncated ? " (truncated: narrow the query)" : "");
+	for (int d = 0; d <= depth; d++) {
+		for (size_t i = 0; i < g.nn; i++) {
+			if (g.n[i].depth != d)
+				continue;
+			char mark = mi_kind_mark(g.n[i].kind);
+			mi_buf_addf(x, "%c%c %*s%s", mark ? mark : 'V', mark ? '>' : '*', 2 * d, "",
+				    g.n[i].name);
+			if (g.n[i].path[0] && strcmp(g.n[i].path, g.n[i].name))
+				mi_buf_addf(x, "  %s:%u", g.n[i].path, g.n[i].line);
+			bool first = true;
+			for (size_t e = 0; e < g.ne; e++) {
+				if (g.e[e].from != (int)i)
+					continue;
+				mi_buf_addf(x, "%s%s %s", first ? "  -> " : ", ", g.e[e].kind,
+					    g.n[g.e[e].to].name);
+				first = false;
+			}
+			mi_buf_addc(x, '\n');
+		}
+	}
+	mi_buf_adds(j, "],\"text\":");
+	mi_buf_add_json_str(j, x->buf, x->len);
+	mi_buf_addc(j, '}');
+	graph_release(&g);
+	mi_parsed_release(&arena);
+	mi_buf_release(&path);
+	mi_buf_release(&norm);
+	return 0;
+}

@@ -1,0 +1,105 @@
+/*
+ * cmd_build.c - `mcpidx build`: index a repository, print the stats.
+ */
+#include "tools.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char build_usage[] =
+	"usage: mcpidx build REPO [options]\n\n"
+	"Walks REPO (honouring .gitignore and .mcpidxignore), parses new and changed\n"
+	"files and writes the index in one transaction: a killed build leaves the\n"
+	"previous index whole.  Unchanged files (same content hash) are not re-parsed.\n\n"
+	"  -o, --out DIR       index directory (default REPO/.mcpidx)\n"
+	"  -f, --force         rebuild from scratch\n"
+	"  -j, --jobs N        parser threads (default: number of cores)\n"
+	"      --no-ignore     do not read .gitignore / .mcpidxignore\n"
+	"      --max-size N    skip files over N bytes (default 1048576)\n"
+	"      --progress      progress bar even when stderr is not a terminal\n"
+	"      --progress-fd N write 'progress DONE TOTAL' lines to file descriptor N\n"
+	"      --json          print the stats as one JSON object\n"
+	"  -q, --quiet         print nothing on success\n";
+
+static int progress_fd = -1;
+
+static void fd_progress(void *ctx, size_t done, size_t total)
+{
+	(void)ctx;
+	if (progress_fd >= 0 && (done % 64 == 0 || done == total))
+		dprintf(progress_fd, "progress %zu %zu\n", done, total);
+}
+
+int mi_cmd_build(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"out", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
+		{"jobs", required_argument, NULL, 'j'}, {"no-ignore", no_argument, NULL, 'I'},
+		{"max-size", required_argument, NULL, 'M'}, {"json", no_argument, NULL, 'J'},
+		{"progress", no_argument, NULL, 'P'}, {"progress-fd", required_argument, NULL, 'F'},
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0},
+	};
+	mi_build_opts o = {0};
+	bool json = false, quiet = false, force_progress = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:fj:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.out_dir = optarg; break;
+		case 'f': o.force = true; break;
+		case 'j': o.jobs = atoi(optarg); break;
+		case 'I': o.no_ignore = true; break;
+		case 'M': o.max_file_size = strtoull(optarg, NULL, 10); break;
+		case 'J': json = true; break;
+		case 'P': force_progress = true; break;
+		case 'F': progress_fd = atoi(optarg); break;
+		case 'q': quiet = true; break;
+		case 'h': fputs(build_usage, stdout); return 0;
+		default: fputs(build_usage, stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "mcpidx build: give exactly one repository folder\n\n%s", build_usage);
+		return 2;
+	}
+	o.repo = argv[optind];
+	o.progress = !quiet && !json && (force_progress || isatty(2));
+	if (progress_fd >= 0)
+		o.on_progress = fd_progress;
+	mi_build_stats st;
+	mi_buf err = {0};
+	int rc = mi_build(&o, &st, &err);
+	if (rc) {
+		fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
+		mi_buf_release(&err);
+		return 1;
+	}
+	mi_buf_release(&err);
+	if (json) {
+		printf("{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"
+		       "\"symbols\":%zu,\"references\":%zu,\"diagnostics\":%zu,\"chunks\":%zu,"
+		       "\"errors\":%zu,\"seconds\":%.3f,\"skipped\":{",
+		       st.files, st.indexed, st.unchanged, st.removed, st.symbols, st.refs,
+		       st.diags, st.chunks, st.errors, st.seconds);
+		for (int i = 0; i < MI_SKIP__COUNT; i++)
+			printf("%s\"%s\":%zu", i ? "," : "", mi_skip_name(i), st.skipped[i]);
+		printf("}}\n");
+	} else if (!quiet) {
+		printf("indexed %zu files (%zu parsed, %zu unchanged, %zu removed) in %.2fs\n",
+		       st.files, st.indexed, st.unchanged, st.removed, st.seconds);
+		printf("symbols %zu  references %zu  diagnostics %zu  chunks %zu  parse errors %zu\n",
+		       st.symbols, st.refs, st.diags, st.chunks, st.errors);
+		bool any = false;
+		for (int i = 0; i < MI_SKIP__COUNT; i++) {
+			if (!st.skipped[i])
+				continue;
+			printf("%s%s %zu", any ? ", " : "skipped: ", mi_skip_name(i), st.skipped[i]);
+			any = true;
+		}
+		if (any)
+			putchar('\n');
+	}
+	return 0;
+}

@@ -1,0 +1,107 @@
+/*
+ * main.c - the mcpidx command: dispatches subcommands from a table.
+ */
+#include "tools.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const mi_cmd commands[] = {
+	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--json]",
+	 "walk, parse and index a repository (incremental; writes REPO/.mcpidx)"},
+	{"query", mi_cmd_query, "[INDEX] [CMD ARGS...] [--json]",
+	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},
+	{"outline", mi_cmd_outline, "FILE... [--mode outline|compact|full] [--filter public|all] [--json]",
+	 "folded view of files, parsed on the fly (no index needed)"},
+	{"serve", mi_cmd_serve, "[INDEX] [--http 127.0.0.1:PORT] [--log FILE]",
+	 "MCP server over stdio (or streamable HTTP on loopback)"},
+	{"version", cmd_version, "", "print the version"},
+	{"help", cmd_help, "[COMMAND]", "show help"},
+};
+#define NCMDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: mcpidx COMMAND [ARGS]\n\n"
+		   "A compact, navigable, searchable view of a code repository, served over MCP.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'mcpidx COMMAND --help' shows a command's options; 'man mcpidx' has the rest.\n");
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("mcpidx %s (index format %d)\n", MI_VERSION, MI_FORMAT_VERSION);
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc > 1) {
+		for (size_t i = 0; i < NCMDS; i++)
+			if (!strcmp(commands[i].name, argv[1])) {
+				char *av[] = {argv[1], "--help", NULL};
+				return commands[i].run(2, av);
+			}
+		fprintf(stderr, "mcpidx: unknown command '%s'\n", argv[1]);
+		return 2;
+	}
+	usage(stdout);
+	return 0;
+}
+
+char *mi_resolve_index(const char *arg)
+{
+	struct stat sb;
+	char buf[PATH_MAX];
+	if (!arg)
+		arg = ".";
+	if (stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(buf, sizeof(buf), "%s/data.mdb", arg);
+		if (access(buf, F_OK) != 0) {
+			snprintf(buf, sizeof(buf), "%s/.mcpidx", arg);
+			if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
+				return mi_xstrdup(buf);
+		}
+	}
+	return mi_xstrdup(arg);
+}
+
+char *mi_self_exe(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		return mi_xstrdup(buf);
+	}
+	return mi_xstrdup(argv0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
+		return cmd_version(0, NULL);
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		return cmd_help(1, argv + 1);
+	for (size_t i = 0; i < NCMDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "mcpidx: unknown command '%s'\n", name);
+	usage(stderr);
+	return 2;
+}

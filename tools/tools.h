@@ -1,0 +1,45 @@
+/*
+ * tools.h - internals shared by the files of tools/ (the mcpidx command
+ * line).  tools/ includes only the public headers of other subsystems.
+ */
+#ifndef MI_TOOLS_H
+#define MI_TOOLS_H
+
+#include "../format/format.h"
+#include "../indexer/indexer.h"
+#include "../query/query.h"
+#include <stdio.h>
+
+/* One subcommand of mcpidx. */
+typedef struct mi_cmd {
+	const char *name;                    /* "build" */
+	int (*run)(int argc, char **argv);   /* argv[0] is the name */
+	const char *usage;                   /* one line: arguments */
+	const char *help;                    /* one line: what it does */
+} mi_cmd;
+
+int mi_cmd_build(int argc, char **argv);
+int mi_cmd_query(int argc, char **argv);
+int mi_cmd_outline(int argc, char **argv);
+int mi_cmd_serve(int argc, char **argv);
+
+/*
+ * Runs one query command line (argv[0] = def, refs, outline, ...) against q
+ * and prints the answer (JSON when json) to out.  Returns the exit status:
+ * 0 answered, 1 the answer is an error or empty, 2 usage error.  Shared by
+ * `mcpidx query INDEX CMD` and the REPL.
+ */
+int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out);
+/* Prints the query commands' help. */
+void mi_query_cmd_help(FILE *out);
+/* Names of the query commands, NULL-terminated (for completion). */
+extern const char *const mi_query_cmd_names[];
+
+/* Resolves the index path: an index dir, a packed file, or a repo holding
+ * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
+char *mi_resolve_index(const char *arg);
+
+/* Path of the running executable (for child builds), malloc'd. */
+char *mi_self_exe(const char *argv0);
+
+#endif
