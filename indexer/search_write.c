@@ -290,6 +290,46 @@ static bool sw_is_chunk_kind(const mi_symbol *s)
 	}
 }
 
+/* Start of the comment block right above byte `start` (no blank line in
+ * between), so a symbol's chunk owns its doc comment; `start` if none. */
+static uint32_t sw_doc_start(const char *src, uint32_t start)
+{
+	uint32_t b = start;
+
+	for (int blocks = 0; blocks < 64; blocks++) {
+		uint32_t j = b, nl = 0, ls;
+		while (j > 0 && (src[j - 1] == ' ' || src[j - 1] == '\t' ||
+				 src[j - 1] == '\n' || src[j - 1] == '\r')) {
+			nl += src[j - 1] == '\n';
+			j--;
+		}
+		if (nl > 1 || j == 0)
+			break;
+		if (j >= 2 && src[j - 2] == '*' && src[j - 1] == '/') {
+			uint32_t k = j - 2;
+			while (k >= 2 && !(src[k - 2] == '/' && src[k - 1] == '*'))
+				k--;
+			if (k < 2)
+				break;
+			b = k - 2;
+			continue;
+		}
+		ls = j;
+		while (ls > 0 && src[ls - 1] != '\n')
+			ls--;
+		while (ls < j && (src[ls] == ' ' || src[ls] == '\t'))
+			ls++;
+		if ((j - ls >= 2 && src[ls] == '/' && src[ls + 1] == '/') ||
+		    (src[ls] == '#' && (j - ls == 1 || src[ls + 1] == ' ' ||
+					src[ls + 1] == '#' || src[ls + 1] == '!'))) {
+			b = ls;
+			continue;
+		}
+		break;
+	}
+	return b;
+}
+
 static int sw_span_cmp(const void *a, const void *b)
 {
 	const sw_span *x = a, *y = b;
@@ -500,7 +540,9 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		if (!sw_is_chunk_kind(s) || s->start_byte >= s->end_byte ||
 		    s->end_byte > len || !s->name)
 			continue;
-		sp[nsp++] = (sw_span){ (int)i, s->start_byte, s->end_byte, -1 };
+		sp[nsp++] = (sw_span){ (int)i, s->doc && *s->doc ?
+				       sw_doc_start(src, s->start_byte) : s->start_byte,
+				       s->end_byte, -1 };
 	}
 	qsort(sp + 1, nsp - 1, sizeof(*sp), sw_span_cmp);
 	{

@@ -1,0 +1,586 @@
+/*
+ * test_search.c - search_code and search_docs on testdata/search, a small
+ * repository where the right answers are known: split and renamed
+ * identifiers, doc-only matches, filters, private symbols, bad input, and
+ * statistics that stay right across incremental builds.
+ */
+#include "format/format.h"
+#include "indexer/indexer_int.h"
+#include "query/query.h"
+#include "tests/unit/test.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define REPO "testdata/search/"
+
+/* Stable file ids: the index in this table. */
+static const char *const files[] = {
+	"README.md", "docs/guide.md", "server/http.go", "src/config.c",
+	"src/config.h", "tools/cache.py", "web/config.js",
+};
+#define NFILES (sizeof(files) / sizeof(files[0]))
+
+typedef struct tfile {
+	uint32_t fid;
+	const char *path;
+	const char *src;   /* NULL: read REPO path */
+} tfile;
+
+static char tmp_root[] = "/tmp/mi-test-search-XXXXXX";
+
+static int put_one(mi_txn *t, const tfile *f)
+{
+	char *src = NULL, full[512];
+	size_t len;
+	mi_parsed p;
+	uint8_t k[4];
+	int lang = mi_lang_detect(f->path), err;
+
+	if (f->src) {
+		src = mi_xstrdup(f->src);
+		len = strlen(src);
+	} else {
+		snprintf(full, sizeof(full), REPO "%s", f->path);
+		if ((err = mi_read_file(full, &src, &len)))
+			return err;
+	}
+	mi_parsed_init(&p);
+	err = mi_parse_source(lang, src, len, &p);
+	mi_be32(k, f->fid);
+	if (!err)
+		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
+	if (!err)
+		err = mi_put(t, MI_DB_SRC, f->path, strlen(f->path), src, len);
+	if (!err)
+		err = mi_search_put_file(t, f->fid, f->path, &p, src, len);
+	mi_parsed_release(&p);
+	free(src);
+	return err;
+}
+
+/* One build step in dir: put files, delete ids, finish. */
+static int build(const char *dir, const tfile *put, size_t nput,
+		 const uint32_t *del, size_t ndel, size_t *nchunks)
+{
+	mi_store *st = NULL;
+	mi_txn *t = NULL;
+	int err;
+
+	if ((err = mi_store_open(dir, MI_STORE_CREATE, &st)))
+		return err;
+	if ((err = mi_txn_begin(st, true, &t)))
+		goto out;
+	err = mi_meta_put_int(t, "version", MI_FORMAT_VERSION);
+	for (size_t i = 0; i < ndel && !err; i++) {
+		uint8_t k[4];
+		mi_be32(k, del[i]);
+		err = mi_search_del_file(t, del[i], "");
+		if (!err)
+			err = mi_del(t, MI_DB_FILEIDS, k, 4);
+	}
+	for (size_t i = 0; i < nput && !err; i++)
+		err = put_one(t, &put[i]);
+	if (!err)
+		err = mi_search_finish(t, nchunks);
+	if (err)
+		mi_txn_abort(t);
+	else
+		err = mi_txn_commit(t);
+out:
+	mi_store_close(st);
+	return err;
+}
+
+static void all_files(tfile *out)
+{
+	for (size_t i = 0; i < NFILES; i++)
+		out[i] = (tfile){ (uint32_t)i, files[i], NULL };
+}
+
+static mi_query *open_index(const char *name)
+{
+	char dir[256];
+	tfile fs[NFILES];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, name);
+	all_files(fs);
+	if (access(dir, F_OK) && build(dir, fs, NFILES, NULL, 0, &n))
+		return NULL;
+	if (mi_query_open(dir, &q, &err))
+		printf("# %s\n", mi_buf_str(&err));
+	mi_buf_release(&err);
+	return q;
+}
+
+/* Runs a search; returns the parsed JSON answer (caller decrefs) or NULL,
+ * with *rc the return code and text (if given) the text form. */
+static json_t *run(mi_query *q, bool docs, const char *query, const char *filter,
+		   const char *exts, bool all, const char *format, int *rc,
+		   mi_buf *text)
+{
+	mi_search_opts o = { .query = query, .path_filter = filter,
+			     .extensions = exts, .all = all, .format = format };
+	mi_out out = { 0 };
+	json_t *j;
+	json_error_t je;
+	int r = docs ? mi_query_docs(q, &o, &out) : mi_query_search(q, &o, &out);
+
+	if (rc)
+		*rc = r;
+	j = json_loads(mi_buf_str(&out.json), 0, &je);
+	if (!j)
+		printf("# bad json: %s\n%s\n", je.text, mi_buf_str(&out.json));
+	if (text)
+		mi_buf_add(text, out.text.buf, out.text.len);
+	mi_out_release(&out);
+	return j;
+}
+
+static const char *res_str(json_t *j, size_t i, const char *field)
+{
+	json_t *r = json_array_get(json_object_get(j, "results"), i);
+	json_t *v = r ? json_object_get(r, field) : NULL;
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static long res_int(json_t *j, size_t i, const char *field)
+{
+	json_t *r = json_array_get(json_object_get(j, "results"), i);
+	json_t *v = r ? json_object_get(r, field) : NULL;
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
+}
+
+static size_t nres(json_t *j)
+{
+	return json_array_size(json_object_get(j, "results"));
+}
+
+/* Index of the first result whose breadcrumb ends in name, or -1. */
+static int rank_of(json_t *j, const char *name)
+{
+	for (size_t i = 0; i < nres(j); i++) {
+		const char *b = res_str(j, i, "breadcrumb");
+		size_t bl = strlen(b), nl = strlen(name);
+		if (bl >= nl && !strcmp(b + bl - nl, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+TEST(split_identifiers_find_both_spellings)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+	int r1, r2;
+
+	CHECK(q != NULL);
+	if (!q)
+		return;
+	j = run(q, false, "parse config", NULL, NULL, false, "json", NULL, NULL);
+	r1 = rank_of(j, "parse_config");
+	r2 = rank_of(j, "parseConfig");
+	CHECK(r1 >= 0 && r1 < 3);
+	CHECK(r2 >= 0 && r2 < 3);
+	CHECK_INT(res_int(j, 0, "relevance_percent"), 100);
+	CHECK(json_integer_value(json_object_get(j, "total")) == (json_int_t)nres(j));
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(renamed_identifier_spellings)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q)
+		return;
+	/* snake_case query, PascalCase code. */
+	j = run(q, false, "start_http_server", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "StartHTTPServer");
+	CHECK_STR(res_str(j, 0, "path"), "server/http.go");
+	CHECK_STR(res_str(j, 0, "kind"), "function");
+	CHECK_CONTAINS(res_str(j, 0, "signature"), "func StartHTTPServer(addr string) error");
+	CHECK_CONTAINS(res_str(j, 0, "doc_comment"), "listens on addr");
+	CHECK_CONTAINS(res_str(j, 0, "content"), "func StartHTTPServer");
+	CHECK_INT(res_int(j, 0, "start_line"), 10);
+	json_decref(j);
+	/* camelCase query, snake_case code. */
+	j = run(q, false, "tokenizeLine", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "tokenize_line");
+	json_decref(j);
+	/* The whole identifier beats its parts. */
+	j = run(q, false, "LRUCache", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "LRUCache");
+	CHECK_STR(res_str(j, 0, "kind"), "class");
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(doc_only_match)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q)
+		return;
+	/* "run-length encoding" appears only in shrink_blob's doc comment. */
+	j = run(q, false, "run-length encoding", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
+	json_decref(j);
+	/* Natural language against a docstring. */
+	j = run(q, false, "discard oldest entry when the cache is full", NULL, NULL,
+		false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "LRUCache");
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(path_filter_and_extensions)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q)
+		return;
+	j = run(q, false, "parse config", "web/**", NULL, false, "json", NULL, NULL);
+	CHECK(nres(j) >= 1);
+	for (size_t i = 0; i < nres(j); i++)
+		CHECK_STR(res_str(j, i, "path"), "web/config.js");
+	json_decref(j);
+	j = run(q, false, "parse config", "src", NULL, false, "json", NULL, NULL);
+	CHECK(nres(j) >= 1);
+	for (size_t i = 0; i < nres(j); i++)
+		CHECK(!strncmp(res_str(j, i, "path"), "src/", 4));
+	json_decref(j);
+	j = run(q, false, "parse config", NULL, "h", false, "json", NULL, NULL);
+	CHECK(nres(j) >= 1);
+	for (size_t i = 0; i < nres(j); i++)
+		CHECK_STR(res_str(j, i, "path"), "src/config.h");
+	json_decref(j);
+	j = run(q, false, "parse config", "*.js", ".c,.js", false, "json", NULL, NULL);
+	CHECK(nres(j) >= 1 && rank_of(j, "parseConfig") == 0);
+	CHECK(rank_of(j, "parse_config") < 0);
+	json_decref(j);
+	j = run(q, false, "parse config", "nowhere/**", NULL, false, "json", NULL, NULL);
+	CHECK_INT(nres(j), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(private_symbols_need_all)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q)
+		return;
+	j = run(q, false, "free entries", NULL, NULL, false, "json", NULL, NULL);
+	CHECK(rank_of(j, "free_entries") < 0);
+	json_decref(j);
+	j = run(q, false, "free entries", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "free_entries"), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(limit_and_text_formats)
+{
+	mi_query *q = open_index("main");
+	mi_search_opts o = { .query = "settings", .limit = 2 };
+	mi_out out = { 0 };
+	mi_buf text = { 0 };
+	json_t *j;
+
+	if (!q)
+		return;
+	CHECK_INT(mi_query_search(q, &o, &out), 0);
+	j = json_loads(mi_buf_str(&out.json), 0, NULL);
+	CHECK_INT(nres(j), 2);
+	/* toon: a header row of field names, then one row per hit. */
+	CHECK(!strncmp(mi_buf_str(&out.text), "results[2]{path,start_line,end_line,"
+		       "relevance_percent,kind,", 40));
+	CHECK_INT(mi_count_lines(out.text.buf, out.text.len), 3);
+	json_decref(j);
+	mi_out_release(&out);
+	j = run(q, false, "start http server", NULL, NULL, false, "human", NULL, &text);
+	CHECK_CONTAINS(mi_buf_str(&text), "server/http.go:10-15  function  StartHTTPServer  (100%)");
+	CHECK_CONTAINS(mi_buf_str(&text), "  | func StartHTTPServer(addr string) error {");
+	json_decref(j);
+	mi_buf_release(&text);
+	mi_query_close(q);
+}
+
+TEST(search_docs_sections_and_doc_comments)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q)
+		return;
+	j = run(q, true, "installation", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "docs/guide.md");
+	CHECK_CONTAINS(res_str(j, 0, "heading"), "Installation");
+	CHECK_INT(res_int(j, 0, "start_line"), 5);
+	CHECK_CONTAINS(res_str(j, 0, "content"), "Download the release archive");
+	json_decref(j);
+	/* Doc comments count; code bodies do not. */
+	j = run(q, true, "liveness probes", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "server/http.go");
+	CHECK_CONTAINS(res_str(j, 0, "content"), "answers liveness probes");
+	json_decref(j);
+	j = run(q, true, "ListenAndServe", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_INT(nres(j), 0);
+	json_decref(j);
+	j = run(q, true, "settings file", "docs/*.md", NULL, false, "json", NULL, NULL);
+	CHECK(nres(j) >= 1);
+	for (size_t i = 0; i < nres(j); i++)
+		CHECK_STR(res_str(j, i, "path"), "docs/guide.md");
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(bad_input_gets_a_clear_answer)
+{
+	mi_query *q = open_index("main");
+	mi_buf text = { 0 };
+	char *big;
+	json_t *j;
+	int rc;
+
+	if (!q)
+		return;
+	j = run(q, false, "", NULL, NULL, false, NULL, &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "query is empty");
+	json_decref(j);
+	mi_buf_reset(&text);
+	j = run(q, false, "the of and is", NULL, NULL, false, NULL, &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "no searchable words");
+	json_decref(j);
+	mi_buf_reset(&text);
+	j = run(q, false, "parse", "src/[abc", NULL, false, NULL, &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "without a closing ']'");
+	json_decref(j);
+	mi_buf_reset(&text);
+	j = run(q, false, "x", NULL, NULL, false, "yaml", &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "toon, json, human");
+	json_decref(j);
+	mi_buf_reset(&text);
+	j = run(q, false, "bad \xff\xfe utf8", NULL, NULL, false, NULL, &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "UTF-8");
+	json_decref(j);
+	/* Regex-looking input is searched as its words. */
+	j = run(q, false, "parse.*config(|)+", NULL, NULL, false, "json", &rc, NULL);
+	CHECK_INT(rc, 0);
+	CHECK(rank_of(j, "parse_config") >= 0);
+	json_decref(j);
+	/* Non-ASCII words: a valid answer, here empty. */
+	j = run(q, false, "größe straße", NULL, NULL, false, "json", &rc, NULL);
+	CHECK_INT(rc, 0);
+	CHECK_INT(nres(j), 0);
+	json_decref(j);
+	/* A 10,000-character query: terms are capped, the answer still comes. */
+	big = mi_xmalloc(10001);
+	for (size_t i = 0; i < 10000; i++)
+		big[i] = "parse config word "[i % 18];
+	big[10000] = 0;
+	for (size_t i = 0; i < 10000; i += 97)
+		big[i] = (char)('a' + i % 26);
+	mi_buf_reset(&text);
+	j = run(q, false, big, NULL, NULL, false, NULL, &rc, &text);
+	CHECK_INT(rc, 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "only the first 4096 bytes");
+	json_decref(j);
+	free(big);
+	mi_buf_release(&text);
+	mi_query_close(q);
+}
+
+/* ---- incremental statistics ------------------------------------------------ */
+
+/* Everything the scores depend on, as text: meta counts, df per term,
+ * posting bytes. */
+static void dump_stats(const char *dir, mi_buf *out)
+{
+	static const char *const keys[] = {
+		"search.chunks", "search.len.name", "search.len.path",
+		"search.len.sig", "search.len.doc", "search.len.body",
+	};
+	mi_store *st;
+	mi_txn *t;
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	int64_t x;
+
+	if (mi_store_open(dir, MI_STORE_RDONLY, &st))
+		return;
+	mi_txn_begin(st, false, &t);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		x = -1;
+		mi_meta_get_int(t, keys[i], &x);
+		mi_buf_addf(out, "%s=%lld\n", keys[i], (long long)x);
+	}
+	mi_cursor_open(t, MI_DB_TERMS, &c);
+	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		mi_term_stats ts = { 0 };
+		mi_term_stats_decode(v, vl, &ts);
+		mi_buf_addf(out, "df %.*s %u\n", (int)kl, (const char *)k, ts.df);
+	}
+	mi_cursor_close(c);
+	mi_cursor_open(t, MI_DB_POST, &c);
+	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		mi_buf_addf(out, "post %.*s %u:", (int)(kl - 5), (const char *)k,
+			    mi_rd32((const uint8_t *)k + kl - 4));
+		for (size_t i = 0; i < vl; i++)
+			mi_buf_addf(out, "%02x", ((const uint8_t *)v)[i]);
+		mi_buf_addc(out, '\n');
+	}
+	mi_cursor_close(c);
+	mi_txn_abort(t);
+	mi_store_close(st);
+}
+
+static const char *edited_c =
+	"/* config.c - reading the settings file, renamed. */\n"
+	"/** Loads the settings from a TOML document. */\n"
+	"int load_settings(const char *path)\n{\n\treturn toml_read(path);\n}\n";
+static const char *added_rs =
+	"/// Checks a license key against the vendor list.\n"
+	"pub fn verify_license(key: &str) -> bool {\n    key.len() == 16\n}\n";
+
+TEST(incremental_statistics_match_a_fresh_build)
+{
+	char inc[256], fresh[256];
+	tfile fs[NFILES + 1], ch[2];
+	uint32_t del[1];
+	size_t n1 = 0, n2 = 0, nf = 0, nfresh = 0;
+	mi_buf a = { 0 }, b = { 0 };
+	mi_query *q;
+	mi_buf err = { 0 };
+	json_t *j;
+
+	snprintf(inc, sizeof(inc), "%s/inc", tmp_root);
+	snprintf(fresh, sizeof(fresh), "%s/fresh", tmp_root);
+	all_files(fs);
+	CHECK_INT(build(inc, fs, NFILES, NULL, 0, &n1), 0);
+	CHECK(n1 > 10);
+	/* Edit src/config.c, delete tools/cache.py, add lib/license.rs. */
+	ch[0] = (tfile){ 3, "src/config.c", edited_c };
+	ch[1] = (tfile){ 7, "lib/license.rs", added_rs };
+	del[0] = 5;
+	CHECK_INT(build(inc, ch, 2, del, 1, &n2), 0);
+	CHECK(n2 < n1);
+	/* The same final tree, from scratch. */
+	for (size_t i = 0; i < NFILES; i++) {
+		if (i == 5)
+			continue;
+		fs[nf++] = i == 3 ? ch[0] : (tfile){ (uint32_t)i, files[i], NULL };
+	}
+	fs[nf++] = ch[1];
+	CHECK_INT(build(fresh, fs, nf, NULL, 0, &nfresh), 0);
+	CHECK_INT(n2, nfresh);
+	dump_stats(inc, &a);
+	dump_stats(fresh, &b);
+	CHECK(a.len > 100);
+	CHECK_STR(mi_buf_str(&a), mi_buf_str(&b));
+	/* Terms of the deleted file are gone, new ones are found. */
+	CHECK(!strstr(mi_buf_str(&a), "df lrucach"));
+	CHECK_CONTAINS(mi_buf_str(&a), "df licens 1");
+
+	/* A rebuild that changes nothing keeps everything. */
+	CHECK_INT(build(inc, NULL, 0, NULL, 0, &n2), 0);
+	CHECK_INT(n2, nfresh);
+	mi_buf_reset(&b);
+	dump_stats(inc, &b);
+	CHECK_STR(mi_buf_str(&a), mi_buf_str(&b));
+
+	/* Search sees the edit. */
+	if (!mi_query_open(inc, &q, &err)) {
+		j = run(q, false, "load settings toml", NULL, NULL, false, "json", NULL, NULL);
+		CHECK_STR(res_str(j, 0, "breadcrumb"), "load_settings");
+		json_decref(j);
+		j = run(q, false, "LRUCache", NULL, NULL, false, "json", NULL, NULL);
+		CHECK_INT(nres(j), 0);
+		json_decref(j);
+		j = run(q, false, "verify license key", NULL, NULL, false, "json", NULL, NULL);
+		CHECK_STR(res_str(j, 0, "path"), "lib/license.rs");
+		json_decref(j);
+		mi_query_close(q);
+	} else {
+		CHECK(!"index opens");
+	}
+	mi_buf_release(&err);
+	mi_buf_release(&a);
+	mi_buf_release(&b);
+}
+
+/* Pruning must not change the answer: compare the top hits of a small limit
+ * with the head of a large one. */
+TEST(pruned_top_k_equals_exhaustive)
+{
+	mi_query *q = open_index("main");
+	const char *qs[] = { "config settings file", "parse", "cache value key",
+			     "server http", "the settings panel element" };
+
+	if (!q)
+		return;
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		mi_search_opts o1 = { .query = qs[i], .limit = 3, .format = "json" };
+		mi_search_opts o2 = { .query = qs[i], .limit = 200, .format = "json" };
+		mi_out a = { 0 }, b = { 0 };
+		json_t *ja, *jb;
+		mi_query_search(q, &o1, &a);
+		mi_query_search(q, &o2, &b);
+		ja = json_loads(mi_buf_str(&a.json), 0, NULL);
+		jb = json_loads(mi_buf_str(&b.json), 0, NULL);
+		CHECK(nres(ja) > 0);
+		for (size_t r = 0; r < nres(ja); r++) {
+			CHECK_STR(res_str(ja, r, "breadcrumb"), res_str(jb, r, "breadcrumb"));
+			CHECK_INT(res_int(ja, r, "start_line"), res_int(jb, r, "start_line"));
+		}
+		json_decref(ja);
+		json_decref(jb);
+		mi_out_release(&a);
+		mi_out_release(&b);
+	}
+	mi_query_close(q);
+}
+
+int main(void)
+{
+	char cmd[300];
+	int rc;
+
+	if (!mkdtemp(tmp_root)) {
+		printf("FAIL setup: mkdtemp\n");
+		return 1;
+	}
+	RUN(split_identifiers_find_both_spellings);
+	RUN(renamed_identifier_spellings);
+	RUN(doc_only_match);
+	RUN(path_filter_and_extensions);
+	RUN(private_symbols_need_all);
+	RUN(limit_and_text_formats);
+	RUN(search_docs_sections_and_doc_comments);
+	RUN(bad_input_gets_a_clear_answer);
+	RUN(incremental_statistics_match_a_fresh_build);
+	RUN(pruned_top_k_equals_exhaustive);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+	rc = system(cmd);
+	(void)rc;
+	return test_done();
+}
