@@ -1,0 +1,373 @@
+/*
+ * test_lang.c - golden tests of symbol extraction: every case directory
+ * testdata/units/<lang>/<case>/ holds one input.<ext> and expected.symbols,
+ * the dump of what mi_parse_source extracts from it, compared byte for byte.
+ *
+ * Dump format, one line each, symbols then references then diagnostics:
+ *   sym <start>-<end> <kind> <pub|priv> <qualified.name> | <sig> | <doc line 1>
+ *   ref <line> <call|type|import|impl> <callee> <- <caller qualified name or ->
+ *   diag <line> <E|W|H> <message>
+ * A heading's kind is written with its level: "heading:2".
+ *
+ *   MI_REGEN=1 build/tests/test_lang           rewrite every expected.symbols
+ *   MI_REGEN=1 MI_CASE=go/ build/tests/test_lang   only cases starting "go/"
+ * A regenerated file must be read and judged by hand before it is committed.
+ * On a mismatch the actual dump is left in build/test-log/lang/<lang>_<case>.got.
+ */
+#include "test.h"
+#include "../../indexer/indexer.h"
+#include "../../indexer/indexer_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#define UNITS "testdata/units"
+#define GOT_DIR "build/test-log/lang"
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the entries of dir (no dot files); count in *n. */
+static char **list_dir(const char *dir, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = realloc(v, cap * sizeof(*v));
+		}
+		v[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whole file into a malloc'd buffer (NUL-terminated); NULL if unreadable. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	mi_buf b = {0};
+	char tmp[65536];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		mi_buf_add(&b, tmp, n);
+	fclose(f);
+	mi_buf_addc(&b, 0);
+	*len = b.len - 1;
+	return mi_buf_detach(&b);
+}
+
+static bool spit(const char *path, const char *s, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(s, 1, n, f) == n;
+	return fclose(f) == 0 && ok;
+}
+
+static void add_qualified(mi_buf *b, const mi_symbol *s)
+{
+	if (s->parent && s->parent[0]) {
+		mi_buf_adds(b, s->parent);
+		mi_buf_addc(b, '.');
+	}
+	mi_buf_adds(b, s->name ? s->name : "");
+}
+
+/* Appends s up to its first newline. */
+static void add_line1(mi_buf *b, const char *s)
+{
+	if (!s)
+		return;
+	size_t n = strcspn(s, "\n");
+	mi_buf_add(b, s, n);
+}
+
+static const char *ref_kind_name(int k)
+{
+	switch (k) {
+	case MI_REF_CALL: return "call";
+	case MI_REF_TYPE: return "type";
+	case MI_REF_IMPORT: return "import";
+	case MI_REF_IMPL: return "impl";
+	default: return "?";
+	}
+}
+
+/* The dump of one parse, in the format described at the top. */
+static void dump(const mi_parsed *p, mi_buf *b)
+{
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		mi_buf_addf(b, "sym %u-%u %s", s->start_line, s->end_line, mi_kind_name(s->kind));
+		if (s->kind == MI_KIND_HEADING)
+			mi_buf_addf(b, ":%u", s->level);
+		mi_buf_adds(b, s->vis == MI_VIS_PRIVATE ? " priv " : " pub ");
+		add_qualified(b, s);
+		mi_buf_adds(b, " | ");
+		add_line1(b, s->sig);
+		mi_buf_adds(b, " | ");
+		add_line1(b, s->doc);
+		/* no trailing blanks: an empty doc must not leave "| " behind */
+		while (b->len && b->buf[b->len - 1] == ' ')
+			b->len--;
+		mi_buf_addc(b, '\n');
+	}
+	for (size_t i = 0; i < p->nrefs; i++) {
+		const mi_ref *r = &p->refs[i];
+		mi_buf_addf(b, "ref %u %s ", r->line, ref_kind_name(r->kind));
+		add_line1(b, r->callee);
+		mi_buf_adds(b, " <- ");
+		if (r->caller_idx >= 0 && (size_t)r->caller_idx < p->nsyms)
+			add_qualified(b, &p->syms[r->caller_idx]);
+		else
+			mi_buf_addc(b, '-');
+		mi_buf_addc(b, '\n');
+	}
+	for (size_t i = 0; i < p->ndiags; i++) {
+		const mi_diag *d = &p->diags[i];
+		mi_buf_addf(b, "diag %u %c ", d->line, d->severity ? d->severity : '?');
+		add_line1(b, d->msg);
+		mi_buf_addc(b, '\n');
+	}
+}
+
+/* First line where a and b differ (1-based), with both lines copied out. */
+static int first_diff(const char *a, size_t an, const char *b, size_t bn,
+		      char *la, char *lb, size_t cap)
+{
+	size_t i = 0, j = 0;
+	int line = 1;
+	for (;;) {
+		size_t ea = i, eb = j;
+		while (ea < an && a[ea] != '\n')
+			ea++;
+		while (eb < bn && b[eb] != '\n')
+			eb++;
+		bool enda = i >= an, endb = j >= bn;
+		if (enda && endb)
+			return 0;
+		if (enda || endb || ea - i != eb - j || memcmp(a + i, b + j, ea - i)) {
+			snprintf(la, cap, "%.*s", enda ? 9 : (int)(ea - i), enda ? "(the end)" : a + i);
+			snprintf(lb, cap, "%.*s", endb ? 9 : (int)(eb - j), endb ? "(the end)" : b + j);
+			return line;
+		}
+		i = ea + 1;
+		j = eb + 1;
+		line++;
+	}
+}
+
+static int ncases, nregen;
+
+/* One case: testdata/units/<lang>/<name>/. */
+static void run_case(const char *lang, const char *name, bool regen)
+{
+	char dir[1024], input[1200], expected[1200], label[600];
+	snprintf(dir, sizeof(dir), UNITS "/%s/%s", lang, name);
+	snprintf(label, sizeof(label), "%s/%s", lang, name);
+	snprintf(expected, sizeof(expected), "%s/expected.symbols", dir);
+	const char *filter = getenv("MI_CASE");
+	if (filter && *filter && strncmp(label, filter, strlen(filter)))
+		return;
+	ncases++;
+	test_case_name = label;
+	test_case_failed = 0;
+
+	size_t nfiles;
+	char **files = list_dir(dir, &nfiles);
+	input[0] = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		if (!strncmp(files[i], "input.", 6)) {
+			snprintf(input, sizeof(input), "%s/%s", dir, files[i]);
+			break;
+		}
+	free_list(files, nfiles);
+
+	char *src = NULL, *want = NULL;
+	mi_parsed p;
+	mi_parsed_init(&p);
+	mi_buf got = {0};
+	size_t len = 0, wlen = 0;
+	if (!input[0]) {
+		TEST_FAIL_("%s: no input.<ext> file in the case directory; add one", dir);
+		goto out;
+	}
+	int lid = mi_lang_detect(input);
+	if (lid == MI_LANG_NONE) {
+		TEST_FAIL_("%s: no language for this extension; rename the input", input);
+		goto out;
+	}
+	if (strcmp(mi_lang_name(lid), lang) && !getenv("MI_ANY_DIR"))
+		TEST_FAIL_("%s is detected as %s, but sits under %s/", input, mi_lang_name(lid), lang);
+	src = slurp(input, &len);
+	if (!src) {
+		TEST_FAIL_("cannot read %s: %s", input, strerror(errno));
+		goto out;
+	}
+	int rc = mi_parse_source(lid, src, len, &p);
+	if (rc) {
+		const mi_lang_row *row = mi_lang_row_get(lid);
+		const char *qe = row && row->ts ? mi_ts_query_error(lid) : NULL;
+		TEST_FAIL_("mi_parse_source(%s) returned %d%s%s", input, rc,
+			   qe ? ": " : "", qe ? qe : "");
+		goto out;
+	}
+	dump(&p, &got);
+	if (regen) {
+		if (!spit(expected, got.buf ? got.buf : "", got.len))
+			TEST_FAIL_("cannot write %s: %s", expected, strerror(errno));
+		else {
+			printf("REGEN %s (%zu symbols, %zu refs, %zu diags): review it\n",
+			       label, p.nsyms, p.nrefs, p.ndiags);
+			nregen++;
+		}
+		goto out;
+	}
+	want = slurp(expected, &wlen);
+	if (!want) {
+		TEST_FAIL_("%s is missing; write it with MI_REGEN=1 MI_CASE=%s build/tests/test_lang "
+			   "and check every line by hand", expected, label);
+		goto out;
+	}
+	char la[512], lb[512];
+	int line = first_diff(got.buf ? got.buf : "", got.len, want, wlen, la, lb, sizeof(la));
+	if (line) {
+		char gotpath[1400];
+		mkdir("build", 0777);
+		mkdir("build/test-log", 0777);
+		mkdir(GOT_DIR, 0777);
+		snprintf(gotpath, sizeof(gotpath), GOT_DIR "/%s_%s.got", lang, name);
+		spit(gotpath, got.buf ? got.buf : "", got.len);
+		TEST_FAIL_("line %d differs\n  got:  %s\n  want: %s\n  (diff %s %s)",
+			   line, la, lb, expected, gotpath);
+	}
+out:
+	if (!test_case_failed)
+		printf("PASS %s\n", label);
+	else
+		test_failed_cases++;
+	fflush(stdout);
+	free(src);
+	free(want);
+	mi_buf_release(&got);
+	mi_parsed_release(&p);
+}
+
+/* Every tree-sitter language's query compiles. */
+TEST(queries_compile)
+{
+	for (int id = 1; id < MI_LANG__COUNT; id++) {
+		const mi_lang_row *row = mi_lang_row_get(id);
+		if (!row || !row->ts || !row->query)
+			continue;
+		const char *e = mi_ts_query_error(id);
+		if (e)
+			TEST_FAIL_("%s", e);
+	}
+}
+
+/* The dump itself: a hand-built parse gives the documented lines. */
+TEST(dump_format)
+{
+	mi_parsed p;
+	mi_parsed_init(&p);
+	mi_symbol *s = mi_parsed_add_sym(&p);
+	s->name = "User"; s->parent = ""; s->sig = "class User"; s->doc = "A user.\nMore.";
+	s->kind = MI_KIND_CLASS; s->start_line = 1; s->end_line = 9;
+	s = mi_parsed_add_sym(&p);
+	s->name = "login"; s->parent = "User"; s->sig = "def login(self)"; s->doc = "";
+	s->kind = MI_KIND_METHOD; s->vis = MI_VIS_PRIVATE; s->start_line = 2; s->end_line = 3;
+	s->parent_idx = 0;
+	mi_ref *r = mi_parsed_add_ref(&p);
+	r->callee = "check"; r->line = 3; r->caller_idx = 1; r->kind = MI_REF_CALL;
+	r = mi_parsed_add_ref(&p);
+	r->callee = "os"; r->line = 1; r->kind = MI_REF_IMPORT;
+	mi_diag *d = mi_parsed_add_diag(&p);
+	d->line = 4; d->severity = 'E'; d->msg = "syntax error: missing ')'";
+	mi_buf b = {0};
+	dump(&p, &b);
+	mi_buf_addc(&b, 0);
+	CHECK_STR(b.buf,
+		  "sym 1-9 class pub User | class User | A user.\n"
+		  "sym 2-3 method priv User.login | def login(self) |\n"
+		  "ref 3 call check <- User.login\n"
+		  "ref 1 import os <- -\n"
+		  "diag 4 E syntax error: missing ')'\n");
+	mi_buf_release(&b);
+	mi_parsed_release(&p);
+}
+
+/* A comparison catches a changed line (the runner can fail). */
+TEST(first_diff_finds_line)
+{
+	char la[64], lb[64];
+	CHECK_INT(first_diff("a\nb\n", 4, "a\nb\n", 4, la, lb, sizeof(la)), 0);
+	CHECK_INT(first_diff("a\nb\n", 4, "a\nc\n", 4, la, lb, sizeof(la)), 2);
+	CHECK_STR(la, "b");
+	CHECK_STR(lb, "c");
+	CHECK_INT(first_diff("a\n", 2, "a\nb\n", 4, la, lb, sizeof(la)), 2);
+	CHECK_STR(la, "(the end)");
+}
+
+int main(void)
+{
+	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
+	RUN(queries_compile);
+	RUN(dump_format);
+	RUN(first_diff_finds_line);
+	size_t nlangs;
+	char **langs = list_dir(UNITS, &nlangs);
+	if (!langs) {
+		printf("FAIL units: cannot open %s (run from the repository root)\n", UNITS);
+		return 1;
+	}
+	for (size_t i = 0; i < nlangs; i++) {
+		char ldir[600];
+		snprintf(ldir, sizeof(ldir), UNITS "/%s", langs[i]);
+		if (!is_dir(ldir))
+			continue;
+		size_t ncase;
+		char **cases = list_dir(ldir, &ncase);
+		for (size_t j = 0; j < ncase; j++) {
+			char cdir[1200];
+			snprintf(cdir, sizeof(cdir), "%s/%s", ldir, cases[j]);
+			if (is_dir(cdir))
+				run_case(langs[i], cases[j], regen);
+		}
+		free_list(cases, ncase);
+	}
+	free_list(langs, nlangs);
+	if (regen)
+		printf("regenerated %d of %d cases\n", nregen, ncases);
+	return test_done();
+}
