@@ -1,13 +1,217 @@
 /*
- * lang_b.c - language rules (visibility, kind corrections) for Java, C#,
- * Swift, Ruby, PHP, Kotlin and Markdown.
+ * lang_b.c - language rules (visibility, kind corrections, signatures of
+ * declarations the query cannot shape) for Java, C#, Swift, Ruby, PHP,
+ * Kotlin and Markdown.
+ *
+ * Visibility (MI_VIS_PRIVATE = not part of the API a reader of the file
+ * would call from elsewhere):
+ *   Java    private and protected members are private; package-private (no
+ *           modifier) counts as public, as do interface members.
+ *   C#      private, protected and "private protected" are private; a member
+ *           without modifier is private (the language default for class and
+ *           struct members), except inside interfaces and enums; a type
+ *           without modifier is internal, which counts as public.
+ *   Kotlin  private and protected are private; the default is public.
+ *   Swift   private and fileprivate are private; internal (the default),
+ *           public and open are public.
+ *   PHP     private and protected members are private; the default is public.
+ *   Ruby    methods after a bare `private`/`protected` in a class or module
+ *           body, or named by `private :name` / `private def`, are private.
+ *   Markdown headings are public; their level is the heading's (1-6).
  */
 #include "indexer_int.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <tree_sitter/api.h>
 
-MI_FIX(java) { (void)c; (void)def_node; (void)s; }
+#define SIG_VALUE_MAX 48 /* longest initial value kept in a field signature */
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static bool type_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static bool text_is(mi_ts_ctx *c, TSNode n, const char *text)
+{
+	uint32_t tl;
+	const char *t = mi_ts_text(c, &n, &tl);
+	return tl == strlen(text) && !memcmp(t, text, tl);
+}
+
+/* true if a leaf with text `word` is a direct child of n, or sits inside a
+ * direct child whose type names a modifier list ("modifiers", "modifier",
+ * "visibility_modifier", ...), at most three levels down. */
+static bool leaf_in(mi_ts_ctx *c, TSNode n, const char *word, int depth)
+{
+	uint32_t k = ts_node_child_count(n);
+	if (!k)
+		return text_is(c, n, word);
+	if (depth <= 0)
+		return false;
+	for (uint32_t i = 0; i < k; i++)
+		if (leaf_in(c, ts_node_child(n, i), word, depth - 1))
+			return true;
+	return false;
+}
+
+static bool has_modifier(mi_ts_ctx *c, TSNode n, const char *word)
+{
+	uint32_t k = ts_node_child_count(n);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode ch = ts_node_child(n, i);
+		const char *t = ts_node_type(ch);
+		if (strstr(t, "modifier") || strstr(t, "attribute") == t) {
+			if (leaf_in(c, ch, word, 3))
+				return true;
+		} else if (!ts_node_child_count(ch) && !ts_node_is_named(ch) &&
+			   text_is(c, ch, word)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Appends src[a, b) to out with white space folded to single spaces (none
+ * after '(' or '[', none before ')' ']' ','). */
+static void add_folded(mi_buf *out, const char *src, uint32_t a, uint32_t b)
+{
+	bool space = out->len > 0;
+	for (uint32_t i = a; i < b; i++) {
+		unsigned char ch = (unsigned char)src[i];
+		if (isspace(ch)) {
+			space = out->len > 0;
+			continue;
+		}
+		if (space && out->len) {
+			char prev = out->buf[out->len - 1];
+			if (prev != '(' && prev != '[' && prev != ' ' && ch != ')' &&
+			    ch != ',' && ch != ']')
+				mi_buf_addc(out, ' ');
+		}
+		space = false;
+		mi_buf_addc(out, (char)ch);
+	}
+}
+
+/* Replaces the signature with the folded text of [a, b) of the source
+ * (byte offsets relative to the parsed text), dropping a trailing ';'. */
+__attribute__((unused)) static void set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b)
+{
+	size_t len;
+	uint32_t base;
+	const char *src = mi_ts_src(c, &len, &base);
+	mi_buf o = {0};
+	if (b > len)
+		b = (uint32_t)len;
+	if (a < b)
+		add_folded(&o, src, a, b);
+	while (o.len && (o.buf[o.len - 1] == ';' || o.buf[o.len - 1] == ' '))
+		o.len--;
+	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.len ? o.buf : "", o.len);
+	mi_buf_release(&o);
+}
+
+/* Drops a trailing ';' from the signature the driver computed. */
+static void trim_sig(mi_ts_ctx *c, mi_symbol *s)
+{
+	size_t n = strlen(s->sig);
+	if (n && s->sig[n - 1] == ';') {
+		while (n && (s->sig[n - 1] == ';' || s->sig[n - 1] == ' '))
+			n--;
+		s->sig = mi_parsed_strndup(mi_ts_parsed(c), s->sig, n);
+	}
+}
+
+/* End of a declarator's text to keep in a signature: the whole declarator
+ * when its initial value is short and on one line, else the name. */
+static uint32_t declarator_sig_end(mi_ts_ctx *c, TSNode decl)
+{
+	TSNode name = ts_node_child_by_field_name(decl, "name", 4);
+	TSNode value = ts_node_child_by_field_name(decl, "value", 5);
+	if (ts_node_is_null(value) || ts_node_is_null(name))
+		return ts_node_end_byte(decl);
+	uint32_t vl;
+	const char *v = mi_ts_text(c, &value, &vl);
+	if (vl <= SIG_VALUE_MAX && !memchr(v, '\n', vl))
+		return ts_node_end_byte(decl);
+	return ts_node_end_byte(name);
+}
+
+/*
+ * A declaration of several variables (`int a = 1, b;`) gives one symbol per
+ * declarator: the declaration node stands for the first one, a later
+ * declarator node for itself.  Trims the first one's span to its own
+ * declarator and gives each the signature "<modifiers> <type> <declarator>".
+ * decl_type is the grammar's declarator node type.  Returns the declaration
+ * node (for modifiers).
+ */
+static TSNode split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
+				const char *decl_type)
+{
+	TSNode decl = def, owner = def;
+	uint32_t base;
+	size_t len;
+	if (type_is(def, decl_type)) {
+		owner = ts_node_parent(def);
+	} else {
+		uint32_t k = ts_node_named_child_count(def);
+		TSNode first = {{0}, 0, 0};
+		for (uint32_t i = 0; i < k; i++) {
+			TSNode ch = ts_node_named_child(def, i);
+			if (type_is(ch, decl_type)) {
+				first = ch;
+				break;
+			}
+		}
+		if (ts_node_is_null(first))
+			return def;
+		decl = first;
+	}
+	if (ts_node_is_null(owner))
+		return def;
+	TSNode type = ts_node_child_by_field_name(owner, "type", 4);
+	const char *src = mi_ts_src(c, &len, &base);
+	mi_buf o = {0};
+	uint32_t pre_end = ts_node_is_null(type) ? ts_node_start_byte(decl) : ts_node_end_byte(type);
+	add_folded(&o, src, ts_node_start_byte(owner), pre_end);
+	add_folded(&o, src, ts_node_start_byte(decl), declarator_sig_end(c, decl));
+	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.buf ? o.buf : "", o.len);
+	mi_buf_release(&o);
+	if (ts_node_eq(owner, def)) {
+		/* span: the first symbol stops at its declarator when more follow */
+		TSNode next = ts_node_next_named_sibling(decl);
+		while (!ts_node_is_null(next) && !type_is(next, decl_type))
+			next = ts_node_next_named_sibling(next);
+		if (!ts_node_is_null(next)) {
+			s->end_byte = ts_node_end_byte(decl) + base;
+			s->end_line = ts_node_end_point(decl).row + 1;
+		}
+	}
+	return owner;
+}
+
+/* ---- Java ----------------------------------------------------------------- */
+
+MI_FIX(java)
+{
+	TSNode n = *(TSNode *)def_node;
+	TSNode owner = n;
+	if (s->kind == MI_KIND_FIELD || s->kind == MI_KIND_CONSTANT)
+		owner = split_declarators(c, n, s, "variable_declarator");
+	else
+		trim_sig(c, s);
+	if (has_modifier(c, owner, "private") || has_modifier(c, owner, "protected"))
+		s->vis = MI_VIS_PRIVATE;
+	if (has_modifier(c, owner, "static") || s->kind == MI_KIND_CONSTANT)
+		s->flags |= MI_SYMF_STATIC;
+	if (s->kind == MI_KIND_FIELD && has_modifier(c, owner, "static") &&
+	    has_modifier(c, owner, "final"))
+		s->kind = MI_KIND_CONSTANT;
+}
+
 MI_FIX(csharp) { (void)c; (void)def_node; (void)s; }
 MI_FIX(swift) { (void)c; (void)def_node; (void)s; }
 MI_FIX(ruby) { (void)c; (void)def_node; (void)s; }
