@@ -57,6 +57,15 @@ static bool leaf_in(mi_ts_ctx *c, TSNode n, const char *word, int depth)
 	return false;
 }
 
+static bool has_child_type(TSNode n, const char *type)
+{
+	uint32_t k = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < k; i++)
+		if (type_is(ts_node_named_child(n, i), type))
+			return true;
+	return false;
+}
+
 static bool has_modifier(mi_ts_ctx *c, TSNode n, const char *word)
 {
 	uint32_t k = ts_node_child_count(n);
@@ -98,7 +107,7 @@ static void add_folded(mi_buf *out, const char *src, uint32_t a, uint32_t b)
 
 /* Replaces the signature with the folded text of [a, b) of the source
  * (byte offsets relative to the parsed text), dropping a trailing ';'. */
-__attribute__((unused)) static void set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b)
+static void set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b)
 {
 	size_t len;
 	uint32_t base;
@@ -145,34 +154,35 @@ static uint32_t declarator_sig_end(mi_ts_ctx *c, TSNode decl)
  * declarator: the declaration node stands for the first one, a later
  * declarator node for itself.  Trims the first one's span to its own
  * declarator and gives each the signature "<modifiers> <type> <declarator>".
- * decl_type is the grammar's declarator node type.  Returns the declaration
- * node (for modifiers).
+ * decl_type is the grammar's declarator node type; list_type the node that
+ * holds the type and the declarators when it is not the declaration itself
+ * (C#: variable_declaration), else NULL.  Returns the declaration node (the
+ * one holding the modifiers).
  */
 static TSNode split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
-				const char *decl_type)
+				const char *decl_type, const char *list_type)
 {
-	TSNode decl = def, owner = def;
+	TSNode null = {{0}, 0, 0};
+	TSNode decl = null, list = def, owner = def;
 	uint32_t base;
 	size_t len;
 	if (type_is(def, decl_type)) {
-		owner = ts_node_parent(def);
+		decl = def;
+		list = ts_node_parent(def);
+		owner = list_type && !ts_node_is_null(list) ? ts_node_parent(list) : list;
 	} else {
 		uint32_t k = ts_node_named_child_count(def);
-		TSNode first = {{0}, 0, 0};
-		for (uint32_t i = 0; i < k; i++) {
-			TSNode ch = ts_node_named_child(def, i);
-			if (type_is(ch, decl_type)) {
-				first = ch;
-				break;
-			}
-		}
-		if (ts_node_is_null(first))
-			return def;
-		decl = first;
+		for (uint32_t i = 0; list_type && i < k; i++)
+			if (type_is(ts_node_named_child(def, i), list_type))
+				list = ts_node_named_child(def, i);
+		k = ts_node_named_child_count(list);
+		for (uint32_t i = 0; i < k && ts_node_is_null(decl); i++)
+			if (type_is(ts_node_named_child(list, i), decl_type))
+				decl = ts_node_named_child(list, i);
 	}
-	if (ts_node_is_null(owner))
+	if (ts_node_is_null(decl) || ts_node_is_null(list) || ts_node_is_null(owner))
 		return def;
-	TSNode type = ts_node_child_by_field_name(owner, "type", 4);
+	TSNode type = ts_node_child_by_field_name(list, "type", 4);
 	const char *src = mi_ts_src(c, &len, &base);
 	mi_buf o = {0};
 	uint32_t pre_end = ts_node_is_null(type) ? ts_node_start_byte(decl) : ts_node_end_byte(type);
@@ -193,6 +203,15 @@ static TSNode split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
 	return owner;
 }
 
+static void set_name(mi_ts_ctx *c, mi_symbol *s, const char *prefix)
+{
+	mi_buf b = {0};
+	mi_buf_adds(&b, prefix);
+	mi_buf_adds(&b, s->name);
+	s->name = mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len);
+	mi_buf_release(&b);
+}
+
 /* ---- Java ----------------------------------------------------------------- */
 
 MI_FIX(java)
@@ -200,7 +219,7 @@ MI_FIX(java)
 	TSNode n = *(TSNode *)def_node;
 	TSNode owner = n;
 	if (s->kind == MI_KIND_FIELD || s->kind == MI_KIND_CONSTANT)
-		owner = split_declarators(c, n, s, "variable_declarator");
+		owner = split_declarators(c, n, s, "variable_declarator", NULL);
 	else
 		trim_sig(c, s);
 	if (has_modifier(c, owner, "private") || has_modifier(c, owner, "protected"))
@@ -212,7 +231,142 @@ MI_FIX(java)
 		s->kind = MI_KIND_CONSTANT;
 }
 
-MI_FIX(csharp) { (void)c; (void)def_node; (void)s; }
+/* ---- C# ----------------------------------------------------------------------- */
+
+/* Copies the attribute value `name="X"` of an XML tag [t, e) to out. */
+static void xml_attr(const char *t, const char *e, mi_buf *out)
+{
+	const char *q = memchr(t, '"', (size_t)(e - t));
+	if (!q)
+		return;
+	const char *z = memchr(q + 1, '"', (size_t)(e - q - 1));
+	if (z)
+		mi_buf_add(out, q + 1, (size_t)(z - q - 1));
+}
+
+/* XML doc comments (<summary>...</summary>) to plain text: <param name="x">
+ * and <typeparam> become "x: ", <returns> "Returns: ", <see cref="X"/> and
+ * <paramref name="X"/> their target; other tags go; empty lines go. */
+static void csharp_doc(mi_ts_ctx *c, mi_symbol *s)
+{
+	const char *d = s->doc;
+	if (!strchr(d, '<'))
+		return;
+	mi_buf o = {0};
+	size_t line_start = 0;
+	for (const char *p = d;; p++) {
+		if (*p == '<') {
+			const char *e = strchr(p, '>');
+			if (e) {
+				const char *nm = p + 1 + (p[1] == '/');
+				size_t nl = strcspn(nm, " />");
+				if (p[1] != '/' && ((nl == 5 && !memcmp(nm, "param", 5)) ||
+						    (nl == 9 && !memcmp(nm, "typeparam", 9)))) {
+					xml_attr(p, e, &o);
+					mi_buf_adds(&o, ": ");
+				} else if (p[1] != '/' && nl == 7 && !memcmp(nm, "returns", 7)) {
+					mi_buf_adds(&o, "Returns: ");
+				} else if (e[-1] == '/') {
+					xml_attr(p, e, &o);
+				}
+				p = e;
+				continue;
+			}
+		}
+		if (*p == '\n' || !*p) {
+			size_t a = line_start;
+			while (a < o.len && o.buf[a] == ' ')
+				a++;
+			while (o.len > a && o.buf[o.len - 1] == ' ')
+				o.len--;
+			if (o.len == a) {
+				o.len = line_start;
+			} else if (a > line_start) {
+				memmove(o.buf + line_start, o.buf + a, o.len - a);
+				o.len -= a - line_start;
+			}
+			if (!*p)
+				break;
+			if (o.len > line_start)
+				mi_buf_addc(&o, '\n');
+			line_start = o.len;
+			continue;
+		}
+		mi_buf_addc(&o, *p);
+	}
+	while (o.len && o.buf[o.len - 1] == '\n')
+		o.len--;
+	s->doc = mi_parsed_strndup(mi_ts_parsed(c), o.len ? o.buf : "", o.len);
+	mi_buf_release(&o);
+}
+
+static bool csharp_has_access(mi_ts_ctx *c, TSNode n)
+{
+	return has_modifier(c, n, "public") || has_modifier(c, n, "private") ||
+	       has_modifier(c, n, "protected") || has_modifier(c, n, "internal");
+}
+
+MI_FIX(csharp)
+{
+	TSNode n = *(TSNode *)def_node;
+	TSNode owner = n;
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "field_declaration") || !strcmp(t, "event_field_declaration") ||
+	    type_is(n, "variable_declarator"))
+		owner = split_declarators(c, n, s, "variable_declarator", "variable_declaration");
+	else
+		trim_sig(c, s);
+	if (!strcmp(t, "destructor_declaration"))
+		set_name(c, s, "~");
+	else if (!strcmp(t, "operator_declaration") || !strcmp(t, "conversion_operator_declaration"))
+		set_name(c, s, "operator ");
+	else if (!strcmp(t, "file_scoped_namespace_declaration")) {
+		/* `namespace X;` holds the rest of the file */
+		size_t len;
+		uint32_t base;
+		const char *src = mi_ts_src(c, &len, &base);
+		s->end_byte = (uint32_t)len + base;
+		s->end_line = mi_count_lines(src, len);
+	}
+	if (!strcmp(t, "property_declaration") || !strcmp(t, "indexer_declaration") ||
+	    !strcmp(t, "event_declaration")) {
+		/* keep `{ get; set; }` of an auto-property, not accessor bodies */
+		TSNode acc = ts_node_child_by_field_name(n, "accessors", 9);
+		TSNode val = ts_node_child_by_field_name(n, "value", 5);
+		uint32_t cut = 0;
+		if (!ts_node_is_null(acc)) {
+			uint32_t k = ts_node_named_child_count(acc);
+			for (uint32_t i = 0; i < k; i++)
+				if (!ts_node_is_null(ts_node_child_by_field_name(
+					    ts_node_named_child(acc, i), "body", 4)))
+					cut = ts_node_start_byte(acc);
+		}
+		if (!cut && !ts_node_is_null(val) && type_is(val, "arrow_expression_clause"))
+			cut = ts_node_start_byte(val);
+		if (cut)
+			set_sig(c, s, ts_node_start_byte(n), cut);
+	}
+	if (s->doc[0])
+		csharp_doc(c, s);
+	/* members without an access modifier are private in classes, structs
+	 * and records; types and namespace members default to internal */
+	TSNode container = ts_node_parent(owner);
+	if (type_is(container, "declaration_list"))
+		container = ts_node_parent(container);
+	const char *ct = ts_node_is_null(container) ? "" : ts_node_type(container);
+	bool in_type = !strcmp(ct, "class_declaration") || !strcmp(ct, "struct_declaration") ||
+		       !strcmp(ct, "record_declaration");
+	if (has_modifier(c, owner, "private") ||
+	    (has_modifier(c, owner, "protected") && !has_modifier(c, owner, "internal")))
+		s->vis = MI_VIS_PRIVATE;
+	else if (in_type && !csharp_has_access(c, owner) &&
+		 !has_child_type(owner, "explicit_interface_specifier"))
+		s->vis = MI_VIS_PRIVATE;
+	if (has_modifier(c, owner, "static") || has_modifier(c, owner, "const"))
+		s->flags |= MI_SYMF_STATIC;
+	if (s->kind == MI_KIND_FIELD && has_modifier(c, owner, "const"))
+		s->kind = MI_KIND_CONSTANT;
+}
 MI_FIX(swift) { (void)c; (void)def_node; (void)s; }
 MI_FIX(ruby) { (void)c; (void)def_node; (void)s; }
 MI_FIX(php) { (void)c; (void)def_node; (void)s; }
