@@ -21,6 +21,14 @@ static const mi_cmd commands[] = {
 	 "folded view of files, parsed on the fly (no index needed)"},
 	{"serve", mi_cmd_serve, "[INDEX] [--http 127.0.0.1:PORT] [--log FILE]",
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
+	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
+	 "git pre-commit hook that keeps the index up to date"},
+	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
+	 "write the index as one compacted, checksummed file to ship"},
+	{"verify", mi_cmd_verify, "FILE [--json] [--quiet]",
+	 "check a packed file end to end (exit 1 when damaged)"},
+	{"status", mi_cmd_status, "[INDEX] [REPO] [--json] [--quiet]",
+	 "list files changed since the index was built (exit 1 when stale)"},
 	{"version", cmd_version, "", "print the version"},
 	{"help", cmd_help, "[COMMAND]", "show help"},
 };
@@ -57,34 +65,6 @@ static int cmd_help(int argc, char **argv)
 	}
 	usage(stdout);
 	return 0;
-}
-
-char *mi_resolve_index(const char *arg)
-{
-	struct stat sb;
-	char buf[PATH_MAX];
-	if (!arg)
-		arg = ".";
-	if (stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		snprintf(buf, sizeof(buf), "%s/data.mdb", arg);
-		if (access(buf, F_OK) != 0) {
-			snprintf(buf, sizeof(buf), "%s/.mcpidx", arg);
-			if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
-				return mi_xstrdup(buf);
-		}
-	}
-	return mi_xstrdup(arg);
-}
-
-char *mi_self_exe(const char *argv0)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = 0;
-		return mi_xstrdup(buf);
-	}
-	return mi_xstrdup(argv0);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,38 @@
+/*
+ * paths.c - where the index and the running binary are.
+ */
+#include "tools.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *mi_resolve_index(const char *arg)
+{
+	struct stat sb;
+	char buf[PATH_MAX];
+	if (!arg)
+		arg = ".";
+	if (stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(buf, sizeof(buf), "%s/data.mdb", arg);
+		if (access(buf, F_OK) != 0) {
+			snprintf(buf, sizeof(buf), "%s/.mcpidx", arg);
+			if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
+				return mi_xstrdup(buf);
+		}
+	}
+	return mi_xstrdup(arg);
+}
+
+char *mi_self_exe(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = 0;
+		return mi_xstrdup(buf);
+	}
+	return mi_xstrdup(argv0);
+}
