@@ -44,6 +44,7 @@ tier() { # $1 = label, $2 = mcpidx binary, $3 = unit test dir
 	for t in tests/cli/*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
+		[ "$name" = lib ] && continue   # sourced by the others
 		out="$log/$label-cli-$name.out"
 		if sh "$t" > "$out" 2>&1; then
 			echo "PASS cli/$name" >> "$out"
