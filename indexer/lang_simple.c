@@ -138,7 +138,8 @@ typedef struct scan {
 	mi_parsed *out;       /* where results go */
 	uint32_t line;        /* line of the next physical line (first read) */
 	blk *blks;            /* open blocks; [0] is the file */
-	size_t nblk, capblk;
+	size_t nblk;          /* blocks open */
+	size_t capblk;        /* blocks allocated */
 	size_t run_start;     /* doc run: first byte of its first line */
 	uint32_t run_count;   /* comment lines in the run, 0 = none */
 	uint32_t run_col;     /* their column */
@@ -1090,26 +1091,13 @@ static void sort_diags(mi_parsed *out, size_t d0)
 
 /* ---- entry point ------------------------------------------------------------- */
 
-/*
- * Scans Simple source src[0..len) into out (mi_parsed_init'ed by the
- * caller): symbols in source order, call/impl/import references and
- * diagnostics.  Any bytes are accepted; syntax errors become diagnostics.
- * Returns 0, MI_ERR_ARG when out is NULL (or src is NULL with len > 0), or
- * MI_ERR_TOOBIG when len does not fit the 32-bit offsets of mi_symbol.
- */
-int mi_simple_scan(const char *src, size_t len, mi_parsed *out)
+/* Scans src[0..len) into out; the work of mi_simple_scan. */
+static void scan_all(const char *src, size_t len, mi_parsed *out)
 {
 	scan sc;
 	size_t pos = 0, d0;
 	lline ll;
 
-	if (!out || (!src && len))
-		return MI_ERR_ARG;
-	out->lang = MI_LANG_SIMPLE;
-	if (len >= UINT32_MAX)
-		return MI_ERR_TOOBIG;
-	if (!src)
-		src = "";
 	memset(&sc, 0, sizeof(sc));
 	sc.s = src;
 	sc.len = len;
@@ -1143,5 +1131,27 @@ int mi_simple_scan(const char *src, size_t len, mi_parsed *out)
 	sort_diags(out, d0);
 	free(sc.blks);
 	mi_buf_release(&sc.tmp);
-	return 0;
+}
+
+/*
+ * Scans Simple source src[0..len) into out (mi_parsed_init'ed by the
+ * caller): symbols in source order, call/impl/import references and
+ * diagnostics.  Any bytes are accepted; syntax errors become diagnostics.
+ * Returns 0, MI_ERR_ARG when out is NULL (or src is NULL with len > 0), or
+ * MI_ERR_TOOBIG when len does not fit the 32-bit offsets of mi_symbol.
+ */
+int mi_simple_scan(const char *src, size_t len, mi_parsed *out)
+{
+	int err = 0;
+
+	if (!out || (!src && len)) {
+		err = MI_ERR_ARG;
+	} else {
+		out->lang = MI_LANG_SIMPLE;
+		if (len >= UINT32_MAX)
+			err = MI_ERR_TOOBIG;
+		else
+			scan_all(src ? src : "", len, out);
+	}
+	return err;
 }
