@@ -1,0 +1,13 @@
+class Broken {
+    func ok() {
+        run()
+    }
+
+    func bad( {
+        let x = 
+    }
+
+    func after() {
+        run()
+    }
+}
