@@ -142,11 +142,6 @@ static int t_find_references(mi_mcp_call *c, mi_query *q, json_t *args,
 				   (size_t)arg_int(args, "limit", 50), out);
 }
 
-/* query/research.c is not in every tree yet: the tool is listed only when
- * the function is linked in. */
-extern int mi_query_research(mi_query *q, const char *query, int depth,
-			     const char *focus, mi_out *out) __attribute__((weak));
-
 static int t_code_research(mi_mcp_call *c, mi_query *q, json_t *args,
 			   mi_out *out)
 {
@@ -440,12 +435,6 @@ static json_t *mi_schemas[MI_NTOOLS];
 static char *mi_list_json;
 static pthread_once_t mi_tools_once = PTHREAD_ONCE_INIT;
 
-/* A row whose query function is not linked in is not offered. */
-static bool tool_available(const mi_mcp_tool *t)
-{
-	return t->fn != t_code_research || mi_query_research != NULL;
-}
-
 static void tools_build(void)
 {
 	mi_buf b = {0};
@@ -456,8 +445,6 @@ static void tools_build(void)
 		const mi_mcp_tool *t = &mi_tools[i];
 		json_error_t e;
 		mi_schemas[i] = json_loads(t->input_schema, JSON_REJECT_DUPLICATES, &e);
-		if (!tool_available(t))
-			continue;
 		if (!first)
 			mi_buf_addc(&b, ',');
 		first = false;
@@ -494,7 +481,7 @@ const mi_mcp_tool *mi_mcp_tool_find(const char *name, const char **task_support)
 {
 	size_t i;
 	for (i = 0; i < MI_NTOOLS; i++)
-		if (strcmp(mi_tools[i].name, name) == 0 && tool_available(&mi_tools[i])) {
+		if (strcmp(mi_tools[i].name, name) == 0) {
 			if (task_support)
 				*task_support = mi_tools[i].task_support;
 			return &mi_tools[i];
