@@ -125,6 +125,13 @@ test-fast: mcpidx $(UNIT_BIN)
 valgrind: mcpidx $(UNIT_BIN)
 	MI_VALGRIND=1 MI_SKIP_ASAN=1 sh tests/run.sh
 
+# libFuzzer targets (clang): make fuzz, then run build/fuzz/fuzz_NAME CORPUS_DIR
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzz: $(FUZZ_BIN)
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
+
 -include $(sort $(wildcard bench/*.mk))
 
 install: mcpidx

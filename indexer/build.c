@@ -556,6 +556,8 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->file_id = e ? e->r.file_id : next_id++;
 	}
 
+	double t1 = now_s();
+	bs->walk_seconds = t1 - t0;
 	/* Parse on all cores. */
 	pool p = {.jobs = jobs, .n = nj, .o = o};
 	pthread_mutex_init(&p.mu, NULL);
@@ -583,12 +585,15 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		if (!old[i].r.seen)
 			bs->removed++;
 
+	double t2 = now_s();
+	bs->parse_seconds = t2 - t1;
 	for (int attempt = 0;; attempt++) {
 		rc = write_all(st, o, jobs, nj, old, nold, touched, ntouched, NULL, bs, root, clear);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
 			continue;
 		break;
 	}
+	bs->write_seconds = now_s() - t2;
 	if (rc) {
 		mi_buf_addf(err, "writing index '%s' failed: %s; the previous index is unchanged",
 			    idx, mi_strerror(rc));

@@ -59,7 +59,10 @@ typedef struct mi_build_stats {
 	size_t skipped[MI_SKIP__COUNT];
 	size_t symbols, refs, diags, chunks; /* totals in the index */
 	size_t errors;         /* files that failed to parse */
-	double seconds;
+	double seconds;        /* wall time of the whole build */
+	double walk_seconds;   /* walk + hashing */
+	double parse_seconds;  /* parsing on all cores */
+	double write_seconds;  /* the write transaction, commit included */
 } mi_build_stats;
 
 /*

@@ -80,9 +80,11 @@ int mi_cmd_build(int argc, char **argv)
 	if (json) {
 		printf("{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"
 		       "\"symbols\":%zu,\"references\":%zu,\"diagnostics\":%zu,\"chunks\":%zu,"
-		       "\"errors\":%zu,\"seconds\":%.3f,\"skipped\":{",
+		       "\"errors\":%zu,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"parse_seconds\":%.3f,"
+		       "\"write_seconds\":%.3f,\"skipped\":{",
 		       st.files, st.indexed, st.unchanged, st.removed, st.symbols, st.refs,
-		       st.diags, st.chunks, st.errors, st.seconds);
+		       st.diags, st.chunks, st.errors, st.seconds, st.walk_seconds,
+		       st.parse_seconds, st.write_seconds);
 		for (int i = 0; i < MI_SKIP__COUNT; i++)
 			printf("%s\"%s\":%zu", i ? "," : "", mi_skip_name(i), st.skipped[i]);
 		printf("}}\n");
