@@ -148,6 +148,8 @@ static uint32_t declarator_sig_end(mi_ts_ctx *c, TSNode decl)
 {
 	TSNode name = ts_node_child_by_field_name(decl, "name", 4);
 	TSNode value = ts_node_child_by_field_name(decl, "value", 5);
+	if (ts_node_is_null(value))
+		value = ts_node_child_by_field_name(decl, "default_value", 13);
 	if (ts_node_is_null(value) || ts_node_is_null(name))
 		return ts_node_end_byte(decl);
 	uint32_t vl;
@@ -193,7 +195,19 @@ static TSNode split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
 	TSNode type = ts_node_child_by_field_name(list, "type", 4);
 	const char *src = mi_ts_src(c, &len, &base);
 	mi_buf o = {0};
-	uint32_t pre_end = ts_node_is_null(type) ? ts_node_start_byte(decl) : ts_node_end_byte(type);
+	uint32_t pre_end = 0;
+	if (!ts_node_is_null(type)) {
+		pre_end = ts_node_end_byte(type);
+	} else {
+		/* no type: the prefix is what precedes the first declarator */
+		uint32_t k = ts_node_named_child_count(list);
+		pre_end = ts_node_start_byte(decl);
+		for (uint32_t i = 0; i < k; i++)
+			if (type_is(ts_node_named_child(list, i), decl_type)) {
+				pre_end = ts_node_start_byte(ts_node_named_child(list, i));
+				break;
+			}
+	}
 	add_folded(&o, src, ts_node_start_byte(owner), pre_end);
 	add_folded(&o, src, ts_node_start_byte(decl), declarator_sig_end(c, decl));
 	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.buf ? o.buf : "", o.len);
@@ -670,6 +684,51 @@ MI_FIX(ruby)
 	if (ruby_named_private(c, stmt, s->name, !strcmp(t, "singleton_method")))
 		s->vis = MI_VIS_PRIVATE;
 }
-MI_FIX(php) { (void)c; (void)def_node; (void)s; }
+/* ---- PHP ----------------------------------------------------------------------- */
+
+MI_FIX(php)
+{
+	TSNode n = *(TSNode *)def_node;
+	TSNode owner = n;
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "property_declaration") || !strcmp(t, "property_element"))
+		owner = split_declarators(c, n, s, "property_element", NULL);
+	else if (!strcmp(t, "const_declaration") || !strcmp(t, "const_element"))
+		owner = split_declarators(c, n, s, "const_element", NULL);
+	else
+		trim_sig(c, s);
+	if (!strcmp(t, "function_definition"))
+		s->kind = MI_KIND_FUNCTION; /* in a namespace, still a function */
+	if (!strcmp(t, "property_promotion_parameter") && s->parent_idx >= 0) {
+		/* a promoted constructor parameter is a property of the class */
+		mi_parsed *p = mi_ts_parsed(c);
+		const mi_symbol *ctor = &p->syms[s->parent_idx];
+		s->parent_idx = ctor->parent_idx;
+		s->parent = ctor->parent;
+		s->level = ctor->level;
+	}
+	if (!strcmp(t, "namespace_definition") &&
+	    ts_node_is_null(ts_node_child_by_field_name(n, "body", 4))) {
+		/* `namespace X;` holds what follows, up to the next namespace */
+		size_t len;
+		uint32_t base;
+		const char *src = mi_ts_src(c, &len, &base);
+		uint32_t end = (uint32_t)len;
+		for (TSNode x = ts_node_next_named_sibling(n); !ts_node_is_null(x);
+		     x = ts_node_next_named_sibling(x))
+			if (type_is(x, "namespace_definition")) {
+				end = ts_node_start_byte(x);
+				break;
+			}
+		while (end > ts_node_end_byte(n) && isspace((unsigned char)src[end - 1]))
+			end--;
+		s->end_byte = end + base;
+		s->end_line = mi_count_lines(src, end);
+	}
+	if (has_modifier(c, owner, "private") || has_modifier(c, owner, "protected"))
+		s->vis = MI_VIS_PRIVATE;
+	if (has_modifier(c, owner, "static") || s->kind == MI_KIND_CONSTANT)
+		s->flags |= MI_SYMF_STATIC;
+}
 MI_FIX(kotlin) { (void)c; (void)def_node; (void)s; }
 MI_FIX(markdown) { (void)c; (void)def_node; (void)s; }
