@@ -23,12 +23,196 @@ static bool has_child_text(mi_ts_ctx *c, TSNode node, const char *type, const ch
 	return false;
 }
 
-/* C: `static` at file scope means private to the file. */
+/* Line after the end of node n, as the driver counts end lines. */
+static uint32_t end_line(TSNode n)
+{
+	TSPoint a = ts_node_start_point(n), e = ts_node_end_point(n);
+	return e.column == 0 && e.row > a.row ? e.row : e.row + 1;
+}
+
+/* Stretches the symbol's span to the end of node n. */
+static void stretch_to(mi_ts_ctx *c, mi_symbol *s, TSNode n)
+{
+	size_t len;
+	uint32_t base;
+	mi_ts_src(c, &len, &base);
+	s->end_byte = ts_node_end_byte(n) + base;
+	s->end_line = end_line(n);
+}
+
+/* Folded text of src[a, b): runs of white space become one space. */
+static const char *folded(mi_ts_ctx *c, uint32_t a, uint32_t b)
+{
+	size_t len;
+	uint32_t base;
+	const char *src = mi_ts_src(c, &len, &base);
+	if (b > len)
+		b = (uint32_t)len;
+	mi_buf o = {0};
+	bool sp = false;
+	for (uint32_t i = a; i < b && o.len < 400; i++) {
+		unsigned char ch = (unsigned char)src[i];
+		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+			sp = o.len > 0;
+			continue;
+		}
+		if (sp && o.buf[o.len - 1] != '(' && ch != ')' && ch != ',')
+			mi_buf_addc(&o, ' ');
+		sp = false;
+		mi_buf_addc(&o, (char)ch);
+	}
+	const char *r = mi_parsed_strndup(mi_ts_parsed(c), o.buf ? o.buf : "", o.len);
+	mi_buf_release(&o);
+	return r;
+}
+
+/* Doc comment of a C node from the comments just above it: markers
+ * stripped, lines joined by newlines; NULL if none. */
+static const char *c_doc_above(mi_ts_ctx *c, TSNode n)
+{
+	TSNode items[16];
+	int k = 0;
+	uint32_t want = ts_node_start_point(n).row;
+	for (TSNode p = ts_node_prev_sibling(n); !ts_node_is_null(p) && k < 16;
+	     p = ts_node_prev_sibling(p)) {
+		if (strcmp(ts_node_type(p), "comment"))
+			break;
+		if (ts_node_end_point(p).row + 1 < want)
+			break;
+		items[k++] = p;
+		want = ts_node_start_point(p).row;
+	}
+	if (!k)
+		return NULL;
+	mi_buf b = {0};
+	for (int i = k - 1; i >= 0; i--) {
+		uint32_t tl;
+		const char *t = mi_ts_text(c, &items[i], &tl);
+		uint32_t j = 0;
+		while (j < tl) {
+			uint32_t e = j;
+			while (e < tl && t[e] != '\n')
+				e++;
+			uint32_t a = j, z = e;
+			while (a < z && (t[a] == ' ' || t[a] == '\t'))
+				a++;
+			if (z - a >= 2 && (!memcmp(t + a, "/*", 2) || !memcmp(t + a, "//", 2)))
+				a += 2;
+			while (a < z && (t[a] == '*' || t[a] == '/' || t[a] == '!'))
+				a++;
+			while (z > a && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\r'))
+				z--;
+			if (z - a >= 2 && !memcmp(t + z - 2, "*/", 2))
+				z -= 2;
+			while (z > a && (t[z - 1] == '*' || t[z - 1] == ' ' || t[z - 1] == '\t'))
+				z--;
+			while (a < z && (t[a] == ' ' || t[a] == '\t'))
+				a++;
+			if (z > a) {
+				if (b.len)
+					mi_buf_addc(&b, '\n');
+				mi_buf_add(&b, t + a, z - a);
+			}
+			j = e + 1;
+		}
+	}
+	const char *r = b.len ? mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len) : NULL;
+	mi_buf_release(&b);
+	return r;
+}
+
+/*
+ * C: `static` at file scope means private to the file.  A function made by
+ * a macro (SYSCALL_DEFINE3(...) { }) or one whose header the grammar could
+ * not read is captured as the statement or error before its block: its span
+ * runs to the end of that block, and a header in an error starts at the
+ * tokens on the name's line.  A struct/union/enum inside a typedef takes the
+ * typedef's doc comment; the alias name gets a signature of its own.
+ */
 MI_FIX(c)
 {
 	TSNode n = *(TSNode *)def_node;
+	const char *t = ts_node_type(n);
 	if (has_child_text(c, n, "storage_class_specifier", "static"))
 		s->vis = MI_VIS_PRIVATE;
+	if (s->kind == MI_KIND_FUNCTION &&
+	    (!strcmp(t, "expression_statement") || !strcmp(t, "ERROR"))) {
+		TSNode b = ts_node_next_named_sibling(n);
+		if (!ts_node_is_null(b) && !strcmp(ts_node_type(b), "compound_statement"))
+			stretch_to(c, s, b);
+		if (!strcmp(t, "ERROR")) {
+			size_t len;
+			uint32_t base;
+			mi_ts_src(c, &len, &base);
+			uint32_t cnt = ts_node_named_child_count(n);
+			TSNode last = ts_node_named_child(n, cnt - 1), first = last;
+			uint32_t row = ts_node_start_point(last).row;
+			for (uint32_t i = cnt - 1; i-- > 0;) {
+				TSNode ch = ts_node_named_child(n, i);
+				if (ts_node_end_point(ch).row != row || ts_node_is_error(ch) ||
+				    !strcmp(ts_node_type(ch), "compound_statement"))
+					break;
+				first = ch;
+			}
+			if (ts_node_start_byte(first) + base > s->start_byte) {
+				s->start_byte = ts_node_start_byte(first) + base;
+				s->start_line = ts_node_start_point(first).row + 1;
+			}
+			if (s->body_byte > s->start_byte)
+				s->sig = folded(c, s->start_byte - base, s->body_byte - base);
+			if (!strcmp(ts_node_type(first), "parameter_declaration") && has_child_text(c, first, "storage_class_specifier", "static"))
+				s->vis = MI_VIS_PRIVATE;
+		}
+	}
+	if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION || s->kind == MI_KIND_ENUM) &&
+	    !strcmp(t, "type_definition") && s->body_byte) {
+		/* typedef struct { ... } point: "typedef struct point" */
+		size_t len;
+		uint32_t base;
+		mi_ts_src(c, &len, &base);
+		mi_buf b = {0};
+		mi_buf_adds(&b, folded(c, s->start_byte - base, s->body_byte - base));
+		mi_buf_addc(&b, ' ');
+		mi_buf_adds(&b, s->name);
+		s->sig = mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len);
+		mi_buf_release(&b);
+	}
+	TSNode par = ts_node_parent(n);
+	if (!ts_node_is_null(par) && !strcmp(ts_node_type(par), "type_definition") &&
+	    (s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION || s->kind == MI_KIND_ENUM) &&
+	    !s->doc[0]) {
+		const char *d = c_doc_above(c, par);
+		if (d)
+			s->doc = d;
+	}
+	if (s->kind == MI_KIND_TYPEDEF && (!strcmp(t, "type_identifier"))) {
+		/* typedef struct tag { ... } name: "typedef struct tag name" */
+		TSNode td = n;
+		while (!ts_node_is_null(td) && strcmp(ts_node_type(td), "type_definition"))
+			td = ts_node_parent(td);
+		if (!ts_node_is_null(td)) {
+			TSNode ty = ts_node_child_by_field_name(td, "type", 4);
+			TSNode body = ts_node_child_by_field_name(ty, "body", 4);
+			if (!ts_node_is_null(ty) && !ts_node_is_null(body)) {
+				mi_buf b = {0};
+				uint32_t tl;
+				const char *tt = mi_ts_text(c, &ty, &tl);
+				mi_buf_adds(&b, "typedef ");
+				mi_buf_add(&b, tt, ts_node_start_byte(body) - ts_node_start_byte(ty));
+				while (b.len && b.buf[b.len - 1] == ' ')
+					b.len--;
+				mi_buf_addc(&b, ' ');
+				if (!strcmp(ts_node_type(ts_node_parent(n)), "pointer_declarator"))
+					mi_buf_addc(&b, '*');
+				mi_buf_adds(&b, s->name);
+				s->sig = mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len);
+				mi_buf_release(&b);
+			}
+			const char *d = s->doc[0] ? NULL : c_doc_above(c, td);
+			if (d)
+				s->doc = d;
+		}
+	}
 }
 
 MI_FIX(cpp)

@@ -380,6 +380,11 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 			end_row--;
 		if (end_row + 1 < want_row)
 			break;
+		/* a comment after code on the same line belongs to that code */
+		TSNode before = ts_node_prev_sibling(prev);
+		if (!ts_node_is_null(before) &&
+		    ts_node_end_point(before).row == ts_node_start_point(prev).row)
+			break;
 		items[nitems++] = prev;
 		want_row = ts_node_start_point(prev).row;
 		prev = ts_node_prev_sibling(prev);

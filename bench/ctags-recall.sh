@@ -1,0 +1,47 @@
+#!/bin/sh
+# ctags-recall.sh DIR [LANG] - how many of universal-ctags' function
+# definitions mcpidx finds at the same file and line.
+#   LANG: c (default; .c and .h as C), python, go, ...
+# Needs: ctags (universal), and a symbol dump program SYMDUMP (default
+# build/symdump) that reads paths on stdin and prints
+# "path<TAB>line<TAB>name<TAB>kind" per symbol.
+# Prints the recall and writes the misses to build/recall-<lang>.miss.
+set -u
+dir=${1:?usage: ctags-recall.sh DIR [LANG]}
+lang=${2:-c}
+dump=${SYMDUMP:-build/symdump}
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+case $lang in
+c) cl=C; opt="--langmap=C:.c.h --kinds-C=f"; pat='\.[ch]$';;
+cpp) cl=C++; opt="--kinds-C++=f"; pat='\.(cc|cpp|cxx|hpp|hh)$';;
+python) cl=Python; opt="--kinds-Python=fm"; pat='\.py$';;
+go) cl=Go; opt="--kinds-Go=f"; pat='\.go$';;
+rust) cl=Rust; opt="--kinds-Rust=fP"; pat='\.rs$';;
+javascript) cl=JavaScript; opt="--kinds-JavaScript=fm"; pat='\.js$';;
+typescript) cl=TypeScript; opt="--kinds-TypeScript=fm"; pat='\.ts$';;
+sh|bash) cl=Sh; opt="--kinds-Sh=f"; pat='\.(sh|bash)$';;
+*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash)" >&2; exit 2;;
+esac
+# shellcheck disable=SC2086
+ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
+	awk -F'\t' '{ line=""; for (i = 4; i <= NF; i++) if ($i ~ /^line:/) line=substr($i, 6);
+		if (line != "") print $2 "\t" line "\t" $1 }' | sort -u > "$tmp/ctags"
+find "$dir" -type f | grep -E "$pat" | "$dump" "$lang" |
+	awk -F'\t' '$4 == "function" || $4 == "method" { print $1 "\t" $2 "\t" $3 "\t" $5 }' | sort -u > "$tmp/ours"
+# A ctags tag (the line of the name) is found when we have a function of that
+# name in that file whose header (start line .. body line) holds the line;
+# "strict" counts only tags at our start line.
+awk -F'\t' -v miss="$tmp/miss" '
+	NR == FNR { k = $1 "\t" $3; span[k] = span[k] " " $2 ":" $4; next }
+	{ total++; k = $1 "\t" $3; n = split(span[k], v, " "); ok = 0; st = 0
+	  for (i = 1; i <= n; i++) { split(v[i], ab, ":");
+		if ($2 + 0 == ab[1] + 0) st = 1
+		if ($2 + 0 >= ab[1] + 0 && $2 + 0 <= ab[2] + 0) ok = 1 }
+	  hit += ok; strict += st; if (!ok) print > miss }
+	END { printf "ctags functions: %d, found in our header lines: %d (%.2f%%), at our start line: %d (%.2f%%)\n",
+		total, hit, total ? 100 * hit / total : 0, strict, total ? 100 * strict / total : 0 }
+' "$tmp/ours" "$tmp/ctags"
+mkdir -p build
+cp "$tmp/miss" "build/recall-$lang.miss" 2>/dev/null || : > "build/recall-$lang.miss"
+echo "ours: $(wc -l < "$tmp/ours") functions; misses in build/recall-$lang.miss"
