@@ -74,6 +74,11 @@ typedef struct vctx {
 	int lnw;                 /* digits of nlines (zpad width) */
 	uint8_t *shown;          /* 1: the symbol is rendered (line or member) */
 	uint8_t *depth;          /* nesting depth among rendered symbols */
+	int32_t *kid;            /* first child of each symbol, -1 = none */
+	int32_t *sib;            /* next sibling, -1 = last */
+	uint32_t *impl;          /* indices of MI_REF_IMPL refs */
+	size_t nimpl;            /* how many */
+	bool header;             /* a C/C++ header: static inline is its API */
 	int32_t *dstart;         /* first index into dord of the symbol's diags */
 	struct dref { int32_t owner; uint32_t line; uint32_t idx; } *dord;
 	int32_t *cov;            /* per line: lcov hits, -1 = no data; NULL = off */
@@ -117,6 +122,8 @@ static bool sym_public(const vctx *c, const mi_symbol *s)
 		return true;
 	if (c->p->lang == MI_LANG_MARKDOWN)
 		return true;
+	if (c->header && is_fn(s->kind))
+		return true;
 	return s->vis == MI_VIS_PUBLIC;
 }
 
@@ -125,17 +132,38 @@ static const char *str0(const char *s)
 	return s ? s : "";
 }
 
+/* A plain name (not "struct {" or empty). */
+static bool is_ident(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (*s == ' ' || *s == '{' || *s == '(' || *s == '\n')
+			return false;
+	return true;
+}
+
+/* A nested struct/union without a name: its members belong to the parent. */
+static bool anon_type(const mi_symbol *s)
+{
+	return (s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) && !is_ident(s->name);
+}
+
 /* ---- token estimate ----------------------------------------------------- */
+
+/* Byte classes for the estimate: space, newline, letter, digit, high
+ * (3/4-byte lead), punctuation (0). */
+enum { TK_P, TK_S, TK_N, TK_L, TK_D, TK_H };
+static const uint8_t tk_class[256] = {
+	[' '] = TK_S, ['\t'] = TK_S, ['\f'] = TK_S, ['\v'] = TK_S,
+	['\n'] = TK_N, ['\r'] = TK_N,
+	['a' ... 'z'] = TK_L, ['A' ... 'Z'] = TK_L, [0x80 ... 0xdf] = TK_L,
+	['0' ... '9'] = TK_D, [0xe0 ... 0xff] = TK_H,
+};
 
 static bool tk_space(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool tk_letter(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= 0xc0 && c < 0xe0) || (c >= 0x80 && c < 0xc0);
+	return tk_class[c] == TK_S || tk_class[c] == TK_N;
 }
 
 /* Tokens of one letter run of n characters (BPE merges common words). */
@@ -156,20 +184,22 @@ size_t mi_token_estimate(const char *s, size_t len)
 	size_t n = 0, i = 0;
 
 	while (i < len) {
-		unsigned char ch = u[i];
-		if (tk_space(ch)) {
+		int cl = tk_class[u[i]];
+		if (cl == TK_S || cl == TK_N) {
 			size_t j = i, tail = 0;
 			bool nl = false;
-			while (j < len && tk_space(u[j])) {
-				if (u[j] == '\n' || u[j] == '\r') {
+			for (; j < len; j++) {
+				int k = tk_class[u[j]];
+				if (k == TK_N) {
 					nl = true;
 					tail = 0;
-				} else {
+				} else if (k == TK_S) {
 					tail++;
+				} else {
+					break;
 				}
-				j++;
 			}
-			bool glue = j < len && u[j] != '\n'; /* last space joins the next token */
+			bool glue = j < len; /* the last space joins the next token */
 			if (nl)
 				n++;
 			else
@@ -179,27 +209,28 @@ size_t mi_token_estimate(const char *s, size_t len)
 			if (tail > 0)
 				n += 1 + tail / 16;
 			i = j;
-		} else if (tk_letter(ch)) {
+		} else if (cl == TK_L) {
 			size_t j = i, letters = 0;
 			bool lower = false;
-			while (j < len && tk_letter(u[j])) {
-				bool up = u[j] >= 'A' && u[j] <= 'Z';
-				if (up && lower)
-					break;
-				lower = (u[j] >= 'a' && u[j] <= 'z') || u[j] >= 0x80;
-				if ((u[j] & 0xc0) != 0x80)
-					letters++;
-				j++;
+			for (; j < len && tk_class[u[j]] == TK_L; j++) {
+				unsigned char ch = u[j];
+				if (ch >= 'A' && ch <= 'Z') {
+					if (lower)
+						break;
+				} else {
+					lower = true;
+				}
+				letters += (ch & 0xc0) != 0x80;
 			}
 			n += tk_word(letters);
 			i = j;
-		} else if (ch >= '0' && ch <= '9') {
+		} else if (cl == TK_D) {
 			size_t j = i;
-			while (j < len && u[j] >= '0' && u[j] <= '9')
+			while (j < len && tk_class[u[j]] == TK_D)
 				j++;
 			n += (j - i + 2) / 3;
 			i = j;
-		} else if (ch >= 0xe0) {
+		} else if (cl == TK_H) {
 			/* 3- and 4-byte characters: symbols, CJK: about one each */
 			i++;
 			while (i < len && (u[i] & 0xc0) == 0x80)
@@ -207,11 +238,10 @@ size_t mi_token_estimate(const char *s, size_t len)
 			n++;
 		} else {
 			size_t j = i;
-			while (j < len && !tk_space(u[j]) && !tk_letter(u[j]) &&
-			       !(u[j] >= '0' && u[j] <= '9') && u[j] < 0xe0)
+			while (j < len && tk_class[u[j]] == TK_P)
 				j++;
 			size_t q = j - i;
-			if (j < len && tk_letter(u[j]))
+			if (j < len && tk_class[u[j]] == TK_L)
 				q--; /* the last one leads the word that follows */
 			if (q > 0)
 				n += (q + 2) / 3;
@@ -221,25 +251,50 @@ size_t mi_token_estimate(const char *s, size_t len)
 	return n;
 }
 
+/* The estimate of a large text from evenly spaced windows, scaled: used
+ * for the savings figure, where a few percent do not matter. */
+static size_t estimate_sampled(const char *s, size_t len)
+{
+	enum { WIN = 2048, NWIN = 8 };
+	if (len <= (size_t)WIN * NWIN * 2)
+		return mi_token_estimate(s, len);
+	size_t got = 0, bytes = 0;
+	for (size_t w = 0; w < NWIN; w++) {
+		size_t a = len / NWIN * w;
+		const char *nl = memchr(s + a, '\n', len - a);
+		if (!nl)
+			break;
+		a = (size_t)(nl - s) + 1;
+		size_t b = a + WIN < len ? a + WIN : len;
+		const char *e = memrchr(s + a, '\n', b - a);
+		if (e)
+			b = (size_t)(e - s) + 1;
+		got += mi_token_estimate(s + a, b - a);
+		bytes += b - a;
+	}
+	return bytes ? (size_t)((double)got * (double)len / (double)bytes) : mi_token_estimate(s, len);
+}
+
 /* ---- source lines ---------------------------------------------------------- */
 
 static int lines_index(vctx *c)
 {
-	uint32_t n = 1;
-	for (size_t i = 0; i < c->len; i++)
-		if (c->src[i] == '\n' && i + 1 < c->len)
-			n++;
-	if (c->len == 0)
-		n = 0;
+	uint32_t n = 0;
+	const char *p = c->src, *end = c->src + c->len;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	if (c->len && c->src[c->len - 1] != '\n')
+		n++;
 	c->nlines = n;
 	c->lstart = mi_xmalloc(((size_t)n + 2) * sizeof(uint32_t));
 	uint32_t k = 0;
 	if (n > 0)
 		c->lstart[k++] = 0;
-	for (size_t i = 0; i < c->len; i++)
-		if (c->src[i] == '\n' && i + 1 < c->len)
-			c->lstart[k++] = (uint32_t)(i + 1);
-	c->lstart[k] = (uint32_t)c->len;
+	for (p = c->src; k < n && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		c->lstart[k++] = (uint32_t)(p - c->src + 1);
+	c->lstart[n] = (uint32_t)c->len;
 	c->lnw = 1;
 	for (uint32_t v = n; v >= 10; v /= 10)
 		c->lnw++;
@@ -388,26 +443,53 @@ static void put_code(vctx *c, const mi_symbol *s, bool elide)
 	put_sig(c, sig, strlen(sig), elide);
 }
 
-/* Appends "a, b, c" (at most cap, then "+N more"); returns names written. */
+/* A list of distinct names, in first-seen order. */
 typedef struct namelist {
 	const char **v;  /* names (borrowed) */
 	size_t n, capv;  /* used, allocated */
+	int32_t *set;    /* open-addressing index into v, -1 = empty */
+	size_t nset;     /* slots (a power of two) */
 } namelist;
+
+static void nl_rehash(namelist *l)
+{
+	free(l->set);
+	l->nset = l->nset ? l->nset * 2 : 64;
+	l->set = mi_xmalloc(l->nset * sizeof(*l->set));
+	memset(l->set, 0xff, l->nset * sizeof(*l->set));
+	for (size_t i = 0; i < l->n; i++) {
+		size_t h = mi_hash64(l->v[i], strlen(l->v[i])) & (l->nset - 1);
+		while (l->set[h] >= 0)
+			h = (h + 1) & (l->nset - 1);
+		l->set[h] = (int32_t)i;
+	}
+}
 
 static void nl_add(namelist *l, const char *name)
 {
 	if (!name || !*name)
 		return;
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], name))
+	if ((l->n + 1) * 2 > l->nset)
+		nl_rehash(l);
+	size_t h = mi_hash64(name, strlen(name)) & (l->nset - 1);
+	for (; l->set[h] >= 0; h = (h + 1) & (l->nset - 1))
+		if (!strcmp(l->v[l->set[h]], name))
 			return;
 	if (l->n == l->capv) {
 		l->capv = l->capv ? l->capv * 2 : 16;
 		l->v = mi_xrealloc(l->v, l->capv * sizeof(*l->v));
 	}
+	l->set[h] = (int32_t)l->n;
 	l->v[l->n++] = name;
 }
 
+static void nl_free(namelist *l)
+{
+	free(l->v);
+	free(l->set);
+}
+
+/* Appends "a, b, c" (at most cap, then ", +N more"). */
 static void nl_put(vctx *c, const namelist *l, size_t cap)
 {
 	for (size_t i = 0; i < l->n && i < cap; i++) {
@@ -426,33 +508,33 @@ static void nl_put(vctx *c, const namelist *l, size_t cap)
 static void collect_members(const vctx *c, size_t i, namelist *l, size_t *methods)
 {
 	const mi_parsed *p = c->p;
-	for (size_t j = i + 1; j < p->nsyms; j++) {
+	for (int32_t j = c->kid[i]; j >= 0; j = c->sib[j]) {
 		const mi_symbol *s = &p->syms[j];
-		if (s->parent_idx != (int32_t)i || !c->shown[j])
+		if (!c->shown[j])
 			continue;
-		if (krow(s->kind)->member) {
-			nl_add(l, s->name);
+		if (krow(s->kind)->member || s->kind == MI_KIND_STRUCT ||
+		    s->kind == MI_KIND_UNION) {
+			if (is_ident(s->name))
+				nl_add(l, s->name);
+			else
+				collect_members(c, (size_t)j, l, methods);
 		} else if (is_fn(s->kind)) {
 			if (methods)
 				(*methods)++;
-		} else if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
-			   !*str0(s->name)) {
-			collect_members(c, j, l, methods);
 		}
 	}
 }
 
-/* True when container i has rendered children that get lines of their own. */
+/* True when container i has rendered children that get lines of their own.
+ * A trait folds whole: its members are requirements, shown by expand_at. */
 static bool has_block_children(const vctx *c, size_t i)
 {
 	const mi_parsed *p = c->p;
-	for (size_t j = i + 1; j < p->nsyms; j++) {
+	if (p->syms[i].kind == MI_KIND_TRAIT)
+		return false;
+	for (int32_t j = c->kid[i]; j >= 0; j = c->sib[j]) {
 		const mi_symbol *s = &p->syms[j];
-		if (s->parent_idx != (int32_t)i || !c->shown[j])
-			continue;
-		if (is_block(s->kind) &&
-		    !((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
-		      !*str0(s->name)))
+		if (c->shown[j] && is_block(s->kind) && !anon_type(s))
 			return true;
 	}
 	return false;
@@ -496,21 +578,30 @@ static void assign_diags(vctx *c)
 	const mi_parsed *p = c->p;
 	c->dord = mi_xmalloc((p->ndiags + 1) * sizeof(*c->dord));
 	for (size_t k = 0; k < p->ndiags; k++) {
-		const mi_diag *dg = &p->diags[k];
-		int32_t own = -1;
-		if (dg->severity != 'H' || dg->line) {
-			for (size_t i = 0; i < p->nsyms; i++) {
-				const mi_symbol *s = &p->syms[i];
-				if (s->start_line > dg->line)
-					break;
-				if (c->shown[i] && is_block(s->kind) && dg->line <= s->end_line)
-					own = (int32_t)i;
-			}
-		}
-		c->dord[k].owner = own;
-		c->dord[k].line = dg->line;
+		c->dord[k].owner = 0;
+		c->dord[k].line = p->diags[k].line;
 		c->dord[k].idx = (uint32_t)k;
 	}
+	qsort(c->dord, p->ndiags, sizeof(*c->dord), dref_cmp);
+	/* sweep: open blocks on a stack, diagnostics in line order */
+	int32_t *open = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
+	int top = 0;
+	size_t i = 0;
+	for (size_t k = 0; k < p->ndiags; k++) {
+		uint32_t ln = c->dord[k].line;
+		for (; i < p->nsyms && p->syms[i].start_line <= ln; i++) {
+			const mi_symbol *s = &p->syms[i];
+			if (!c->shown[i] || !is_block(s->kind))
+				continue;
+			while (top > 0 && p->syms[open[top - 1]].end_line < s->start_line)
+				top--;
+			open[top++] = (int32_t)i;
+		}
+		while (top > 0 && p->syms[open[top - 1]].end_line < ln)
+			top--;
+		c->dord[k].owner = ln && top > 0 ? open[top - 1] : -1;
+	}
+	free(open);
 	qsort(c->dord, p->ndiags, sizeof(*c->dord), dref_cmp);
 	for (size_t i = 0; i < p->nsyms; i++)
 		c->dstart[i] = -1;
@@ -633,9 +724,9 @@ static const char *auto_traits(const vctx *c, size_t i)
 {
 	bool send = true, sync = true;
 	const mi_parsed *p = c->p;
-	for (size_t j = i + 1; j < p->nsyms; j++) {
+	for (int32_t j = c->kid[i]; j >= 0; j = c->sib[j]) {
 		const mi_symbol *f = &p->syms[j];
-		if (f->parent_idx != (int32_t)i || f->kind != MI_KIND_FIELD)
+		if (f->kind != MI_KIND_FIELD)
 			continue;
 		const char *t = str0(f->sig);
 		if (strstr(t, "Rc<") || strstr(t, "*")) {
@@ -699,9 +790,9 @@ static void put_traits(vctx *c, size_t i, int depth)
 	const mi_parsed *p = c->p;
 	const char *sig = str0(p->syms[i].sig);
 	namelist l = { 0 };
-	for (size_t k = 0; k < p->nrefs; k++) {
-		const mi_ref *r = &p->refs[k];
-		if (r->kind != MI_REF_IMPL || r->caller_idx != (int32_t)i || !r->callee)
+	for (size_t q = 0; q < c->nimpl; q++) {
+		const mi_ref *r = &p->refs[c->impl[q]];
+		if (r->caller_idx != (int32_t)i || !r->callee)
 			continue;
 		const char *hit = strstr(sig, r->callee);
 		size_t cl = strlen(r->callee);
@@ -716,7 +807,7 @@ static void put_traits(vctx *c, size_t i, int depth)
 		nl_put(c, &l, LIST_CAP_OUTLINE);
 		mi_buf_addc(c->out, '\n');
 	}
-	free(l.v);
+	nl_free(&l);
 }
 
 /* ---- outline and compact ----------------------------------------------------------- */
@@ -799,7 +890,7 @@ static void put_compact_container(vctx *c, size_t i, int depth)
 		mi_buf_add(c->out, " }", 2);
 	}
 	mi_buf_addc(c->out, '\n');
-	free(l.v);
+	nl_free(&l);
 }
 
 /* Does a module in compact mode show its children (namespace) or fold to
@@ -848,7 +939,7 @@ static bool put_entry(vctx *c, size_t i)
 			put_body(c);
 		}
 		mi_buf_addc(c->out, '\n');
-		free(l.v);
+		nl_free(&l);
 	} else {
 		put_sym_line(c, s, depth);
 		if (s->body_byte)
@@ -866,7 +957,7 @@ static bool put_entry(vctx *c, size_t i)
 			nl_put(c, &l, LIST_CAP_OUTLINE);
 			mi_buf_addc(c->out, '\n');
 		}
-		free(l.v);
+		nl_free(&l);
 	}
 	if (k->container && c->mode == VM_OUTLINE)
 		put_traits(c, i, depth);
@@ -907,9 +998,21 @@ static bool budget(vctx *c, size_t from)
 }
 
 /* "V* consts: A, B" lines for top-level mark-less symbols. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void put_file_groups(vctx *c)
 {
 	const mi_parsed *p = c->p;
+	/* names of defined functions, to drop their declarations */
+	const char **fns = mi_xmalloc((p->nsyms + 1) * sizeof(*fns));
+	size_t nfns = 0;
+	for (size_t i = 0; i < p->nsyms; i++)
+		if (is_fn(p->syms[i].kind) && p->syms[i].name)
+			fns[nfns++] = p->syms[i].name;
+	qsort(fns, nfns, sizeof(*fns), cmp_str);
 	for (size_t g = 0; g < sizeof(file_groups) / sizeof(file_groups[0]); g++) {
 		namelist l = { 0 };
 		for (size_t i = 0; i < p->nsyms; i++) {
@@ -917,14 +1020,9 @@ static void put_file_groups(vctx *c)
 			if (s->kind != file_groups[g].kind || !c->shown[i] ||
 			    (s->parent_idx >= 0 && p->syms[s->parent_idx].kind != MI_KIND_HEADING))
 				continue;
-			if (s->kind == MI_KIND_PROTOTYPE) {
-				bool defined = false;
-				for (size_t j = 0; j < p->nsyms && !defined; j++)
-					defined = is_fn(p->syms[j].kind) && p->syms[j].name &&
-						  s->name && !strcmp(p->syms[j].name, s->name);
-				if (defined)
-					continue;
-			}
+			if (s->kind == MI_KIND_PROTOTYPE && nfns &&
+			    bsearch(&s->name, fns, nfns, sizeof(*fns), cmp_str))
+				continue;
 			nl_add(&l, s->name);
 		}
 		if (l.n) {
@@ -933,8 +1031,9 @@ static void put_file_groups(vctx *c)
 			nl_put(c, &l, c->mode == VM_COMPACT ? GROUP_CAP_COMPACT : GROUP_CAP_OUTLINE);
 			mi_buf_addc(c->out, '\n');
 		}
-		free(l.v);
+		nl_free(&l);
 	}
+	free(fns);
 }
 
 static void put_diag_summary(vctx *c)
@@ -1017,8 +1116,7 @@ static void render_folded(vctx *c)
 				listed |= stack[k] == s->parent_idx;
 			if (!listed && par->kind != MI_KIND_HEADING)
 				continue;
-			if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION) &&
-			    !*str0(s->name) && par->kind != MI_KIND_HEADING)
+			if (anon_type(s) && par->kind != MI_KIND_HEADING)
 				continue;
 		}
 		size_t at = c->out->len;
@@ -1169,6 +1267,26 @@ static void ctx_init(vctx *c, const char *path, const char *src, size_t len,
 	size_t n = p->nsyms + 1;
 	c->shown = mi_xcalloc(n, 1);
 	c->depth = mi_xcalloc(n, 1);
+	c->kid = mi_xmalloc(n * sizeof(int32_t));
+	c->sib = mi_xmalloc(n * sizeof(int32_t));
+	for (size_t i = 0; i < n; i++)
+		c->kid[i] = c->sib[i] = -1;
+	for (size_t i = p->nsyms; i-- > 0;) {
+		int32_t par = p->syms[i].parent_idx;
+		if (par >= 0 && (size_t)par < i) {
+			c->sib[i] = c->kid[par];
+			c->kid[par] = (int32_t)i;
+		}
+	}
+	c->impl = mi_xmalloc((p->nrefs + 1) * sizeof(uint32_t));
+	for (size_t k = 0; k < p->nrefs; k++)
+		if (p->refs[k].kind == MI_REF_IMPL)
+			c->impl[c->nimpl++] = (uint32_t)k;
+	if (p->lang == MI_LANG_C || p->lang == MI_LANG_CPP) {
+		const char *dot = strrchr(c->path, '.');
+		c->header = dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hh") ||
+				    !strcmp(dot, ".hpp") || !strcmp(dot, ".hxx"));
+	}
 	c->dstart = mi_xcalloc(n, sizeof(int32_t));
 	mark_shown(c);
 	assign_diags(c);
@@ -1179,6 +1297,9 @@ static void ctx_release(vctx *c)
 	free(c->lstart);
 	free(c->shown);
 	free(c->depth);
+	free(c->kid);
+	free(c->sib);
+	free(c->impl);
 	free(c->dstart);
 	free(c->dord);
 	free(c->cov);
@@ -1238,7 +1359,7 @@ int mi_render_view(const char *path, const char *src, size_t len,
 	else
 		render_folded(&c);
 
-	size_t src_tok = mi_token_estimate(c.src, c.len);
+	size_t src_tok = estimate_sampled(c.src, c.len);
 	size_t view_tok = mi_token_estimate(out->text.buf ? out->text.buf : "", out->text.len);
 	long saved = 0;
 	if (src_tok > 0 && view_tok < src_tok)
@@ -1667,9 +1788,9 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 			any_v = true;
 		}
 		size_t pubm = 0, privm = 0;
-		for (size_t j = i + 1; j < p->nsyms; j++) {
+		for (int32_t j = c.kid[i]; j >= 0; j = c.sib[j]) {
 			const mi_symbol *m = &p->syms[j];
-			if (m->parent_idx != (int32_t)i || !is_fn(m->kind))
+			if (!is_fn(m->kind))
 				continue;
 			if (sym_public(&c, m))
 				pubm++;

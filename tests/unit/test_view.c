@@ -82,7 +82,7 @@ static void user_parse(mi_parsed *p)
 	add(p, s, MI_KIND_METHOD, MI_VIS_PUBLIC, 0, "login",
 	    "pub fn login(name: String) -> bool", 5, 7, 5, ':');
 	add(p, s, MI_KIND_TRAIT, MI_VIS_PRIVATE, -1, "Display", "trait Display", 9, 10, 9, ':');
-	add(p, s, MI_KIND_METHOD, MI_VIS_PRIVATE, 4, "show", "fn show() -> String", 10, 10, 0, 0);
+	add(p, s, MI_KIND_METHOD, MI_VIS_PUBLIC, 4, "show", "fn show() -> String", 10, 10, 0, 0);
 	add(p, s, MI_KIND_POINTCUT, MI_VIS_PRIVATE, -1, "logging",
 	    "pointcut logging @ User.login", 12, 12, 0, 0);
 }
@@ -205,7 +205,7 @@ TEST(simple_compact_and_all)
 	user_parse(&p);
 	CHECK_STR(view(user_spl, &p, &o, &out),
 		  "C> pub class User { 1 method }\n"
-		  "T> trait Display { ... }\n"
+		  "T> trait Display { 1 method }\n"
 		  "P> pointcut logging @ User.login\n"
 		  "V* auto traits: Send, Sync\n");
 	o.mode = "outline";
@@ -215,7 +215,6 @@ TEST(simple_compact_and_all)
 		  "V* members: name, age\n"
 		  "F>   pub fn login(name: String) -> bool { ... }\n"
 		  "T> trait Display { ... }\n"
-		  "F>   fn show() -> String\n"
 		  "P> pointcut logging @ User.login\n"
 		  "V* auto traits: Send, Sync\n");
 	o.block_guides = true;
