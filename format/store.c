@@ -139,8 +139,12 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 		goto out_free;
 	mdb_env_set_maxdbs(st->env, MI_DB__COUNT + 4);
 	mdb_env_set_maxreaders(st->env, 254);
-	if (!rdonly)
-		mdb_env_set_mapsize(st->env, MI_INITIAL_MAP);
+	if (!rdonly) {
+		/* MCPIDX_INITIAL_MAP (bytes) exists so tests can exercise growth. */
+		const char *env = getenv("MCPIDX_INITIAL_MAP");
+		unsigned long long sz = env ? strtoull(env, NULL, 10) : 0;
+		mdb_env_set_mapsize(st->env, sz >= 65536 ? sz : MI_INITIAL_MAP);
+	}
 	rc = mdb_env_open(st->env, path, envflags, 0666);
 	if (rc)
 		goto out_env;
