@@ -730,5 +730,65 @@ MI_FIX(php)
 	if (has_modifier(c, owner, "static") || s->kind == MI_KIND_CONSTANT)
 		s->flags |= MI_SYMF_STATIC;
 }
-MI_FIX(kotlin) { (void)c; (void)def_node; (void)s; }
+/* ---- Kotlin -------------------------------------------------------------------- */
+
+/* A property: `<modifiers> val <name>: <type> = <short value>`. */
+static void kotlin_property(mi_ts_ctx *c, TSNode n, mi_symbol *s)
+{
+	TSNode var = {{0}, 0, 0};
+	uint32_t k = ts_node_child_count(n);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode ch = ts_node_child(n, i);
+		if (type_is(ch, "variable_declaration")) {
+			var = ch;
+		} else if (!ts_node_is_null(var) && !ts_node_is_named(ch) && text_is(c, ch, "=")) {
+			TSNode v = ts_node_next_named_sibling(ch);
+			uint32_t end = ts_node_end_byte(var);
+			if (!ts_node_is_null(v)) {
+				uint32_t vl;
+				const char *t = mi_ts_text(c, &v, &vl);
+				if (vl <= SIG_VALUE_MAX && !memchr(t, '\n', vl))
+					end = ts_node_end_byte(v);
+			}
+			set_sig(c, s, ts_node_start_byte(n), end);
+			return;
+		}
+	}
+	if (!ts_node_is_null(var))
+		set_sig(c, s, ts_node_start_byte(n), ts_node_end_byte(var));
+}
+
+MI_FIX(kotlin)
+{
+	TSNode n = *(TSNode *)def_node;
+	const char *t = ts_node_type(n);
+	if (!strcmp(t, "property_declaration")) {
+		kotlin_property(c, n, s);
+		if (modifier_in(c, n, "const", false))
+			s->kind = MI_KIND_CONSTANT;
+		for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+			if (!ts_node_is_named(ts_node_child(n, i))) {
+				TSNode kw = ts_node_child(n, i);
+				if (s->kind == MI_KIND_VARIABLE && text_is(c, kw, "val"))
+					s->kind = MI_KIND_CONSTANT;
+				break;
+			}
+	} else if (!strcmp(t, "function_declaration")) {
+		/* members of an enum entry's body are methods too */
+		if (type_is(ts_node_parent(n), "class_body"))
+			s->kind = MI_KIND_METHOD;
+		trim_sig(c, s);
+	} else if (!strcmp(t, "companion_object") &&
+		   ts_node_is_null(ts_node_child_by_field_name(n, "name", 4))) {
+		s->name = "Companion";
+		trim_sig(c, s);
+	} else {
+		trim_sig(c, s);
+	}
+	if (modifier_in(c, n, "private", false) || modifier_in(c, n, "protected", false))
+		s->vis = MI_VIS_PRIVATE;
+	TSNode up = ts_node_parent(n);
+	if (type_is(up, "class_body") && type_is(ts_node_parent(up), "companion_object"))
+		s->flags |= MI_SYMF_STATIC;
+}
 MI_FIX(markdown) { (void)c; (void)def_node; (void)s; }
