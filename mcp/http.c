@@ -163,11 +163,11 @@ static mi_hsess *sess_new(mi_http *h)
 	mi_hash128(rnd, sizeof rnd, hash);
 	mi_hash_hex(hash, hex);
 	snprintf(s->ss.sid, sizeof s->ss.sid, "%s", hex);
-	s->ss.last_used_ms = now / 1000;
+	atomic_store(&s->ss.last_used_ms, now / 1000);
 	s->users = 1;
 	/* Drop sessions idle for an hour. */
 	for (pp = &h->sessions; (o = *pp);) {
-		if (o->users == 0 && now / 1000 - o->ss.last_used_ms > MI_SESSION_IDLE_MS) {
+		if (o->users == 0 && now / 1000 - atomic_load(&o->ss.last_used_ms) > MI_SESSION_IDLE_MS) {
 			*pp = o->next;
 			mi_mcp_log(h->srv, "session %s expired", o->ss.sid);
 			mi_mcp_session_release(&o->ss);

@@ -55,7 +55,7 @@ struct mi_mcp_session {
 	pthread_mutex_t mu;         /* guards calls and refs */
 	struct mi_mcp_call *calls;  /* requests in flight, for cancellation */
 	int refs;                   /* calls + transport holding this session */
-	int64_t last_used_ms;       /* monotonic time of the last message */
+	atomic_llong last_used_ms;  /* monotonic time of the last message */
 	struct mi_mcp_session *next;/* in the HTTP session list */
 };
 

@@ -538,11 +538,21 @@ static void cancel_request(mi_mcp_session *ss, json_t *params)
 	free(want);
 }
 
+/* Copies s for a log line, control characters turned into '_'. */
+static void log_word(char *out, size_t n, const char *s)
+{
+	size_t i;
+	for (i = 0; s && s[i] && i + 1 < n; i++)
+		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '_' : s[i];
+	out[i] = 0;
+}
+
 void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 {
 	mi_mcp_server *s = c->sess->srv;
 	const mi_method *m = method_find(c->method);
 	mi_buf res = {0}, emsg = {0};
+	char mname[64], tname[64], outcome[sizeof c->outcome];
 	int code = 0;
 	double ms;
 
@@ -573,10 +583,13 @@ void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 			snprintf(c->outcome, sizeof c->outcome, "ok");
 	}
 	ms = (double)(mi_mcp_now_us() - c->start_us) / 1000.0;
-	mi_mcp_log(s, "cid=%llu session=%s id=%s method=%s%s%s ms=%.3f outcome=%s",
+	log_word(mname, sizeof mname, c->method);
+	log_word(tname, sizeof tname, c->tool);
+	log_word(outcome, sizeof outcome, c->outcome);
+	mi_mcp_log(s, "cid=%llu session=%s id=%.80s method=%s%s%s ms=%.3f outcome=%s",
 		   (unsigned long long)c->cid,
-		   c->sess->sid[0] ? c->sess->sid : "stdio", c->id, c->method,
-		   c->tool ? " tool=" : "", c->tool ? c->tool : "", ms, c->outcome);
+		   c->sess->sid[0] ? c->sess->sid : "stdio", c->id, mname,
+		   c->tool ? " tool=" : "", tname, ms, outcome);
 	if (c->tool)
 		mi_mcp_notify_log(c->sess, MI_LOG_DEBUG, "%s took %.3f ms: %s",
 				  c->tool, ms, c->outcome);
@@ -661,7 +674,7 @@ int mi_mcp_handle(mi_mcp_session *ss, const char *data, size_t len,
 		goto out_root;
 	}
 	params = json_object_get(root, "params");
-	ss->last_used_ms = mi_mcp_now_us() / 1000;
+	atomic_store(&ss->last_used_ms, mi_mcp_now_us() / 1000);
 	if (!idv) {
 		const char *mn = json_string_value(meth);
 		if (strcmp(mn, "notifications/cancelled") == 0)
