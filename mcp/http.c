@@ -1,8 +1,10 @@
 /*
  * http.c - the streamable HTTP transport (libmicrohttpd): POST /mcp carries
- * one JSON-RPC message and gets a JSON response, Mcp-Session-Id names the
- * session created by initialize, DELETE ends it, GET answers 405 (no
- * server-initiated stream).  Bound to loopback unless allow_remote; Host
+ * one JSON-RPC message and gets a JSON response (or, for a tool call whose
+ * client accepts text/event-stream and wants progress or log messages, an
+ * SSE stream carrying those notifications and then the response),
+ * Mcp-Session-Id names the session created by initialize, DELETE ends it,
+ * GET answers 405 (no server-initiated stream).  Bound to loopback unless allow_remote; Host
  * and Origin are checked so a web page cannot reach the server through DNS
  * rebinding.
  */
@@ -214,6 +216,162 @@ static void sess_put(mi_http *h, mi_hsess *s, bool kill)
 	pthread_mutex_unlock(&h->mu);
 }
 
+/* ---- SSE responses ----------------------------------------------------------- */
+
+/* One POST answered as an event stream: a worker thread runs the call and
+ * queues events; MHD's reader callback (on the connection's own thread)
+ * blocks until there is something to send. */
+typedef struct mi_sse {
+	pthread_mutex_t mu;    /* guards everything below */
+	pthread_cond_t cv;     /* signalled when q grows or done is set */
+	mi_buf q;              /* bytes not yet handed to MHD */
+	size_t off;            /* of q, already handed */
+	bool done;             /* the final response is queued */
+	int refs;              /* worker + response */
+	unsigned long seq;     /* SSE event id */
+	mi_http *h;            /* transport */
+	mi_hsess *s;           /* session, held until the call ends */
+	mi_buf body;           /* the request */
+} mi_sse;
+
+static void sse_unref(mi_sse *e)
+{
+	bool last;
+	pthread_mutex_lock(&e->mu);
+	last = --e->refs == 0;
+	pthread_mutex_unlock(&e->mu);
+	if (!last)
+		return;
+	mi_buf_release(&e->q);
+	mi_buf_release(&e->body);
+	pthread_mutex_destroy(&e->mu);
+	pthread_cond_destroy(&e->cv);
+	free(e);
+}
+
+static void sse_send(void *ctx, const char *msg, size_t len)
+{
+	mi_sse *e = ctx;
+	pthread_mutex_lock(&e->mu);
+	mi_buf_addf(&e->q, "event: message\nid: %lu\ndata: ", ++e->seq);
+	mi_buf_add(&e->q, msg, len);
+	mi_buf_adds(&e->q, "\n\n");
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	mi_sse *e = cls;
+	ssize_t n;
+	pthread_mutex_lock(&e->mu);
+	while (e->off == e->q.len && !e->done)
+		pthread_cond_wait(&e->cv, &e->mu);
+	if (e->off < e->q.len) {
+		size_t k = e->q.len - e->off < max ? e->q.len - e->off : max;
+		memcpy(buf, e->q.buf + e->off, k);
+		e->off += k;
+		if (e->off == e->q.len) {
+			mi_buf_reset(&e->q);
+			e->off = 0;
+		}
+		n = (ssize_t)k;
+	} else {
+		n = MHD_CONTENT_READER_END_OF_STREAM;
+	}
+	pthread_mutex_unlock(&e->mu);
+	return n;
+}
+
+static void sse_free(void *cls)
+{
+	sse_unref(cls);
+}
+
+static void *sse_worker(void *arg)
+{
+	mi_sse *e = arg;
+	mi_buf out = {0};
+	mi_mcp_call *call = NULL;
+	mi_mcp_sink sink = { sse_send, e };
+	mi_mcp_handle(&e->s->ss, mi_buf_str(&e->body), e->body.len, sink, true,
+		      &out, &call);
+	if (out.len)
+		sse_send(e, out.buf, out.len);
+	pthread_mutex_lock(&e->mu);
+	e->done = true;
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	mi_buf_release(&out);
+	sess_put(e->h, e->s, false);
+	sse_unref(e);
+	return NULL;
+}
+
+/* SSE pays off for a tool call that can report progress or log messages,
+ * and only when the client accepts it. */
+static bool wants_sse(struct MHD_Connection *con, mi_hsess *s, const char *body,
+		      size_t len)
+{
+	const char *acc = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Accept");
+	json_t *j, *p, *meta;
+	bool r = false;
+	if (!acc || !strstr(acc, "text/event-stream"))
+		return false;
+	j = json_loadb(body, len, 0, NULL);
+	p = json_is_object(j) ? json_object_get(j, "params") : NULL;
+	if (json_is_string(json_object_get(j, "method")) &&
+	    strcmp(json_string_value(json_object_get(j, "method")), "tools/call") == 0 &&
+	    json_object_get(j, "id") && json_is_object(p) && !json_object_get(p, "task")) {
+		meta = json_object_get(p, "_meta");
+		r = (json_is_object(meta) && json_object_get(meta, "progressToken")) ||
+		    atomic_load(&s->ss.log_level) < MI_LOG_OFF;
+	}
+	json_decref(j);
+	return r;
+}
+
+/* Answers the POST with an event stream; takes over the session ref. */
+static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
+			    mi_req *rq)
+{
+	mi_sse *e = mi_xcalloc(1, sizeof *e);
+	struct MHD_Response *r;
+	pthread_t th;
+	MHD_Result ret;
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	e->refs = 2;
+	e->h = h;
+	e->s = s;
+	mi_buf_add(&e->body, mi_buf_str(&rq->body), rq->body.len);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e,
+					      sse_free);
+	if (!r) {
+		e->refs = 1;
+		sess_put(h, s, false);
+		sse_unref(e);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", "text/event-stream");
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	if (pthread_create(&th, NULL, sse_worker, e) != 0) {
+		mi_buf err = {0};
+		mi_mcp_error_response(&err, NULL, MI_RPC_INTERNAL,
+				      "cannot start a thread for this request; retry");
+		sse_send(e, err.buf, err.len);
+		mi_buf_release(&err);
+		e->done = true;
+		e->refs = 1;
+		sess_put(h, s, false);
+	} else {
+		pthread_detach(th);
+	}
+	ret = MHD_queue_response(con, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 /* ---- requests -------------------------------------------------------------------- */
 
 static bool is_initialize(const char *body, size_t len)
@@ -283,6 +441,10 @@ static MHD_Result do_post(mi_http *h, struct MHD_Connection *con, mi_req *rq)
 		ret = reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
 				  "Session not found: it ended or expired; send "
 				  "initialize to start a new one");
+		goto out;
+	}
+	if (!fresh && wants_sse(con, s, mi_buf_str(&rq->body), rq->body.len)) {
+		ret = reply_sse(h, con, s, rq);
 		goto out;
 	}
 	mi_mcp_handle(&s->ss, mi_buf_str(&rq->body), rq->body.len,

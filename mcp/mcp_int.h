@@ -131,9 +131,10 @@ bool mi_mcp_cancelled(mi_mcp_call *c);
 /* Sends notifications/progress for c when the client asked for it. */
 void mi_mcp_progress(mi_mcp_call *c, double progress, double total,
 		     const char *message);
-/* notifications/message to the session when level passes its threshold. */
-void mi_mcp_notify_log(mi_mcp_session *ss, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* notifications/message when level passes the session's threshold, sent to
+ * sink (a call's stream) or, when NULL, to the session's sink. */
+void mi_mcp_notify_log(mi_mcp_session *ss, const mi_mcp_sink *sink, int level,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* One line in the server log. */
 void mi_mcp_log(mi_mcp_server *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -88,11 +88,14 @@ static void sink_send(const mi_mcp_sink *k, const mi_buf *b)
 		k->send(k->ctx, b->buf, b->len);
 }
 
-void mi_mcp_notify_log(mi_mcp_session *ss, int level, const char *fmt, ...)
+void mi_mcp_notify_log(mi_mcp_session *ss, const mi_mcp_sink *sink, int level,
+		       const char *fmt, ...)
 {
 	mi_buf msg = {0}, b = {0};
 	va_list ap;
-	if (level < atomic_load(&ss->log_level) || !ss->sink.send)
+	if (!sink || !sink->send)
+		sink = &ss->sink;
+	if (level < atomic_load(&ss->log_level) || !sink->send)
 		return;
 	va_start(ap, fmt);
 	mi_buf_vaddf(&msg, fmt, ap);
@@ -103,7 +106,7 @@ void mi_mcp_notify_log(mi_mcp_session *ss, int level, const char *fmt, ...)
 	mi_buf_adds(&b, "\",\"logger\":\"mcpidx\",\"data\":");
 	mi_buf_add_json_str(&b, msg.buf ? msg.buf : "", msg.len);
 	mi_buf_adds(&b, "}}");
-	sink_send(&ss->sink, &b);
+	sink_send(sink, &b);
 	mi_buf_release(&msg);
 	mi_buf_release(&b);
 }
@@ -591,7 +594,7 @@ void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 		   c->sess->sid[0] ? c->sess->sid : "stdio", c->id, mname,
 		   c->tool ? " tool=" : "", tname, ms, outcome);
 	if (c->tool)
-		mi_mcp_notify_log(c->sess, MI_LOG_DEBUG, "%s took %.3f ms: %s",
+		mi_mcp_notify_log(c->sess, &c->sink, MI_LOG_DEBUG, "%s took %.3f ms: %s",
 				  c->tool, ms, c->outcome);
 	mi_buf_release(&res);
 	mi_buf_release(&emsg);

@@ -832,7 +832,7 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 	if (t->needs_index && mi_mcp_query_get(s, &q, &err)) {
 		mi_mcp_tool_error(out, "%s", err.buf);
 		snprintf(c->outcome, sizeof c->outcome, "tool-error: no index");
-		mi_mcp_notify_log(c->sess, MI_LOG_WARNING, "%s", err.buf);
+		mi_mcp_notify_log(c->sess, &c->sink, MI_LOG_WARNING, "%s", err.buf);
 		goto out;
 	}
 	rc = t->fn(c, q, args, &o);

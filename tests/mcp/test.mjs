@@ -525,6 +525,28 @@ await run('http/sdk-client-tools', async () => {
   } finally { await h.stop(); }
 });
 
+await run('http/sse-progress-and-logging', async () => {
+  const h = await httpServer(big);
+  try {
+    const transport = new StreamableHTTPClientTransport(new URL(h.url));
+    const c = new Client({ name: 'mcpidx-http-sse', version: '1.0.0' });
+    await c.connect(transport);
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const msgs = [];
+    c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { msgs.push(n.params); });
+    const seen = [];
+    const r = await c.callTool({ name: 'index_codebase', arguments: { path: big, force: true } }, CallToolResultSchema,
+      { onprogress: (p) => seen.push(p), timeout: 60000 });
+    assert(!r.isError, text(r));
+    assert(seen.length >= 2 && seen.some((p) => p.total >= 6000), `progress over SSE: ${JSON.stringify(seen.slice(0, 3))}`);
+    await c.setLoggingLevel('debug');
+    const r2 = await c.callTool({ name: 'goto_definition', arguments: { symbol: 'f3_7' } });
+    assert(!r2.isError && r2.structuredContent.definitions.length === 1, text(r2));
+    assert(msgs.some((m) => m.level === 'debug' && /goto_definition/.test(String(m.data))), `log message over SSE: ${JSON.stringify(msgs)}`);
+    await c.close();
+  } finally { await h.stop(); }
+}, 60000);
+
 await run('http/headers-origin-host-version', async () => {
   const h = await httpServer(repo);
   try {
