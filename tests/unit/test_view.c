@@ -570,6 +570,179 @@ TEST(bad_input)
 	mi_parsed_release(&p);
 }
 
+
+/* ---- golden cases: testdata/units/<lang>/<case>/ ------------------------------ */
+
+/*
+ * Each case holds input.<ext> and expected files: expected.outline,
+ * expected.compact, expected.full (view modes), expected.expand-<selector>
+ * (expand_at what=all), expected.body-<selector>, expected.signature-<selector>,
+ * expected.docs-<selector>.  MI_UPDATE_GOLDEN=1 rewrites them from the
+ * current output for review with git diff.
+ */
+static int golden_cases, golden_checks;
+
+static void golden_compare(const char *file, const char *got)
+{
+	char *want = NULL;
+	size_t wl = 0;
+	golden_checks++;
+	if (getenv("MI_UPDATE_GOLDEN")) {
+		FILE *f = fopen(file, "w");
+		if (f) {
+			fputs(got, f);
+			fclose(f);
+		}
+		return;
+	}
+	if (mi_read_file(file, &want, &wl)) {
+		TEST_FAIL_("cannot read %s", file);
+		return;
+	}
+	if (strcmp(want, got)) {
+		size_t ln = 1, i = 0;
+		while (want[i] && want[i] == got[i]) {
+			if (want[i] == '\n')
+				ln++;
+			i++;
+		}
+		TEST_FAIL_("%s differs at line %zu:\n--- want\n%s--- got\n%s(MI_UPDATE_GOLDEN=1 "
+			   "rewrites after review)", file, ln, want, got);
+	}
+	free(want);
+}
+
+static void golden_case(const char *dir)
+{
+	char path[1536], input[1536] = "";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "input.", 6))
+			snprintf(input, sizeof(input), "%s/%s", dir, e->d_name);
+	rewinddir(d);
+	char *src = NULL;
+	size_t len = 0;
+	int lang = mi_lang_detect(input);
+	if (!*input || mi_read_file(input, &src, &len)) {
+		TEST_FAIL_("%s: no readable input.<ext>", dir);
+		closedir(d);
+		return;
+	}
+	mi_parsed p;
+	mi_parsed_init(&p);
+	int rc = mi_parse_source(lang, src, len, &p);
+	if (rc) {
+		TEST_FAIL_("%s: mi_parse_source(%s) = %d (%s)", input, mi_lang_name(lang), rc,
+			   mi_strerror(rc));
+		goto out;
+	}
+	golden_cases++;
+	mi_out out = { 0 };
+	const char *rel = input;
+	static const char *modes[] = { "outline", "compact", "full" };
+	for (size_t m = 0; m < 3; m++) {
+		snprintf(path, sizeof(path), "%s/expected.%s", dir, modes[m]);
+		struct stat st;
+		if (stat(path, &st))
+			continue;
+		mi_view_opts o = { .mode = modes[m] };
+		mi_render_view(rel, src, len, &p, &o, &out);
+		golden_compare(path, mi_buf_str(&out.text));
+	}
+	static const char *whats[] = { "expand", "body", "signature", "docs" };
+	while ((e = readdir(d))) {
+		for (size_t w = 0; w < 4; w++) {
+			char pre[32];
+			snprintf(pre, sizeof(pre), "expected.%s-", whats[w]);
+			size_t pl = strlen(pre);
+			if (strncmp(e->d_name, pre, pl))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			mi_render_expand(rel, src, len, &p, e->d_name + pl,
+					 w == 0 ? "all" : whats[w], NULL, &out);
+			golden_compare(path, mi_buf_str(&out.text));
+		}
+	}
+	mi_out_release(&out);
+out:
+	mi_parsed_release(&p);
+	free(src);
+	closedir(d);
+}
+
+TEST(golden_units)
+{
+	const char *root = "testdata/units";
+	DIR *langs = opendir(root);
+	struct dirent *l, *c;
+	if (!langs) {
+		TEST_FAIL_("no %s (run the tests from the repository root)", root);
+		return;
+	}
+	/* sorted order is not needed: every case stands alone */
+	while ((l = readdir(langs))) {
+		if (l->d_name[0] == '.')
+			continue;
+		char ldir[512];
+		snprintf(ldir, sizeof(ldir), "%s/%s", root, l->d_name);
+		DIR *cases = opendir(ldir);
+		if (!cases)
+			continue;
+		while ((c = readdir(cases))) {
+			if (c->d_name[0] == '.')
+				continue;
+			char cdir[1024];
+			snprintf(cdir, sizeof(cdir), "%s/%s", ldir, c->d_name);
+			golden_case(cdir);
+		}
+		closedir(cases);
+	}
+	closedir(langs);
+	CHECK(golden_cases >= 5);
+	printf("golden: %d cases, %d files compared\n", golden_cases, golden_checks);
+}
+
+/* An outline of a typical file stays well under a millisecond. */
+TEST(outline_is_fast)
+{
+	char *src = NULL;
+	size_t len = 0;
+	const char *file = "query/view.c";
+	if (mi_read_file(file, &src, &len)) {
+		TEST_FAIL_("cannot read %s", file);
+		return;
+	}
+	mi_parsed p;
+	mi_parsed_init(&p);
+	CHECK_INT(mi_parse_source(MI_LANG_C, src, len, &p), 0);
+	CHECK(p.nsyms > 50);
+	mi_out out = { 0 };
+	mi_view_opts o = { 0 };
+	struct timespec a, b;
+	double best = 1e9;
+	for (int k = 0; k < 20; k++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		mi_render_view(file, src, len, &p, &o, &out);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		double us = (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3;
+		if (us < best)
+			best = us;
+	}
+	CHECK(best < 1000);
+	CHECK_CONTAINS(mi_buf_str(&out.text), "F> int mi_render_view(");
+	/* same input, same bytes */
+	char *first = mi_xstrdup(mi_buf_str(&out.text));
+	mi_render_view(file, src, len, &p, &o, &out);
+	CHECK_STR(mi_buf_str(&out.text), first);
+	free(first);
+	mi_out_release(&out);
+	mi_parsed_release(&p);
+	free(src);
+}
+
 int main(void)
 {
 	RUN(simple_outline_matches_seed);
@@ -585,5 +758,7 @@ int main(void)
 	RUN(markdown_headings);
 	RUN(token_estimate);
 	RUN(bad_input);
+	RUN(golden_units);
+	RUN(outline_is_fast);
 	return test_done();
 }

@@ -1,0 +1,3 @@
+F_ pub fn login(name: String) -> bool:
+    # Implementation
+    return true
