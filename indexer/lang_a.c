@@ -474,7 +474,16 @@ MI_FIX(javascript)
 	bool exported = type_is(up, "export_statement");
 	if (type_is(up, "ambient_declaration")) /* declare function f(): public API */
 		exported = true;
-	if (!s->parent[0]) {
+	TSNode blk = type_is(up, "export_statement") ? ts_node_parent(up) : up;
+	TSNode ns = type_is(blk, "statement_block") ? ts_node_parent(blk) : blk;
+	if (type_is(ns, "internal_module") || type_is(ns, "module")) {
+		/* namespace N { export function f() } : functions, exported or not */
+		const char *t = ts_node_type(n);
+		if (s->kind == MI_KIND_METHOD && (strstr(t, "function") || strstr(t, "declaration")))
+			s->kind = MI_KIND_FUNCTION;
+		if (type_is(ns, "internal_module") && !exported)
+			s->vis = MI_VIS_PRIVATE;
+	} else if (!s->parent[0]) {
 		if (js_module && !exported && !(js_export_clause && js_exported_later(c, root, s->name)))
 			s->vis = MI_VIS_PRIVATE;
 	} else if (s->parent_idx >= 0) {
