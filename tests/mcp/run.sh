@@ -27,6 +27,11 @@ if [ ! -x "$NODE" ] || [ ! -d "$here/node_modules/@modelcontextprotocol/sdk" ] |
 	fi
 fi
 
+# Test a private copy: a concurrent `make` may relink the binary mid-run.
+bindir=$(mktemp -d "${TMPDIR:-/tmp}/mcpidx-bin.XXXXXX")
+trap 'rm -rf "$bindir"' EXIT
+cp "$MCPIDX" "$bindir/mcpidx" && MCPIDX=$bindir/mcpidx
+
 rc=0
 (cd "$here" && "$NODE" test.mjs "$1") || rc=1
 

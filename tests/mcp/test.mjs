@@ -82,7 +82,9 @@ function rawServer(index, args = []) {
     }
   });
   p.stderr.on('data', (d) => { stderr += d; });
-  const exited = new Promise((res) => p.on('exit', (code, sig) => res({ code, sig })));
+  p.on('error', (e) => { stderr += `spawn failed: ${e.message}`; });
+  p.stdin.on('error', () => {});
+  const exited = new Promise((res) => { p.on('exit', (code, sig) => res({ code, sig })); p.on('error', () => res({ code: -1, sig: null })); });
   return {
     proc: p, lines, exited, stderr: () => stderr,
     send(obj) { p.stdin.write((typeof obj === 'string' ? obj : JSON.stringify(obj)) + '\n'); },
@@ -499,6 +501,7 @@ async function httpServer(index, extra = []) {
     const t = setTimeout(() => reject(new Error(`no listen line: ${err}`)), 5000);
     p.stderr.on('data', (d) => { err += d; const m = err.match(/serving MCP on (http:\/\/\S+\/mcp)/); if (m) { clearTimeout(t); resolve(m[1]); } });
     p.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+    p.on('error', (e) => reject(new Error(`cannot run ${MCPIDX}: ${e.message}`)));
   });
   return { p, url, stop: () => new Promise((r) => { p.on('exit', r); p.kill('SIGTERM'); }) };
 }
