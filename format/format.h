@@ -416,6 +416,7 @@ typedef struct mi_chunk {
 	uint8_t level;           /* heading level */
 	uint32_t start_line, end_line;
 	uint32_t snip_line;      /* first line of the snippet */
+	uint32_t snip_byte;      /* byte offset where snip_line starts */
 	const char *name; uint32_t name_len;
 	const char *crumb; uint32_t crumb_len; /* "Parent > child" */
 	const char *sig; uint32_t sig_len;

@@ -356,9 +356,9 @@ bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
-/* ---- chunk records: a msgpack array of 11 ------------------------------------- */
+/* ---- chunk records: a msgpack array of 12 ------------------------------------- */
 
-#define MI_CHUNK_FIELDS 11
+#define MI_CHUNK_FIELDS 12
 
 static void mp_uint(mi_buf *b, uint32_t v)
 {
@@ -426,6 +426,7 @@ void mi_chunk_encode(const mi_chunk *c, mi_buf *out)
 	mp_str(out, c->sig, c->sig_len);
 	mp_str(out, c->doc, c->doc_len);
 	mp_str(out, c->syms, c->syms_len);
+	mp_uint(out, c->snip_byte);
 }
 
 static bool mp_get_uint(const uint8_t **p, const uint8_t *e, uint32_t *v)
@@ -502,6 +503,7 @@ int mi_chunk_decode(const void *data, size_t len, mi_chunk *c)
 	    !mp_get_str(&p, e, &c->sig, &c->sig_len) ||
 	    !mp_get_str(&p, e, &c->doc, &c->doc_len) ||
 	    !mp_get_str(&p, e, &c->syms, &c->syms_len) ||
+	    !mp_get_uint(&p, e, &c->snip_byte) ||
 	    kind >= MI_KIND__COUNT || vis > 1 || level > 255)
 		return MI_ERR_CORRUPT;
 	c->kind = (uint8_t)kind;

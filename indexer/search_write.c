@@ -394,18 +394,24 @@ static uint32_t sw_line_of(const char *src, size_t len, uint32_t off,
 }
 
 /* First line of a symbol's span that names it (skips a leading comment). */
-static uint32_t sw_snip_line(const mi_symbol *s, const char *src, size_t len)
+static uint32_t sw_snip_line(const mi_symbol *s, const char *src, size_t len,
+			     uint32_t *byte)
 {
 	size_t nl = s->name ? strlen(s->name) : 0;
 	uint32_t line = s->start_line, b = s->start_byte;
 
+	while (b > 0 && b <= len && src[b - 1] != '\n')
+		b--; /* the start of the symbol's first line */
+	*byte = b;
 	if (!nl || s->kind == MI_KIND_HEADING)
 		return s->start_line;
 	for (int tries = 0; tries < 40 && b < s->end_byte && b < len; tries++) {
 		const char *eol = memchr(src + b, '\n', len - b);
 		size_t ll = eol ? (size_t)(eol - (src + b)) : len - b;
-		if (memmem(src + b, ll, s->name, nl))
+		if (memmem(src + b, ll, s->name, nl)) {
+			*byte = b;
 			return line;
+		}
 		if (!eol)
 			break;
 		b += (uint32_t)ll + 1;
@@ -581,7 +587,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 			c.level = s->level;
 			c.start_line = s->start_line;
 			c.end_line = s->end_line;
-			c.snip_line = sw_snip_line(s, src, len);
+			c.snip_line = sw_snip_line(s, src, len, &c.snip_byte);
 			c.name = s->name;
 			c.name_len = (uint32_t)strlen(s->name);
 			c.sig = s->sig;
@@ -611,6 +617,9 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 							 src[b] == ' ' || src[b] == '\t'))
 					b++;
 				c.start_line = sw_line_of(src, len, b, 0, 1);
+				while (b > 0 && src[b - 1] != '\n')
+					b--;
+				c.snip_byte = b;
 				b = ranges[2 * nr - 1];
 				while (b > ranges[2 * nr - 2] && sw_blank(src + b - 1, 1))
 					b--;

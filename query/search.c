@@ -461,11 +461,18 @@ typedef struct q_res {
 
 /* Folded snippet: lines [from, to] of src, at most Q_SNIP_LINES of them,
  * then a line saying how many more were folded. */
-static char *q_snippet(const char *src, size_t len, uint32_t from, uint32_t to)
+static char *q_snippet(const char *src, size_t len, uint32_t from, uint32_t to,
+		       uint32_t from_byte)
 {
 	mi_buf b = { 0 };
 	uint32_t line = 1, shown = 0;
 	size_t i = 0;
+
+	/* The record says where line `from` starts; trust it when it looks right. */
+	if (from_byte && from_byte < len && src[from_byte - 1] == '\n') {
+		i = from_byte;
+		line = from;
+	}
 
 	while (i < len && line < from) {
 		const char *nl = memchr(src + i, '\n', len - i);
@@ -803,7 +810,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 			r->content = mi_xstrndup(r->c.doc, dl);
 		} else if (!mi_get(t, MI_DB_SRC, r->path, strlen(r->path), &src, &sl)) {
 			uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
-			r->content = q_snippet(src, sl, from, r->c.end_line);
+			r->content = q_snippet(src, sl, from, r->c.end_line,
+					       r->c.snip_line ? r->c.snip_byte : 0);
 		} else {
 			r->content = mi_xstrdup("");
 		}

@@ -180,9 +180,10 @@ TEST(split_identifiers_find_both_spellings)
 	json_t *j;
 	int r1, r2;
 
-	CHECK(q != NULL);
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	j = run(q, false, "parse config", NULL, NULL, false, "json", NULL, NULL);
 	r1 = rank_of(j, "parse_config");
 	r2 = rank_of(j, "parseConfig");
@@ -199,8 +200,10 @@ TEST(renamed_identifier_spellings)
 	mi_query *q = open_index("main");
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	/* snake_case query, PascalCase code. */
 	j = run(q, false, "start_http_server", NULL, NULL, false, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "breadcrumb"), "StartHTTPServer");
@@ -228,8 +231,10 @@ TEST(doc_only_match)
 	mi_query *q = open_index("main");
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	/* "run-length encoding" appears only in shrink_blob's doc comment. */
 	j = run(q, false, "run-length encoding", NULL, NULL, false, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
@@ -247,8 +252,10 @@ TEST(path_filter_and_extensions)
 	mi_query *q = open_index("main");
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	j = run(q, false, "parse config", "web/**", NULL, false, "json", NULL, NULL);
 	CHECK(nres(j) >= 1);
 	for (size_t i = 0; i < nres(j); i++)
@@ -279,8 +286,10 @@ TEST(private_symbols_need_all)
 	mi_query *q = open_index("main");
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	j = run(q, false, "free entries", NULL, NULL, false, "json", NULL, NULL);
 	CHECK(rank_of(j, "free_entries") < 0);
 	json_decref(j);
@@ -298,8 +307,10 @@ TEST(limit_and_text_formats)
 	mi_buf text = { 0 };
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	CHECK_INT(mi_query_search(q, &o, &out), 0);
 	j = json_loads(mi_buf_str(&out.json), 0, NULL);
 	CHECK_INT(nres(j), 2);
@@ -322,8 +333,10 @@ TEST(search_docs_sections_and_doc_comments)
 	mi_query *q = open_index("main");
 	json_t *j;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	j = run(q, true, "installation", NULL, NULL, false, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "path"), "docs/guide.md");
 	CHECK_CONTAINS(res_str(j, 0, "heading"), "Installation");
@@ -331,11 +344,21 @@ TEST(search_docs_sections_and_doc_comments)
 	CHECK_CONTAINS(res_str(j, 0, "content"), "Download the release archive");
 	json_decref(j);
 	/* Doc comments count; code bodies do not. */
+	j = run(q, true, "serves requests until it fails", NULL, NULL, false, "json",
+		NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "server/http.go");
+	CHECK_CONTAINS(res_str(j, 0, "heading"), "StartHTTPServer");
+	CHECK_CONTAINS(res_str(j, 0, "content"), "listens on addr");
+	json_decref(j);
+	/* A private symbol's doc needs all=true, as in search_code. */
 	j = run(q, true, "liveness probes", NULL, NULL, false, "json", NULL, NULL);
+	CHECK(nres(j) == 0 || strcmp(res_str(j, 0, "path"), "server/http.go"));
+	json_decref(j);
+	j = run(q, true, "liveness probes", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "path"), "server/http.go");
 	CHECK_CONTAINS(res_str(j, 0, "content"), "answers liveness probes");
 	json_decref(j);
-	j = run(q, true, "ListenAndServe", NULL, NULL, false, "json", NULL, NULL);
+	j = run(q, true, "mux", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_INT(nres(j), 0);
 	json_decref(j);
 	j = run(q, true, "settings file", "docs/*.md", NULL, false, "json", NULL, NULL);
@@ -354,8 +377,10 @@ TEST(bad_input_gets_a_clear_answer)
 	json_t *j;
 	int rc;
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	j = run(q, false, "", NULL, NULL, false, NULL, &rc, &text);
 	CHECK(rc != 0);
 	CHECK_CONTAINS(mi_buf_str(&text), "query is empty");
@@ -536,8 +561,10 @@ TEST(pruned_top_k_equals_exhaustive)
 	const char *qs[] = { "config settings file", "parse", "cache value key",
 			     "server http", "the settings panel element" };
 
-	if (!q)
+	if (!q) {
+		CHECK(!"the test index builds and opens");
 		return;
+	}
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
 		mi_search_opts o1 = { .query = qs[i], .limit = 3, .format = "json" };
 		mi_search_opts o2 = { .query = qs[i], .limit = 200, .format = "json" };

@@ -126,7 +126,7 @@ TEST(varints)
 TEST(chunk_record_roundtrip)
 {
 	mi_chunk c = { .kind = MI_KIND_METHOD, .vis = MI_VIS_PRIVATE, .level = 2,
-		       .start_line = 10, .end_line = 70000, .snip_line = 12 };
+		       .start_line = 10, .end_line = 70000, .snip_line = 12, .snip_byte = 1234567 };
 	mi_chunk d;
 	mi_buf b = { 0 };
 	char longdoc[300];
@@ -143,6 +143,7 @@ TEST(chunk_record_roundtrip)
 	CHECK_INT(d.vis, MI_VIS_PRIVATE);
 	CHECK_INT(d.end_line, 70000);
 	CHECK_INT(d.snip_line, 12);
+	CHECK_INT(d.snip_byte, 1234567);
 	CHECK(d.crumb_len == 12 && !memcmp(d.crumb, "User > login", 12));
 	CHECK(d.doc_len == 300 && d.doc[299] == 'd');
 	/* Every truncation is refused, never read past the end. */
