@@ -23,6 +23,11 @@ static bool has_child_text(mi_ts_ctx *c, TSNode node, const char *type, const ch
 	return false;
 }
 
+static bool type_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
 /* Line after the end of node n, as the driver counts end lines. */
 static uint32_t end_line(TSNode n)
 {
@@ -218,9 +223,95 @@ MI_FIX(c)
 	}
 }
 
+/* Access of a class member: the last access label before it, else the
+ * default of its class (class: private, struct/union: public). */
+static bool cpp_member_private(mi_ts_ctx *c, TSNode member)
+{
+	TSNode list = ts_node_parent(member);
+	if (type_is(list, "template_declaration")) {
+		member = list;
+		list = ts_node_parent(list);
+	}
+	if (!type_is(list, "field_declaration_list"))
+		return false;
+	for (TSNode p = ts_node_prev_named_sibling(member); !ts_node_is_null(p);
+	     p = ts_node_prev_named_sibling(p)) {
+		if (!type_is(p, "access_specifier"))
+			continue;
+		uint32_t tl;
+		const char *t = mi_ts_text(c, &p, &tl);
+		return !(tl >= 6 && !memcmp(t, "public", 6));
+	}
+	return type_is(ts_node_parent(list), "class_specifier");
+}
+
+/*
+ * C++: a qualified definition name (Foo::bar, a::B<T>::~B) is split into the
+ * parent (Foo, a.B) and the simple name; a function defined in a class or
+ * out of line under a class is a method.  Members are private under a
+ * private/protected label (or by default in a class); `static` at file
+ * scope is private, on a member it is a class-level member.
+ */
 MI_FIX(cpp)
 {
-	mi_fix_c(c, def_node, s);
+	TSNode n = *(TSNode *)def_node;
+	bool member = type_is(ts_node_parent(n), "field_declaration_list") ||
+		(type_is(ts_node_parent(n), "template_declaration") &&
+		 type_is(ts_node_parent(ts_node_parent(n)), "field_declaration_list"));
+	if (has_child_text(c, n, "storage_class_specifier", "static")) {
+		if (member)
+			s->flags |= MI_SYMF_STATIC;
+		else
+			s->vis = MI_VIS_PRIVATE;
+	}
+	if (member && cpp_member_private(c, n))
+		s->vis = MI_VIS_PRIVATE;
+	if (s->kind == MI_KIND_METHOD && !member) {
+		/* a function in a namespace is not a method */
+		TSNode up = ts_node_parent(n);
+		if (type_is(up, "template_declaration"))
+			up = ts_node_parent(up);
+		if (type_is(up, "declaration_list") && type_is(ts_node_parent(up), "namespace_definition"))
+			s->kind = MI_KIND_FUNCTION;
+	}
+	const char *colon = strstr(s->name, "::");
+	if (colon) {
+		/* split at the last "::" outside template arguments */
+		const char *last = NULL;
+		int depth = 0;
+		for (const char *p = s->name; *p; p++) {
+			if (*p == '<')
+				depth++;
+			else if (*p == '>' && depth > 0)
+				depth--;
+			else if (!depth && p[0] == ':' && p[1] == ':')
+				last = p;
+		}
+		if (last) {
+			mi_buf q = {0};
+			if (s->parent[0]) {
+				mi_buf_adds(&q, s->parent);
+				mi_buf_addc(&q, '.');
+			}
+			depth = 0;
+			for (const char *p = s->name; p < last; p++) {
+				if (*p == '<')
+					depth++;
+				else if (*p == '>' && depth > 0)
+					depth--;
+				else if (!depth && p[0] == ':' && p[1] == ':') {
+					mi_buf_addc(&q, '.');
+					p++;
+				} else if (!depth && *p != ' ')
+					mi_buf_addc(&q, *p);
+			}
+			s->parent = mi_parsed_strndup(mi_ts_parsed(c), q.buf ? q.buf : "", q.len);
+			mi_buf_release(&q);
+			s->name = last + 2;
+			if (s->kind == MI_KIND_FUNCTION && (last[2] == '~' || strcmp(s->parent, "std")))
+				s->kind = MI_KIND_METHOD;
+		}
+	}
 }
 
 /* Python: a leading underscore is private, dunder names are public.
@@ -273,11 +364,6 @@ static TSNode find_desc(TSNode n, const char *type, int depth)
 	}
 	TSNode null = {{0}, 0, 0};
 	return null;
-}
-
-static bool type_is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
 /*

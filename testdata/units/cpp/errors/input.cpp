@@ -1,0 +1,8 @@
+int ok() { return 1; }
+
+int broken(int x { return x; }
+
+class After {
+public:
+  int run() { return ok(); }
+};
