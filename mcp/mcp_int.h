@@ -85,8 +85,8 @@ struct mi_mcp_server {
 	char *repo_path;            /* repository the index belongs to */
 	pthread_rwlock_t qlock;     /* readers use q; a reopen takes it for writing */
 	mi_query *q;                /* NULL until the index opens */
-	dev_t q_dev;                /* identity of the data file q opened */
-	ino_t q_ino;
+	dev_t q_dev;                /* identity of the data file q opened: */
+	ino_t q_ino;                /* a new inode means a rebuilt index */
 	FILE *log;                  /* log stream (stderr or --log FILE) */
 	pthread_mutex_t log_mu;     /* one log line at a time */
 	atomic_uint_fast64_t next_cid; /* correlation ids */
@@ -192,7 +192,11 @@ void mi_mcp_tasks_shutdown(void);
 
 /* ---- stdio.c / http.c ------------------------------------------------------ */
 
+/* Serves one client on stdin/stdout until stdin closes; 0. */
 int mi_mcp_serve_stdio(mi_mcp_server *s);
+/* Serves streamable HTTP on addr ("127.0.0.1:PORT") until SIGINT/SIGTERM.
+ * Returns 0, or an error after logging why (bad or non-loopback address,
+ * port in use). */
 int mi_mcp_serve_http(mi_mcp_server *s, const char *addr);
 
 #endif

@@ -40,12 +40,12 @@ typedef struct mi_task {
 	mi_buf result;             /* CallToolResult once terminal */
 	atomic_int cancel;         /* set by tasks/cancel or shutdown */
 	char *path;                /* what to build */
-	bool force;
+	bool force;                /* --force */
 	pthread_t th;              /* runner thread */
 	bool has_thread;           /* th was started */
 	mi_mcp_session sess;       /* private view of the session for progress */
 	mi_mcp_call call;          /* carries the progress token */
-	struct mi_task *next;
+	struct mi_task *next;      /* in tk_list */
 } mi_task;
 
 static pthread_mutex_t tk_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -55,8 +55,8 @@ static uint64_t tk_seq;
 
 /* Paths with a build running (one per repository at a time). */
 typedef struct mi_building {
-	char *path;
-	struct mi_building *next;
+	char *path;                /* absolute repository path */
+	struct mi_building *next;  /* next running build */
 } mi_building;
 static mi_building *tk_building;
 

@@ -778,7 +778,10 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 {
 	mi_mcp_server *s = c->sess->srv;
 	const mi_mcp_tool *t;
-	json_t *task = c->params ? json_object_get(c->params, "task") : NULL;
+	/* Task augmentation exists from 2025-11-25 on; older sessions never
+	 * saw the capability, so a stray "task" is ignored there. */
+	json_t *task = c->params && strcmp(c->sess->version, "2025-11-25") >= 0 ?
+		       json_object_get(c->params, "task") : NULL;
 	mi_buf err = {0};
 	mi_out o;
 	mi_query *q = NULL;

@@ -441,6 +441,7 @@ await run('tasks/index_codebase-create-get-list-result', async () => {
 }, 60000);
 
 await run('tasks/cancel-keeps-old-index', async () => {
+  if (!fs.existsSync(path.join(big, '.mcpidx', 'data.mdb'))) build(big);
   const c = await stdioClient(big);
   const before = await c.callTool({ name: 'goto_definition', arguments: { symbol: 'f3_7' } });
   assert(!before.isError, text(before));
@@ -456,6 +457,15 @@ await run('tasks/cancel-keeps-old-index', async () => {
   assert(!after.isError && after.structuredContent.definitions.length === 1, `old index still answers: ${text(after)}`);
   await c.close();
 }, 60000);
+
+await run('tasks/ignored-before-2025-11-25', async () => {
+  const s = rawServer(repo);
+  await s.init('2025-06-18');
+  s.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'index_codebase', arguments: { path: repo }, task: { ttl: 1000 } } });
+  const r = await s.waitId(1, 30000);
+  assert(r.result && !r.result.task && r.result.structuredContent && r.result.structuredContent.status === 'completed', `plain result: ${JSON.stringify(r).slice(0, 300)}`);
+  await s.close();
+}, 40000);
 
 await run('tasks/sdk-callToolStream', async () => {
   const c = await stdioClient(repo);
