@@ -1,0 +1,12 @@
+ok() {
+	echo ok
+}
+
+broken() {
+	if [ -n "$x" ]; then
+		echo yes
+}
+
+after() {
+	ok
+}
