@@ -293,9 +293,7 @@ int mi_cmd_query(int argc, char **argv)
 		fprintf(stderr, "mcpidx query: %s\n", mi_buf_str(&err));
 		status = 1;
 	} else if (ac == 0) {
-		fprintf(stderr, "mcpidx query: give a command (the interactive prompt needs a terminal)\n");
-		mi_query_cmd_help(stderr);
-		status = 2;
+		status = mi_repl_run(q, json);
 	} else {
 		status = mi_query_cmd_run(q, ac, av, json, stdout);
 	}

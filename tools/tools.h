@@ -22,6 +22,27 @@ int mi_cmd_build(int argc, char **argv);
 int mi_cmd_query(int argc, char **argv);
 int mi_cmd_outline(int argc, char **argv);
 int mi_cmd_serve(int argc, char **argv);
+int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
+int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
+int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
+int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
+
+/*
+ * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,
+ * a libedit line editor with history, completion, colour and a pager; when
+ * stdin is not a terminal, one command per input line, answers on stdout.
+ * json makes every answer JSON.  Returns the exit status: 0, or the status
+ * of the last command when stdin is not a terminal.
+ */
+int mi_repl_run(mi_query *q, bool json);
+
+/*
+ * Runs argv[0] with argv (PATH search, no shell) and collects its stdout in
+ * out (appended; may be NULL to discard) and its stderr in errout (may be
+ * NULL: inherited).  Returns the exit status, or -1 with errno set when the
+ * program could not be started.  (cmd_hook.c)
+ */
+int mi_run_capture(char *const argv[], mi_buf *out, mi_buf *errout);
 
 /*
  * Runs one query command line (argv[0] = def, refs, outline, ...) against q
