@@ -18,6 +18,10 @@
 #define MI_MCP_MAX_MSG ((size_t)16 << 20)   /* largest message we accept */
 #define MI_MCP_LATEST "2025-11-25"
 
+/* The server's icon (serverInfo and every tool): folded lines, as SVG. */
+#define MI_MCP_ICONS "[{\"src\":\"data:image/svg+xml;base64," \
+	"PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxNiAxNiI+PHBhdGggZD0iTTEgM2g5TTQgOGgxMU00IDEzaDciIHN0cm9rZT0iIzNhNmVhNSIgc3Ryb2tlLXdpZHRoPSIyLjIiIHN0cm9rZS1saW5lY2FwPSJyb3VuZCIvPjwvc3ZnPg==\",\"mimeType\":\"image/svg+xml\",\"sizes\":[\"any\"]}]"
+
 /* JSON-RPC error codes. */
 enum {
 	MI_RPC_PARSE = -32700,

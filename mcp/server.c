@@ -407,8 +407,8 @@ static int m_initialize(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 		    "\"title\":\"mcpidx code index\",\"version\":\"" MI_VERSION "\","
 		    "\"description\":\"Compact, navigable, searchable view of a code "
 		    "repository from a prebuilt index: folded outlines, symbol "
-		    "lookup, references, BM25 code and docs search.\"},"
-		    "\"instructions\":");
+		    "lookup, references, BM25 code and docs search.\","
+		    "\"icons\":" MI_MCP_ICONS "},\"instructions\":");
 	mi_buf_add_json_str(res, mi_instructions, sizeof mi_instructions - 1);
 	mi_buf_addc(res, '}');
 	atomic_store(&ss->state, 1);

@@ -464,7 +464,8 @@ static void tools_build(void)
 		if (!t->read_only)
 			mi_buf_adds(&b, "\"destructiveHint\":false,");
 		mi_buf_addf(&b, "\"idempotentHint\":%s,\"openWorldHint\":false},"
-			    "\"execution\":{\"taskSupport\":\"%s\"}}",
+			    "\"execution\":{\"taskSupport\":\"%s\"},"
+			    "\"icons\":" MI_MCP_ICONS "}",
 			    t->idempotent ? "true" : "false", t->task_support);
 	}
 	mi_buf_adds(&b, "]}");

@@ -182,6 +182,7 @@ await run('tools/list/order-and-schemas', async () => {
     const ro = t.name !== 'index_codebase';
     eq(t.annotations.readOnlyHint, ro, `${t.name}.readOnlyHint`);
     eq(t.execution && t.execution.taskSupport, ro ? 'forbidden' : 'optional', `${t.name}.execution.taskSupport`);
+    assert(t.icons && t.icons[0].src.startsWith('data:image/svg+xml;base64,'), `${t.name}: icons`);
   }
   const ic = tools.find((t) => t.name === 'index_codebase');
   eq(ic.annotations.destructiveHint, false, 'index_codebase destructiveHint');
