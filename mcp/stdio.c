@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define MI_READ_CHUNK 65536
+#define MI_MAX_WORKERS 64   /* calls running on their own threads at once */
 
 typedef struct mi_stdout {
 	pthread_mutex_t mu;  /* one message at a time */
@@ -91,17 +92,18 @@ static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 		return;
 	if (mi_mcp_handle(ss, line, len, ss->sink, false, &out, &call) == 1) {
 		mi_worker *w = mi_xmalloc(sizeof *w);
+		bool busy;
 		w->call = call;
 		w->ss = ss;
 		pthread_mutex_lock(&s->run_mu);
+		busy = s->running >= MI_MAX_WORKERS;
 		s->running++;
 		pthread_mutex_unlock(&s->run_mu);
 		pthread_attr_init(&at);
 		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&th, &at, worker_main, w) != 0) {
-			mi_mcp_log(s, "cannot start a thread; running the call inline");
+		/* Past the cap the reader runs calls itself: backpressure. */
+		if (busy || pthread_create(&th, &at, worker_main, w) != 0)
 			worker_main(w);
-		}
 		pthread_attr_destroy(&at);
 	}
 	if (out.len)

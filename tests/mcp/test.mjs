@@ -381,6 +381,19 @@ await run('raw/huge-message-bounded', async () => {
   await s.close();
 }, 30000);
 
+await run('raw/burst-of-calls-all-answered', async () => {
+  const s = rawServer(repo);
+  await s.init();
+  let batch = '';
+  for (let i = 0; i < 2000; i++) batch += JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/call', params: { name: 'goto_definition', arguments: { symbol: 'login' } } }) + '\n';
+  s.proc.stdin.write(batch);
+  await s.waitId(2999, 20000);
+  await new Promise((r) => setTimeout(r, 200));
+  const ids = new Set(s.lines.map((l) => JSON.parse(l).id));
+  for (let i = 0; i < 2000; i++) assert(ids.has(1000 + i), `no answer for id ${1000 + i}`);
+  await s.close();
+}, 30000);
+
 await run('raw/client-disconnect-epipe', async () => {
   const s = rawServer(repo);
   await s.init();
