@@ -484,9 +484,11 @@ static __thread const void *js_tree;    /* tree of the cached facts */
 static __thread bool js_module;         /* has import/export statements */
 static __thread bool js_export_clause;  /* has export { a, b } or export default x */
 
-static void js_scan(TSNode root)
+static void js_scan(mi_ts_ctx *c, TSNode root)
 {
-	if (js_tree == root.tree)
+	/* A tree's address can be reused by the next file: a file's first
+	 * symbol always rescans. */
+	if (js_tree == root.tree && mi_ts_parsed(c)->nsyms > 1)
 		return;
 	js_tree = root.tree;
 	js_module = js_export_clause = false;
@@ -555,7 +557,7 @@ MI_FIX(javascript)
 	TSNode root = n;
 	for (TSNode p = ts_node_parent(root); !ts_node_is_null(p); p = ts_node_parent(p))
 		root = p;
-	js_scan(root);
+	js_scan(c, root);
 	TSNode up = ts_node_parent(n);
 	bool exported = type_is(up, "export_statement");
 	if (type_is(up, "ambient_declaration")) /* declare function f(): public API */
