@@ -292,10 +292,10 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 /* ---- BM25F ----------------------------------------------------------------- */
 
 const mi_bm25f mi_bm25f_params = {
-	.k1 = 1.2f,
+	.k1 = 1.6f,
 	.w = {
 		/*             name  path  sig   doc   body */
-		[MI_SM_CODE]      = { 5.0f, 1.0f, 2.0f, 1.5f, 1.0f },
+		[MI_SM_CODE]      = { 6.0f, 1.0f, 2.0f, 1.5f, 1.0f },
 		[MI_SM_DOCS_MD]   = { 3.0f, 1.0f, 0.0f, 0.0f, 1.0f },
 		[MI_SM_DOCS_CODE] = { 0.0f, 0.0f, 0.0f, 1.5f, 0.0f },
 	},

@@ -498,7 +498,8 @@ static char *q_snippet(const char *src, size_t len, uint32_t from, uint32_t to,
 		i += ll + (nl ? 1 : 0);
 	}
 	if (line <= to)
-		mi_buf_addf(&b, "    ... (%u more lines)\n", to - line + 1);
+		mi_buf_addf(&b, "    ... (%u more line%s)\n", to - line + 1,
+			    to - line + 1 == 1 ? "" : "s");
 	if (b.len && b.buf[b.len - 1] == '\n')
 		b.buf[--b.len] = 0;
 	return mi_buf_detach(&b);
