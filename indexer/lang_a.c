@@ -3,7 +3,9 @@
  * Python, Go, Rust, JavaScript, TypeScript/TSX and Bash.
  */
 #include "indexer_int.h"
+#include "lang_a.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <tree_sitter/api.h>
 
@@ -610,3 +612,122 @@ MI_FIX(typescript)
 	mi_fix_javascript(c, def_node, s);
 }
 MI_FIX(bash) { (void)c; (void)def_node; (void)s; }
+
+/* ---- C/C++ prefilter ------------------------------------------------------ */
+
+/* Attribute macros read as nothing, and those followed by (arguments). */
+static const char *const c_attr_bare[] = {
+	"__init", "__exit", "__initdata", "__exitdata", "__initconst", "__ref",
+	"__sched", "__cold", "__hot", "__always_inline", "noinline", "__noinline",
+	"__visible", "asmlinkage", "notrace", "__weak", "__must_check",
+	"__maybe_unused", "__used", "__noreturn", "__pure", "__latent_entropy",
+	"__iomem", "__user", "__kernel", "__rcu", "__percpu", "__force",
+	"__read_mostly", "__ro_after_init", "__cpuidle", "noinstr", "__malloc",
+	"__meminit", "__net_init", "__net_exit", "__init_or_module", "__kprobes",
+	"__irq_entry", "__naked", "__randomize_layout", "__packed",
+	"__cacheline_aligned", "__cacheline_aligned_in_smp", "__deprecated",
+	"__attribute_const__", "__nocfi", "__flatten", "__no_kcsan",
+	"__no_sanitize_address", "__safe", "__private", "__must_hold_rcu",
+	"__always_unused", "__mustcheck", "__nonstring", "__designated_init",
+	NULL,
+};
+static const char *const c_attr_args[] = {
+	"__printf", "__scanf", "__alloc_size", "__realloc_size", "__acquires",
+	"__releases", "__must_hold", "__section", "__aligned", "__assume_aligned",
+	"__cond_acquires", "__cond_releases", "__counted_by", "__compiletime_error",
+	"__diagnose_as", "__no_sanitize_or_inline", NULL,
+};
+
+static bool c_ident(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+static bool c_in_list(const char *const *list, const char *w, size_t n)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strlen(list[i]) == n && !memcmp(list[i], w, n))
+			return true;
+	return false;
+}
+
+char *mi_c_prefilter(const char *src, size_t len)
+{
+	char *out = NULL;
+	size_t i = 0;
+	bool line_start = true, pp = false;
+	while (i < len) {
+		char ch = src[i];
+		if (ch == '\n') {
+			/* a preprocessor line goes on after a backslash */
+			if (!(pp && i > 0 && src[i - 1] == '\\'))
+				pp = false;
+			line_start = true;
+			i++;
+			continue;
+		}
+		if (line_start && ch == '#')
+			pp = true;
+		if (ch != ' ' && ch != '\t')
+			line_start = false;
+		if (ch == '/' && i + 1 < len && src[i + 1] == '*') {
+			const char *e = memmem(src + i + 2, len - i - 2, "*/", 2);
+			i = e ? (size_t)(e - src) + 2 : len;
+			continue;
+		}
+		if (ch == '/' && i + 1 < len && src[i + 1] == '/') {
+			while (i < len && src[i] != '\n')
+				i++;
+			continue;
+		}
+		if (ch == '"' || ch == '\'') {
+			size_t j = i + 1;
+			while (j < len && src[j] != ch && src[j] != '\n')
+				j += src[j] == '\\' ? 2 : 1;
+			i = j + 1;
+			continue;
+		}
+		if (!c_ident(ch) || (i > 0 && c_ident(src[i - 1]))) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < len && c_ident(src[j]))
+			j++;
+		size_t end = 0;
+		if (!pp && (src[i] == '_' || src[i] == 'a' || src[i] == 'n')) {
+			if (c_in_list(c_attr_bare, src + i, j - i)) {
+				end = j;
+			} else if (c_in_list(c_attr_args, src + i, j - i)) {
+				size_t k = j;
+				while (k < len && (src[k] == ' ' || src[k] == '\t'))
+					k++;
+				if (k < len && src[k] == '(') {
+					int depth = 0;
+					for (; k < len; k++) {
+						if (src[k] == '(')
+							depth++;
+						else if (src[k] == ')' && --depth == 0)
+							break;
+					}
+					if (k < len)
+						end = k + 1;
+				}
+			}
+		}
+		if (end) {
+			if (!out) {
+				out = malloc(len ? len : 1);
+				if (!out)
+					return NULL;
+				memcpy(out, src, len);
+			}
+			for (size_t k = i; k < end; k++)
+				if (out[k] != '\n')
+					out[k] = ' ';
+		}
+		i = end ? end : j;
+	}
+	return out;
+}

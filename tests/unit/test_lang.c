@@ -17,6 +17,7 @@
 #include "test.h"
 #include "../../indexer/indexer.h"
 #include "../../indexer/indexer_int.h"
+#include "../../indexer/lang_a.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -339,12 +340,40 @@ TEST(first_diff_finds_line)
 	CHECK_STR(la, "(the end)");
 }
 
+/* The C prefilter blanks attribute macros, keeps offsets and lines, and
+ * leaves preprocessor lines, strings, comments and longer names alone. */
+TEST(c_prefilter)
+{
+	const char *src =
+		"extern __printf(2, 3)\n"
+		"void log_it(int lvl, const char *fmt, ...);\n"
+		"static int __init setup(char __user *p) { return \"__init\"[0]; }\n"
+		"#define __printf(a, b) __attribute__((format(printf, a, b)))\n"
+		"int __init_task(void); /* __init */\n";
+	const char *want =
+		"extern               \n"
+		"void log_it(int lvl, const char *fmt, ...);\n"
+		"static int        setup(char        *p) { return \"__init\"[0]; }\n"
+		"#define __printf(a, b) __attribute__((format(printf, a, b)))\n"
+		"int __init_task(void); /* __init */\n";
+	char *out = mi_c_prefilter(src, strlen(src));
+	CHECK(out != NULL);
+	if (out) {
+		char *z = strndup(out, strlen(src));
+		CHECK_STR(z, want);
+		free(z);
+	}
+	free(out);
+	CHECK(mi_c_prefilter("int main(void) { return 0; }\n", 29) == NULL);
+}
+
 int main(void)
 {
 	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
 	RUN(queries_compile);
 	RUN(dump_format);
 	RUN(first_diff_finds_line);
+	RUN(c_prefilter);
 	size_t nlangs;
 	char **langs = list_dir(UNITS, &nlangs);
 	if (!langs) {
