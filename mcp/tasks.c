@@ -133,6 +133,7 @@ typedef struct mi_build_state {
 	mi_task *task;       /* for statusMessage; may be NULL */
 	mi_buf line;         /* partial progress line */
 	double last;         /* last progress value */
+	double total;        /* last total reported, 0 = unknown */
 } mi_build_state;
 
 static void on_progress_line(mi_build_state *st, const char *raw)
@@ -154,6 +155,8 @@ static void on_progress_line(mi_build_state *st, const char *raw)
 	if (done <= st->last)
 		done = st->last + 0.001;
 	st->last = done;
+	if (total > 0)
+		st->total = total;
 	if (st->call)
 		mi_mcp_progress(st->call, done, total, line);
 	if (st->task) {
@@ -354,7 +357,10 @@ void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
 	}
 	mi_mcp_log(s, "build %s: done in %.1fs", abs, secs);
 	mi_mcp_index_built(s, abs);
-	mi_mcp_progress(st.call, st.last + 1, st.last + 1, "build finished");
+	if (st.total <= 0 || st.last < st.total)
+		mi_mcp_progress(st.call, st.total > st.last ? st.total : st.last + 1,
+				st.total > st.last ? st.total : st.last + 1,
+				"build finished");
 	if (mi_mcp_query_get(s, &q, &qerr) == 0) {
 		mi_query_stats(q, &stats);
 		mi_mcp_query_put(s);
