@@ -11,6 +11,7 @@
 #include "mcp_int.h"
 
 #include <math.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -821,11 +822,21 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 	if (!t->fn) {
 		const char *path = arg_str(args, "path", s->repo_path);
 		bool force = arg_bool(args, "force", false);
-		if (task && json_is_object(task)) {
+		struct stat sb;
+		if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+			mi_mcp_tool_error(out, "Path does not exist or is not a directory: "
+					  "%s. Pass the repository's directory (absolute, "
+					  "or relative to the server's working directory).",
+					  path);
+			snprintf(c->outcome, sizeof c->outcome, "tool-error: bad path");
+		} else if (task && json_is_object(task)) {
 			json_t *ttl = json_object_get(task, "ttl");
-			rc = mi_mcp_task_start(c, path, force,
-					       json_is_integer(ttl) ? json_integer_value(ttl) : 0,
-					       out);
+			if (mi_mcp_task_start(c, path, force, json_is_integer(ttl) ?
+					      json_integer_value(ttl) : 0, out)) {
+				mi_buf_adds(msg, "could not start the task; retry");
+				*code = MI_RPC_INTERNAL;
+				rc = -1;
+			}
 			snprintf(c->outcome, sizeof c->outcome, "task created");
 		} else {
 			mi_mcp_build_run(s, c, &c->cancelled, path, force, out);
