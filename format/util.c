@@ -53,7 +53,8 @@ char *mi_xstrdup(const char *s)
 char *mi_xstrndup(const char *s, size_t n)
 {
 	char *p = mi_xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n)
+		memcpy(p, s, n);
 	p[n] = 0;
 	return p;
 }

@@ -32,7 +32,10 @@ typedef struct pool {
 	size_t n;              /* how many */
 	size_t next;           /* next item to take */
 	size_t done;           /* items finished */
-	pthread_mutex_t mu;    /* guards next/done */
+	bool *ready;           /* ready[i]: jobs[i] parsed */
+	pthread_mutex_t mu;    /* guards next/done/ready */
+	pthread_cond_t cv;     /* signalled when an item is ready */
+	double parse_end;      /* when the last parser ran out of work */
 	const mi_build_opts *o;/* for progress */
 } pool;
 
@@ -68,6 +71,15 @@ static void progress(pool *p, size_t done)
 	}
 }
 
+/* Blocks until jobs[i] is parsed: the writer follows the parsers. */
+static void wait_ready(pool *p, size_t i)
+{
+	pthread_mutex_lock(&p->mu);
+	while (!p->ready[i])
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
 static void *worker(void *arg)
 {
 	pool *p = arg;
@@ -75,13 +87,19 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&p->mu);
 		size_t i = p->next++;
 		pthread_mutex_unlock(&p->mu);
-		if (i >= p->n)
+		if (i >= p->n) {
+			pthread_mutex_lock(&p->mu);
+			p->parse_end = now_s();
+			pthread_mutex_unlock(&p->mu);
 			break;
+		}
 		job *j = &p->jobs[i];
 		mi_parsed_init(&j->parsed);
 		j->err = mi_parse_source(j->wf->lang, j->src, j->len, &j->parsed);
 		pthread_mutex_lock(&p->mu);
 		size_t done = ++p->done;
+		p->ready[i] = true;
+		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
 		progress(p, done);
 	}
@@ -341,7 +359,7 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	return 0;
 }
 
-static int write_all(mi_store *st, const mi_build_opts *o, job *jobs, size_t nj,
+static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     const uint32_t *touched_ids, mi_build_stats *bs, const char *root,
 		     bool clear)
@@ -363,6 +381,7 @@ static int write_all(mi_store *st, const mi_build_opts *o, job *jobs, size_t nj,
 			goto fail;
 	}
 	for (size_t i = 0; i < nj; i++) {
+		wait_ready(pl, i);
 		if (jobs[i].existed && !clear &&
 		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id)))
 			goto fail;
@@ -430,7 +449,6 @@ static int write_all(mi_store *st, const mi_build_opts *o, job *jobs, size_t nj,
 		goto fail;
 	}
 	free(head);
-	(void)o;
 	return mi_txn_commit(t);
 fail:
 	mi_txn_abort(t);
@@ -558,9 +576,12 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 
 	double t1 = now_s();
 	bs->walk_seconds = t1 - t0;
-	/* Parse on all cores. */
+	/* Parse on all cores; this thread writes the results as they come, in
+	 * order, inside the one write transaction. */
 	pool p = {.jobs = jobs, .n = nj, .o = o};
+	p.ready = mi_xcalloc(nj ? nj : 1, sizeof(*p.ready));
 	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
 	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nth < 1)
 		nth = 1;
@@ -570,13 +591,24 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		nth = nj ? (int)nj : 1;
 	pthread_t th[64];
 	int started = 0;
-	for (int i = 1; i < nth; i++)
-		if (!pthread_create(&th[i], NULL, worker, &p))
+	for (int i = 0; i < nth; i++)
+		if (!pthread_create(&th[started], NULL, worker, &p))
 			started++;
-	worker(&p);
-	for (int i = 1; i <= started; i++)
+	if (!started)
+		worker(&p); /* no threads: parse here, then write */
+	double t2 = now_s();
+	for (int attempt = 0;; attempt++) {
+		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, NULL, bs, root, clear);
+		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
+			continue;
+		break;
+	}
+	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
+	bs->parse_seconds = p.parse_end - t1;
+	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
+	free(p.ready);
 	for (size_t i = 0; i < nj; i++)
 		if (jobs[i].err)
 			bs->errors++;
@@ -584,15 +616,6 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < nold; i++)
 		if (!old[i].r.seen)
 			bs->removed++;
-
-	double t2 = now_s();
-	bs->parse_seconds = t2 - t1;
-	for (int attempt = 0;; attempt++) {
-		rc = write_all(st, o, jobs, nj, old, nold, touched, ntouched, NULL, bs, root, clear);
-		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
-			continue;
-		break;
-	}
 	bs->write_seconds = now_s() - t2;
 	if (rc) {
 		mi_buf_addf(err, "writing index '%s' failed: %s; the previous index is unchanged",
