@@ -2,14 +2,21 @@
 # ctags-recall.sh DIR [LANG] - how many of universal-ctags' function
 # definitions mcpidx finds at the same file and line.
 #   LANG: c (default; .c and .h as C), python, go, ...
-# Needs: ctags (universal), and a symbol dump program SYMDUMP (default
-# build/symdump) that reads paths on stdin and prints
-# "path<TAB>line<TAB>name<TAB>kind" per symbol.
+# Needs: ctags (universal) and `make` (the dump program bench/symdump.c is
+# built into build/symdump; SYMDUMP=path uses another one).
 # Prints the recall and writes the misses to build/recall-<lang>.miss.
 set -u
 dir=${1:?usage: ctags-recall.sh DIR [LANG]}
 lang=${2:-c}
 dump=${SYMDUMP:-build/symdump}
+if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; then
+	make -s build/obj/gen/queries.o build/grammars.a >/dev/null || exit 2
+	# shellcheck disable=SC2046
+	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
+		build/obj/indexer/*.o build/obj/gen/queries.o build/grammars.a \
+		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lstemmer -lpthread -lm \
+		-o "$dump" || { echo "ctags-recall: cannot build $dump (run make first)" >&2; exit 2; }
+fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 case $lang in
