@@ -388,6 +388,8 @@ static int sets_decide(const mi_ignore *ig, const char *path, size_t n, bool is_
 
 /* ---- the stack ---------------------------------------------------------------- */
 
+/* An empty stack; free it with mi_ignore_free().  One stack serves one
+ * thread: matching updates its cache of directory verdicts. */
 mi_ignore *mi_ignore_new(void)
 {
 	return mi_xcalloc(1, sizeof(mi_ignore));
@@ -400,6 +402,7 @@ static void set_release(ig_set *s)
 	free(s->rules);
 }
 
+/* Frees the stack and every rule set in it; NULL is fine. */
 void mi_ignore_free(mi_ignore *ig)
 {
 	if (!ig)
@@ -466,6 +469,8 @@ static int push_owned(mi_ignore *ig, const char *dir_rel, char *text, size_t len
 	return (int)set.nrules;
 }
 
+/* Adds the rules of text (copied) for directory dir_rel; they apply to
+ * paths strictly below it.  Returns how many rules it held (0 adds no set). */
 int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text)
 {
 	size_t len = strlen(text);
@@ -474,6 +479,9 @@ int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text)
 	return push_owned(ig, dir_rel, copy, len);
 }
 
+/* As mi_ignore_push_text() with the contents of file.  A missing file, or
+ * one that is not a regular file, adds nothing and returns 0; a file that
+ * cannot be read returns -errno. */
 int mi_ignore_push_file(mi_ignore *ig, const char *dir_rel, const char *file)
 {
 	struct stat st;
@@ -499,6 +507,7 @@ static bool dir_covers(const char *dir, size_t dirlen, const char *path)
 			   (path[dirlen] == '\0' || path[dirlen] == '/'));
 }
 
+/* Frees the sets of every directory that is not dir_rel or above it. */
 void mi_ignore_pop_to(mi_ignore *ig, const char *dir_rel)
 {
 	size_t keep = 0;
@@ -560,6 +569,9 @@ static bool dirs_excluded(mi_ignore *ig, const char *path, size_t dlen)
 	return false;
 }
 
+/* git's verdict on path_rel: ignored when a directory above it is, else
+ * when its deepest, last matching rule is not a negation.  A trailing '/'
+ * makes the path a directory.  No allocation once the cache is warm. */
 bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir)
 {
 	size_t n, dlen;

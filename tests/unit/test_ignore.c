@@ -222,14 +222,19 @@ static int make_entry(const char *root, const char *rel)
 	return rc;
 }
 
-/* Runs git check-ignore in repo on the NUL-separated paths of list; fills
- * verdict[i] for paths[i].  0 on success. */
-static int git_verdicts(const char *work, const char *repo, char **paths,
-			size_t n, bool *verdict)
+/* Runs a git command in repo (as a git init'ed work tree) that prints
+ * NUL-terminated paths; verdict[i] tells whether paths[i] was printed.
+ * ls_files: `git ls-files -o -i --exclude-standard` (git's own walk),
+ * otherwise `git check-ignore` on every path.  0 on success. */
+static int git_run(const char *work, const char *repo, char **paths, size_t n,
+		   bool *verdict, bool ls_files)
 {
 	char *list = xasprintf("%s/list", work), *out = xasprintf("%s/out", work);
-	char *cmd = xasprintf("cd '%s' && git init -q . >/dev/null 2>&1 && "
-			      "git check-ignore --stdin -z < '%s' > '%s'", repo, list, out);
+	char *cmd = ls_files ?
+		xasprintf("cd '%s' && git init -q . >/dev/null 2>&1 && "
+			  "git ls-files -o -i --exclude-standard -z > '%s'", repo, out) :
+		xasprintf("cd '%s' && git init -q . >/dev/null 2>&1 && "
+			  "git check-ignore --stdin -z < '%s' > '%s'", repo, list, out);
 	char *data = NULL;
 	size_t len = 0;
 	int rc = -1, st;
@@ -249,7 +254,8 @@ static int git_verdicts(const char *work, const char *repo, char **paths,
 	unsetenv("GIT_INDEX_FILE");
 	st = system(cmd);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
-		printf("git check-ignore failed in %s (status %d): is git installed?\n", repo, st);
+		printf("git %s failed in %s (status %d): is git installed?\n",
+		       ls_files ? "ls-files" : "check-ignore", repo, st);
 		goto out;
 	}
 	if (mi_read_file(out, &data, &len))
@@ -271,6 +277,12 @@ out:
 	free(out);
 	free(cmd);
 	return rc;
+}
+
+static int git_verdicts(const char *work, const char *repo, char **paths,
+			size_t n, bool *verdict)
+{
+	return git_run(work, repo, paths, n, verdict, false);
 }
 
 static char *make_workdir(void)
@@ -462,7 +474,7 @@ static long check_spec(const char *spec)
 {
 	char *work = make_workdir(), *repo = NULL;
 	walk_out o = { 0 };
-	bool *git = NULL;
+	bool *git = NULL, *listed = NULL;
 	long rc = -1;
 	mi_ignore *ig = NULL;
 
@@ -494,9 +506,19 @@ static long check_spec(const char *spec)
 		TEST_FAIL_("git check-ignore did not run on %s", spec);
 		goto out;
 	}
+	listed = mi_xcalloc(o.n ? o.n : 1, sizeof(bool));
+	if (git_run(work, repo, o.paths, o.n, listed, true)) {
+		TEST_FAIL_("git ls-files did not run on %s", spec);
+		goto out;
+	}
 	size_t nignored = 0;
-	for (size_t i = 0; i < o.n; i++)
+	for (size_t i = 0; i < o.n; i++) {
 		nignored += git[i];
+		if (!o.is_dir[i] && listed[i] != o.walk[i])
+			TEST_FAIL_("%s: file \"%s\": walk says %s, git ls-files -o -i says %s",
+				   spec, o.paths[i], o.walk[i] ? "ignored" : "kept",
+				   listed[i] ? "ignored" : "kept");
+	}
 	if (!nignored || nignored == o.n)
 		TEST_FAIL_("%s: git ignores %zu of %zu paths; the spec should mix both",
 			   spec, nignored, o.n);
@@ -513,6 +535,7 @@ static long check_spec(const char *spec)
 	rc = (long)o.n;
 out:
 	free(git);
+	free(listed);
 	walk_out_release(&o);
 	remove_tree(work);
 	free(repo);
