@@ -26,6 +26,11 @@ typedef struct mi_lang_row {
 	/* Language rules applied to each symbol after the query, may be NULL:
 	 * visibility, kind corrections.  def is the definition node. */
 	void (*fix)(mi_ts_ctx *c, void *def_node, mi_symbol *s);
+	/* Source for the parser only, may be NULL: returns a same-length copy
+	 * (offsets and lines unchanged) with what the grammar cannot read
+	 * blanked, or NULL when nothing needed it.  Names, signatures and docs
+	 * still come from the original text. */
+	char *(*prefilter)(const char *src, size_t len);
 } mi_lang_row;
 
 const mi_lang_row *mi_lang_row_get(int id);
@@ -45,6 +50,9 @@ MI_FIX(c); MI_FIX(cpp); MI_FIX(python); MI_FIX(go); MI_FIX(rust);
 MI_FIX(javascript); MI_FIX(typescript); MI_FIX(bash);
 MI_FIX(java); MI_FIX(csharp); MI_FIX(swift); MI_FIX(ruby); MI_FIX(php);
 MI_FIX(kotlin); MI_FIX(markdown);
+
+/* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked. */
+char *mi_c_prefilter(const char *src, size_t len);
 
 /* Simple (.spl) scanner: indexer/lang_simple.c */
 int mi_simple_scan(const char *src, size_t len, mi_parsed *out);

@@ -3,7 +3,7 @@
  * Python, Go, Rust, JavaScript, TypeScript/TSX and Bash.
  */
 #include "indexer_int.h"
-#include "lang_a.h"
+
 
 #include <stdlib.h>
 #include <string.h>

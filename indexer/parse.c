@@ -542,6 +542,7 @@ static int ts_extract(mi_ts_ctx *c)
 	def_tmp *defs = NULL;
 	ref_tmp *refs = NULL;
 	size_t ndefs = 0, capdefs = 0, nrefs = 0, caprefs = 0;
+	char *prefiltered = NULL;
 
 	if (!ts_parser_set_language(parser, c->row->ts())) {
 		err = MI_ERR_PARSE;
@@ -551,7 +552,12 @@ static int ts_extract(mi_ts_ctx *c)
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += MI_PARSE_TIMEOUT_NS / 1000000000ull;
 	TSParseOptions popt = {.payload = &deadline, .progress_callback = parse_timeout};
-	TSInput input = {.payload = c, .read = ts_read, .encoding = TSInputEncodingUTF8};
+	mi_ts_ctx parse_src = *c;
+	if (c->row->prefilter)
+		prefiltered = c->row->prefilter(c->src, c->len);
+	if (prefiltered)
+		parse_src.src = prefiltered;
+	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
 	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
 	if (!tree) {
 		err = MI_ERR_PARSE;
@@ -707,6 +713,7 @@ static int ts_extract(mi_ts_ctx *c)
 	}
 	collect_errors(c, root);
 out:
+	free(prefiltered);
 	free(defs);
 	free(refs);
 	if (qc)

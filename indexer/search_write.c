@@ -894,7 +894,8 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		sw.terms.ents[i].a = 0; /* float bits of ub_code */
 		sw.terms.ents[i].b = 0; /* float bits of ub_docs */
 	}
-	qsort(sw.posts, sw.nposts, sizeof(*sw.posts), sw_post_cmp);
+	if (sw.nposts)
+		qsort(sw.posts, sw.nposts, sizeof(*sw.posts), sw_post_cmp);
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];

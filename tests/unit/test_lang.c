@@ -17,7 +17,7 @@
 #include "test.h"
 #include "../../indexer/indexer.h"
 #include "../../indexer/indexer_int.h"
-#include "../../indexer/lang_a.h"
+#include "../../indexer/indexer_int.h"
 
 #include <dirent.h>
 #include <errno.h>
