@@ -795,7 +795,8 @@ int mi_cmd_status(int argc, char **argv)
 		index_rel = index_real + rl + 1;
 	if (!git_new(repo, t, max_size, index_rel, &cs))
 		walk_new(repo, "", t, max_size, have_index_real ? index_real : NULL, &cs, 0);
-	qsort(cs.v, cs.n, sizeof(*cs.v), change_cmp);
+	if (cs.n)
+		qsort(cs.v, cs.n, sizeof(*cs.v), change_cmp);
 
 	size_t nm = 0, na = 0, nd = 0;
 	for (size_t i = 0; i < cs.n; i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #define REPL_PROMPT "mcpidx> "
 #define MAX_CANDIDATES 400  /* completion candidates gathered at most */
@@ -335,6 +336,8 @@ static int cmp_str(const void *a, const void *b)
 static void cands_sort_unique(cands *c)
 {
 	size_t o = 0;
+	if (!c->n)
+		return;
 	qsort(c->v, c->n, sizeof(*c->v), cmp_str);
 	for (size_t i = 0; i < c->n; i++) {
 		if (o && !strcmp(c->v[o - 1], c->v[i]))
@@ -673,8 +676,10 @@ static int repl_tty(repl *r)
 	el_set(r->el, EL_EDITOR, "emacs");
 	el_set(r->el, EL_PROMPT, prompt_fn);
 	el_set(r->el, EL_HIST, history, r->hist);
-	el_set(r->el, EL_ADDFN, "mcpidx-complete", "complete a command, symbol or path", on_tab);
-	el_set(r->el, EL_BIND, "^I", "mcpidx-complete", NULL);
+	/* The wide forms keep our static strings (the narrow EL_ADDFN copies
+	 * them and never frees the copies). */
+	el_wset(r->el, EL_ADDFN, L"mcpidx-complete", L"complete a command, symbol or path", on_tab);
+	el_wset(r->el, EL_BIND, L"^I", L"mcpidx-complete", NULL);
 	el_source(r->el, NULL);
 
 	memset(&sa, 0, sizeof(sa));
