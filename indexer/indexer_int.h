@@ -61,11 +61,13 @@ int mi_simple_scan(const char *src, size_t len, mi_parsed *out);
 
 typedef struct mi_ignore mi_ignore;
 
-/* A stack of ignore rule sets, one per directory level during the walk. */
+/* A stack of ignore rule sets, one per directory level during the walk.
+ * One mi_ignore belongs to one thread: matching updates its cache. */
 mi_ignore *mi_ignore_new(void);
 void mi_ignore_free(mi_ignore *ig);
-/* Reads rules from file (if it exists) for directory dir_rel ("" = root).
- * Rules apply to paths at or below dir_rel. Returns the number of rules. */
+/* Reads rules from file for directory dir_rel ("" = root).  Rules apply to
+ * paths strictly below dir_rel.  Returns the number of rules, 0 for a
+ * missing or non-regular file, or a negative errno when it cannot be read. */
 int mi_ignore_push_file(mi_ignore *ig, const char *dir_rel, const char *file);
 /* Adds rules from a string (one pattern per line, gitignore syntax). */
 int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text);
