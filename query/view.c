@@ -54,10 +54,11 @@ static const struct { int kind; const char *label; } file_groups[] = {
 	{ MI_KIND_ENUMERATOR, "enumerators" },
 };
 
-#define LIST_CAP_OUTLINE 24   /* names per V* list / inline member list */
-#define LIST_CAP_COMPACT 8
-#define GROUP_CAP_OUTLINE 40  /* names per file-level V* group line */
-#define GROUP_CAP_COMPACT 12
+#define LIST_CAP_OUTLINE 12   /* names per V* list / inline member list */
+#define LIST_CAP_COMPACT 3
+#define GROUP_CAP_OUTLINE 16  /* names per file-level V* group line */
+#define GROUP_CAP_COMPACT 4
+#define DIAG_CAP 8            /* diagnostic lines per outline, then a summary */
 #define GENERIC_MAX 20        /* a type parameter list longer than this is elided */
 #define TRUNC_RESERVE 24      /* tokens kept for the truncation line */
 
@@ -88,6 +89,8 @@ typedef struct vctx {
 	size_t tokens;           /* tokens written so far */
 	size_t cap;              /* token cap */
 	size_t entries;          /* symbol entries written */
+	size_t diags_out;        /* diagnostic lines written */
+	size_t diags_left[3];    /* E, W, H not written for the cap */
 } vctx;
 
 static const kind_row *krow(int kind)
@@ -492,6 +495,8 @@ static void nl_free(namelist *l)
 /* Appends "a, b, c" (at most cap, then ", +N more"). */
 static void nl_put(vctx *c, const namelist *l, size_t cap)
 {
+	if (l->n == cap + 1)
+		cap++; /* "+1 more" costs as much as the name */
 	for (size_t i = 0; i < l->n && i < cap; i++) {
 		if (i)
 			mi_buf_add(c->out, ", ", 2);
@@ -612,8 +617,13 @@ static void assign_diags(vctx *c)
 
 static void put_diag(vctx *c, const mi_diag *dg, int depth)
 {
-	vline(c, depth);
 	char sev = dg->severity == 'W' || dg->severity == 'H' ? dg->severity : 'E';
+	if (c->mode == VM_OUTLINE && c->diags_out >= DIAG_CAP) {
+		c->diags_left[sev == 'E' ? 0 : sev == 'W' ? 1 : 2]++;
+		return;
+	}
+	c->diags_out++;
+	vline(c, depth);
 	if (sev == 'H' || !dg->line)
 		mi_buf_addf(c->out, "[%c] ", sev);
 	else
@@ -860,14 +870,53 @@ static void put_heading(vctx *c, size_t i)
 	mi_buf_addc(c->out, '\n');
 }
 
-/* One line "X> code", with " { ... }" for a body. */
+/* Length of sig up to the end of the function's name ("pub fn login"),
+ * or 0 when the name is not followed by its parameters. */
+static size_t name_end(const char *sig, const char *name)
+{
+	size_t nl = strlen(name);
+	if (!nl)
+		return 0;
+	for (const char *h = strstr(sig, name); h; h = strstr(h + 1, name)) {
+		if (h > sig && (isalnum((unsigned char)h[-1]) || h[-1] == '_'))
+			continue;
+		const char *e = h + nl;
+		while (*e == ' ')
+			e++;
+		if (*e == '(' || *e == '<' || *e == '[')
+			return (size_t)(h + nl - sig);
+	}
+	return 0;
+}
+
+/* One line "X> code"; compact mode keeps a function's header up to its name. */
 static void put_sym_line(vctx *c, const mi_symbol *s, int depth)
 {
 	put_lineno(c, s->start_line);
 	mi_buf_adds(c->out, krow(s->kind)->mark);
 	mi_buf_addc(c->out, ' ');
 	put_indent(c, depth);
-	put_code(c, s, true);
+	size_t cut;
+	if (c->mode == VM_COMPACT && is_fn(s->kind) &&
+	    (cut = name_end(str0(s->sig), str0(s->name))) > 0) {
+		const char *sig = s->sig;
+		if (c->p->lang == MI_LANG_C || c->p->lang == MI_LANG_CPP) {
+			static const char *const drop[] = {
+				"static ", "inline ", "extern ", "__always_inline ",
+				"__init ", "__exit ", "noinline ", "__inline__ ",
+			};
+			for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++) {
+				size_t dl = strlen(drop[k]);
+				if (cut > dl && !strncmp(sig, drop[k], dl)) {
+					sig += dl;
+					cut -= dl;
+					k = (size_t)-1;
+				}
+			}
+		}
+		mi_buf_add(c->out, sig, cut);
+	} else
+		put_code(c, s, true);
 }
 
 /* Compact: a whole container on one line: "C> class User { name, 2 methods }". */
@@ -1094,6 +1143,11 @@ static void render_folded(vctx *c)
 	int top = 0;
 	size_t i;
 	bool cut = false;
+	/* hashes of leaf entries written: a repeated one (#ifdef variants) is dropped */
+	size_t nseen = 64;
+	while (nseen < p->nsyms * 2)
+		nseen *= 2;
+	uint64_t *seen = mi_xcalloc(nseen, sizeof(uint64_t));
 	for (i = 0; i < p->nsyms; i++) {
 		const mi_symbol *s = &p->syms[i];
 		if (!c->shown[i] || (!is_block(s->kind) && s->kind != MI_KIND_HEADING))
@@ -1121,7 +1175,19 @@ static void render_folded(vctx *c)
 		}
 		size_t at = c->out->len;
 		close_guides(c, stack, &top, s->start_line);
+		size_t at_entry = c->out->len;
 		bool opens = put_entry(c, i);
+		if (!opens && c->out->len > at_entry) {
+			uint64_t h = mi_hash64(c->out->buf + at_entry, c->out->len - at_entry) | 1;
+			size_t k = h & (nseen - 1);
+			while (seen[k] && seen[k] != h)
+				k = (k + 1) & (nseen - 1);
+			if (seen[k] == h) {
+				c->out->len = at_entry;
+				c->out->buf[at_entry] = '\0';
+			}
+			seen[k] = h;
+		}
 		if (!budget(c, at)) {
 			cut = true;
 			break;
@@ -1140,11 +1206,18 @@ static void render_folded(vctx *c)
 			for (size_t k = 0; k < p->ndiags; k++)
 				if (c->dord[k].owner < 0)
 					put_diag(c, &p->diags[c->dord[k].idx], 0);
+			size_t *l = c->diags_left;
+			if (l[0] + l[1] + l[2]) {
+				vline(c, 0);
+				mi_buf_addf(c->out, "[+%zu more: %zuE %zuW %zuH; mode=full shows all]\n",
+					    l[0] + l[1] + l[2], l[0], l[1], l[2]);
+			}
 		}
 		if (!budget(c, from)) {
 			put_truncated(c, 0);
 		}
 	}
+	free(seen);
 	free(stack);
 }
 

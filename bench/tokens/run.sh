@@ -35,7 +35,7 @@ for name in $want; do
 	go) pat='-name *.go'; langs=Go; map='' ;;
 	esac
 	# shellcheck disable=SC2086
-	(cd "$root" && find . -type f \( $pat \) ! -path '*/testdata/*' | sed 's|^\./||' | LC_ALL=C sort) > "$out/$name.list"
+	(cd "$root" && set -f && find . -type f \( $pat \) ! -path '*/testdata/*' | sed 's|^\./||' | LC_ALL=C sort) > "$out/$name.list"
 	echo "== $name: $(wc -l < "$out/$name.list") files in $root" | tee -a "$out/summary.txt"
 	"$views" "$root" "$out/$name.list" "$out/$name.jsonl" 1000 | tee "$out/$name.latency" |
 		tee -a "$out/summary.txt"

@@ -289,7 +289,7 @@ TEST(diagnostics_outline_compact_full)
 		  "V* macros: MAX\n"
 		  "S> struct point { x, y }\n"
 		  "E> enum color { RED, GREEN, BLUE }\n"
-		  "F> int add(int a, int b) { ... }\n");
+		  "F> int add { ... }\n");
 	o.mode = "full";
 	const char *t = view(point_c, &p, &o, &out);
 	CHECK_CONTAINS(t, "\treturn a + b; // [E] type mismatch: expected i64, got text\n");
