@@ -27,9 +27,9 @@
 ; Several declarators (`int a, b;`): the declaration is the first one's
 ; symbol, each later declarator its own (lang_b.c trims spans).
 (field_declaration (variable_declaration type: (_) . (variable_declarator name: (identifier) @name))) @definition.field
-(field_declaration (variable_declaration "," . (variable_declarator name: (identifier) @name) @definition.field))
+(field_declaration (variable_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.field))
 (event_field_declaration (variable_declaration type: (_) . (variable_declarator name: (identifier) @name))) @definition.field
-(event_field_declaration (variable_declaration "," . (variable_declarator name: (identifier) @name) @definition.field))
+(event_field_declaration (variable_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.field))
 
 ; ---- base lists: the implementer is the enclosing type ----
 (base_list (identifier) @name) @reference.impl

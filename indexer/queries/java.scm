@@ -19,9 +19,9 @@
 ; A field with several declarators (`int a, b;`): the declaration is the
 ; first one's symbol, each later declarator its own (lang_b.c trims spans).
 (field_declaration type: (_) . declarator: (variable_declarator name: (identifier) @name)) @definition.field
-(field_declaration "," . (variable_declarator name: (identifier) @name) @definition.field)
+(field_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.field)
 (constant_declaration type: (_) . declarator: (variable_declarator name: (identifier) @name)) @definition.constant
-(constant_declaration "," . (variable_declarator name: (identifier) @name) @definition.constant)
+(constant_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.constant)
 
 ; ---- inheritance: the implementer is the enclosing type ----
 (superclass (type_identifier) @name) @reference.impl

@@ -20,10 +20,10 @@
 (property_declaration (static_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
 (property_declaration (readonly_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
 (property_declaration (var_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
-(property_declaration "," . (property_element name: (variable_name (name) @name)) @definition.field)
+(property_declaration (property_element) (property_element name: (variable_name (name) @name)) @definition.field)
 (property_promotion_parameter name: (variable_name (name) @name)) @definition.field
 (const_declaration "const" . (const_element (name) @name)) @definition.constant
-(const_declaration "," . (const_element (name) @name) @definition.constant)
+(const_declaration (const_element) (const_element (name) @name) @definition.constant)
 
 ; ---- inheritance and trait use: the implementer is the enclosing type ----
 (base_clause (name) @name) @reference.impl

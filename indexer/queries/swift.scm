@@ -22,15 +22,15 @@
 ; patterns in one declaration (`let a = 1, b = 2`): the declaration is the
 ; first one's symbol, each later pattern its own (lang_b.c trims spans).
 (class_body (property_declaration (value_binding_pattern) . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
-(class_body (property_declaration "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.property))
+(class_body (property_declaration name: (pattern) name: (pattern bound_identifier: (simple_identifier) @name) @definition.property))
 (enum_class_body (property_declaration (value_binding_pattern) . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
 (protocol_body (protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
 (source_file (property_declaration (value_binding_pattern) . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
-(source_file (property_declaration "," . name: (pattern bound_identifier: (simple_identifier) @name) @definition.variable))
+(source_file (property_declaration name: (pattern) name: (pattern bound_identifier: (simple_identifier) @name) @definition.variable))
 
 ; enum cases: `case a, b(Int)` gives one enumerator per name
 (enum_entry "case" . name: (simple_identifier) @name) @definition.enumerator
-(enum_entry "," . name: (simple_identifier) @name @definition.enumerator)
+(enum_entry name: (simple_identifier) name: (simple_identifier) @name @definition.enumerator)
 
 ; ---- conformances and superclasses: the implementer is the enclosing type
 ; or extension ----
