@@ -355,7 +355,8 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	}
 	mi_cursor_close(cur);
 	mi_txn_abort(t);
-	qsort(*out, *n, sizeof(**out), cmp_old);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), cmp_old);
 	return 0;
 }
 

@@ -90,7 +90,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 		names[nn++] = mi_xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nn, sizeof(*names), mi_walk_cmp);
+	if (nn)
+		qsort(names, nn, sizeof(*names), mi_walk_cmp);
 	for (size_t i = 0; i < nn; i++) {
 		const char *name = names[i];
 		char crel[PATH_MAX], cabs[PATH_MAX];
