@@ -585,6 +585,29 @@ static int load_for_view(mi_query *q, const char *path, mi_out *out, mi_txn **t,
 	return 0;
 }
 
+/* With coverage asked for and no lcov file given, look for one where
+ * coverage tools write it, under the repo root the index was built from. */
+static char *find_lcov(mi_txn *t)
+{
+	static const char *const names[] = {"lcov.info", "coverage/lcov.info", "coverage.info",
+					    "build/coverage.info", "coverage/coverage.info", NULL};
+	char *root = NULL;
+	if (mi_meta_get_str(t, "root", &root))
+		return NULL;
+	mi_buf b = {0};
+	char *found = NULL;
+	for (int i = 0; names[i] && !found; i++) {
+		mi_buf_reset(&b);
+		mi_buf_addf(&b, "%s/%s", root, names[i]);
+		struct stat sb;
+		if (stat(b.buf, &sb) == 0 && S_ISREG(sb.st_mode))
+			found = mi_buf_detach(&b);
+	}
+	mi_buf_release(&b);
+	free(root);
+	return found;
+}
+
 int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
 {
 	mi_txn *t = NULL;
@@ -597,7 +620,12 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	mi_parsed_init(&p);
 	int rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
-		rc = mi_render_view(norm.buf, src, len, &p, o, out);
+		mi_view_opts vo = o ? *o : (mi_view_opts){0};
+		char *lcov = NULL;
+		if (vo.coverage && !vo.lcov_path)
+			vo.lcov_path = lcov = find_lcov(t);
+		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
+		free(lcov);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);
 	}
