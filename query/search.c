@@ -34,6 +34,19 @@ typedef struct q_it {
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
 } q_it;
 
+/* mi_varint_get, inlined for the posting loop. */
+static inline bool q_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *q = *p;
+
+	if (q < end && *q < 0x80) {
+		*v = *q;
+		*p = q + 1;
+		return true;
+	}
+	return mi_varint_get(p, end, v);
+}
+
 static void it_end(q_it *it, int err)
 {
 	it->doc = Q_END;
@@ -68,7 +81,7 @@ static void it_next(q_it *it)
 	}
 	if (it->doc == Q_END)
 		return;
-	if (!mi_varint_get(&it->p, it->e, &x) || it->p >= it->e || x > UINT32_MAX)
+	if (!q_varint(&it->p, it->e, &x) || it->p >= it->e || x > UINT32_MAX)
 		goto corrupt;
 	it->n = it->first ? (uint32_t)x : it->n + (uint32_t)x;
 	it->first = false;
@@ -78,10 +91,10 @@ static void it_next(q_it *it)
 			it->tf[f] = 0;
 			continue;
 		}
-		if (!mi_varint_get(&it->p, it->e, &x))
+		if (!q_varint(&it->p, it->e, &x))
 			goto corrupt;
 		it->tf[f] = (uint32_t)x;
-		if (!mi_varint_get(&it->p, it->e, &x))
+		if (!q_varint(&it->p, it->e, &x))
 			goto corrupt;
 		it->len[f] = (uint32_t)x;
 	}
@@ -102,6 +115,21 @@ static void it_seek(q_it *it, uint64_t target)
 		const void *k, *v;
 		size_t kl, vl;
 		int rc;
+		/* The target file is often one of the next few keys: step there
+		 * instead of descending the B-tree again. */
+		for (int step = 0; step < 3; step++) {
+			rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
+			it_value(it, rc, k, kl, v, vl);
+			if (it->doc == Q_END)
+				return;
+			if (it->fid >= tfid) {
+				it->doc = 0;
+				it_next(it);
+				while (it->doc < target)
+					it_next(it);
+				return;
+			}
+		}
 		mi_be32(it->key + it->tl + 1, tfid);
 		rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
 		it_value(it, rc, k, kl, v, vl);
