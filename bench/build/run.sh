@@ -32,7 +32,10 @@ size_of() { du -sk "$1" | cut -f1; }
 sync
 measure mcpidx "$bin" build "$src" --no-ignore -o "$work/mcpidx-index" --force -q
 measure ctags ctags -R -f "$work/tags" --fields=+n "$src"
-(cd "$src" && measure gtags gtags "$work/gtags-db" 2>/dev/null || measure gtags gtags)
+mkdir -p "$work/gtags-db"
+cd "$src"
+measure gtags gtags "$work/gtags-db"
+cd "$top"
 gdb=$src
 [ -f "$work/gtags-db/GTAGS" ] && gdb=$work/gtags-db
 m_size=$(size_of "$work/mcpidx-index")

@@ -1,0 +1,141 @@
+/*
+ * lookup.c - in-process latency of the index lookups (SPEC 4): read_file
+ * outline, expand_at, goto_definition and search_code over random files and
+ * symbols of an index, warm.  Prints p50/p99/max per operation.
+ *
+ *	lookup INDEX [SAMPLES]
+ */
+#include "../../query/query.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *what, double *t, size_t n)
+{
+	qsort(t, n, sizeof(*t), cmp_d);
+	printf("%-16s n=%-5zu p50 %8.1f us   p99 %8.1f us   max %8.1f us\n", what, n,
+	       t[n / 2], t[(size_t)(n * 0.99)], t[n - 1]);
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: lookup INDEX [SAMPLES]\n");
+		return 2;
+	}
+	size_t samples = argc > 2 ? strtoull(argv[2], NULL, 10) : 1000;
+	mi_query *q;
+	mi_buf err = {0};
+	if (mi_query_open(argv[1], &q, &err)) {
+		fprintf(stderr, "%s\n", err.buf);
+		return 1;
+	}
+	/* Collect the paths and (name, path) pairs. */
+	char **paths = NULL, **names = NULL, **npaths = NULL;
+	size_t np = 0, nn = 0;
+	mi_txn *t;
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_txn_begin(mi_query_store(q), false, &t);
+	mi_cursor_open(t, MI_DB_FILES, &c);
+	for (int r = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !r;
+	     r = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		paths = realloc(paths, (np + 1) * sizeof(*paths));
+		paths[np++] = mi_xstrndup(k, kl);
+	}
+	mi_cursor_close(c);
+	mi_cursor_open(t, MI_DB_NAMES, &c);
+	for (int r = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !r;
+	     r = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		if (next_rand() % 50)
+			continue;
+		const char *key = k;
+		size_t l1 = strnlen(key, kl);
+		if (l1 + 6 > kl)
+			continue;
+		names = realloc(names, (nn + 1) * sizeof(*names));
+		npaths = realloc(npaths, (nn + 1) * sizeof(*npaths));
+		names[nn] = mi_xstrndup(key, l1);
+		npaths[nn++] = mi_xstrndup(key + l1 + 1, kl - l1 - 6);
+	}
+	mi_cursor_close(c);
+	mi_txn_abort(t);
+	if (!np || !nn) {
+		fprintf(stderr, "empty index\n");
+		return 1;
+	}
+	double *tm = malloc(samples * sizeof(*tm));
+	mi_out o = {0};
+	mi_view_opts vo = {0};
+	size_t bytes = 0;
+	printf("index %s: %zu files, %zu sampled symbols, %zu samples each, warm\n",
+	       argv[1], np, nn, samples);
+	for (int pass = 0; pass < 2; pass++) { /* pass 0 warms the map */
+		for (size_t i = 0; i < samples; i++) {
+			const char *p = paths[next_rand() % np];
+			double t0 = now_us();
+			mi_query_read_file(q, p, &vo, &o);
+			tm[i] = now_us() - t0;
+			bytes += o.text.len;
+		}
+		if (pass)
+			report("read_file", tm, samples);
+	}
+	for (size_t i = 0; i < samples; i++) {
+		size_t j = next_rand() % nn;
+		double t0 = now_us();
+		mi_query_expand(q, npaths[j], names[j], "all", &vo, &o);
+		tm[i] = now_us() - t0;
+	}
+	report("expand_at", tm, samples);
+	for (size_t i = 0; i < samples; i++) {
+		size_t j = next_rand() % nn;
+		double t0 = now_us();
+		mi_query_definition(q, names[j], NULL, &o);
+		tm[i] = now_us() - t0;
+	}
+	report("goto_definition", tm, samples);
+	for (size_t i = 0; i < samples; i++) {
+		size_t j = next_rand() % nn;
+		double t0 = now_us();
+		mi_query_references(q, names[j], "calls", 0, &o);
+		tm[i] = now_us() - t0;
+	}
+	report("find_references", tm, samples);
+	for (size_t i = 0; i < samples; i++) {
+		size_t j = next_rand() % nn;
+		mi_search_opts so = {.query = names[j], .limit = 20};
+		double t0 = now_us();
+		mi_query_search(q, &so, &o);
+		tm[i] = now_us() - t0;
+	}
+	report("search_code id", tm, samples);
+	mi_out_release(&o);
+	mi_query_close(q);
+	return 0;
+}
