@@ -1,0 +1,227 @@
+/*
+ * fuzz_parse.c - libFuzzer target for the language front ends and the
+ * views over what they extract.  The first input byte picks a language
+ * (MI_LANG_* id, low five bits) and view options (high three bits); the
+ * rest is the source, parsed with mi_parse_source and rendered with
+ * mi_render_view in outline, compact and full mode and mi_render_expand on
+ * its symbols.  Checked: symbols' lines lie within the file and start <=
+ * end, byte spans lie within the source, a parent comes before its child,
+ * references and diagnostics point at real lines (or 0, the whole file), every JSON answer parses,
+ * and names and text answers are valid UTF-8 when the source is.
+ *
+ *	make fuzz && build/fuzz/fuzz_parse -max_total_time=240 \
+ *	    -rss_limit_mb=2048 build/fuzz-corpus/parse tests/fuzz/corpus/parse
+ *
+ * tests/unit/test_fuzz_regress.c includes this file to replay the corpora
+ * without libFuzzer: it defines FUZZ_REPORT, and the entry point is renamed
+ * there.
+ */
+#include "../../indexer/indexer_int.h"
+#include "../../query/query.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FUZZ_REPORT
+/* An invariant failed: libFuzzer saves the input when the process aborts. */
+static void fuzz_report(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
+	abort();
+}
+#define FUZZ_REPORT fuzz_report
+#endif
+
+/* Checks an invariant; on failure reports it and leaves through `done`. */
+#define PS_CHECK(c) do { \
+	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
+} while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The language a selector byte picks: 1 .. MI_LANG__COUNT-1. */
+static int ps_lang(uint8_t b)
+{
+	return 1 + (b & 31) % (MI_LANG__COUNT - 1);
+}
+
+/* A file name the language claims ("fuzz.c"); alt picks its second
+ * extension when it has one (".h" for C, which views fold differently). */
+static void ps_path(int lang, bool alt, char *out, size_t n)
+{
+	const mi_lang_row *row = mi_lang_row_get(lang);
+	const char *e = row && row->exts ? row->exts : " .txt ";
+	const char *dot = strchr(e, '.'), *end;
+	if (alt && dot && (end = strchr(dot, ' ')) && strchr(end, '.'))
+		dot = strchr(end, '.');
+	end = dot ? strchr(dot, ' ') : NULL;
+	snprintf(out, n, "fuzz%.*s", dot && end ? (int)(end - dot) : 4,
+		 dot && end ? dot : ".txt");
+}
+
+/* true when s is one JSON object (jansson also refuses invalid UTF-8). */
+static bool ps_json_ok(const mi_buf *b)
+{
+	json_error_t e;
+	json_t *j = json_loadb(mi_buf_str(b), b->len, JSON_ALLOW_NUL, &e);
+	bool ok = j && json_is_object(j);
+	json_decref(j);
+	return ok;
+}
+
+/* Line of byte offset off: 1 + newlines before it. */
+static uint32_t ps_line_of(const char *src, size_t off)
+{
+	uint32_t n = 1;
+	for (size_t i = 0; i < off; i++)
+		n += src[i] == '\n';
+	return n;
+}
+
+/* Checks what mi_parse_source extracted from src[0..len). */
+static int ps_check_parsed(const char *src, size_t len, const mi_parsed *p,
+			   bool utf8)
+{
+	uint32_t nlines = mi_count_lines(src, len);
+	/* A file's last line may be empty (after the final '\n'): positions
+	 * there are on line nlines + 1. */
+	uint32_t maxline = nlines + 1;
+
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		PS_CHECK(s->name && s->parent && s->sig && s->doc);
+		PS_CHECK(s->kind < MI_KIND__COUNT);
+		PS_CHECK(s->parent_idx >= -1 && s->parent_idx < (int32_t)i);
+		PS_CHECK(s->start_line >= 1 && s->start_line <= s->end_line);
+		PS_CHECK(s->end_line <= maxline);
+		PS_CHECK(s->start_byte <= s->end_byte && s->end_byte <= len);
+		PS_CHECK(ps_line_of(src, s->start_byte) == s->start_line);
+		PS_CHECK(s->body_byte == 0 || s->body_byte <= len);
+		PS_CHECK(s->body_line == 0 ||
+			 (s->body_line >= s->start_line && s->body_line <= s->end_line));
+		if (utf8)
+			PS_CHECK(mi_utf8_valid(s->name, strlen(s->name)) &&
+				 mi_utf8_valid(s->parent, strlen(s->parent)) &&
+				 mi_utf8_valid(s->sig, strlen(s->sig)) &&
+				 mi_utf8_valid(s->doc, strlen(s->doc)));
+	}
+	for (size_t i = 0; i < p->nrefs; i++) {
+		const mi_ref *r = &p->refs[i];
+		PS_CHECK(r->callee != NULL);
+		PS_CHECK(r->caller_idx >= -1 && r->caller_idx < (int32_t)p->nsyms);
+		PS_CHECK(r->line >= 1 && r->line <= maxline);
+		if (utf8)
+			PS_CHECK(mi_utf8_valid(r->callee, strlen(r->callee)));
+	}
+	for (size_t i = 0; i < p->ndiags; i++) {
+		const mi_diag *d = &p->diags[i];
+		PS_CHECK(d->msg && d->msg[0]);
+		/* Line 0: about the whole file ("N more syntax errors"). */
+		PS_CHECK(d->line <= maxline);
+		PS_CHECK(d->severity == 'E' || d->severity == 'W' || d->severity == 'H');
+		if (utf8)
+			PS_CHECK(mi_utf8_valid(d->msg, strlen(d->msg)));
+	}
+	return 0;
+done:
+	return -1;
+}
+
+/* Checks one rendered answer: JSON always parses, text is valid UTF-8
+ * when the source was. */
+static int ps_check_out(const mi_out *o, bool utf8)
+{
+	PS_CHECK(ps_json_ok(&o->json));
+	if (utf8)
+		PS_CHECK(mi_utf8_valid(mi_buf_str(&o->text), o->text.len));
+	return 0;
+done:
+	return -1;
+}
+
+static int ps_run(int lang, unsigned opt, const char *src, size_t len)
+{
+	static const char *const modes[] = { "outline", "compact", "full" };
+	static const char *const whats[] = { "body", "signature", "docs", "all" };
+	mi_parsed p;
+	mi_out o;
+	mi_view_opts vo;
+	mi_buf sel = {0};
+	char path[32];
+	bool utf8 = mi_utf8_valid(src, len);
+	int rc;
+
+	mi_parsed_init(&p);
+	memset(&o, 0, sizeof o);
+	memset(&vo, 0, sizeof vo);
+	ps_path(lang, opt & 1, path, sizeof path);
+
+	rc = mi_parse_source(lang, src, len, &p);
+	PS_CHECK(rc == 0 || rc == MI_ERR_PARSE);
+	if (rc)
+		goto done;
+	PS_CHECK(ps_check_parsed(src, len, &p, utf8) == 0);
+
+	vo.all = opt & 2;
+	vo.line_numbers = (int)(opt >> 1 & 3) % 3;
+	vo.unicode = opt & 4;
+	vo.block_guides = opt & 1;
+	vo.max_tokens = opt & 4 ? 100 : 0;
+	for (size_t m = 0; m < 3; m++) {
+		vo.mode = modes[m];
+		rc = mi_render_view(path, src, len, &p, &vo, &o);
+		PS_CHECK(rc == 0 && !o.is_error);
+		PS_CHECK(ps_check_out(&o, utf8) == 0);
+	}
+
+	/* Expand the first symbols by name, qualified name and line, and a
+	 * line past the end. */
+	vo.mode = "full";
+	for (size_t i = 0; i < p.nsyms && i < 6; i++) {
+		const mi_symbol *s = &p.syms[i];
+		const char *what = whats[(i + opt) % 4];
+		for (int form = 0; form < 3; form++) {
+			mi_buf_reset(&sel);
+			if (form == 0)
+				mi_buf_adds(&sel, s->name);
+			else if (form == 1 && s->parent[0])
+				mi_buf_addf(&sel, "%s.%s", s->parent, s->name);
+			else if (form == 2)
+				mi_buf_addf(&sel, "line:%u", s->start_line);
+			if (!sel.len)
+				continue;
+			rc = mi_render_expand(path, src, len, &p, sel.buf, what, &vo, &o);
+			PS_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
+			PS_CHECK(ps_check_out(&o, utf8) == 0);
+			/* A symbol looked up by its line is always found. */
+			if (form == 2)
+				PS_CHECK(rc == 0 && !o.is_error);
+		}
+	}
+	mi_buf_reset(&sel);
+	mi_buf_addf(&sel, "line:%u", mi_count_lines(src, len) + 2);
+	rc = mi_render_expand(path, src, len, &p, sel.buf, "all", &vo, &o);
+	PS_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
+	PS_CHECK(ps_check_out(&o, utf8) == 0);
+done:
+	mi_buf_release(&sel);
+	mi_out_release(&o);
+	mi_parsed_release(&p);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *src;
+	if (size < 1)
+		return 0;
+	/* An exact-size copy without a NUL, as the index hands sources out. */
+	src = malloc(size - 1 ? size - 1 : 1);
+	if (size > 1)
+		memcpy(src, data + 1, size - 1);
+	ps_run(ps_lang(data[0]), data[0] >> 5, src, size - 1);
+	free(src);
+	return 0;
+}
