@@ -1,0 +1,218 @@
+/*
+ * test_mcp_schema.c - the MCP tool table as a client sees it: the tool
+ * selftest passes, tools/list is one JSON object, and every tool has a
+ * name, a title and a description, an inputSchema and an outputSchema that
+ * are object schemas whose required names are declared properties, and a
+ * description on every input property.
+ */
+#include "test.h"
+#include "../../mcp/mcp_int.h"
+
+#include <unistd.h>
+
+/* The tools/list result, parsed. */
+static json_t *tools_list(void)
+{
+	mi_buf b = {0};
+	json_error_t e;
+	json_t *j;
+	mi_mcp_tools_list(&b);
+	j = json_loadb(mi_buf_str(&b), b.len, JSON_REJECT_DUPLICATES, &e);
+	if (!j)
+		printf("tools/list: %s at line %d column %d\n", e.text, e.line, e.column);
+	mi_buf_release(&b);
+	return j;
+}
+
+static bool nonempty_str(json_t *v)
+{
+	return json_is_string(v) && json_string_length(v) > 0;
+}
+
+TEST(selftest)
+{
+	mi_buf err = {0};
+	CHECK_INT(mi_mcp_tools_selftest(&err), 0);
+	CHECK_STR(mi_buf_str(&err), "");
+	mi_buf_release(&err);
+}
+
+TEST(list_shape)
+{
+	json_t *j = tools_list();
+	json_t *tools = json_object_get(j, "tools");
+	CHECK(json_is_object(j));
+	CHECK(json_is_array(tools));
+	/* SPEC: the nine tools, in this order. */
+	static const char *const want[] = {
+		"read_file", "expand_at", "goto_definition", "find_references",
+		"code_research", "search_code", "search_docs", "index_status",
+		"index_codebase",
+	};
+	CHECK_INT(json_array_size(tools), sizeof want / sizeof *want);
+	for (size_t i = 0; i < json_array_size(tools) && i < 9; i++)
+		CHECK_STR(json_string_value(json_object_get(json_array_get(tools, i),
+							    "name")), want[i]);
+	json_decref(j);
+}
+
+/* Checks one schema object; what names it in messages. */
+static void check_schema(const char *tool, const char *what, json_t *sch,
+			 bool input)
+{
+	json_t *props = json_object_get(sch, "properties");
+	json_t *req = json_object_get(sch, "required");
+	json_t *v;
+	const char *key;
+	size_t i;
+
+	if (!json_is_object(sch)) {
+		TEST_FAIL_("%s: %s is not an object", tool, what);
+		return;
+	}
+	if (!json_is_string(json_object_get(sch, "type")) ||
+	    strcmp(json_string_value(json_object_get(sch, "type")), "object"))
+		TEST_FAIL_("%s: %s.type must be \"object\"", tool, what);
+	if (input && !json_is_object(props))
+		TEST_FAIL_("%s: %s has no properties object", tool, what);
+	if (req && !json_is_array(req))
+		TEST_FAIL_("%s: %s.required is not an array", tool, what);
+	json_array_foreach(req, i, v) {
+		if (!json_is_string(v))
+			TEST_FAIL_("%s: %s.required[%zu] is not a string", tool, what, i);
+		else if (!json_object_get(props, json_string_value(v)))
+			TEST_FAIL_("%s: %s requires \"%s\", which is not a property",
+				   tool, what, json_string_value(v));
+	}
+	json_object_foreach(props, key, v) {
+		json_t *type = json_object_get(v, "type");
+		if (!json_is_object(v)) {
+			TEST_FAIL_("%s: %s property %s is not a schema", tool, what, key);
+			continue;
+		}
+		if (input && !nonempty_str(json_object_get(v, "description")))
+			TEST_FAIL_("%s: input property %s has no description", tool, key);
+		if (input && !type)
+			TEST_FAIL_("%s: input property %s has no type", tool, key);
+		if (type && !json_is_string(type) && !json_is_array(type))
+			TEST_FAIL_("%s: %s property %s: type must be a string or array",
+				   tool, what, key);
+		if (json_object_get(v, "enum") && !json_is_array(json_object_get(v, "enum")))
+			TEST_FAIL_("%s: %s property %s: enum must be an array", tool,
+				   what, key);
+	}
+	if (input && !json_is_false(json_object_get(sch, "additionalProperties")))
+		TEST_FAIL_("%s: %s should set additionalProperties false", tool, what);
+}
+
+TEST(every_tool)
+{
+	json_t *j = tools_list();
+	json_t *tools = json_object_get(j, "tools"), *t;
+	size_t i;
+	json_array_foreach(tools, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		json_t *ann = json_object_get(t, "annotations");
+		json_t *exec = json_object_get(t, "execution");
+		const char *ts;
+		if (!nonempty_str(json_object_get(t, "name"))) {
+			TEST_FAIL_("tool %zu has no name", i);
+			continue;
+		}
+		if (!nonempty_str(json_object_get(t, "title")))
+			TEST_FAIL_("%s: no title", name);
+		if (!nonempty_str(json_object_get(t, "description")) ||
+		    json_string_length(json_object_get(t, "description")) < 40)
+			TEST_FAIL_("%s: description missing or too short for a model", name);
+		check_schema(name, "inputSchema", json_object_get(t, "inputSchema"), true);
+		check_schema(name, "outputSchema", json_object_get(t, "outputSchema"), false);
+		if (!json_is_object(ann) || !json_is_boolean(json_object_get(ann, "readOnlyHint")))
+			TEST_FAIL_("%s: annotations.readOnlyHint missing", name);
+		ts = json_string_value(json_object_get(exec, "taskSupport"));
+		if (!ts || (strcmp(ts, "forbidden") && strcmp(ts, "optional") &&
+			    strcmp(ts, "required")))
+			TEST_FAIL_("%s: execution.taskSupport must be forbidden, "
+				   "optional or required", name);
+		/* The lookup by name agrees with the list. */
+		const char *ts2 = NULL;
+		if (!mi_mcp_tool_find(name, &ts2) || !ts2 || !ts || strcmp(ts, ts2))
+			TEST_FAIL_("%s: mi_mcp_tool_find disagrees with tools/list", name);
+	}
+	CHECK(mi_mcp_tool_find("no_such_tool", NULL) == NULL);
+	json_decref(j);
+}
+
+/* The schemas say what tools accept: each required argument missing is
+ * refused before the tool runs, with a message naming it. */
+TEST(required_enforced)
+{
+	mi_mcp_opts o;
+	mi_mcp_server s;
+	mi_mcp_session ss;
+	mi_mcp_sink none = { NULL, NULL };
+	json_t *j = tools_list(), *tools = json_object_get(j, "tools"), *t;
+	char dir[] = "/tmp/mi-schema-XXXXXX";
+	size_t i, checked = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	memset(&o, 0, sizeof o);
+	o.index = dir;
+	o.log_file = "/dev/null";
+	o.self_exe = "/nonexistent/mcpidx";
+	CHECK_INT(mi_mcp_server_init(&s, &o), 0);
+	mi_mcp_session_init(&ss, &s, none);
+	atomic_store(&ss.state, 2);
+	json_array_foreach(tools, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		json_t *req = json_object_get(json_object_get(t, "inputSchema"), "required");
+		json_t *r;
+		size_t k;
+		json_t *props = json_object_get(json_object_get(t, "inputSchema"),
+						"properties");
+		json_array_foreach(req, k, r) {
+			mi_buf msg = {0}, out = {0};
+			mi_mcp_call *call = NULL;
+			json_t *args = json_object(), *o2;
+			char *text;
+			size_t k2;
+			/* Every other required argument, with a value of its type. */
+			json_array_foreach(req, k2, o2) {
+				const char *ty = json_string_value(json_object_get(
+					json_object_get(props, json_string_value(o2)), "type"));
+				if (k2 == k)
+					continue;
+				json_object_set_new(args, json_string_value(o2),
+						    ty && !strcmp(ty, "integer") ? json_integer(1) :
+						    ty && !strcmp(ty, "boolean") ? json_false() :
+						    json_string("x"));
+			}
+			text = json_dumps(args, JSON_COMPACT);
+			mi_buf_addf(&msg, "{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":"
+				    "\"tools/call\",\"params\":{\"name\":\"%s\","
+				    "\"arguments\":%s}}", i, name, text);
+			free(text);
+			json_decref(args);
+			CHECK_INT(mi_mcp_handle(&ss, msg.buf, msg.len, none, true, &out,
+						&call), 0);
+			CHECK_CONTAINS(out.buf, "\"isError\":true");
+			CHECK_CONTAINS(out.buf, json_string_value(r));
+			checked++;
+			mi_buf_release(&msg);
+			mi_buf_release(&out);
+		}
+	}
+	CHECK(checked >= 7);
+	mi_mcp_session_release(&ss);
+	mi_mcp_server_release(&s);
+	rmdir(dir);
+	json_decref(j);
+}
+
+int main(void)
+{
+	RUN(selftest);
+	RUN(list_shape);
+	RUN(every_tool);
+	RUN(required_enforced);
+	return test_done();
+}
