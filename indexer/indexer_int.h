@@ -24,7 +24,8 @@ typedef struct mi_lang_row {
 	/* Own scanner for languages without tree-sitter (Simple). */
 	int (*scan)(const char *src, size_t len, mi_parsed *out);
 	/* Language rules applied to each symbol after the query, may be NULL:
-	 * visibility, kind corrections.  def is the definition node. */
+	 * visibility, kind corrections.  def is the definition node.  Setting
+	 * s->kind to MI_KIND_NONE drops the symbol. */
 	void (*fix)(mi_ts_ctx *c, void *def_node, mi_symbol *s);
 	/* Source for the parser only, may be NULL: returns a same-length copy
 	 * (offsets and lines unchanged) with what the grammar cannot read

@@ -465,7 +465,11 @@ static void collect_errors(mi_ts_ctx *c, TSNode root)
 	size_t n = 0;
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&cur);
-		bool descend = ts_node_has_error(node) && !ts_node_is_error(node);
+		/* An ERROR node over several lines may hide the real error deeper
+		 * down: report it and look inside. */
+		bool descend = ts_node_has_error(node) &&
+			       (!ts_node_is_error(node) ||
+				ts_node_end_point(node).row > ts_node_start_point(node).row);
 		if (ts_node_is_error(node) || ts_node_is_missing(node)) {
 			if (n < MI_MAX_DIAGS) {
 				mi_diag *d = mi_parsed_add_diag(c->p);
@@ -677,6 +681,11 @@ static int ts_extract(mi_ts_ctx *c)
 		if (c->row->fix) {
 			TSNode dn = d->node;
 			c->row->fix(c, &dn, s);
+			if (s->kind == MI_KIND_NONE) {
+				/* The language rules dropped this match. */
+				c->p->nsyms--;
+				continue;
+			}
 		}
 		stack[sp++] = (int32_t)(c->p->nsyms - 1);
 	}
