@@ -130,7 +130,7 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c
 fuzz: $(FUZZ_BIN)
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Wno-unknown-warning-option $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
 
 -include $(sort $(wildcard bench/*.mk))
 
