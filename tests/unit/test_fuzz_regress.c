@@ -9,10 +9,11 @@
  *   tests/fuzz/corpus/jsonrpc/   -> tests/fuzz/fuzz_jsonrpc.c
  *   tests/fuzz/corpus/regress/TARGET-NAME -> the target TARGET
  *
- * Each input runs in a child process, so a crash names its input and the
- * others still run.  A reproducer listed in tests/fuzz/corpus/regress/PENDING
- * (a bug reported but not fixed yet) is run and reported as KNOWN instead of
- * failing; once it passes, the test says to take it off the list.
+ * Seeds run in this process (a crash ends the binary; the last "replaying"
+ * line on stderr names the input).  Reproducers each run in a child
+ * process, so a crash names its input and the others still run.  A
+ * reproducer listed in tests/fuzz/corpus/regress/PENDING (a bug reported but
+ * not fixed yet) is run and reported as KNOWN instead of failing.
  */
 #include "test.h"
 
@@ -71,6 +72,28 @@ static const rg_target *rg_target_find(const char *name, size_t n)
 		if (strlen(rg_targets[i].name) == n && !strncmp(rg_targets[i].name, name, n))
 			return &rg_targets[i];
 	return NULL;
+}
+
+/* Runs one input file in this process; 0 when it ran clean.  A crash
+ * ends the binary: the line on stderr names the input. */
+static int rg_run_here(const rg_target *t, const char *path, mi_buf *why)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = mi_read_file(path, &data, &len);
+	if (rc) {
+		mi_buf_addf(why, "cannot read %s: %s", path, strerror(rc));
+		return -1;
+	}
+	fprintf(stderr, "replaying %s\n", path);
+	rg_failures = 0;
+	t->fn((const uint8_t *)data, len);
+	free(data);
+	if (!rg_failures)
+		return 0;
+	mi_buf_addf(why, "%s: an invariant failed (details above)", path);
+	rg_failures = 0;
+	return -1;
 }
 
 /* Runs one input file in a child; 0 when it ran clean. */
@@ -189,7 +212,7 @@ static size_t rg_seeds(const rg_target *t)
 	for (size_t i = 0; i < n; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, v[i]);
 		mi_buf_reset(&why);
-		if (rg_run_file(t, path, &why))
+		if (rg_run_here(t, path, &why))
 			TEST_FAIL_("%s", why.buf);
 		ran++;
 	}
@@ -244,8 +267,10 @@ TEST(regress)
 		} else if (rc) {
 			TEST_FAIL_("%s", why.buf);
 		} else if (pending) {
-			TEST_FAIL_("%s now passes: take it off %s/regress/PENDING",
-				   path, CORPUS);
+			/* Some only fail under ASan (an allocation it refuses):
+			 * passing here does not prove the fix. */
+			printf("NOTE %s passes in this build; once its bug is fixed, "
+			       "take it off %s/regress/PENDING\n", path, CORPUS);
 		}
 	}
 	if (known)
