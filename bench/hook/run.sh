@@ -36,12 +36,14 @@ git -C "$repo" reset -q --hard HEAD
 git -C "$repo" clean -qfd -e .mcpidx -e GTAGS -e GRTAGS -e GPATH -e .bench-ready
 files=$(git -C "$repo" ls-files | wc -l)
 
+kind="full build"
+[ -d "$repo/.mcpidx" ] && kind="build over an existing index (no change)"
 t0=$(now_ms)
 "$bin" build --quiet "$repo"
 t1=$(now_ms)
 (cd "$repo" && gtags -q)
 t2=$(now_ms)
-echo "full build: mcpidx $(awk "BEGIN{printf \"%.2f\", ($t1-$t0)/1000}") s, gtags $(awk "BEGIN{printf \"%.2f\", ($t2-$t1)/1000}") s ($files files)"
+echo "$kind: mcpidx $(awk "BEGIN{printf \"%.2f\", ($t1-$t0)/1000}") s; gtags (full) $(awk "BEGIN{printf \"%.2f\", ($t2-$t1)/1000}") s ($files files)"
 
 "$bin" hook install --repo "$repo" > /dev/null
 hook="$repo/.git/hooks/pre-commit"
