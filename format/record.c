@@ -236,65 +236,163 @@ static bool get_i64(const msgpack_object *o, int64_t *v)
 	return true;
 }
 
-static bool get_i32(const msgpack_object *o, int32_t *v)
+
+
+/*
+ * A small reader for the fixed-shape records: symbols and references are
+ * decoded on every view, so they skip msgpack-c's object model (a zone
+ * allocation per record) and read the bytes directly.  Every length is
+ * checked against the end; anything unexpected is MI_ERR_CORRUPT.
+ */
+typedef struct mp_rd {
+	const uint8_t *p;   /* next byte */
+	const uint8_t *end; /* one past the last byte */
+	bool bad;           /* a read failed; later reads return zero */
+} mp_rd;
+
+static uint64_t rd_be(mp_rd *r, int n)
 {
-	int64_t x;
-	if (!get_i64(o, &x) || x < INT32_MIN || x > INT32_MAX)
-		return false;
-	*v = (int32_t)x;
-	return true;
+	uint64_t v = 0;
+	if (r->bad || r->end - r->p < n) {
+		r->bad = true;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		v = v << 8 | r->p[i];
+	r->p += n;
+	return v;
 }
 
-static bool get_str(const msgpack_object *o, mi_parsed *owner, const char **v)
+static uint32_t rd_array(mp_rd *r)
 {
-	if (o->type != MSGPACK_OBJECT_STR)
-		return false;
-	*v = mi_parsed_strndup(owner, o->via.str.ptr, o->via.str.size);
-	return true;
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	if (c >= 0x90 && c <= 0x9f)
+		return c & 0x0f;
+	if (c == 0xdc)
+		return (uint32_t)rd_be(r, 2);
+	if (c == 0xdd)
+		return (uint32_t)rd_be(r, 4);
+	r->bad = true;
+	return 0;
+}
+
+/* Signed view of any msgpack integer. */
+static inline int64_t rd_int(mp_rd *r)
+{
+	if (r->p < r->end && *r->p <= 0x7f)
+		return *r->p++; /* positive fixint: most fields */
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	if (c <= 0x7f)
+		return c;
+	if (c >= 0xe0)
+		return (int8_t)c;
+	switch (c) {
+	case 0xcc: return (int64_t)rd_be(r, 1);
+	case 0xcd: return (int64_t)rd_be(r, 2);
+	case 0xce: return (int64_t)rd_be(r, 4);
+	case 0xcf: {
+		uint64_t v = rd_be(r, 8);
+		if (v > INT64_MAX)
+			r->bad = true;
+		return (int64_t)v;
+	}
+	case 0xd0: return (int8_t)rd_be(r, 1);
+	case 0xd1: return (int16_t)rd_be(r, 2);
+	case 0xd2: return (int32_t)rd_be(r, 4);
+	case 0xd3: return (int64_t)rd_be(r, 8);
+	}
+	r->bad = true;
+	return 0;
+}
+
+static inline uint32_t rd_u32(mp_rd *r)
+{
+	int64_t v = rd_int(r);
+	if (v < 0 || v > UINT32_MAX)
+		r->bad = true;
+	return (uint32_t)v;
+}
+
+static inline uint8_t rd_u8(mp_rd *r)
+{
+	int64_t v = rd_int(r);
+	if (v < 0 || v > 255)
+		r->bad = true;
+	return (uint8_t)v;
+}
+
+static inline int32_t rd_i32(mp_rd *r)
+{
+	int64_t v = rd_int(r);
+	if (v < INT32_MIN || v > INT32_MAX)
+		r->bad = true;
+	return (int32_t)v;
+}
+
+static inline const char *rd_str(mp_rd *r, mi_parsed *owner)
+{
+	if (r->p < r->end && *r->p == 0xa0) {
+		r->p++; /* empty string: no copy */
+		return "";
+	}
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t n;
+	if (c >= 0xa0 && c <= 0xbf)
+		n = c & 0x1f;
+	else if (c == 0xd9)
+		n = rd_be(r, 1);
+	else if (c == 0xda)
+		n = rd_be(r, 2);
+	else if (c == 0xdb)
+		n = rd_be(r, 4);
+	else
+		r->bad = true;
+	if (r->bad || (uint64_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return "";
+	}
+	const char *s = mi_parsed_strndup(owner, (const char *)r->p, n);
+	r->p += n;
+	return s;
 }
 
 int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner)
 {
-	int err = MI_ERR_CORRUPT;
-	msgpack_zone z;
-	msgpack_zone_init(&z, 1024);
-	const msgpack_object *a = unpack_array(data, len, &z, SYM_FIELDS, NULL);
-	if (!a)
-		goto out;
+	mp_rd r = {data, (const uint8_t *)data + len, false};
 	memset(s, 0, sizeof(*s));
-	if (!get_str(&a[0], owner, &s->name) || !get_str(&a[1], owner, &s->parent) ||
-	    !get_str(&a[2], owner, &s->sig) || !get_str(&a[3], owner, &s->doc) ||
-	    !get_i32(&a[4], &s->parent_idx) || !get_u8(&a[5], &s->kind) ||
-	    !get_u8(&a[6], &s->vis) || !get_u8(&a[7], &s->level) ||
-	    !get_u8(&a[8], &s->flags) || !get_u32(&a[9], &s->start_line) ||
-	    !get_u32(&a[10], &s->end_line) || !get_u32(&a[11], &s->start_byte) ||
-	    !get_u32(&a[12], &s->end_byte) || !get_u32(&a[13], &s->body_byte) ||
-	    !get_u32(&a[14], &s->body_line))
-		goto out;
-	if (s->kind >= MI_KIND__COUNT)
-		goto out;
-	err = 0;
-out:
-	msgpack_zone_destroy(&z);
-	return err;
+	if (rd_array(&r) < SYM_FIELDS || r.bad)
+		return MI_ERR_CORRUPT;
+	s->name = rd_str(&r, owner);
+	s->parent = rd_str(&r, owner);
+	s->sig = rd_str(&r, owner);
+	s->doc = rd_str(&r, owner);
+	s->parent_idx = rd_i32(&r);
+	s->kind = rd_u8(&r);
+	s->vis = rd_u8(&r);
+	s->level = rd_u8(&r);
+	s->flags = rd_u8(&r);
+	s->start_line = rd_u32(&r);
+	s->end_line = rd_u32(&r);
+	s->start_byte = rd_u32(&r);
+	s->end_byte = rd_u32(&r);
+	s->body_byte = rd_u32(&r);
+	s->body_line = rd_u32(&r);
+	if (r.bad || s->kind >= MI_KIND__COUNT)
+		return MI_ERR_CORRUPT;
+	return 0;
 }
 
-int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_parsed *owner)
+int mi_ref_decode(const void *data, size_t len, mi_ref *ref, mi_parsed *owner)
 {
-	int err = MI_ERR_CORRUPT;
-	msgpack_zone z;
-	msgpack_zone_init(&z, 256);
-	const msgpack_object *a = unpack_array(data, len, &z, 4, NULL);
-	if (!a)
-		goto out;
-	memset(r, 0, sizeof(*r));
-	if (!get_str(&a[0], owner, &r->callee) || !get_u32(&a[1], &r->line) ||
-	    !get_i32(&a[2], &r->caller_idx) || !get_u8(&a[3], &r->kind))
-		goto out;
-	err = 0;
-out:
-	msgpack_zone_destroy(&z);
-	return err;
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	memset(ref, 0, sizeof(*ref));
+	if (rd_array(&r) < 4 || r.bad)
+		return MI_ERR_CORRUPT;
+	ref->callee = rd_str(&r, owner);
+	ref->line = rd_u32(&r);
+	ref->caller_idx = rd_i32(&r);
+	ref->kind = rd_u8(&r);
+	return r.bad ? MI_ERR_CORRUPT : 0;
 }
 
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f)

@@ -282,24 +282,28 @@ static size_t estimate_sampled(const char *s, size_t len)
 
 static int lines_index(vctx *c)
 {
-	uint32_t n = 0;
+	/* One pass: line starts into a growing array. */
+	size_t cap = c->len / 32 + 16, n = 0;
 	const char *p = c->src, *end = c->src + c->len;
+	c->lstart = mi_xmalloc(cap * sizeof(uint32_t));
+	if (c->len)
+		c->lstart[n++] = 0;
 	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		n++;
 		p++;
+		if (p == end)
+			break;
+		if (n + 2 > cap) {
+			cap *= 2;
+			c->lstart = mi_xrealloc(c->lstart, cap * sizeof(uint32_t));
+		}
+		c->lstart[n++] = (uint32_t)(p - c->src);
 	}
-	if (c->len && c->src[c->len - 1] != '\n')
-		n++;
-	c->nlines = n;
-	c->lstart = mi_xmalloc(((size_t)n + 2) * sizeof(uint32_t));
-	uint32_t k = 0;
-	if (n > 0)
-		c->lstart[k++] = 0;
-	for (p = c->src; k < n && (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-		c->lstart[k++] = (uint32_t)(p - c->src + 1);
+	if (n + 2 > cap)
+		c->lstart = mi_xrealloc(c->lstart, (n + 2) * sizeof(uint32_t));
+	c->nlines = (uint32_t)n;
 	c->lstart[n] = (uint32_t)c->len;
 	c->lnw = 1;
-	for (uint32_t v = n; v >= 10; v /= 10)
+	for (uint32_t v = (uint32_t)n; v >= 10; v /= 10)
 		c->lnw++;
 	return 0;
 }
