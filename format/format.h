@@ -293,7 +293,9 @@ uint64_t mi_store_size(mi_store *st);
 int mi_store_grow(mi_store *st);
 /* true when err means the map is full and mi_store_grow would help. */
 bool mi_store_is_full(int err);
-/* Copies the environment compacted into one file at dst (mdb_env_copy2). */
+/* Copies the environment compacted (mdb_env_copy2): for a directory index
+ * dst is a directory that receives data.mdb; for a single-file index (opened
+ * with MI_STORE_FILE) dst is the file to write. */
 int mi_store_copy(mi_store *st, const char *dst_file);
 
 /*

@@ -639,3 +639,53 @@ out:
 	bs->seconds = now_s() - t0;
 	return rc;
 }
+
+int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
+{
+	char root[PATH_MAX], idx[PATH_MAX], real_idx[PATH_MAX];
+	struct stat sb;
+	mi_walk w = {0};
+	*paths = NULL;
+	*n = 0;
+	if (!realpath(o->repo, root) || stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+		mi_buf_addf(err, "'%s' is not a readable directory", o->repo);
+		return ENOTDIR;
+	}
+	if (o->out_dir)
+		snprintf(idx, sizeof(idx), "%s", o->out_dir);
+	else
+		snprintf(idx, sizeof(idx), "%s/.mcpidx", root);
+	w.root = root;
+	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
+	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
+	w.no_ignore = o->no_ignore;
+	mi_walk_run(&w);
+	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
+	size_t k = 0;
+	for (size_t i = 0; i < w.n; i++) {
+		char abs[PATH_MAX], *src;
+		size_t len;
+		snprintf(abs, sizeof(abs), "%s/%s", root, w.files[i].path);
+		if (mi_read_file(abs, &src, &len))
+			continue;
+		bool skip = len > w.max_size || looks_binary(src, len);
+		free(src);
+		if (!skip) {
+			out[k++] = w.files[i].path;
+			w.files[i].path = NULL;
+		}
+	}
+	mi_walk_release(&w);
+	if (k)
+		qsort(out, k, sizeof(*out), mi_walk_cmp);
+	*paths = out;
+	*n = k;
+	return 0;
+}
+
+void mi_build_list_free(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}

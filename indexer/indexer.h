@@ -71,4 +71,13 @@ typedef struct mi_build_stats {
  */
 int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 
+/*
+ * The repo-relative paths a build with these options would index (same walk,
+ * ignore rules, size cap and binary check), sorted.  *paths and each string
+ * are malloc'd: free them with mi_build_list_free.  o->out_dir is left out
+ * of the walk like a build leaves its index out.
+ */
+int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err);
+void mi_build_list_free(char **paths, size_t n);
+
 #endif

@@ -576,124 +576,12 @@ static int change_cmp(const void *a, const void *b)
 	return strcmp(((const change *)a)->path, ((const change *)b)->path);
 }
 
-/* The directory names the indexer never descends into. */
-static bool skipped_component(const char *path)
-{
-	static const char *const dirs[] = {
-		"node_modules", "bower_components", "vendor", "third_party", "__pycache__",
-		".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".gradle", ".idea",
-		".cache", ".git", ".hg", ".svn", ".mcpidx", NULL,
-	};
-	const char *p = path;
-	while (*p) {
-		const char *e = strchr(p, '/');
-		if (!e)
-			break; /* the file name itself */
-		for (int i = 0; dirs[i]; i++)
-			if ((size_t)(e - p) == strlen(dirs[i]) && !strncmp(p, dirs[i], (size_t)(e - p)))
-				return true;
-		p = e + 1;
-	}
-	static const char *const sufs[] = {".min.js", ".min.css", ".pb.go", "_pb2.py", NULL};
-	size_t n = strlen(path);
-	for (int i = 0; sufs[i]; i++) {
-		size_t m = strlen(sufs[i]);
-		if (n >= m && !strcmp(path + n - m, sufs[i]))
-			return true;
-	}
-	return false;
-}
-
 /* true when the index has no record for path. */
 static bool not_indexed(mi_txn *t, const char *path)
 {
 	const void *v;
 	size_t vl;
 	return mi_get(t, MI_DB_FILES, path, strlen(path), &v, &vl) == MI_ERR_NOTFOUND;
-}
-
-/* A candidate new file: indexable language, under the size cap, not binary. */
-static bool would_index(const char *repo, const char *rel, uint64_t max_size)
-{
-	char abs[PATH_MAX];
-	struct stat sb;
-	if (mi_lang_detect(rel) == MI_LANG_NONE || skipped_component(rel))
-		return false;
-	snprintf(abs, sizeof(abs), "%s/%s", repo, rel);
-	if (stat(abs, &sb) < 0 || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size > max_size)
-		return false;
-	char *src;
-	size_t len;
-	if (mi_read_file(abs, &src, &len))
-		return false;
-	bool binary = memchr(src, 0, len < 8192 ? len : 8192) != NULL;
-	free(src);
-	return !binary;
-}
-
-/* Walks dir (repo-relative rel) for new files when REPO is not a git work tree. */
-static void walk_new(const char *repo, const char *rel, mi_txn *t, uint64_t max_size,
-		     const char *index_real, changes *cs, int depth)
-{
-	char abs[PATH_MAX];
-	snprintf(abs, sizeof(abs), "%s%s%s", repo, *rel ? "/" : "", rel);
-	char real[PATH_MAX];
-	if (index_real && realpath(abs, real) && !strcmp(real, index_real))
-		return;
-	DIR *d = opendir(abs);
-	if (!d || depth > 64) {
-		if (d)
-			closedir(d);
-		return;
-	}
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;
-		char crel[PATH_MAX], cabs[PATH_MAX];
-		struct stat sb;
-		snprintf(crel, sizeof(crel), "%s%s%s", rel, *rel ? "/" : "", de->d_name);
-		snprintf(cabs, sizeof(cabs), "%s/%s", repo, crel);
-		if (lstat(cabs, &sb) < 0)
-			continue;
-		if (S_ISDIR(sb.st_mode)) {
-			char probe[PATH_MAX + 4];
-			snprintf(probe, sizeof(probe), "%s/x", crel);
-			if (!skipped_component(probe))
-				walk_new(repo, crel, t, max_size, index_real, cs, depth + 1);
-		} else if (S_ISREG(sb.st_mode) && not_indexed(t, crel) &&
-			   would_index(repo, crel, max_size)) {
-			changes_add(cs, 'A', crel, strlen(crel));
-		}
-	}
-	closedir(d);
-}
-
-/* Adds the new files of a git work tree; false when repo is not one. */
-static bool git_new(const char *repo, mi_txn *t, uint64_t max_size, const char *index_rel,
-		    changes *cs)
-{
-	char *const av[] = {"git", "-C", (char *)repo, "ls-files", "-z", "--cached", "--others",
-			    "--exclude-standard", NULL};
-	mi_buf out = {0}, gerr = {0};
-	int rc = mi_run_capture(av, &out, &gerr);
-	mi_buf_release(&gerr);
-	if (rc != 0) {
-		mi_buf_release(&out);
-		return false;
-	}
-	size_t il = index_rel ? strlen(index_rel) : 0;
-	for (size_t i = 0; i < out.len;) {
-		const char *p = out.buf + i;
-		size_t n = strlen(p);
-		i += n + 1;
-		if (il && !strncmp(p, index_rel, il) && p[il] == '/')
-			continue;
-		if (n && not_indexed(t, p) && would_index(repo, p, max_size))
-			changes_add(cs, 'A', p, n);
-	}
-	mi_buf_release(&out);
-	return true;
 }
 
 int mi_cmd_status(int argc, char **argv)
@@ -789,12 +677,17 @@ int mi_cmd_status(int argc, char **argv)
 		}
 		mi_file_rec_release(&f);
 	}
-	const char *index_rel = NULL;
-	size_t rl = strlen(repo);
-	if (have_index_real && !strncmp(index_real, repo, rl) && index_real[rl] == '/')
-		index_rel = index_real + rl + 1;
-	if (!git_new(repo, t, max_size, index_rel, &cs))
-		walk_new(repo, "", t, max_size, have_index_real ? index_real : NULL, &cs, 0);
+	/* New files: what a build would index that the index lacks. */
+	mi_build_opts bo = {.repo = repo, .max_file_size = max_size,
+			    .out_dir = have_index_real ? index_real : NULL};
+	char **list = NULL;
+	size_t nlist = 0;
+	if (!mi_build_list(&bo, &list, &nlist, &err)) {
+		for (size_t i = 0; i < nlist; i++)
+			if (not_indexed(t, list[i]))
+				changes_add(&cs, 'A', list[i], strlen(list[i]));
+		mi_build_list_free(list, nlist);
+	}
 	if (cs.n)
 		qsort(cs.v, cs.n, sizeof(*cs.v), change_cmp);
 

@@ -46,14 +46,20 @@ static void usage(FILE *f)
 
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: mcpidx version\n\nPrints the version of mcpidx and of its index format.\n");
+		return 0;
+	}
 	printf("mcpidx %s (index format %d)\n", MI_VERSION, MI_FORMAT_VERSION);
 	return 0;
 }
 
 static int cmd_help(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: mcpidx help [COMMAND]\n\nLists the commands, or shows one command's help.\n");
+		return 0;
+	}
 	if (argc > 1) {
 		for (size_t i = 0; i < NCMDS; i++)
 			if (!strcmp(commands[i].name, argv[1])) {
