@@ -2,5 +2,6 @@
 # kernel subset (wall, CPU, peak RSS, index size; no-op and one-file rebuilds
 # beside `global -u`; share of ctags' function definitions found).
 .PHONY: bench-build
+bench: bench-build
 bench-build: mcpidx
 	sh bench/build/run.sh

@@ -1,6 +1,7 @@
 # make bench-lookup: in-process p50/p99 of read_file, expand_at,
 # goto_definition, find_references and search_code on the kernel subset.
 .PHONY: bench-lookup
+bench: bench-lookup
 $(B)/bench/lookup: bench/lookup/lookup.c $(LIB_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
