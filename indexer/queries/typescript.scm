@@ -1,7 +1,7 @@
 ; TypeScript definitions and references (ours): JavaScript's tags (the
 ; grammar's own tags are TypeScript's plus JavaScript's) and TypeScript's
 ; interfaces, type aliases, enums, namespaces, signatures and overloads.
-; tsx.scm is this file (the TSX grammar has the same nodes plus JSX).
+; tsx.scm includes this file (the TSX grammar has the same nodes plus JSX).
 
 ; ---- TypeScript declarations ----
 (interface_declaration name: (type_identifier) @name) @definition.interface
