@@ -56,7 +56,7 @@ $(B)/g/runtime.o: $(DEPS_STAMP)
 define grammar_rule
 $(B)/g/$(1)_parser.o: $(DEPS_STAMP)
 	@mkdir -p $(B)/g
-	$(CC) -O1 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/parser.c -o $$@
+	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/parser.c -o $$@
 $(B)/g/$(1)_scanner.o: $(DEPS_STAMP)
 	@mkdir -p $(B)/g
 	if [ -f $(TS)/$(2)/scanner.c ]; then $(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/scanner.c -o $$@; \
