@@ -6,8 +6,9 @@
  * mi_render_view in outline, compact and full mode and mi_render_expand on
  * its symbols.  Checked: symbols' lines lie within the file and start <=
  * end, byte spans lie within the source, a parent comes before its child,
- * references and diagnostics point at real lines (or 0, the whole file), every JSON answer parses,
- * and names and text answers are valid UTF-8 when the source is.
+ * references and diagnostics point at real lines (or 0, the whole file),
+ * every JSON answer parses, and names and text answers are valid UTF-8 when
+ * the source is.
  *
  *	make fuzz && build/fuzz/fuzz_parse -max_total_time=240 \
  *	    -rss_limit_mb=2048 build/fuzz-corpus/parse tests/fuzz/corpus/parse

@@ -19,6 +19,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -52,6 +53,7 @@ static void rg_report(const char *what, const char *file, int line)
 #undef LLVMFuzzerInitialize
 
 #define CORPUS "tests/fuzz/corpus"
+#define RG_TIMEOUT 10 /* seconds one reproducer may run */
 
 typedef int (*rg_target_fn)(const uint8_t *data, size_t size);
 
@@ -118,6 +120,9 @@ static int rg_run_file(const rg_target *t, const char *path, mi_buf *why)
 		return -1;
 	}
 	if (pid == 0) {
+		/* A hang is a finding too: the default action of SIGALRM ends
+		 * the child. */
+		alarm(RG_TIMEOUT);
 		rg_failures = 0;
 		t->fn((const uint8_t *)data, len);
 		free(data);
@@ -137,6 +142,9 @@ static int rg_run_file(const rg_target *t, const char *path, mi_buf *why)
 	else if (WIFEXITED(st))
 		mi_buf_addf(why, "%s: exited %d (a sanitizer report above)", path,
 			    WEXITSTATUS(st));
+	else if (WTERMSIG(st) == SIGALRM)
+		mi_buf_addf(why, "%s: still running after %d s (a hang)", path,
+			    RG_TIMEOUT);
 	else
 		mi_buf_addf(why, "%s: killed by signal %d (a crash; stack above)",
 			    path, WTERMSIG(st));
