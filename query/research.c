@@ -146,9 +146,51 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 	return found;
 }
 
+/* Language family of an indexed file: C and C++ call each other, and so do
+ * JavaScript, TypeScript and TSX; -1 when unknown. */
+static int lang_family(mi_txn *t, const char *path, size_t pl)
+{
+	const void *v;
+	size_t vl;
+	mi_file_rec f;
+	if (mi_get(t, MI_DB_FILES, path, pl, &v, &vl) || mi_file_decode(v, vl, &f))
+		return -1;
+	int l = f.lang;
+	mi_file_rec_release(&f);
+	if (l == MI_LANG_CPP)
+		return MI_LANG_C;
+	if (l == MI_LANG_TYPESCRIPT || l == MI_LANG_TSX)
+		return MI_LANG_JAVASCRIPT;
+	return l;
+}
+
+/* true if path defines name itself (a call there most likely means the
+ * local definition, not one in another file). */
+static bool defines_locally(mi_txn *t, const char *name, const char *path, size_t pl)
+{
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	bool found = false;
+	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
+		found = !mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl) &&
+			kl == k.len + 4 && !memcmp(kp, k.buf, k.len);
+		mi_cursor_close(cur);
+	}
+	mi_buf_release(&k);
+	return found;
+}
+
 /*
  * Edges into `name` of ref kind rk: for each reference, the enclosing
- * symbol becomes a node one hop further.
+ * symbol becomes a node one hop further.  A reference from a file that
+ * has its own definition of the name is taken to mean that one, unless
+ * the target is in that file.
  */
 static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *ekind,
 			int depth, mi_parsed *arena)
@@ -165,6 +207,8 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 		return;
 	}
 	int r, seen = 0;
+	const char *tp = g->n[target].path;
+	int tfam = tp[0] ? lang_family(t, tp, strlen(tp)) : -1;
 	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
 	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
@@ -175,6 +219,11 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 			continue;
 		const char *fp = (const char *)kp + k.len;
 		size_t fl = kl - k.len - 9;
+		const char *tpath = g->n[target].path;
+		if (tpath[0] && (strlen(tpath) != fl || memcmp(tpath, fp, fl)) &&
+		    (defines_locally(t, name, fp, fl) ||
+		     (tfam >= 0 && lang_family(t, fp, fl) != tfam)))
+			continue; /* another definition, or another language */
 		char *path = mi_xstrndup(fp, fl);
 		bool fresh;
 		int from;
