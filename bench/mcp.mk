@@ -1,19 +1,35 @@
-# bench/mcp.mk - `make bench-mcp`: end-to-end latency of `mcpidx serve` over
-# stdio (goto_definition, read_file outline, expand_at, find_references,
-# search_code) on the Linux kernel subset, beside GNU Global and ripgrep run
-# as a tool wrapper would run them, plus the server's private memory.  One
-# run; prints, does not fail on a missed target.  Corpus from bench/corpus.sh.
+# bench/mcp.mk - `make bench-mcp`: `mcpidx serve` through the protocol from
+# the official Node SDK client (stdio), on the kernel subset of Debian's
+# linux-source-6.1, side by side with @modelcontextprotocol/server-filesystem
+# reading the same files: p50/p99 per tool, answer size in o200k tokens,
+# start-to-initialized time, peak private (RssAnon) and file-backed (RssFile)
+# memory; GNU Global and ripgrep as extra peers.  Prints one table with the
+# targets; does not fail on a missed target.  See bench/mcp/bench.mjs.
+# Nothing is written into the corpus: the index and the GNU Global database
+# live under $(B)/bench.  BENCH_MCP_N sets the calls per tool.
 
-BENCH_MCP_BIN := $(B)/bench/mcp_bench
-
-$(BENCH_MCP_BIN): bench/mcp/mcp_bench.c
-	@mkdir -p $(dir $@)
-	$(CC) $(OPT) -std=gnu11 $(WARN) -o $@ $<
+BENCH_MCP_N ?= 1000
 
 .PHONY: bench-mcp
 bench: bench-mcp
-bench-mcp: mcpidx $(BENCH_MCP_BIN)
+bench-mcp: mcpidx
 	@set -e; eval "$$(sh bench/corpus.sh)"; \
-	./mcpidx build "$$linux" >/dev/null; \
-	if [ ! -f "$$linux/GTAGS" ]; then (cd "$$linux" && gtags) || true; fi; \
-	$(BENCH_MCP_BIN) ./mcpidx "$$linux" 1000
+	rm -rf "$$linux/.mcpidx" "$$linux/GTAGS" "$$linux/GRTAGS" "$$linux/GPATH"; \
+	if [ ! -d bench/mcp/node_modules/@modelcontextprotocol/sdk ] || \
+	   [ ! -d bench/mcp/node_modules/@modelcontextprotocol/server-filesystem ] || \
+	   [ bench/mcp/package-lock.json -nt bench/mcp/node_modules/.package-lock.json ]; then \
+		echo "bench-mcp: npm ci in bench/mcp" >&2; \
+		(cd bench/mcp && npm ci --no-audit --no-fund --silent) || \
+			{ echo "bench-mcp: npm ci failed in bench/mcp" >&2; exit 1; }; \
+	fi; \
+	mkdir -p $(B)/bench/mcp; \
+	cp mcpidx $(B)/bench/mcp/mcpidx; \
+	$(B)/bench/mcp/mcpidx build "$$linux" --no-ignore -o $(B)/bench/linux-index -q; \
+	if command -v gtags >/dev/null && [ ! -f $(B)/bench/linux-gtags/GTAGS ]; then \
+		rm -rf $(B)/bench/linux-gtags; mkdir -p $(B)/bench/linux-gtags; \
+		db=$$(cd $(B)/bench/linux-gtags && pwd); \
+		(cd "$$linux" && gtags -q "$$db") || rm -rf "$$db"; \
+	fi; \
+	node bench/mcp/bench.mjs $(B)/bench/mcp/mcpidx $(B)/bench/linux-index "$$linux" $(BENCH_MCP_N) \
+		--gtags $(B)/bench/linux-gtags --out $(B)/bench/mcp/result.json > $(B)/bench/mcp/summary.txt; \
+	cat $(B)/bench/mcp/summary.txt

@@ -1,0 +1,366 @@
+// bench.mjs - `make bench-mcp`: mcpidx serve through the protocol, measured
+// from an official TypeScript SDK client over stdio (Client +
+// StdioClientTransport), side by side with @modelcontextprotocol/server-filesystem
+// serving the same files.  Per tool: client-side round trip p50/p99 of warm
+// calls on random files and symbols, answer size in o200k tokens (of the text
+// content), server start-to-initialized time (median of starts), peak private
+// (RssAnon) and file-backed (RssFile) memory.  GNU Global and ripgrep, run
+// one process per call as a tool wrapper runs them, are extra peers.
+// Prints one table with the targets and PASS/MISS; exits 0 on a missed
+// target (exit 1 only when the bench itself cannot run).
+//
+//   node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json]
+//
+// Equivalents on server-filesystem (it has no symbols and no content search):
+//   read_file (outline)  -> read_text_file of the same file
+//   expand_at            -> read_text_file of the file holding the symbol
+//   goto_definition      -> read_text_file of the file holding the definition
+//                           (best case: the agent already knows the file), plus
+//                           search_files '**/BASENAME' to locate it, on fewer calls
+//   search_code          -> none; ripgrep `rg -n -w NAME` is the peer
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  if (i < 0) return null;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+};
+const gtagsArg = opt('--gtags');
+const gtagsDb = gtagsArg ? path.resolve(gtagsArg) : null;
+const outFile = opt('--out');
+const [mcpidxArg, indexArg, corpusArg, nArg] = argv;
+if (!corpusArg) {
+  console.error('usage: node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json]');
+  process.exit(2);
+}
+const MCPIDX = path.resolve(mcpidxArg);
+const INDEX = path.resolve(indexArg);
+const CORPUS = fs.realpathSync(corpusArg);
+const N = Number(nArg || 1000);
+const STARTS = 20;           // start-to-initialized samples per server
+const PROC_N = Math.min(100, N); // calls for peers that cost a process or a tree walk each
+const FS_BIN = path.join(here, 'node_modules/.bin/mcp-server-filesystem');
+const pkgVersion = (p) => JSON.parse(fs.readFileSync(path.join(here, 'node_modules', p, 'package.json'), 'utf8')).version;
+
+function die(msg) {
+  console.error(`bench-mcp: ${msg}`);
+  process.exit(1);
+}
+for (const [p, what] of [[MCPIDX, 'mcpidx binary'], [INDEX, 'index'], [CORPUS, 'corpus'], [FS_BIN, 'server-filesystem (run npm ci in bench/mcp)']])
+  if (!fs.existsSync(p)) die(`no ${what} at ${p}`);
+
+// ---- helpers -------------------------------------------------------------
+let seed = 0x9e3779b9;
+function rand(n) { // xorshift32, fixed seed: the same sample every run
+  seed ^= seed << 13; seed >>>= 0;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5; seed >>>= 0;
+  return seed % n;
+}
+function pct(sorted, p) { return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] : NaN; }
+function dist(v) {
+  const s = [...v].sort((a, b) => a - b);
+  const mean = s.reduce((a, b) => a + b, 0) / (s.length || 1);
+  return { n: s.length, p50: pct(s, 0.5), p99: pct(s, 0.99), max: s[s.length - 1], mean };
+}
+const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('');
+const tokCache = new Map();
+function tokens(s) {
+  let t = tokCache.get(s);
+  if (t === undefined) { t = countTokens(s); if (s.length > 256) tokCache.set(s, t); }
+  return t;
+}
+
+function readStatus(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k) => { const m = s.match(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm')); return m ? Number(m[1]) : 0; };
+    return { VmRSS: kb('VmRSS'), RssAnon: kb('RssAnon'), RssFile: kb('RssFile'), VmHWM: kb('VmHWM') };
+  } catch { return null; }
+}
+class Peaks {
+  constructor() { this.v = { VmRSS: 0, RssAnon: 0, RssFile: 0, VmHWM: 0 }; this.samples = 0; }
+  sample(pid) {
+    const s = readStatus(pid);
+    if (!s) return;
+    this.samples++;
+    for (const k of Object.keys(this.v)) this.v[k] = Math.max(this.v[k], s[k]);
+  }
+}
+
+async function connect(command, args) {
+  const transport = new StdioClientTransport({ command, args, stderr: 'ignore' });
+  const client = new Client({ name: 'mcpidx-bench', version: '1.0.0' });
+  const t0 = performance.now();
+  await client.connect(transport);
+  const ms = performance.now() - t0;
+  return { client, transport, ms, pid: transport.pid };
+}
+
+// Spawn -> initialize response received (the SDK's connect), median of STARTS.
+async function startTimes(command, args) {
+  const v = [];
+  for (let i = 0; i < STARTS; i++) {
+    const s = await connect(command, args);
+    v.push(s.ms);
+    await s.client.close();
+  }
+  return dist(v);
+}
+
+// One measured pass: the round trip of each call, the o200k tokens of its text,
+// the server's memory after each call.
+async function pass(client, pid, peaks, calls, { timed = true } = {}) {
+  const lat = [], tok = [];
+  let errors = 0, firstError = '';
+  for (const [name, args] of calls) {
+    const t0 = performance.now();
+    const r = await client.callTool({ name, arguments: args });
+    const ms = performance.now() - t0;
+    if (peaks) peaks.sample(pid);
+    if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
+    if (!timed) continue;
+    lat.push(ms);
+    tok.push(tokens(textOf(r)));
+  }
+  return { ...dist(lat), tok: dist(tok), errors, firstError };
+}
+
+async function pings(client, n) {
+  const v = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await client.ping();
+    v.push(performance.now() - t0);
+  }
+  return dist(v);
+}
+
+// A process per call, as a tool wrapper runs it; returns latency and tokens of
+// the first `keep` lines of its output.
+function procPass(cmd, argsOf, items, { cwd, env, keep = 0 }) {
+  const lat = [], tok = [];
+  for (const it of items) {
+    const t0 = performance.now();
+    const r = spawnSync(cmd, argsOf(it), { cwd, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+    lat.push(performance.now() - t0);
+    let out = r.stdout || '';
+    if (keep) out = out.split('\n').slice(0, keep).join('\n');
+    tok.push(tokens(out));
+  }
+  return { ...dist(lat), tok: dist(tok), errors: 0 };
+}
+
+// ---- sample: files of the corpus, functions from their outlines ------------
+function walk(dir, rel, out) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) walk(path.join(dir, e.name), r, out);
+    else if (e.isFile() && /\.[ch]$/.test(e.name)) out.push(r);
+  }
+  return out;
+}
+const allFiles = walk(CORPUS, '', []).sort();
+if (allFiles.length < 10) die(`only ${allFiles.length} C files under ${CORPUS}`);
+
+const log = (s) => process.stderr.write(`bench-mcp: ${s}\n`);
+const results = { corpus: CORPUS, files_in_corpus: allFiles.length, n: N, tools: {}, peers: {} };
+
+// ---- mcpidx --------------------------------------------------------------
+const serverLog = outFile ? outFile.replace(/\.json$/, '') + '-server.log' : path.join(path.dirname(INDEX), 'mcp-server.log');
+fs.rmSync(serverLog, { force: true });
+const ourArgs = ['serve', INDEX, '--log', serverLog];
+log(`mcpidx serve ${INDEX}: picking ${N} files and ${N} functions`);
+const ours = await connect(MCPIDX, ourArgs);
+const ourPeaks = new Peaks();
+ourPeaks.sample(ours.pid);
+const status = await ours.client.callTool({ name: 'index_status', arguments: {} });
+results.index = status.structuredContent || {};
+
+// Files: N distinct random ones.  Functions: one random `F>` line of the
+// outline of a random file, until N (the same file may give several).
+const order = allFiles.map((f, i) => [rand(1 << 30), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => allFiles[i]);
+const files = [];
+const syms = [];
+const outlineOf = new Map();
+let notIndexed = 0;
+for (let i = 0; (files.length < N || syms.length < N) && i < order.length * 4; i++) {
+  const f = order[i % order.length];
+  let text = outlineOf.get(f);
+  if (text === undefined) {
+    const r = await ours.client.callTool({ name: 'read_file', arguments: { path: f } });
+    ourPeaks.sample(ours.pid);
+    text = r.isError ? null : textOf(r);
+    outlineOf.set(f, text);
+    if (text === null) { notIndexed++; continue; }
+    if (files.length < N) files.push(f);
+  }
+  if (text === null || syms.length >= N) continue;
+  const fns = [];
+  for (const l of text.split('\n')) {
+    const m = /^F> (?:[^(]*[^\w(])?(\w+)\s*\(/.exec(l);
+    if (m && m[1].length > 2) fns.push(m[1]);
+  }
+  if (fns.length) syms.push({ path: f, name: fns[rand(fns.length)] });
+}
+if (files.length < N || syms.length < N) die(`found only ${files.length} indexed files and ${syms.length} functions (N=${N})`);
+results.not_indexed_in_sample = notIndexed;
+
+const words = (name) => name.replace(/_+/g, ' ').trim() || name;
+const ourCalls = {
+  goto_definition: syms.map((s) => ['goto_definition', { symbol: s.name }]),
+  'read_file (outline)': files.map((f) => ['read_file', { path: f }]),
+  expand_at: syms.map((s) => ['expand_at', { path: s.path, selector: s.name }]),
+  find_references: syms.map((s) => ['find_references', { symbol: s.name, limit: 50 }]),
+  search_code: syms.map((s) => ['search_code', { query: words(s.name), limit: 20 }]),
+};
+log('mcpidx: warm-up pass');
+for (const calls of Object.values(ourCalls)) await pass(ours.client, ours.pid, ourPeaks, calls, { timed: false });
+log('mcpidx: measured pass');
+const logFrom = fs.statSync(serverLog).size;
+results.ping = await pings(ours.client, N);
+for (const [tool, calls] of Object.entries(ourCalls)) {
+  results.tools[tool] = { ours: await pass(ours.client, ours.pid, ourPeaks, calls) };
+  ourPeaks.sample(ours.pid);
+}
+const ourFinal = readStatus(ours.pid);
+// Server-side time of the same calls, from its log (`tool=NAME ms=X`).
+const srv = {};
+for (const l of fs.readFileSync(serverLog).subarray(logFrom).toString('utf8').split('\n')) {
+  const m = / tool=(\S+) ms=([\d.]+)/.exec(l);
+  if (m) (srv[m[1]] ||= []).push(Number(m[2]));
+}
+for (const [tool, calls] of Object.entries(ourCalls)) {
+  const v = srv[calls[0][0]];
+  if (v && v.length === calls.length) results.tools[tool].server = dist(v);
+}
+await ours.client.close();
+results.memory = { ours: { ...ourPeaks.v, final: ourFinal, samples: ourPeaks.samples } };
+
+// ---- server-filesystem ---------------------------------------------------
+const fsArgs = [CORPUS];
+log(`server-filesystem ${pkgVersion('@modelcontextprotocol/server-filesystem')} on ${CORPUS}`);
+const peer = await connect(FS_BIN, fsArgs);
+const fsPeaks = new Peaks();
+fsPeaks.sample(peer.pid);
+const { tools: fsTools } = await peer.client.listTools();
+const readTool = fsTools.some((t) => t.name === 'read_text_file') ? 'read_text_file' : 'read_file';
+const abs = (p) => path.join(CORPUS, p);
+const fsCalls = {
+  goto_definition: syms.map((s) => [readTool, { path: abs(s.path) }]),
+  'read_file (outline)': files.map((f) => [readTool, { path: abs(f) }]),
+  expand_at: syms.map((s) => [readTool, { path: abs(s.path) }]),
+};
+const locate = syms.slice(0, PROC_N).map((s) => ['search_files', { path: CORPUS, pattern: `**/${path.basename(s.path)}` }]);
+log(`server-filesystem: warm-up pass (${readTool})`);
+for (const calls of Object.values(fsCalls)) await pass(peer.client, peer.pid, fsPeaks, calls, { timed: false });
+log('server-filesystem: measured pass');
+results.peers.fs_ping = await pings(peer.client, N);
+for (const [tool, calls] of Object.entries(fsCalls)) results.tools[tool].fs = await pass(peer.client, peer.pid, fsPeaks, calls);
+log(`server-filesystem: search_files to locate the file, ${locate.length} calls`);
+await pass(peer.client, peer.pid, fsPeaks, locate.slice(0, 5), { timed: false });
+results.peers.search_files = await pass(peer.client, peer.pid, fsPeaks, locate);
+const fsFinal = readStatus(peer.pid);
+await peer.client.close();
+results.memory.fs = { ...fsPeaks.v, final: fsFinal, samples: fsPeaks.samples };
+results.fs_read_tool = readTool;
+
+// ---- process peers ----------------------------------------------------------
+const few = syms.slice(0, PROC_N);
+if (gtagsDb && fs.existsSync(path.join(gtagsDb, 'GTAGS'))) {
+  log(`global -x, ${few.length} calls`);
+  const env = { ...process.env, GTAGSROOT: CORPUS, GTAGSDBPATH: gtagsDb };
+  procPass('global', (s) => ['-x', s.name], few.slice(0, 5), { cwd: CORPUS, env });
+  results.peers.global = procPass('global', (s) => ['-x', s.name], few, { cwd: CORPUS, env });
+}
+log(`rg -n -w, ${few.length} calls`);
+procPass('rg', (s) => ['-n', '-w', '-m', '20', s.name, '.'], few.slice(0, 5), { cwd: CORPUS, keep: 20 });
+results.peers.rg = procPass('rg', (s) => ['-n', '-w', '-m', '20', s.name, '.'], few, { cwd: CORPUS, keep: 20 });
+
+// ---- start-to-initialized -------------------------------------------------
+log(`start-to-initialized, ${STARTS} starts each`);
+results.start = { ours: await startTimes(MCPIDX, ourArgs), fs: await startTimes(FS_BIN, fsArgs) };
+
+// ---- report ----------------------------------------------------------------
+const f2 = (x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)) : '-');
+const ti = (x) => (Number.isFinite(x) ? String(Math.round(x)) : '-');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `x${a / b >= 10 ? (a / b).toFixed(0) : (a / b).toFixed(1)}` : '-');
+const mb = (kb) => kb / 1024;
+const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+const rows = [];
+const head = ['', 'mcpidx p50', 'p99', 'in server p50/p99', 'tok p50', 'tok mean', '| server-filesystem equivalent', 'p50', 'p99', 'tok p50', 'tok mean', '| p50 fs/ours', 'tok mean fs/ours', '| target', ''];
+const line = (cells) => rows.push(cells);
+const T = results.tools;
+const targets = {
+  goto_definition: ['p99 < 1 ms', (r) => r.p99 < 1],
+  'read_file (outline)': ['p99 < 1 ms', (r) => r.p99 < 1],
+  expand_at: ['p99 < 1 ms', (r) => r.p99 < 1],
+  search_code: ['p99 < 10 ms', (r) => r.p99 < 10],
+};
+const fsName = {
+  goto_definition: `${readTool} (def's file)`,
+  'read_file (outline)': `${readTool} (same file)`,
+  expand_at: `${readTool} (symbol's file)`,
+};
+const verdicts = [];
+for (const tool of Object.keys(ourCalls)) {
+  const o = T[tool].ours, p = T[tool].fs;
+  const tg = targets[tool];
+  const v = tg ? verdict(tg[1](o)) : '';
+  if (tg) verdicts.push([tool, v]);
+  const sv = T[tool].server;
+  line([tool, f2(o.p50), f2(o.p99), sv ? `${f2(sv.p50)} / ${f2(sv.p99)}` : '-', ti(o.tok.p50), ti(o.tok.mean),
+    `| ${p ? fsName[tool] : tool === 'search_code' ? '(no content search)' : '(no equivalent)'}`,
+    p ? f2(p.p50) : '-', p ? f2(p.p99) : '-', p ? ti(p.tok.p50) : '-', p ? ti(p.tok.mean) : '-',
+    `| ${p ? ratio(p.p50, o.p50) : '-'}`, p ? ratio(p.tok.mean, o.tok.mean) : '-', `| ${tg ? tg[0] : ''}`, v]);
+}
+line(['ping (transport floor)', f2(results.ping.p50), f2(results.ping.p99), '', '', '', '| ping', f2(results.peers.fs_ping.p50), f2(results.peers.fs_ping.p99), '', '', `| ${ratio(results.peers.fs_ping.p50, results.ping.p50)}`, '', '|', '']);
+const so = results.start.ours, sf = results.start.fs;
+const startOk = so.p50 < 20;
+verdicts.push(['start', verdict(startOk)]);
+line([`start -> initialized (median of ${STARTS})`, f2(so.p50), f2(so.p99), '', '', '', '| start -> initialized', f2(sf.p50), f2(sf.p99), '', '', `| ${ratio(sf.p50, so.p50)}`, '', '| median < 20 ms', verdict(startOk)]);
+const mo = results.memory.ours, mf = results.memory.fs;
+const memOk = mb(mo.RssAnon) < 50;
+verdicts.push(['private memory', verdict(memOk)]);
+line(['peak RssAnon (private), MB', f2(mb(mo.RssAnon)), '', '', '', '', '| peak RssAnon', f2(mb(mf.RssAnon)), '', '', '', `| ${ratio(mf.RssAnon, mo.RssAnon)}`, '', '| < 50 MB', verdict(memOk)]);
+line(['peak RssFile (mapped), MB', f2(mb(mo.RssFile)), '', '', '', '', '| peak RssFile', f2(mb(mf.RssFile)), '', '', '', '|', '', '| reported apart', '']);
+line(['peak VmRSS / VmHWM, MB', `${f2(mb(mo.VmRSS))} / ${f2(mb(mo.VmHWM))}`, '', '', '', '', '| peak VmRSS / VmHWM', `${f2(mb(mf.VmRSS))} / ${f2(mb(mf.VmHWM))}`, '', '', '', '|', '', '|', '']);
+
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+const fmt = (cells) => cells.map((c, i) => (i === 0 || String(c).startsWith('|') ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
+const ix = results.index;
+const out = [];
+out.push(`bench-mcp: ${CORPUS} (${ix.files ?? '?'} files, ${ix.symbols ?? '?'} symbols indexed), index ${INDEX}`);
+out.push(`client: @modelcontextprotocol/sdk ${pkgVersion('@modelcontextprotocol/sdk')} Client + StdioClientTransport on node ${process.version}; ` +
+  `peer: @modelcontextprotocol/server-filesystem ${pkgVersion('@modelcontextprotocol/server-filesystem')} (${path.relative(process.cwd(), FS_BIN)} ${CORPUS})`);
+out.push(`${N} warm calls per tool after a warm-up pass (${N} random files, ${N} random functions from their outlines); ms = client-side round trip (in server: the server's own log); tok = o200k tokens of the text content per answer`);
+out.push('');
+out.push(fmt(head));
+out.push(fmt(head.map((h, i) => '-'.repeat(widths[i]))));
+for (const r of rows) out.push(fmt(r));
+out.push('');
+out.push('extra peers (one process or tree walk per call, as a tool wrapper runs them):');
+const pr = (label, r, vs) => out.push(`  ${label.padEnd(44)} n=${String(r.n).padEnd(4)} p50 ${f2(r.p50).padStart(6)} ms  p99 ${f2(r.p99).padStart(6)} ms  tok mean ${ti(r.tok.mean).padStart(6)}${vs ? `   ${vs}` : ''}`);
+const sfiles = results.peers.search_files;
+pr('server-filesystem search_files **/BASENAME', sfiles, `locate + ${readTool}: p50 ${f2(sfiles.p50 + T.goto_definition.fs.p50)} ms, ${ratio(sfiles.p50 + T.goto_definition.fs.p50, T.goto_definition.ours.p50)} goto_definition`);
+if (results.peers.global) pr('global -x NAME (GNU Global, db outside corpus)', results.peers.global, `vs goto_definition p50 ${ratio(results.peers.global.p50, T.goto_definition.ours.p50)}`);
+pr('rg -n -w -m 20 NAME . (first 20 lines)', results.peers.rg, `vs search_code p50 ${ratio(results.peers.rg.p50, T.search_code.ours.p50)}`);
+out.push('');
+const errs = Object.entries(T).flatMap(([t, r]) => [['mcpidx', r.ours], ['server-filesystem', r.fs]].filter(([, x]) => x && x.errors).map(([who, x]) => `${who} ${t}: ${x.errors} error answers (first: ${x.firstError})`));
+for (const e of errs) out.push(`note: ${e}`);
+out.push(`memory: sampled from /proc/PID/status after every call (${mo.samples} samples mcpidx, ${mf.samples} server-filesystem); mcpidx RssFile is the mapped index plus its own binary`);
+out.push(`targets: ${verdicts.map(([t, v]) => `${t} ${v}`).join(', ')}`);
+console.log(out.join('\n'));
+results.verdicts = Object.fromEntries(verdicts);
+if (outFile) fs.writeFileSync(outFile, JSON.stringify(results, null, 1) + '\n');
