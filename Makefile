@@ -111,6 +111,9 @@ $(B)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_ASAN) $(GRAMMAR_LIB) $(LIBS)
 
+# The regression replayer includes the fuzz targets' code.
+$(B)/tests/test_fuzz_regress $(B)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c)
+
 # ---- entry points ----
 run: mcpidx
 	sh tools/demo.sh

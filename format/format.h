@@ -194,7 +194,7 @@ typedef struct mi_ref {
 
 /* A diagnostic attached to a line. */
 typedef struct mi_diag {
-	uint32_t line;       /* 1-based */
+	uint32_t line;       /* 1-based; 0 = the whole file */
 	char severity;       /* 'E', 'W' or 'H' */
 	const char *msg;
 } mi_diag;
@@ -245,6 +245,9 @@ void mi_file_encode(const mi_file_rec *f, mi_buf *out);
  */
 int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner);
 int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_parsed *owner);
+/* Reads one msgpack integer / string (pointing into data) from data. */
+int mi_mp_get_int(const void *data, size_t len, int64_t *v);
+int mi_mp_get_str(const void *data, size_t len, const char **s, size_t *n);
 /* f->diags is malloc'd; free with mi_file_rec_release. */
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f);
 void mi_file_rec_release(mi_file_rec *f);

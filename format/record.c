@@ -184,60 +184,6 @@ void mi_file_encode(const mi_file_rec *f, mi_buf *out)
 
 /* ---- decoding ------------------------------------------------------------------ */
 
-/* Unpacks one array of at least n elements; returns its items or NULL. */
-static msgpack_object *unpack_array(const void *data, size_t len,
-				    msgpack_zone *z, uint32_t n, uint32_t *got)
-{
-	msgpack_object obj;
-	size_t off = 0;
-	if (msgpack_unpack(data, len, &off, z, &obj) != MSGPACK_UNPACK_SUCCESS)
-		return NULL;
-	if (obj.type != MSGPACK_OBJECT_ARRAY || obj.via.array.size < n)
-		return NULL;
-	if (got)
-		*got = obj.via.array.size;
-	return obj.via.array.ptr;
-}
-
-static bool get_u64(const msgpack_object *o, uint64_t *v)
-{
-	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-		return false;
-	*v = o->via.u64;
-	return true;
-}
-
-static bool get_u32(const msgpack_object *o, uint32_t *v)
-{
-	uint64_t x;
-	if (!get_u64(o, &x) || x > UINT32_MAX)
-		return false;
-	*v = (uint32_t)x;
-	return true;
-}
-
-static bool get_u8(const msgpack_object *o, uint8_t *v)
-{
-	uint64_t x;
-	if (!get_u64(o, &x) || x > 255)
-		return false;
-	*v = (uint8_t)x;
-	return true;
-}
-
-static bool get_i64(const msgpack_object *o, int64_t *v)
-{
-	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
-		*v = (int64_t)o->via.u64;
-	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-		*v = o->via.i64;
-	else
-		return false;
-	return true;
-}
-
-
-
 /*
  * A small reader for the fixed-shape records: symbols and references are
  * decoded on every view, so they skip msgpack-c's object model (a zone
@@ -336,7 +282,7 @@ static inline const char *rd_str(mp_rd *r, mi_parsed *owner)
 		return "";
 	}
 	uint8_t c = (uint8_t)rd_be(r, 1);
-	uint64_t n;
+	uint64_t n = 0;
 	if (c >= 0xa0 && c <= 0xbf)
 		n = c & 0x1f;
 	else if (c == 0xd9)
@@ -354,6 +300,46 @@ static inline const char *rd_str(mp_rd *r, mi_parsed *owner)
 	const char *s = mi_parsed_strndup(owner, (const char *)r->p, n);
 	r->p += n;
 	return s;
+}
+
+/* A string or bin without copying: *n bytes at the returned pointer. */
+static const uint8_t *rd_raw(mp_rd *r, bool bin, size_t *n)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t len = 0;
+	if (!bin && c >= 0xa0 && c <= 0xbf)
+		len = c & 0x1f;
+	else if (c == (bin ? 0xc4 : 0xd9))
+		len = rd_be(r, 1);
+	else if (c == (bin ? 0xc5 : 0xda))
+		len = rd_be(r, 2);
+	else if (c == (bin ? 0xc6 : 0xdb))
+		len = rd_be(r, 4);
+	else
+		r->bad = true;
+	if (r->bad || (uint64_t)(r->end - r->p) < len) {
+		r->bad = true;
+		*n = 0;
+		return NULL;
+	}
+	const uint8_t *p = r->p;
+	r->p += len;
+	*n = (size_t)len;
+	return p;
+}
+
+int mi_mp_get_int(const void *data, size_t len, int64_t *v)
+{
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	*v = rd_int(&r);
+	return r.bad ? MI_ERR_CORRUPT : 0;
+}
+
+int mi_mp_get_str(const void *data, size_t len, const char **s, size_t *n)
+{
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	*s = (const char *)rd_raw(&r, false, n);
+	return r.bad ? MI_ERR_CORRUPT : 0;
 }
 
 int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner)
@@ -397,53 +383,61 @@ int mi_ref_decode(const void *data, size_t len, mi_ref *ref, mi_parsed *owner)
 
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f)
 {
-	int err = MI_ERR_CORRUPT;
-	msgpack_zone z;
-	msgpack_zone_init(&z, 1024);
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	size_t hl;
 	memset(f, 0, sizeof(*f));
-	const msgpack_object *a = unpack_array(data, len, &z, 9, NULL);
-	if (!a)
-		goto out;
-	if (!get_u32(&a[0], &f->file_id) || !get_u8(&a[1], &f->lang) ||
-	    a[2].type != MSGPACK_OBJECT_BIN || a[2].via.bin.size != 16 ||
-	    !get_u64(&a[3], &f->size) || !get_u32(&a[4], &f->lines) ||
-	    !get_i64(&a[5], &f->mtime) || !get_u32(&a[6], &f->nsyms) ||
-	    !get_u32(&a[7], &f->nrefs) || a[8].type != MSGPACK_OBJECT_ARRAY)
-		goto out;
-	memcpy(f->hash, a[2].via.bin.ptr, 16);
-	uint32_t n = a[8].via.array.size;
-	if (n) {
-		/* One allocation: the array, then the message strings. */
-		size_t bytes = n * sizeof(mi_diag);
-		for (uint32_t i = 0; i < n; i++) {
-			const msgpack_object *d = &a[8].via.array.ptr[i];
-			if (d->type != MSGPACK_OBJECT_ARRAY || d->via.array.size < 3 ||
-			    d->via.array.ptr[2].type != MSGPACK_OBJECT_STR)
-				goto out;
-			bytes += d->via.array.ptr[2].via.str.size + 1;
-		}
-		f->diags = mi_xmalloc(bytes);
-		char *strs = (char *)(f->diags + n);
-		for (uint32_t i = 0; i < n; i++) {
-			const msgpack_object *d = a[8].via.array.ptr[i].via.array.ptr;
-			uint8_t sev;
-			if (!get_u32(&d[0], &f->diags[i].line) || !get_u8(&d[1], &sev)) {
-				free(f->diags);
-				f->diags = NULL;
-				goto out;
-			}
-			f->diags[i].severity = (char)sev;
-			memcpy(strs, d[2].via.str.ptr, d[2].via.str.size);
-			strs[d[2].via.str.size] = 0;
-			f->diags[i].msg = strs;
-			strs += d[2].via.str.size + 1;
-		}
-		f->ndiags = n;
+	if (rd_array(&r) < 9 || r.bad)
+		return MI_ERR_CORRUPT;
+	f->file_id = rd_u32(&r);
+	f->lang = rd_u8(&r);
+	const uint8_t *h = rd_raw(&r, true, &hl);
+	if (r.bad || hl != 16)
+		return MI_ERR_CORRUPT;
+	memcpy(f->hash, h, 16);
+	int64_t size = rd_int(&r);
+	f->size = size < 0 ? 0 : (uint64_t)size;
+	f->lines = rd_u32(&r);
+	f->mtime = rd_int(&r);
+	f->nsyms = rd_u32(&r);
+	f->nrefs = rd_u32(&r);
+	uint32_t n = rd_array(&r);
+	/* Each diagnostic takes at least 4 bytes: a count over that is a lie. */
+	if (r.bad || size < 0 || n > (size_t)(r.end - r.p) / 4)
+		return MI_ERR_CORRUPT;
+	if (!n)
+		return 0;
+	/* Two passes: size the one allocation (array, then the messages), then
+	 * fill it. */
+	mp_rd first = r;
+	size_t bytes = n * sizeof(mi_diag);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t ml;
+		if (rd_array(&r) < 3)
+			return MI_ERR_CORRUPT;
+		rd_u32(&r);
+		rd_u8(&r);
+		rd_raw(&r, false, &ml);
+		if (r.bad)
+			return MI_ERR_CORRUPT;
+		bytes += ml + 1;
 	}
-	err = 0;
-out:
-	msgpack_zone_destroy(&z);
-	return err;
+	r = first;
+	f->diags = mi_xmalloc(bytes);
+	char *strs = (char *)(f->diags + n);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t ml;
+		rd_array(&r);
+		f->diags[i].line = rd_u32(&r);
+		f->diags[i].severity = (char)rd_u8(&r);
+		const uint8_t *m = rd_raw(&r, false, &ml);
+		if (ml)
+			memcpy(strs, m, ml);
+		strs[ml] = 0;
+		f->diags[i].msg = strs;
+		strs += ml + 1;
+	}
+	f->ndiags = n;
+	return 0;
 }
 
 void mi_file_rec_release(mi_file_rec *f)

@@ -77,17 +77,9 @@ static int read_version(mi_store *st)
 	MDB_val k = {7, "version"}, v;
 	st->version = 0;
 	if (mdb_get(txn, st->dbi[MI_DB_META], &k, &v) == 0) {
-		msgpack_zone z;
-		msgpack_object o;
-		size_t off = 0;
-		msgpack_zone_init(&z, 64);
-		if (msgpack_unpack(v.mv_data, v.mv_size, &off, &z, &o) ==
-			    MSGPACK_UNPACK_SUCCESS &&
-		    o.type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-			st->version = (int)o.via.u64;
-		else
-			st->version = -1;
-		msgpack_zone_destroy(&z);
+		int64_t ver;
+		st->version = mi_mp_get_int(v.mv_data, v.mv_size, &ver) || ver < 1 ||
+					      ver > 1000000 ? -1 : (int)ver;
 	}
 	mdb_txn_abort(txn);
 	return 0;
@@ -420,48 +412,26 @@ int mi_meta_put_str(mi_txn *t, const char *key, const char *v)
 	return rc;
 }
 
-static int meta_get(mi_txn *t, const char *key, msgpack_zone *z, msgpack_object *o)
-{
-	const void *v;
-	size_t vl, off = 0;
-	int rc = mi_get(t, MI_DB_META, key, strlen(key), &v, &vl);
-	if (rc)
-		return rc;
-	if (msgpack_unpack(v, vl, &off, z, o) != MSGPACK_UNPACK_SUCCESS)
-		return MI_ERR_CORRUPT;
-	return 0;
-}
-
 int mi_meta_get_int(mi_txn *t, const char *key, int64_t *v)
 {
-	msgpack_zone z;
-	msgpack_object o;
-	msgpack_zone_init(&z, 64);
-	int rc = meta_get(t, key, &z, &o);
-	if (!rc) {
-		if (o.type == MSGPACK_OBJECT_POSITIVE_INTEGER)
-			*v = (int64_t)o.via.u64;
-		else if (o.type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-			*v = o.via.i64;
-		else
-			rc = MI_ERR_CORRUPT;
-	}
-	msgpack_zone_destroy(&z);
-	return rc;
+	const void *val;
+	size_t vl;
+	int rc = mi_get(t, MI_DB_META, key, strlen(key), &val, &vl);
+	if (rc)
+		return rc;
+	return mi_mp_get_int(val, vl, v);
 }
 
 int mi_meta_get_str(mi_txn *t, const char *key, char **v)
 {
-	msgpack_zone z;
-	msgpack_object o;
-	msgpack_zone_init(&z, 64);
-	int rc = meta_get(t, key, &z, &o);
-	if (!rc) {
-		if (o.type == MSGPACK_OBJECT_STR)
-			*v = mi_xstrndup(o.via.str.ptr, o.via.str.size);
-		else
-			rc = MI_ERR_CORRUPT;
-	}
-	msgpack_zone_destroy(&z);
-	return rc;
+	const void *val;
+	const char *s;
+	size_t vl, n;
+	int rc = mi_get(t, MI_DB_META, key, strlen(key), &val, &vl);
+	if (rc)
+		return rc;
+	if ((rc = mi_mp_get_str(val, vl, &s, &n)))
+		return rc;
+	*v = mi_xstrndup(s, n);
+	return 0;
 }

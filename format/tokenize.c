@@ -84,6 +84,62 @@ void mi_tok_free(mi_tok *tk)
 	free(tk);
 }
 
+/* Stems of words code usually abbreviates, sorted for bsearch, with the
+ * abbreviation's stem they are indexed as, so "initialize the buffer" meets
+ * init_buf().  Ambiguous short forms (ext, gen, proc, stat, temp, desc)
+ * are left alone. */
+static const char *const mi_canon[][2] = {
+	{ "address", "addr" }, { "argument", "arg" }, { "attribut", "attr" },
+	{ "authent", "auth" }, { "buffer", "buf" }, { "button", "btn" },
+	{ "calcul", "calc" }, { "callback", "cb" }, { "cfg", "config" },
+	{ "charact", "char" }, { "command", "cmd" }, { "compar", "cmp" },
+	{ "conf", "config" }, { "configur", "config" }, { "context", "ctx" },
+	{ "count", "cnt" }, { "curr", "cur" }, { "current", "cur" },
+	{ "databas", "db" }, { "delet", "del" }, { "dest", "dst" },
+	{ "destin", "dst" }, { "devic", "dev" }, { "directori", "dir" },
+	{ "environ", "env" }, { "error", "err" }, { "execut", "exec" },
+	{ "express", "expr" }, { "identifi", "id" }, { "imag", "img" },
+	{ "index", "idx" }, { "inform", "info" }, { "initi", "init" },
+	{ "initialis", "init" }, { "length", "len" }, { "librari", "lib" },
+	{ "manag", "mgr" }, { "maximum", "max" }, { "memori", "mem" },
+	{ "messag", "msg" }, { "minimum", "min" }, { "nr", "num" },
+	{ "number", "num" }, { "object", "obj" }, { "packag", "pkg" },
+	{ "paramet", "param" }, { "passwd", "password" }, { "permiss", "perm" },
+	{ "pointer", "ptr" }, { "posit", "pos" }, { "previous", "prev" },
+	{ "pwd", "password" }, { "receiv", "recv" }, { "refer", "ref" },
+	{ "request", "req" }, { "respons", "resp" }, { "sequenc", "seq" },
+	{ "sourc", "src" }, { "specif", "spec" }, { "string", "str" },
+	{ "synchron", "sync" }, { "temporari", "tmp" }, { "transact", "txn" },
+	{ "transmit", "xmit" }, { "valu", "val" },
+};
+
+static int mi_canon_cmp(const void *key, const void *elem)
+{
+	const char *const *k = key;
+	const char *const *e = elem;
+
+	return strcmp(*k, e[0]);
+}
+
+/* Replaces the stem s[0..*len) by its abbreviation, if it has one. */
+static void mi_tok_canon(const char **s, int *len)
+{
+	char k[16];
+	const char *kp = k;
+	const char *const *hit;
+
+	if (*len <= 1 || *len >= (int)sizeof(k))
+		return;
+	memcpy(k, *s, (size_t)*len);
+	k[*len] = 0;
+	hit = bsearch(&kp, mi_canon, sizeof(mi_canon) / sizeof(mi_canon[0]),
+		      sizeof(mi_canon[0]), mi_canon_cmp);
+	if (hit) {
+		*s = hit[1];
+		*len = (int)strlen(hit[1]);
+	}
+}
+
 /* Stems the lowercased word w; *s points into the stemmer or the cache and
  * is valid until the next call. */
 static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
@@ -110,6 +166,7 @@ static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 		r = (const sb_symbol *)w;
 		rl = (int)len;
 	}
+	mi_tok_canon((const char **)&r, &rl);
 	*s = (const char *)r;
 	*slen = (size_t)rl;
 	if (slot) {
@@ -224,6 +281,44 @@ static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len,
 				whole_ok = false;
 			}
 		}
+	}
+	/* A segment (between '_' and case changes) of letters and digits is
+	 * also a term of its own when the word has other segments: "ext4" of
+	 * ext4_fill_super, "p4d" of __p4d_alloc, "utf8" of utf8Decode. */
+	for (i = 0; nparts > 1 && i < len;) {
+		size_t j = i, digits = 0, alphas = 0;
+		while (j < len && mi_cls((uint8_t)w[j]) == CL_UNDER)
+			j++;
+		i = j;
+		for (; j < len; j++) {
+			int c = mi_cls((uint8_t)w[j]);
+			if (c == CL_UNDER)
+				break;
+			if (j > i && c == CL_UPPER && mi_cls((uint8_t)w[j - 1]) != CL_UPPER)
+				break;
+			if (j > i + 1 && c == CL_LOWER && mi_cls((uint8_t)w[j - 1]) == CL_UPPER &&
+			    mi_cls((uint8_t)w[j - 2]) == CL_UPPER) {
+				j--;
+				break;
+			}
+			if (c == CL_DIGIT)
+				digits++;
+			else
+				alphas++;
+		}
+		if (digits && alphas && j - i >= 2 && j - i <= MI_TOK_MAX &&
+		    (j - i < wl || !whole_ok) && mi_cls((uint8_t)w[i]) != CL_DIGIT) {
+			char seg[MI_TOK_MAX];
+			for (size_t x = i; x < j; x++) {
+				uint8_t ch = (uint8_t)w[x];
+				seg[x - i] = (char)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+			}
+			fn(ctx, seg, j - i);
+			n++;
+		}
+		if (j == i)
+			j++;
+		i = j;
 	}
 	if (nparts > 1 && whole_ok && wl >= 2 &&
 	    mi_cls((uint8_t)whole[0]) != CL_DIGIT) {

@@ -349,74 +349,147 @@ int mi_path_normalize(const char *in, mi_buf *out)
 	return out->len ? 0 : MI_ERR_PATH;
 }
 
-/* Glob match of pat against s; '*' and '?' stay within one path component,
- * '**' spans components, [..] classes with '!' or '^' negation. */
-static bool glob_at(const char *p, const char *s)
+/*
+ * Globs: '*' and '?' stay within one path component, '**' spans components
+ * ("**" + "/" also matches no directory at all), [..] classes with '!' or
+ * '^' negation, '\' escapes.  Matching is dynamic programming over
+ * (pattern token, path position), O(tokens x length): no backtracking, so
+ * no pattern can make it slow.
+ */
+enum { G_LIT, G_ANY, G_STAR, G_DSTAR, G_DSTAR_SLASH, G_CLASS };
+
+typedef struct gtok {
+	uint8_t type;      /* G_* */
+	char c;            /* G_LIT: the character */
+	bool neg;          /* G_CLASS: negated */
+	const char *set;   /* G_CLASS: the members, as written */
+	size_t setlen;     /* their length */
+} gtok;
+
+#define MI_GLOB_MAX 1024 /* tokens; longer patterns never match */
+
+static bool class_has(const gtok *t, char ch)
 {
-	while (*p) {
-		if (p[0] == '*' && p[1] == '*') {
-			p += 2;
-			if (*p == '/')
-				p++;
-			if (!*p)
+	const char *q = t->set, *e = t->set + t->setlen;
+	while (q < e) {
+		if (q + 2 < e && q[1] == '-') {
+			if (ch >= q[0] && ch <= q[2])
 				return true;
-			for (const char *t = s;; t++) {
-				if (glob_at(p, t))
-					return true;
-				if (!*t)
-					return false;
-			}
+			q += 3;
+		} else {
+			if (ch == *q)
+				return true;
+			q++;
 		}
-		if (*p == '*') {
+	}
+	return false;
+}
+
+static size_t glob_tokens(const char *p, gtok *tok)
+{
+	size_t n = 0;
+	while (*p && n < MI_GLOB_MAX) {
+		gtok *t = &tok[n];
+		memset(t, 0, sizeof(*t));
+		if (p[0] == '*' && p[1] == '*') {
+			while (*p == '*')
+				p++;
+			if (*p == '/') {
+				t->type = G_DSTAR_SLASH;
+				p++;
+			} else {
+				t->type = G_DSTAR;
+			}
+		} else if (*p == '*') {
+			t->type = G_STAR;
 			p++;
-			for (const char *t = s;; t++) {
-				if (glob_at(p, t))
-					return true;
-				if (!*t || *t == '/')
-					return false;
-			}
-		}
-		if (!*s)
-			return false;
-		if (*p == '?') {
-			if (*s == '/')
-				return false;
+		} else if (*p == '?') {
+			t->type = G_ANY;
+			p++;
 		} else if (*p == '[') {
 			const char *q = p + 1;
-			bool neg = *q == '!' || *q == '^', hit = false;
+			bool neg = *q == '!' || *q == '^';
 			if (neg)
 				q++;
 			const char *first = q;
-			while (*q && (*q != ']' || q == first)) {
-				if (q[1] == '-' && q[2] && q[2] != ']') {
-					if (*s >= q[0] && *s <= q[2])
-						hit = true;
-					q += 3;
-				} else {
-					if (*s == *q)
-						hit = true;
-					q++;
-				}
-			}
-			if (*q != ']') {
-				if (*s != '[')
-					return false; /* unterminated: literal '[' */
+			while (*q && (*q != ']' || q == first))
+				q++;
+			if (*q == ']') {
+				t->type = G_CLASS;
+				t->neg = neg;
+				t->set = first;
+				t->setlen = (size_t)(q - first);
+				p = q + 1;
 			} else {
-				if (hit == neg || *s == '/')
-					return false;
-				p = q;
+				t->type = G_LIT; /* unterminated: a literal '[' */
+				t->c = '[';
+				p++;
 			}
-		} else if (*p == '\\' && p[1]) {
-			p++;
-			if (*p != *s)
-				return false;
-		} else if (*p != *s) {
-			return false;
+		} else {
+			if (*p == '\\' && p[1])
+				p++;
+			t->type = G_LIT;
+			t->c = *p++;
 		}
-		p++;
-		s++;
+		/* collapse repeated single stars */
+		if (t->type == G_STAR && n && tok[n - 1].type == G_STAR)
+			continue;
+		n++;
 	}
-	return !*s;
+	return *p ? (size_t)-1 : n;
+}
+
+static bool glob_at(const char *pat, const char *s)
+{
+	gtok *tok = mi_xmalloc(MI_GLOB_MAX * sizeof(*tok));
+	size_t nt = glob_tokens(pat, tok), n = strlen(s);
+	bool res = false;
+	if (nt == (size_t)-1)
+		goto out;
+	/* row[j]: tokens i.. match s[j..]; next: tokens i+1.. */
+	uint8_t *next = mi_xcalloc(n + 2, 1), *row = mi_xcalloc(n + 2, 1);
+	next[n] = 1; /* no tokens match the empty rest */
+	for (size_t i = nt; i-- > 0;) {
+		const gtok *t = &tok[i];
+		row[n + 1] = 0;
+		bool after_slash = false; /* for G_DSTAR_SLASH: some k>j, s[k-1]=='/', next[k] */
+		for (size_t j = n + 1; j-- > 0;) {
+			uint8_t m = 0;
+			char ch = j < n ? s[j] : 0;
+			switch (t->type) {
+			case G_LIT:
+				m = j < n && ch == t->c && next[j + 1];
+				break;
+			case G_ANY:
+				m = j < n && ch != '/' && next[j + 1];
+				break;
+			case G_CLASS:
+				m = j < n && ch != '/' && class_has(t, ch) != t->neg && next[j + 1];
+				break;
+			case G_STAR:
+				m = next[j] || (j < n && ch != '/' && row[j + 1]);
+				break;
+			case G_DSTAR:
+				m = next[j] || (j < n && row[j + 1]);
+				break;
+			case G_DSTAR_SLASH:
+				if (j < n && ch == '/' && next[j + 1])
+					after_slash = true;
+				m = next[j] || after_slash;
+				break;
+			}
+			row[j] = m;
+		}
+		uint8_t *tmp = next;
+		next = row;
+		row = tmp;
+	}
+	res = next[0];
+	free(next);
+	free(row);
+out:
+	free(tok);
+	return res;
 }
 
 bool mi_glob_match(const char *pat, const char *path)

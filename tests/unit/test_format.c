@@ -49,6 +49,25 @@ TEST(globs)
 	CHECK(mi_glob_match("Sources/Auth/**", "Sources/Auth/Login.swift"));
 	CHECK(!mi_glob_match("Sources/Auth/**", "Sources/Other/Login.swift"));
 	CHECK(!mi_glob_match("[", "a"));
+	CHECK(mi_glob_match("**/*.c", "top.c"));      /* zero directories */
+	CHECK(mi_glob_match("src/**/x.c", "src/x.c"));
+	CHECK(mi_glob_match("src/**/x.c", "src/a/b/x.c"));
+	CHECK(!mi_glob_match("src/**/x.c", "src/a/b/y.c"));
+	CHECK(mi_glob_match("a\\*b", "a*b"));
+	CHECK(!mi_glob_match("a\\*b", "axb"));
+	/* Many stars: linear time, not exponential backtracking. */
+	char pat[200] = "src/";
+	for (int i = 0; i < 64; i++)
+		strcat(pat, i % 2 ? "*" : "**");
+	strcat(pat, "x");
+	char path[300];
+	memset(path, 'a', 250);
+	memcpy(path, "src/", 4);
+	path[120] = '/';
+	path[250] = 0;
+	CHECK(!mi_glob_match(pat, path));
+	path[249] = 'x';
+	CHECK(mi_glob_match(pat, path));
 }
 
 TEST(lines)
