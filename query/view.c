@@ -6,6 +6,7 @@
 #include "query.h"
 #include "query_int.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +76,14 @@ typedef struct vctx {
 	int lnw;                 /* digits of nlines (zpad width) */
 	uint8_t *shown;          /* 1: the symbol is rendered (line or member) */
 	uint8_t *depth;          /* nesting depth among rendered symbols */
-	int32_t *kid;            /* first child of each symbol, -1 = none */
+	int32_t *par;            /* parent as rendered: the source parent, or a Go
+				    method's receiver type; -1 = top level */
+	uint8_t *ek;             /* kind as rendered: a C++ prototype inside a class
+				    is a method declaration */
+	uint8_t *adopted;        /* 1: par is a Go receiver type, not the source parent */
+	int32_t *kid;            /* first child of each symbol (by par), -1 = none */
 	int32_t *sib;            /* next sibling, -1 = last */
+	int32_t *order;          /* symbols in tree order: each parent before its children */
 	uint32_t *impl;          /* indices of MI_REF_IMPL refs */
 	size_t nimpl;            /* how many */
 	bool header;             /* a C/C++ header: static inline is its API */
@@ -382,7 +389,7 @@ static void put_body(vctx *c)
 static void put_sig(vctx *c, const char *sig, size_t n, bool elide)
 {
 	size_t lt = n, gt = 0;
-	while (n > 0 && (sig[n - 1] == ' ' || sig[n - 1] == '{' ||
+	while (n > 0 && (sig[n - 1] == ' ' || sig[n - 1] == '{' || (sig[n - 1] == ';' && elide) ||
 			 (sig[n - 1] == ':' && (c->p->lang == MI_LANG_PYTHON ||
 						c->p->lang == MI_LANG_SIMPLE))))
 		n--;
@@ -442,11 +449,90 @@ static void put_sig(vctx *c, const char *sig, size_t n, bool elide)
 }
 
 /* The code of a symbol's line: its signature, or its name without one. */
+/* End of a bracketed run from s (at an opening '(' '[' or '{'), skipping
+ * strings; NULL when it does not close. */
+static const char *skip_group(const char *s)
+{
+	int d = 0;
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\'') {
+			char q = *s;
+			for (s++; *s && *s != q; s++)
+				if (*s == '\\' && s[1])
+					s++;
+			if (!*s)
+				return NULL;
+		} else if (*s == '(' || *s == '[' || *s == '{') {
+			d++;
+		} else if ((*s == ')' || *s == ']' || *s == '}') && --d == 0) {
+			return s + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Python decorators that change how a function is called: kept, without
+ * their arguments. */
+static const char *const kept_decorators[] = {
+	"staticmethod", "classmethod", "property", "abstractmethod", "dataclass",
+};
+
+/*
+ * Writes the kept annotations of sig and returns where the rest starts:
+ * leading annotations, attributes and decorators (`@Override`, `[Obsolete]`,
+ * `#[derive(Debug)]`, `@app.route("/")`) are dropped from outline lines;
+ * expand_at what=signature shows them.
+ */
+static const char *put_annotations(vctx *c, const char *sig)
+{
+	int lang = c->p->lang;
+	bool at = lang == MI_LANG_PYTHON || lang == MI_LANG_JAVA || lang == MI_LANG_KOTLIN ||
+		  lang == MI_LANG_SWIFT || lang == MI_LANG_TYPESCRIPT || lang == MI_LANG_TSX ||
+		  lang == MI_LANG_JAVASCRIPT;
+	bool hash = lang == MI_LANG_RUST || lang == MI_LANG_PHP;
+	bool bracket = lang == MI_LANG_CSHARP;
+	const char *q = sig;
+	for (;;) {
+		const char *e = NULL;
+		if (at && q[0] == '@' && (isalpha((unsigned char)q[1]) || q[1] == '_')) {
+			const char *w = q + 1;
+			while (isalnum((unsigned char)*w) || *w == '_' || *w == '.' || *w == ':')
+				w++;
+			if (w - q == 10 && !memcmp(q, "@interface", 10))
+				break; /* Java annotation type: a keyword, not an annotation */
+			e = *w == '(' ? skip_group(w) : w;
+			if (e && lang == MI_LANG_PYTHON) {
+				for (size_t k = 0; k < sizeof(kept_decorators) / sizeof(*kept_decorators); k++) {
+					size_t kl = strlen(kept_decorators[k]);
+					if ((size_t)(w - q - 1) == kl && !memcmp(q + 1, kept_decorators[k], kl)) {
+						mi_buf_add(c->out, q, kl + 1);
+						mi_buf_addc(c->out, ' ');
+					}
+				}
+			}
+		} else if ((hash && q[0] == '#' && q[1] == '[') || (bracket && q[0] == '[')) {
+			e = skip_group(q + (q[0] == '#'));
+		}
+		if (!e || (*e != ' ' && *e != '\0'))
+			break;
+		while (*e == ' ')
+			e++;
+		if (!*e)
+			break;
+		q = e;
+	}
+	return q;
+}
+
+/* The code of a symbol's line: its signature, or its name without one.
+ * Outline lines (elide) drop annotations and long generic lists. */
 static void put_code(vctx *c, const mi_symbol *s, bool elide)
 {
 	const char *sig = str0(s->sig);
 	if (!*sig)
 		sig = str0(s->name);
+	if (elide)
+		sig = put_annotations(c, sig);
 	put_sig(c, sig, strlen(sig), elide);
 }
 
@@ -512,44 +598,85 @@ static void nl_put(vctx *c, const namelist *l, size_t cap)
 
 /* ---- symbol relations -------------------------------------------------------- */
 
+/* The kind a symbol renders as (see vctx.ek). */
+static int ekind(const vctx *c, size_t i)
+{
+	return c->ek[i];
+}
+
+/* A Rust `impl Trait for Type` block: its members are the trait's, so it
+ * folds to one line naming them. */
+static bool trait_impl(const vctx *c, const mi_symbol *s)
+{
+	if (c->p->lang != MI_LANG_RUST || s->kind != MI_KIND_MODULE)
+		return false;
+	const char *sig = str0(s->sig);
+	return !strncmp(sig, "impl", 4) && strstr(sig, " for ") != NULL;
+}
+
+/* A member written in its parent's header (a record component, a Kotlin
+ * constructor `val`): the signature already shows it. */
+static bool in_header(const mi_symbol *par, const mi_symbol *m)
+{
+	uint32_t end = par->body_byte ? par->body_byte : par->end_byte;
+	return m->start_byte > par->start_byte && m->start_byte < end &&
+	       m->start_line == par->start_line;
+}
+
+enum {
+	CM_OPENS = 1,  /* the parent lists its block children: nested types have lines */
+	CM_FNS = 2,    /* functions are named too, not only counted */
+};
+
 /* Names of the members of container i: mark-less children, looking through
- * anonymous nested types. */
-static void collect_members(const vctx *c, size_t i, namelist *l, size_t *methods)
+ * anonymous nested types; *methods counts its functions. */
+static void collect_members(const vctx *c, size_t i, namelist *l, size_t *methods, int how)
 {
 	const mi_parsed *p = c->p;
 	for (int32_t j = c->kid[i]; j >= 0; j = c->sib[j]) {
 		const mi_symbol *s = &p->syms[j];
-		if (!c->shown[j])
+		int k = ekind(c, (size_t)j);
+		if (!c->shown[j] || (!c->adopted[j] && in_header(&p->syms[i], s)))
 			continue;
-		if (krow(s->kind)->member || s->kind == MI_KIND_STRUCT ||
-		    s->kind == MI_KIND_UNION) {
-			if (is_ident(s->name))
+		if (krow(k)->member || k == MI_KIND_STRUCT || k == MI_KIND_UNION) {
+			if (!is_ident(s->name))
+				collect_members(c, (size_t)j, l, methods, how & ~CM_OPENS);
+			else if (krow(k)->member || !(how & CM_OPENS))
 				nl_add(l, s->name);
-			else
-				collect_members(c, (size_t)j, l, methods);
-		} else if (is_fn(s->kind)) {
-			if (methods)
+		} else if (is_fn(k)) {
+			if (how & CM_FNS)
+				nl_add(l, s->name);
+			else if (methods)
 				(*methods)++;
 		}
 	}
 }
 
 /* True when container i has rendered children that get lines of their own.
- * A trait folds whole: its members are requirements, shown by expand_at. */
+ * A trait folds whole: its members are requirements, shown by expand_at;
+ * so does a trait impl. */
 static bool has_block_children(const vctx *c, size_t i)
 {
 	const mi_parsed *p = c->p;
-	if (p->syms[i].kind == MI_KIND_TRAIT)
+	if (p->syms[i].kind == MI_KIND_TRAIT || trait_impl(c, &p->syms[i]))
 		return false;
 	for (int32_t j = c->kid[i]; j >= 0; j = c->sib[j]) {
 		const mi_symbol *s = &p->syms[j];
-		if (c->shown[j] && is_block(s->kind) && !anon_type(s))
+		if (c->shown[j] && is_block(ekind(c, (size_t)j)) && !anon_type(s))
 			return true;
 	}
 	return false;
 }
 
-/* Decides which symbols are rendered and how deep. */
+/* A namespace without braces (C# `namespace A;`, PHP `namespace A;`): what
+ * follows it is not indented under it. */
+static bool flat_module(const mi_symbol *s)
+{
+	return s->kind == MI_KIND_MODULE && !s->body_byte;
+}
+
+/* Decides which symbols are rendered and how deep.  A Go method joins its
+ * receiver's type when that type is rendered, else it stands alone. */
 static void mark_shown(vctx *c)
 {
 	const mi_parsed *p = c->p;
@@ -558,18 +685,31 @@ static void mark_shown(vctx *c)
 		bool ok = s->kind > MI_KIND_NONE && s->kind < MI_KIND__COUNT &&
 			  (c->o->all || sym_public(c, s));
 		int d = 0;
-		if (ok && s->parent_idx >= 0 && (size_t)s->parent_idx < i) {
-			const mi_symbol *par = &p->syms[s->parent_idx];
-			ok = c->shown[s->parent_idx] && krow(par->kind)->container;
-			d = c->depth[s->parent_idx] + 1;
+		int32_t pi = s->parent_idx;
+		if (ok && pi >= 0 && (size_t)pi < i) {
+			const mi_symbol *par = &p->syms[pi];
+			ok = c->shown[pi] && krow(par->kind)->container;
+			d = c->depth[pi] + 1;
 			if (par->kind == MI_KIND_HEADING)
 				d = 0;
+			else if (flat_module(par))
+				d = c->depth[pi];
 		}
 		c->shown[i] = ok;
 		c->depth[i] = (uint8_t)(d > 40 ? 40 : d);
 	}
+	for (size_t i = 0; i < p->nsyms; i++) {
+		int32_t t = c->par[i];
+		if (!c->adopted[i])
+			continue;
+		if (c->shown[t]) {
+			c->depth[i] = (uint8_t)(c->depth[t] + 1 > 40 ? 40 : c->depth[t] + 1);
+		} else {
+			c->adopted[i] = 0;
+			c->par[i] = -1;
+		}
+	}
 }
-
 static int dref_cmp(const void *a, const void *b)
 {
 	const struct dref *x = a, *y = b;
@@ -826,23 +966,28 @@ static void put_traits(vctx *c, size_t i, int depth)
 
 /* ---- outline and compact ----------------------------------------------------------- */
 
-/* Markdown: does the heading hold text of its own before its first subheading? */
-static bool heading_has_body(const vctx *c, size_t i, bool *subs)
+/* Markdown: does the heading hold text of its own before its first
+ * subheading?  *sub gets the level of that subheading, 0 without one.  A
+ * setext heading's underline is not text. */
+static bool heading_has_body(const vctx *c, size_t i, int *sub)
 {
 	const mi_parsed *p = c->p;
 	const mi_symbol *s = &p->syms[i];
 	uint32_t stop = s->end_line;
-	*subs = false;
+	*sub = 0;
 	for (size_t j = i + 1; j < p->nsyms; j++) {
 		if (p->syms[j].kind != MI_KIND_HEADING)
 			continue;
 		if (p->syms[j].start_line <= s->end_line) {
 			stop = p->syms[j].start_line - 1;
-			*subs = true;
+			*sub = p->syms[j].level ? p->syms[j].level : 1;
 		}
 		break;
 	}
-	for (uint32_t l = s->start_line + 1; l <= stop && l <= c->nlines; l++) {
+	uint32_t from = s->start_line + 1;
+	if (*str0(s->sig) != '#')
+		from++;
+	for (uint32_t l = from; l <= stop && l <= c->nlines; l++) {
 		size_t n;
 		const char *t = line_at(c, l, &n);
 		if (!line_blank(t, n))
@@ -851,17 +996,34 @@ static bool heading_has_body(const vctx *c, size_t i, bool *subs)
 	return false;
 }
 
+/* Length of an ATX heading line without its optional closing sequence
+ * ("## Title ##") and trailing blanks. */
+static size_t atx_len(const char *t, size_t n)
+{
+	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	size_t e = n;
+	while (e > 0 && t[e - 1] == '#')
+		e--;
+	if (e < n && e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t')) {
+		while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+			e--;
+		n = e;
+	}
+	return n;
+}
+
 static void put_heading(vctx *c, size_t i)
 {
 	const mi_symbol *s = &c->p->syms[i];
-	bool subs;
-	bool body = heading_has_body(c, i, &subs);
+	int sub;
+	bool body = heading_has_body(c, i, &sub);
 	if (c->mode == VM_COMPACT && s->level > 3)
 		return;
 	put_lineno(c, s->start_line);
 	const char *sig = str0(s->sig);
 	if (*sig == '#') {
-		mi_buf_adds(c->out, sig);
+		mi_buf_add(c->out, sig, atx_len(sig, strlen(sig)));
 	} else {
 		int lv = s->level ? s->level : 1;
 		for (int k = 0; k < lv && k < 6; k++)
@@ -869,13 +1031,15 @@ static void put_heading(vctx *c, size_t i)
 		mi_buf_addc(c->out, ' ');
 		mi_buf_adds(c->out, *sig ? sig : str0(s->name));
 	}
-	if (body || (c->mode == VM_COMPACT && subs && s->level == 3))
+	/* compact hides levels 4 to 6: a heading that holds only those folds them */
+	if (body || (c->mode == VM_COMPACT && sub > 3))
 		put_body(c);
 	mi_buf_addc(c->out, '\n');
 }
 
 /* Length of sig up to the end of the function's name ("pub fn login"),
- * or 0 when the name is not followed by its parameters. */
+ * or 0 when the name is not followed by its parameters or an '='
+ * (`const handler = async () =>`, `square = lambda v: ...`). */
 static size_t name_end(const char *sig, const char *name)
 {
 	size_t nl = strlen(name);
@@ -887,40 +1051,89 @@ static size_t name_end(const char *sig, const char *name)
 		const char *e = h + nl;
 		while (*e == ' ')
 			e++;
-		if (*e == '(' || *e == '<' || *e == '[')
+		if (*e == '(' || *e == '<' || *e == '[' ||
+		    (*e == '=' && e[1] != '=' && e[1] != '>'))
 			return (size_t)(h + nl - sig);
 	}
 	return 0;
 }
 
 /* One line "X> code"; compact mode keeps a function's header up to its name. */
-static void put_sym_line(vctx *c, const mi_symbol *s, int depth)
+static void put_sym_line(vctx *c, size_t i, int depth)
 {
+	const mi_symbol *s = &c->p->syms[i];
+	int k = ekind(c, i);
 	put_lineno(c, s->start_line);
-	mi_buf_adds(c->out, krow(s->kind)->mark);
+	mi_buf_adds(c->out, krow(k)->mark);
 	mi_buf_addc(c->out, ' ');
 	put_indent(c, depth);
-	size_t cut;
-	if (c->mode == VM_COMPACT && is_fn(s->kind) &&
-	    (cut = name_end(str0(s->sig), str0(s->name))) > 0) {
-		const char *sig = s->sig;
-		if (c->p->lang == MI_LANG_C || c->p->lang == MI_LANG_CPP) {
-			static const char *const drop[] = {
-				"static ", "inline ", "extern ", "__always_inline ",
-				"__init ", "__exit ", "noinline ", "__inline__ ",
-			};
-			for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++) {
-				size_t dl = strlen(drop[k]);
-				if (cut > dl && !strncmp(sig, drop[k], dl)) {
-					sig += dl;
-					cut -= dl;
-					k = (size_t)-1;
-				}
+	if (c->mode != VM_COMPACT || !is_fn(k) || !*str0(s->sig)) {
+		put_code(c, s, true);
+		return;
+	}
+	const char *sig = put_annotations(c, s->sig);
+	size_t cut = name_end(sig, str0(s->name));
+	if (!cut) {
+		put_sig(c, sig, strlen(sig), true);
+		return;
+	}
+	if (c->p->lang == MI_LANG_C || c->p->lang == MI_LANG_CPP) {
+		static const char *const drop[] = {
+			"static ", "inline ", "extern ", "__always_inline ",
+			"__init ", "__exit ", "noinline ", "__inline__ ",
+		};
+		for (size_t d = 0; d < sizeof(drop) / sizeof(drop[0]); d++) {
+			size_t dl = strlen(drop[d]);
+			if (cut > dl && !strncmp(sig, drop[d], dl)) {
+				sig += dl;
+				cut -= dl;
+				d = (size_t)-1;
 			}
 		}
-		mi_buf_add(c->out, sig, cut);
-	} else
-		put_code(c, s, true);
+	}
+	mi_buf_add(c->out, sig, cut);
+}
+
+/* Does symbol i have a body to fold?  A Ruby method, class or module always
+ * has one (an empty `def x; end` too); a C# member may have only `=> expr`. */
+static bool has_body(const vctx *c, size_t i)
+{
+	const mi_symbol *s = &c->p->syms[i];
+	if (s->body_byte)
+		return true;
+	if (c->p->lang == MI_LANG_RUBY && is_block(ekind(c, i)))
+		return true;
+	if (!is_fn(ekind(c, i)) || s->kind == MI_KIND_PROTOTYPE)
+		return false;
+	if (c->p->lang == MI_LANG_CSHARP && s->end_byte <= c->len && s->start_byte < s->end_byte)
+		return memmem(c->src + s->start_byte, s->end_byte - s->start_byte, "=>", 2) != NULL;
+	return false;
+}
+
+/* " { ... }" after a symbol's code; a JS/TS arrow function shows its "=>",
+ * a Rust tuple struct its fields. */
+static void put_sym_body(vctx *c, size_t i)
+{
+	const mi_symbol *s = &c->p->syms[i];
+	int lang = c->p->lang;
+	if (s->body_byte && s->body_byte < c->len && s->kind == MI_KIND_STRUCT &&
+	    lang == MI_LANG_RUST && c->src[s->body_byte] == '(') {
+		const char *a = c->src + s->body_byte;
+		const char *e = skip_group(a);
+		if (e && e - a <= 60 && !memchr(a, '\n', (size_t)(e - a))) {
+			mi_buf_add(c->out, a, (size_t)(e - a));
+			return;
+		}
+	}
+	if (s->body_byte && is_fn(s->kind) && c->mode != VM_COMPACT && (lang == MI_LANG_JAVASCRIPT ||
+					       lang == MI_LANG_TYPESCRIPT || lang == MI_LANG_TSX)) {
+		size_t b = s->body_byte;
+		while (b > s->start_byte && tk_space((unsigned char)c->src[b - 1]))
+			b--;
+		if (b >= s->start_byte + 2 && !memcmp(c->src + b - 2, "=>", 2))
+			mi_buf_add(c->out, " =>", 3);
+	}
+	put_body(c);
 }
 
 /* Compact: a whole container on one line: "C> class User { name, 2 methods }". */
@@ -929,11 +1142,11 @@ static void put_compact_container(vctx *c, size_t i, int depth)
 	const mi_symbol *s = &c->p->syms[i];
 	namelist l = { 0 };
 	size_t methods = 0;
-	collect_members(c, i, &l, &methods);
-	put_sym_line(c, s, depth);
+	collect_members(c, i, &l, &methods, trait_impl(c, s) ? CM_FNS : 0);
+	put_sym_line(c, i, depth);
 	if (!l.n && !methods) {
-		if (s->body_byte || s->end_line > s->start_line)
-			put_body(c);
+		if (has_body(c, i) || s->end_line > s->start_line)
+			put_sym_body(c, i);
 	} else {
 		mi_buf_add(c->out, " { ", 3);
 		nl_put(c, &l, LIST_CAP_COMPACT);
@@ -950,6 +1163,7 @@ static void put_compact_container(vctx *c, size_t i, int depth)
  * one line (impl block)? */
 static bool compact_opens(const vctx *c, const mi_symbol *s)
 {
+	(void)c;
 	if (s->kind != MI_KIND_MODULE)
 		return false;
 	const char *sig = str0(s->sig);
@@ -961,12 +1175,16 @@ static bool compact_opens(const vctx *c, const mi_symbol *s)
 /*
  * Writes the entry of symbol i (its line, its V* lines); children follow as
  * entries of their own.  Returns true when its children get lines.
+ *
+ * A container's mark-less members go inline in its braces when it is a
+ * data type (struct, union, enum), a trait without methods or a trait impl,
+ * or has no block children; else on a "V* members:" line under it.
  */
 static bool put_entry(vctx *c, size_t i)
 {
 	const mi_parsed *p = c->p;
 	const mi_symbol *s = &p->syms[i];
-	const kind_row *k = krow(s->kind);
+	const kind_row *k = krow(ekind(c, i));
 	int depth = c->depth[i];
 
 	if (s->kind == MI_KIND_HEADING) {
@@ -979,31 +1197,36 @@ static bool put_entry(vctx *c, size_t i)
 		put_compact_container(c, i, depth);
 		return false;
 	}
-	if (k->container && !opens) {
-		/* data-only type: members inline */
+	bool data = s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION ||
+		    s->kind == MI_KIND_ENUM;
+	bool listed = false;
+	if (k->container && (!opens || data)) {
 		namelist l = { 0 };
-		collect_members(c, i, &l, NULL);
-		put_sym_line(c, s, depth);
-		if (l.n) {
+		size_t methods = 0;
+		int how = (opens ? CM_OPENS : 0) | (trait_impl(c, s) ? CM_FNS : 0);
+		collect_members(c, i, &l, &methods, how);
+		put_sym_line(c, i, depth);
+		if (s->kind == MI_KIND_TRAIT && methods) {
+			put_body(c);
+		} else if (l.n) {
 			mi_buf_add(c->out, " { ", 3);
 			nl_put(c, &l, c->mode == VM_COMPACT ? LIST_CAP_COMPACT : LIST_CAP_OUTLINE);
 			mi_buf_add(c->out, " }", 2);
-		} else if (s->body_byte) {
-			put_body(c);
+		} else if (has_body(c, i)) {
+			put_sym_body(c, i);
 		}
 		mi_buf_addc(c->out, '\n');
 		nl_free(&l);
+		listed = true;
 	} else {
-		put_sym_line(c, s, depth);
-		if (s->body_byte)
-			put_body(c);
+		put_sym_line(c, i, depth);
+		if (has_body(c, i))
+			put_sym_body(c, i);
 		mi_buf_addc(c->out, '\n');
 	}
-	if (c->mode == VM_OUTLINE)
-		put_sym_diags(c, i, depth);
-	if (opens && c->mode == VM_OUTLINE) {
+	if (opens && !listed && c->mode == VM_OUTLINE) {
 		namelist l = { 0 };
-		collect_members(c, i, &l, NULL);
+		collect_members(c, i, &l, NULL, CM_OPENS);
 		if (l.n) {
 			vline(c, depth);
 			mi_buf_adds(c->out, "members: ");
@@ -1014,18 +1237,22 @@ static bool put_entry(vctx *c, size_t i)
 	}
 	if (k->container && c->mode == VM_OUTLINE)
 		put_traits(c, i, depth);
+	if (c->mode == VM_OUTLINE)
+		put_sym_diags(c, i, depth);
 	put_coverage(c, s, depth);
 	return opens;
 }
 
-/* Number of symbols from index i on that the view would have rendered. */
-static size_t count_left(const vctx *c, size_t i)
+/* Number of symbols from position k of the tree order on that the view
+ * would have rendered. */
+static size_t count_left(const vctx *c, size_t k)
 {
 	size_t n = 0;
-	for (; i < c->p->nsyms; i++)
-		if (c->shown[i] && (is_block(c->p->syms[i].kind) ||
-				    c->p->syms[i].kind == MI_KIND_HEADING))
+	for (; k < c->p->nsyms; k++) {
+		size_t i = (size_t)c->order[k];
+		if (c->shown[i] && (is_block(ekind(c, i)) || c->p->syms[i].kind == MI_KIND_HEADING))
 			n++;
+	}
 	return n;
 }
 
@@ -1119,19 +1346,26 @@ static void put_diag_summary(vctx *c)
 	mi_buf_adds(c->out, " in file]\n");
 }
 
-/* Closes open blocks deeper than or at depth with "V* end class X" guides. */
-static void close_guides(vctx *c, int32_t *stack, int *top, uint32_t upto_line)
+/* Closes the open blocks above `keep` (-1: all) with "V* end class X" guides. */
+static void close_guides(vctx *c, int32_t *stack, int *top, int32_t keep)
 {
-	while (*top > 0) {
+	while (*top > 0 && stack[*top - 1] != keep) {
 		const mi_symbol *s = &c->p->syms[stack[*top - 1]];
-		if (upto_line && upto_line <= s->end_line)
-			break;
 		(*top)--;
 		if (c->o->block_guides && s->kind != MI_KIND_HEADING) {
 			vline(c, c->depth[stack[*top]]);
 			mi_buf_addf(c->out, "end %s %s\n", krow(s->kind)->word, str0(s->name));
 		}
 	}
+}
+
+/* Is symbol i on the stack of open blocks? */
+static bool on_stack(const int32_t *stack, int top, int32_t i)
+{
+	for (int k = top - 1; k >= 0; k--)
+		if (stack[k] == i)
+			return true;
+	return false;
 }
 
 static void render_folded(vctx *c)
@@ -1145,18 +1379,20 @@ static void render_folded(vctx *c)
 
 	int32_t *stack = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
 	int top = 0;
-	size_t i;
+	size_t k;
 	bool cut = false;
+	bool pointcuts = false;
 	/* hashes of leaf entries written: a repeated one (#ifdef variants) is dropped */
 	size_t nseen = 64;
 	while (nseen < p->nsyms * 2)
 		nseen *= 2;
 	uint64_t *seen = mi_xcalloc(nseen, sizeof(uint64_t));
-	for (i = 0; i < p->nsyms; i++) {
+	for (k = 0; k < p->nsyms; k++) {
+		size_t i = (size_t)c->order[k];
 		const mi_symbol *s = &p->syms[i];
-		if (!c->shown[i] || (!is_block(s->kind) && s->kind != MI_KIND_HEADING))
+		if (!c->shown[i] || (!is_block(ekind(c, i)) && s->kind != MI_KIND_HEADING))
 			continue;
-		if (s->kind == MI_KIND_POINTCUT) {
+		if (s->kind == MI_KIND_POINTCUT && pointcuts) {
 			/* a pointcut shows once, however often it is declared */
 			bool dup = false;
 			for (size_t j = 0; j < i && !dup; j++)
@@ -1166,31 +1402,28 @@ static void render_folded(vctx *c)
 			if (dup)
 				continue;
 		}
+		pointcuts |= s->kind == MI_KIND_POINTCUT;
 		/* skip symbols whose parent's children are not listed */
-		if (s->parent_idx >= 0) {
-			const mi_symbol *par = &p->syms[s->parent_idx];
-			bool listed = false;
-			for (int k = 0; k < top; k++)
-				listed |= stack[k] == s->parent_idx;
-			if (!listed && par->kind != MI_KIND_HEADING)
-				continue;
-			if (anon_type(s) && par->kind != MI_KIND_HEADING)
+		int32_t pi = c->par[i];
+		bool under_heading = pi >= 0 && p->syms[pi].kind == MI_KIND_HEADING;
+		if (pi >= 0 && !under_heading) {
+			if (!on_stack(stack, top, pi) || anon_type(s))
 				continue;
 		}
 		size_t at = c->out->len;
-		close_guides(c, stack, &top, s->start_line);
+		close_guides(c, stack, &top, under_heading ? -1 : pi);
 		size_t at_entry = c->out->len;
 		bool opens = put_entry(c, i);
 		if (!opens && c->out->len > at_entry) {
 			uint64_t h = mi_hash64(c->out->buf + at_entry, c->out->len - at_entry) | 1;
-			size_t k = h & (nseen - 1);
-			while (seen[k] && seen[k] != h)
-				k = (k + 1) & (nseen - 1);
-			if (seen[k] == h) {
+			size_t q = h & (nseen - 1);
+			while (seen[q] && seen[q] != h)
+				q = (q + 1) & (nseen - 1);
+			if (seen[q] == h) {
 				c->out->len = at_entry;
 				c->out->buf[at_entry] = '\0';
 			}
-			seen[k] = h;
+			seen[q] = h;
 		}
 		if (!budget(c, at)) {
 			cut = true;
@@ -1201,15 +1434,15 @@ static void render_folded(vctx *c)
 			stack[top++] = (int32_t)i;
 	}
 	from = c->out->len;
-	close_guides(c, stack, &top, 0);
+	close_guides(c, stack, &top, -1);
 	if (cut) {
-		put_truncated(c, count_left(c, i));
+		put_truncated(c, count_left(c, k));
 	} else {
 		put_file_auto_traits(c);
 		if (c->mode == VM_OUTLINE) {
-			for (size_t k = 0; k < p->ndiags; k++)
-				if (c->dord[k].owner < 0)
-					put_diag(c, &p->diags[c->dord[k].idx], 0);
+			for (size_t d = 0; d < p->ndiags; d++)
+				if (c->dord[d].owner < 0)
+					put_diag(c, &p->diags[c->dord[d].idx], 0);
 			size_t *l = c->diags_left;
 			if (l[0] + l[1] + l[2]) {
 				vline(c, 0);
@@ -1252,6 +1485,7 @@ static void render_full(vctx *c)
 	uint32_t bline = 1;
 	int32_t *stack = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
 	int top = 0;
+	bool cut = false;
 	/* diagnostics by line */
 	struct dref *byline = mi_xmalloc((p->ndiags + 1) * sizeof(*byline));
 	for (size_t k = 0; k < p->ndiags; k++) {
@@ -1281,15 +1515,24 @@ static void render_full(vctx *c)
 		size_t n;
 		const char *t = line_at(c, ln, &n);
 		put_lineno(c, ln);
-		mi_buf_add(c->out, t, n);
 		while (di < p->ndiags && byline[di].line < ln)
 			di++;
-		for (; di < p->ndiags && byline[di].line == ln; di++) {
-			const mi_diag *dg = &p->diags[byline[di].idx];
-			char sev = dg->severity == 'W' || dg->severity == 'H' ? dg->severity : 'E';
-			const char *m = str0(dg->msg);
-			mi_buf_addf(c->out, " %s [%c] %.*s%s", open, sev,
-				    (int)strcspn(m, "\n"), m, close);
+		if (di < p->ndiags && byline[di].line == ln) {
+			/* one trailing comment: "code // [E] a; [W] b" */
+			while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+				n--;
+			mi_buf_add(c->out, t, n);
+			mi_buf_addf(c->out, " %s", open);
+			for (const char *sep = " "; di < p->ndiags && byline[di].line == ln; di++) {
+				const mi_diag *dg = &p->diags[byline[di].idx];
+				char sev = dg->severity == 'W' || dg->severity == 'H' ? dg->severity : 'E';
+				const char *m = str0(dg->msg);
+				mi_buf_addf(c->out, "%s[%c] %.*s", sep, sev, (int)strcspn(m, "\n"), m);
+				sep = "; ";
+			}
+			mi_buf_adds(c->out, close);
+		} else {
+			mi_buf_add(c->out, t, n);
 		}
 		mi_buf_addc(c->out, '\n');
 		/* guides for blocks ending here, innermost first */
@@ -1317,15 +1560,110 @@ static void render_full(vctx *c)
 			mi_buf_addf(c->out, "[truncated: lines %u-%u, %zu more symbol%s; "
 				    "use expand_at, mode=outline or filter]\n",
 				    from_line, c->nlines, more, more == 1 ? "" : "s");
+			cut = true;
 			break;
 		}
 		c->tokens += t_add;
+	}
+	/* diagnostics without a line, or past the last one */
+	for (size_t k = 0; k < p->ndiags && !cut; k++) {
+		const mi_diag *dg = &p->diags[byline[k].idx];
+		if (dg->line >= 1 && dg->line <= c->nlines)
+			continue;
+		put_diag(c, dg, 0);
 	}
 	free(byline);
 	free(stack);
 }
 
 /* ---- context ---------------------------------------------------------------------- */
+
+static int cmp_by_name(const void *a, const void *b, void *arg)
+{
+	const mi_symbol *syms = arg;
+	return strcmp(str0(syms[*(const int32_t *)a].name), str0(syms[*(const int32_t *)b].name));
+}
+
+/* Rendered parents and kinds: the source's, except that a C++ prototype in a
+ * class is a method declaration, and a Go method's parent is its receiver's
+ * struct when the file declares it. */
+static void relate(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	int32_t *types = NULL;
+	size_t ntypes = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		int32_t par = s->parent_idx >= 0 && (size_t)s->parent_idx < i ? s->parent_idx : -1;
+		c->par[i] = par;
+		c->ek[i] = s->kind;
+		if (s->kind == MI_KIND_PROTOTYPE && par >= 0) {
+			int pk = p->syms[par].kind;
+			if (pk == MI_KIND_CLASS || pk == MI_KIND_STRUCT || pk == MI_KIND_UNION)
+				c->ek[i] = MI_KIND_METHOD;
+		}
+		if (p->lang == MI_LANG_GO && par < 0 && s->kind == MI_KIND_STRUCT) {
+			if (!types)
+				types = mi_xmalloc(p->nsyms * sizeof(int32_t));
+			types[ntypes++] = (int32_t)i;
+		}
+	}
+	if (!ntypes)
+		return;
+	qsort_r(types, ntypes, sizeof(int32_t), cmp_by_name, p->syms);
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		if (s->kind != MI_KIND_METHOD || c->par[i] >= 0 || !*str0(s->parent))
+			continue;
+		size_t lo = 0, hi = ntypes;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			int r = strcmp(str0(p->syms[types[mid]].name), s->parent);
+			if (r < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < ntypes && !strcmp(str0(p->syms[types[lo]].name), s->parent)) {
+			c->par[i] = types[lo];
+			c->adopted[i] = 1;
+		}
+	}
+	free(types);
+}
+
+/* Children lists (by rendered parent, in source order) and the tree order. */
+static void link_tree(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	size_t n = p->nsyms + 1, no = 0;
+	for (size_t i = 0; i < n; i++)
+		c->kid[i] = c->sib[i] = -1;
+	for (size_t i = p->nsyms; i-- > 0;) {
+		int32_t par = c->par[i];
+		if (par >= 0) {
+			c->sib[i] = c->kid[par];
+			c->kid[par] = (int32_t)i;
+		}
+	}
+	/* preorder without recursion: walk down kid, along sib, up par */
+	for (size_t r = 0; r < p->nsyms; r++) {
+		if (c->par[r] >= 0)
+			continue;
+		int32_t i = (int32_t)r;
+		while (i >= 0) {
+			c->order[no++] = i;
+			if (c->kid[i] >= 0) {
+				i = c->kid[i];
+				continue;
+			}
+			while (i >= 0 && i != (int32_t)r && c->sib[i] < 0)
+				i = c->par[i];
+			i = i >= 0 && i != (int32_t)r ? c->sib[i] : -1;
+		}
+	}
+	assert(no == p->nsyms);
+}
 
 static void ctx_init(vctx *c, const char *path, const char *src, size_t len,
 		     const mi_parsed *p, const mi_view_opts *o, mi_out *out)
@@ -1344,17 +1682,13 @@ static void ctx_init(vctx *c, const char *path, const char *src, size_t len,
 	size_t n = p->nsyms + 1;
 	c->shown = mi_xcalloc(n, 1);
 	c->depth = mi_xcalloc(n, 1);
+	c->par = mi_xmalloc(n * sizeof(int32_t));
+	c->ek = mi_xmalloc(n);
+	c->adopted = mi_xcalloc(n, 1);
 	c->kid = mi_xmalloc(n * sizeof(int32_t));
 	c->sib = mi_xmalloc(n * sizeof(int32_t));
-	for (size_t i = 0; i < n; i++)
-		c->kid[i] = c->sib[i] = -1;
-	for (size_t i = p->nsyms; i-- > 0;) {
-		int32_t par = p->syms[i].parent_idx;
-		if (par >= 0 && (size_t)par < i) {
-			c->sib[i] = c->kid[par];
-			c->kid[par] = (int32_t)i;
-		}
-	}
+	c->order = mi_xmalloc(n * sizeof(int32_t));
+	relate(c);
 	c->impl = mi_xmalloc((p->nrefs + 1) * sizeof(uint32_t));
 	for (size_t k = 0; k < p->nrefs; k++)
 		if (p->refs[k].kind == MI_REF_IMPL)
@@ -1366,6 +1700,7 @@ static void ctx_init(vctx *c, const char *path, const char *src, size_t len,
 	}
 	c->dstart = mi_xcalloc(n, sizeof(int32_t));
 	mark_shown(c);
+	link_tree(c);
 	assign_diags(c);
 }
 
@@ -1374,8 +1709,12 @@ static void ctx_release(vctx *c)
 	free(c->lstart);
 	free(c->shown);
 	free(c->depth);
+	free(c->par);
+	free(c->ek);
+	free(c->adopted);
 	free(c->kid);
 	free(c->sib);
+	free(c->order);
 	free(c->impl);
 	free(c->dstart);
 	free(c->dord);
@@ -1592,7 +1931,7 @@ static void put_expanded_body(vctx *c, size_t i, const char *mark)
 		put_lineno(c, ln);
 		mi_buf_add(c->out, t + from, ind - from);
 		if (ch->kind == MI_KIND_HEADING)
-			mi_buf_add(c->out, t + ind, n - ind);
+			mi_buf_add(c->out, t + ind, t[ind] == '#' ? atx_len(t + ind, n - ind) : n - ind);
 		else
 			put_code(c, ch, false);
 		put_body(c);
@@ -1867,7 +2206,7 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 		size_t pubm = 0, privm = 0;
 		for (int32_t j = c.kid[i]; j >= 0; j = c.sib[j]) {
 			const mi_symbol *m = &p->syms[j];
-			if (!is_fn(m->kind))
+			if (!is_fn(ekind(&c, (size_t)j)))
 				continue;
 			if (sym_public(&c, m))
 				pubm++;
