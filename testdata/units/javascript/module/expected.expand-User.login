@@ -1,0 +1,4 @@
+/** Logs in. */
+F_ async login(password) {
+  return check(this.name, password);
+}
