@@ -1,0 +1,4 @@
+F_ public static function make(): static
+{
+    return new static('x');
+}
