@@ -29,6 +29,16 @@ check simple-expand "$u/simple/user/expected.expand-User" \
 	"$MCPIDX" outline --expand User --what all $u/simple/user/input.spl
 check c-outline $u/c/point/expected.outline "$MCPIDX" outline $u/c/point/input.c
 check c-full $u/c/point/expected.full "$MCPIDX" outline --mode full $u/c/point/input.c
+# one golden per view of other languages, through the CLI
+check go-outline $u/go/types/expected.outline "$MCPIDX" outline $u/go/types/input.go
+check go-all $u/go/types/expected.outline-all "$MCPIDX" outline --filter all $u/go/types/input.go
+check rust-compact $u/rust/impls/expected.compact "$MCPIDX" outline --mode compact $u/rust/impls/input.rs
+check csharp-all $u/csharp/classes/expected.outline-all \
+	"$MCPIDX" outline --filter all $u/csharp/classes/input.cs
+check markdown-outline $u/markdown/headings/expected.outline "$MCPIDX" outline $u/markdown/headings/input.md
+check python-full-errors $u/python/errors/expected.full "$MCPIDX" outline --mode full $u/python/errors/input.py
+check java-expand "$u/java/docs/expected.expand-Account.reset" \
+	"$MCPIDX" outline --expand Account.reset --what all $u/java/docs/input.java
 
 # unicode marks: seed 000's glyphs
 "$MCPIDX" outline --marks unicode $u/simple/user/input.spl > "$tmp/u"

@@ -575,11 +575,15 @@ TEST(bad_input)
 
 /*
  * Each case holds input.<ext> and expected files: expected.outline,
- * expected.compact, expected.full (view modes), expected.expand-<selector>
- * (expand_at what=all), expected.body-<selector>, expected.signature-<selector>,
+ * expected.compact, expected.full (view modes), expected.outline-all (outline
+ * with filter=all), expected.expand-<selector> (expand_at what=all),
+ * expected.body-<selector>, expected.signature-<selector>,
  * expected.docs-<selector>.  MI_UPDATE_GOLDEN=1 rewrites them from the
- * current output for review with git diff.
+ * current output for review with git diff (create an empty file to add one).
+ * Every language needs, in at least one of its cases, an outline, a compact,
+ * a full and an expand golden.
  */
+enum { G_OUTLINE = 1, G_COMPACT = 2, G_FULL = 4, G_EXPAND = 8, G_ALL = 15 };
 static int golden_cases, golden_checks;
 
 static void golden_compare(const char *file, const char *got)
@@ -612,13 +616,15 @@ static void golden_compare(const char *file, const char *got)
 	free(want);
 }
 
-static void golden_case(const char *dir)
+/* Checks one case directory; returns the G_* kinds of golden it holds. */
+static int golden_case(const char *dir)
 {
 	char path[1536], input[1536] = "";
+	int have = 0;
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	if (!d)
-		return;
+		return 0;
 	while ((e = readdir(d)))
 		if (!strncmp(e->d_name, "input.", 6))
 			snprintf(input, sizeof(input), "%s/%s", dir, e->d_name);
@@ -629,7 +635,7 @@ static void golden_case(const char *dir)
 	if (!*input || mi_read_file(input, &src, &len)) {
 		TEST_FAIL_("%s: no readable input.<ext>", dir);
 		closedir(d);
-		return;
+		return 0;
 	}
 	mi_parsed p;
 	mi_parsed_init(&p);
@@ -642,15 +648,21 @@ static void golden_case(const char *dir)
 	golden_cases++;
 	mi_out out = { 0 };
 	const char *rel = input;
-	static const char *modes[] = { "outline", "compact", "full" };
-	for (size_t m = 0; m < 3; m++) {
-		snprintf(path, sizeof(path), "%s/expected.%s", dir, modes[m]);
+	static const struct { const char *file, *mode; bool all; int bit; } modes[] = {
+		{ "outline", "outline", false, G_OUTLINE },
+		{ "compact", "compact", false, G_COMPACT },
+		{ "full", "full", false, G_FULL },
+		{ "outline-all", "outline", true, 0 },
+	};
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		snprintf(path, sizeof(path), "%s/expected.%s", dir, modes[m].file);
 		struct stat st;
 		if (stat(path, &st))
 			continue;
-		mi_view_opts o = { .mode = modes[m] };
+		mi_view_opts o = { .mode = modes[m].mode, .all = modes[m].all };
 		mi_render_view(rel, src, len, &p, &o, &out);
 		golden_compare(path, mi_buf_str(&out.text));
+		have |= modes[m].bit;
 	}
 	static const char *whats[] = { "expand", "body", "signature", "docs" };
 	while ((e = readdir(d))) {
@@ -664,6 +676,8 @@ static void golden_case(const char *dir)
 			mi_render_expand(rel, src, len, &p, e->d_name + pl,
 					 w == 0 ? "all" : whats[w], NULL, &out);
 			golden_compare(path, mi_buf_str(&out.text));
+			if (w == 0)
+				have |= G_EXPAND;
 		}
 	}
 	mi_out_release(&out);
@@ -671,13 +685,37 @@ out:
 	mi_parsed_release(&p);
 	free(src);
 	closedir(d);
+	return have;
+}
+
+/* Checks every case of one language directory; returns the union of kinds. */
+static int golden_lang(const char *ldir)
+{
+	DIR *cases = opendir(ldir);
+	struct dirent *c;
+	int have = 0;
+	if (!cases)
+		return -1;
+	while ((c = readdir(cases))) {
+		if (c->d_name[0] == '.')
+			continue;
+		char cdir[1024];
+		snprintf(cdir, sizeof(cdir), "%s/%s", ldir, c->d_name);
+		struct stat st;
+		if (stat(cdir, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		have |= golden_case(cdir);
+	}
+	closedir(cases);
+	return have;
 }
 
 TEST(golden_units)
 {
 	const char *root = "testdata/units";
 	DIR *langs = opendir(root);
-	struct dirent *l, *c;
+	struct dirent *l;
+	bool known[MI_LANG__COUNT] = { false };
 	if (!langs) {
 		TEST_FAIL_("no %s (run the tests from the repository root)", root);
 		return;
@@ -688,20 +726,30 @@ TEST(golden_units)
 			continue;
 		char ldir[512];
 		snprintf(ldir, sizeof(ldir), "%s/%s", root, l->d_name);
-		DIR *cases = opendir(ldir);
-		if (!cases)
+		int have = golden_lang(ldir);
+		if (have < 0)
 			continue;
-		while ((c = readdir(cases))) {
-			if (c->d_name[0] == '.')
-				continue;
-			char cdir[1024];
-			snprintf(cdir, sizeof(cdir), "%s/%s", ldir, c->d_name);
-			golden_case(cdir);
-		}
-		closedir(cases);
+		int lang = mi_lang_from_name(l->d_name);
+		if (lang > MI_LANG_NONE && lang < MI_LANG__COUNT &&
+		    !strcmp(mi_lang_name(lang), l->d_name))
+			known[lang] = true;
+		static const char *kinds[] = { "outline", "compact", "full", "expand-<selector>" };
+		char missing[128] = "";
+		for (int k = 0; k < 4; k++)
+			if (lang > MI_LANG_NONE && !(have & (1 << k)))
+				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+					 "%sexpected.%s", *missing ? ", " : "", kinds[k]);
+		if (*missing)
+			TEST_FAIL_("%s: no case has %s; add them beside the richest input "
+				   "(an empty file, then MI_UPDATE_GOLDEN=1 fills it) and review them",
+				   ldir, missing);
 	}
 	closedir(langs);
-	CHECK(golden_cases >= 5);
+	for (int lang = MI_LANG_NONE + 1; lang < MI_LANG__COUNT; lang++)
+		if (!known[lang])
+			TEST_FAIL_("no golden cases for %s: add %s/%s/<case>/input.<ext> with "
+				   "expected view files", mi_lang_name(lang), root, mi_lang_name(lang));
+	CHECK(golden_cases >= 17);
 	printf("golden: %d cases, %d files compared\n", golden_cases, golden_checks);
 }
 
