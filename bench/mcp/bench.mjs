@@ -18,11 +18,23 @@
 //                           (best case: the agent already knows the file), plus
 //                           search_files '**/BASENAME' to locate it, on fewer calls
 //   search_code          -> none; ripgrep `rg -n -w NAME` is the peer
+//
+// Sample (fixed seed): N random C files of the corpus; N functions, each a
+// random `F>` line of a random file's outline whose name expand_at resolves
+// to one symbol in that file.  goto_definition and find_references take the
+// name, expand_at the file and name, search_code the name's words
+// (`page_cache_alloc` -> "page cache alloc").  Every call is made once
+// untimed (warm-up), then timed.  server-filesystem is started as
+// node_modules/.bin/mcp-server-filesystem CORPUS (what `npx` runs, without
+// npx's own start-up).  Start-to-initialized: spawn until the SDK's connect()
+// resolves (initialize answered, initialized sent).  Memory: VmRSS, RssAnon,
+// RssFile, VmHWM of /proc/PID/status after every call, peaks kept.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,9 +104,10 @@ class Peaks {
   constructor() { this.v = { VmRSS: 0, RssAnon: 0, RssFile: 0, VmHWM: 0 }; this.samples = 0; }
   sample(pid) {
     const s = readStatus(pid);
-    if (!s) return;
+    if (!s) return null;
     this.samples++;
     for (const k of Object.keys(this.v)) this.v[k] = Math.max(this.v[k], s[k]);
+    return s;
   }
 }
 
@@ -127,7 +140,7 @@ async function pass(client, pid, peaks, calls, { timed = true } = {}) {
     const t0 = performance.now();
     const r = await client.callTool({ name, arguments: args });
     const ms = performance.now() - t0;
-    if (peaks) peaks.sample(pid);
+    peaks.sample(pid);
     if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
     if (!timed) continue;
     lat.push(ms);
@@ -194,7 +207,7 @@ const order = allFiles.map((f, i) => [rand(1 << 30), i]).sort((a, b) => a[0] - b
 const files = [];
 const syms = [];
 const outlineOf = new Map();
-let notIndexed = 0;
+let notIndexed = 0, rejected = 0;
 for (let i = 0; (files.length < N || syms.length < N) && i < order.length * 4; i++) {
   const f = order[i % order.length];
   let text = outlineOf.get(f);
@@ -209,14 +222,41 @@ for (let i = 0; (files.length < N || syms.length < N) && i < order.length * 4; i
   if (text === null || syms.length >= N) continue;
   const fns = [];
   for (const l of text.split('\n')) {
-    const m = /^F> (?:[^(]*[^\w(])?(\w+)\s*\(/.exec(l);
-    if (m && m[1].length > 2) fns.push(m[1]);
+    const n = l.startsWith('F> ') ? fnName(l.slice(3)) : null;
+    if (n && n.length > 2) fns.push(n);
   }
-  if (fns.length) syms.push({ path: f, name: fns[rand(fns.length)] });
+  // A name the index resolves to one symbol in that file (an outline line may
+  // hold a macro; #ifdef'd twins in one file are ambiguous).
+  while (fns.length) {
+    const name = fns.splice(rand(fns.length), 1)[0];
+    const r = await ours.client.callTool({ name: 'expand_at', arguments: { path: f, selector: name, what: 'signature' } });
+    if (!r.isError && !/^V\* ambiguous/.test(textOf(r))) { syms.push({ path: f, name }); break; }
+    rejected++;
+  }
 }
 if (files.length < N || syms.length < N) die(`found only ${files.length} indexed files and ${syms.length} functions (N=${N})`);
 results.not_indexed_in_sample = notIndexed;
+results.rejected_names = rejected;
 
+// The function's name in an outline line `F> SIGNATURE { ... }`: the
+// identifier before the parameter list that closes the signature (so
+// `__printf(1, 2) void f(const char *fmt, ...)` gives f).
+function fnName(sig) {
+  let e = sig.replace(/\s*\{ \.\.\. \}\s*$/, '').trimEnd();
+  for (;;) { // trailing attributes: `) __acquires(rq->lock)`, `) __init`
+    const m = /\)\s+\w+(\([^()]*\))?$/.exec(e);
+    if (!m) break;
+    e = e.slice(0, m.index + 1);
+  }
+  if (!e.endsWith(')')) return null;
+  let depth = 0, i = e.length - 1;
+  for (; i >= 0; i--) {
+    if (e[i] === ')') depth++;
+    else if (e[i] === '(' && --depth === 0) break;
+  }
+  const m = /(\w+)\s*$/.exec(e.slice(0, Math.max(i, 0)));
+  return i > 0 && m ? m[1] : null;
+}
 const words = (name) => name.replace(/_+/g, ' ').trim() || name;
 const ourCalls = {
   goto_definition: syms.map((s) => ['goto_definition', { symbol: s.name }]),
@@ -229,12 +269,14 @@ log('mcpidx: warm-up pass');
 for (const calls of Object.values(ourCalls)) await pass(ours.client, ours.pid, ourPeaks, calls, { timed: false });
 log('mcpidx: measured pass');
 const logFrom = fs.statSync(serverLog).size;
+const loadFrom = os.loadavg()[0];
 results.ping = await pings(ours.client, N);
 for (const [tool, calls] of Object.entries(ourCalls)) {
   results.tools[tool] = { ours: await pass(ours.client, ours.pid, ourPeaks, calls) };
   ourPeaks.sample(ours.pid);
 }
 const ourFinal = readStatus(ours.pid);
+results.machine = { cpus: os.cpus().length, load_start: loadFrom, load_end: os.loadavg()[0] };
 // Server-side time of the same calls, from its log (`tool=NAME ms=X`).
 const srv = {};
 for (const l of fs.readFileSync(serverLog).subarray(logFrom).toString('utf8').split('\n')) {
@@ -344,7 +386,7 @@ const out = [];
 out.push(`bench-mcp: ${CORPUS} (${ix.files ?? '?'} files, ${ix.symbols ?? '?'} symbols indexed), index ${INDEX}`);
 out.push(`client: @modelcontextprotocol/sdk ${pkgVersion('@modelcontextprotocol/sdk')} Client + StdioClientTransport on node ${process.version}; ` +
   `peer: @modelcontextprotocol/server-filesystem ${pkgVersion('@modelcontextprotocol/server-filesystem')} (${path.relative(process.cwd(), FS_BIN)} ${CORPUS})`);
-out.push(`${N} warm calls per tool after a warm-up pass (${N} random files, ${N} random functions from their outlines); ms = client-side round trip (in server: the server's own log); tok = o200k tokens of the text content per answer`);
+out.push(`${N} warm calls per tool after a warm-up pass (${N} random files; ${N} random functions from their outlines that expand_at resolves, ${rejected} names skipped as ambiguous or macros); ms = client-side round trip (in server: the server's own log); tok = o200k tokens of the text content per answer`);
 out.push('');
 out.push(fmt(head));
 out.push(fmt(head.map((h, i) => '-'.repeat(widths[i]))));
@@ -360,6 +402,8 @@ out.push('');
 const errs = Object.entries(T).flatMap(([t, r]) => [['mcpidx', r.ours], ['server-filesystem', r.fs]].filter(([, x]) => x && x.errors).map(([who, x]) => `${who} ${t}: ${x.errors} error answers (first: ${x.firstError})`));
 for (const e of errs) out.push(`note: ${e}`);
 out.push(`memory: sampled from /proc/PID/status after every call (${mo.samples} samples mcpidx, ${mf.samples} server-filesystem); mcpidx RssFile is the mapped index plus its own binary`);
+const mc = results.machine;
+out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling)`);
 out.push(`targets: ${verdicts.map(([t, v]) => `${t} ${v}`).join(', ')}`);
 console.log(out.join('\n'));
 results.verdicts = Object.fromEntries(verdicts);
