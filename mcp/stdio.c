@@ -78,6 +78,28 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Read-only lookups finish in well under a millisecond: they run on the
+ * reader thread, which saves a thread start and a wake-up per call (the
+ * tail latency on a busy machine).  Calls that may run long (a build, a
+ * blocking tasks/result, a research graph) get a thread of their own so
+ * pings and cancellations are answered meanwhile.
+ */
+static bool runs_inline(const mi_mcp_call *call)
+{
+	static const char *const quick[] = {"goto_definition", "read_file", "expand_at",
+					    "find_references", "search_code", "search_docs",
+					    "index_status", NULL};
+	if (!call->tool || strcmp(call->method, "tools/call"))
+		return false;
+	if (call->params && json_object_get(call->params, "task"))
+		return false;
+	for (int i = 0; quick[i]; i++)
+		if (!strcmp(call->tool, quick[i]))
+			return true;
+	return false;
+}
+
 static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 {
 	mi_mcp_server *s = ss->srv;
@@ -99,12 +121,16 @@ static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 		busy = s->running >= MI_MAX_WORKERS;
 		s->running++;
 		pthread_mutex_unlock(&s->run_mu);
-		pthread_attr_init(&at);
-		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-		/* Past the cap the reader runs calls itself: backpressure. */
-		if (busy || pthread_create(&th, &at, worker_main, w) != 0)
+		if (busy || runs_inline(call)) {
+			/* Past the cap the reader runs calls itself: backpressure. */
 			worker_main(w);
-		pthread_attr_destroy(&at);
+		} else {
+			pthread_attr_init(&at);
+			pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+			if (pthread_create(&th, &at, worker_main, w) != 0)
+				worker_main(w);
+			pthread_attr_destroy(&at);
+		}
 	}
 	if (out.len)
 		ss->sink.send(ss->sink.ctx, out.buf, out.len);
