@@ -602,6 +602,10 @@ static int ts_extract(mi_ts_ctx *c)
 			}
 			def_tmp *d = &defs[ndefs++];
 			d->node = defn;
+			/* A captured declarator (C: *p, a[3]) names through to its
+			 * identifier. */
+			if (!ts_node_is_null(name) && strstr(ts_node_type(name), "declarator"))
+				name = find_name(name);
 			d->name = ts_node_is_null(name) ? find_name(defn) : name;
 			d->body = body;
 			d->doc = doc;
@@ -626,10 +630,17 @@ static int ts_extract(mi_ts_ctx *c)
 	for (size_t i = 0; i < ndefs; i++) {
 		def_tmp *d = &defs[i];
 		uint32_t sb = ts_node_start_byte(d->node), eb = ts_node_end_byte(d->node);
-		if (i > 0 && ts_node_eq(defs[i - 1].node, d->node))
-			continue; /* same node from a later pattern */
+		/* The same node again: from a later pattern it is a duplicate; from
+		 * the same pattern with another name it is one more declarator of a
+		 * declaration such as `int x, y;`. */
+		if (i > 0 && ts_node_eq(defs[i - 1].node, d->node) &&
+		    (defs[i - 1].pattern != d->pattern || ts_node_eq(defs[i - 1].name, d->name)))
+			continue;
+		bool sibling = i > 0 && ts_node_eq(defs[i - 1].node, d->node);
 		while (sp > 0 && c->p->syms[stack[sp - 1]].end_byte - c->base <= sb)
 			sp--;
+		if (sibling && sp > 0 && c->p->syms[stack[sp - 1]].start_byte - c->base == sb)
+			sp--; /* a declarator beside the previous one, not inside it */
 		mi_symbol *s = mi_parsed_add_sym(c->p);
 		uint32_t nl;
 		const char *nt = node_text(c, d->name, &nl);

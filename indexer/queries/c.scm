@@ -92,7 +92,7 @@
     (array_declarator declarator: (type_identifier) @name)
   ]) @definition.typedef
 
-(field_declaration_list (field_declaration declarator: (_)) @definition.field)
+(field_declaration_list (field_declaration declarator: (_) @name) @definition.field)
 (enumerator name: (identifier) @name) @definition.enumerator
 
 ; ---- macros ----

@@ -38,7 +38,7 @@
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @definition.namespace
 (concept_definition name: (identifier) @name) @definition.trait
 
-(field_declaration_list (field_declaration declarator: (_)) @definition.field)
+(field_declaration_list (field_declaration declarator: (_) @name) @definition.field)
 (enumerator name: (identifier) @name) @definition.enumerator
 
 ; ---- macros ----
