@@ -135,6 +135,24 @@ int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
 	mi_cursor_close(cur);
 	if (rc == MI_ERR_NOTFOUND)
 		rc = 0;
+	/* Implementation references feed the V* traits lines.  A reference
+	 * record ends with its kind (a fixint), so the others are skipped
+	 * without decoding. */
+	if (!rc && !(rc = mi_cursor_open(t, MI_DB_FREFS, &cur))) {
+		for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &v, &vl); !rc;
+		     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
+			if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+				break;
+			if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
+				continue;
+			mi_ref *r = mi_parsed_add_ref(p);
+			if (mi_ref_decode(v, vl, r, p))
+				p->nrefs--;
+		}
+		mi_cursor_close(cur);
+		if (rc == MI_ERR_NOTFOUND)
+			rc = 0;
+	}
 	for (uint32_t i = 0; i < rec->ndiags && !rc; i++) {
 		mi_diag *d = mi_parsed_add_diag(p);
 		d->line = rec->diags[i].line;
