@@ -101,6 +101,31 @@ char *mi_q_file_path(mi_txn *t, uint32_t file_id)
 	return mi_xstrndup(v, vl);
 }
 
+/* Implementation references feed the V* traits lines.  A reference record
+ * ends with its kind (a fixint), so the others are skipped undecoded.
+ * prefix is "path\0". */
+static int load_impl_refs(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
+{
+	mi_cursor *cur;
+	const void *kp, *v;
+	size_t kl, vl;
+	int rc = mi_cursor_open(t, MI_DB_FREFS, &cur);
+	if (rc)
+		return rc;
+	for (rc = mi_cursor_seek(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
+		if (kl != prefix->len + 4 || memcmp(kp, prefix->buf, prefix->len))
+			break;
+		if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
+			continue;
+		mi_ref *r = mi_parsed_add_ref(p);
+		if (mi_ref_decode(v, vl, r, p))
+			p->nrefs--;
+	}
+	mi_cursor_close(cur);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
 int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
 		   const char **src, size_t *len, mi_parsed *p)
 {
@@ -135,24 +160,8 @@ int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
 	mi_cursor_close(cur);
 	if (rc == MI_ERR_NOTFOUND)
 		rc = 0;
-	/* Implementation references feed the V* traits lines.  A reference
-	 * record ends with its kind (a fixint), so the others are skipped
-	 * without decoding. */
-	if (!rc && !(rc = mi_cursor_open(t, MI_DB_FREFS, &cur))) {
-		for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &v, &vl); !rc;
-		     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-			if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-				break;
-			if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
-				continue;
-			mi_ref *r = mi_parsed_add_ref(p);
-			if (mi_ref_decode(v, vl, r, p))
-				p->nrefs--;
-		}
-		mi_cursor_close(cur);
-		if (rc == MI_ERR_NOTFOUND)
-			rc = 0;
-	}
+	if (!rc)
+		rc = load_impl_refs(t, &k, p);
 	for (uint32_t i = 0; i < rec->ndiags && !rc; i++) {
 		mi_diag *d = mi_parsed_add_diag(p);
 		d->line = rec->diags[i].line;
@@ -652,6 +661,196 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	return rc;
 }
 
+/* Languages where a symbol's members all lie inside its span, so its
+ * subtree is all an expansion shows.  Not so: Go methods (declared beside
+ * their receiver type), Rust and Swift impl/extension blocks, C++ members
+ * defined out of class, Kotlin extension functions, Ruby reopened classes. */
+static bool subtree_is_whole(int lang)
+{
+	switch (lang) {
+	case MI_LANG_C: case MI_LANG_PYTHON: case MI_LANG_JAVA: case MI_LANG_JAVASCRIPT:
+	case MI_LANG_TYPESCRIPT: case MI_LANG_TSX: case MI_LANG_BASH: case MI_LANG_MARKDOWN:
+	case MI_LANG_PHP: case MI_LANG_CSHARP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Fast path of expand_at for a selector naming one symbol of the file: loads
+ * that symbol, its descendants and its ancestors only (a large file has
+ * thousands of symbols; the answer needs a handful), remapping parent
+ * indexes.  Returns MI_ERR_NOTFOUND when the slow path must decide
+ * (no match, several matches, a qualifier that does not match exactly).
+ */
+static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
+			      mi_parsed *p)
+{
+	const char *name = selector, *par = NULL;
+	size_t parl = 0;
+	const char *dot = strrchr(selector, '.'), *colons = NULL;
+	for (const char *c = selector; (c = strstr(c, "::")); c += 2)
+		colons = c;
+	if (!strncmp(selector, "line:", 5))
+		return MI_ERR_NOTFOUND;
+	if (colons && (!dot || colons > dot)) {
+		par = selector;
+		parl = (size_t)(colons - selector);
+		name = colons + 2;
+	} else if (dot && dot > selector && dot[1]) {
+		par = selector;
+		parl = (size_t)(dot - selector);
+		name = dot + 1;
+	}
+	size_t pl = strlen(path);
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	int found = 0;
+	uint32_t idx = 0;
+	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
+	if (rc)
+		goto out;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc && found < 2;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		idx = mi_rd32((const uint8_t *)kp + k.len);
+		found++;
+	}
+	mi_cursor_close(cur);
+	if (found != 1) {
+		rc = MI_ERR_NOTFOUND;
+		goto out;
+	}
+	/* Ancestors (outermost first), the symbol, its descendants. */
+	mi_buf sk = {0};
+	uint32_t chain[64];
+	int nchain = 0;
+	int64_t at = idx;
+	mi_symbol s;
+	uint8_t b4[4];
+	while (at >= 0 && nchain < 64) {
+		mi_buf_reset(&sk);
+		mi_buf_add(&sk, path, pl);
+		mi_buf_addc(&sk, 0);
+		mi_be32(b4, (uint32_t)at);
+		mi_buf_add(&sk, b4, 4);
+		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+		    (rc = mi_symbol_decode(vp, vl, &s, p)))
+			break;
+		chain[nchain++] = (uint32_t)at;
+		if (s.parent_idx >= at)
+			break; /* parents come first; anything else is damage */
+		at = s.parent_idx;
+	}
+	if (rc || at >= 0) {
+		mi_buf_release(&sk);
+		rc = rc ? rc : MI_ERR_NOTFOUND;
+		goto out;
+	}
+	/* old index -> new index, for parent_idx */
+	uint32_t *old_of = NULL;
+	size_t nold = 0, capold = 0;
+	for (int i = nchain - 1; i >= 1; i--) {
+		mi_buf_reset(&sk);
+		mi_buf_add(&sk, path, pl);
+		mi_buf_addc(&sk, 0);
+		mi_be32(b4, chain[i]);
+		mi_buf_add(&sk, b4, 4);
+		mi_symbol *a = mi_parsed_add_sym(p);
+		if (mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl) || mi_symbol_decode(vp, vl, a, p)) {
+			rc = MI_ERR_CORRUPT;
+			break;
+		}
+		if (nold == capold) {
+			capold = capold ? capold * 2 : 64;
+			old_of = mi_xrealloc(old_of, capold * sizeof(*old_of));
+		}
+		old_of[nold++] = chain[i];
+	}
+	uint32_t end_byte = 0;
+	if (!rc && !(rc = mi_cursor_open(t, MI_DB_SYMS, &cur))) {
+		mi_buf_reset(&sk);
+		mi_buf_add(&sk, path, pl);
+		mi_buf_addc(&sk, 0);
+		mi_be32(b4, idx);
+		mi_buf_add(&sk, b4, 4);
+		bool first = true;
+		for (rc = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !rc;
+		     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl != pl + 5 || memcmp(kp, path, pl + 1))
+				break;
+			mi_symbol *d = mi_parsed_add_sym(p);
+			if (mi_symbol_decode(vp, vl, d, p)) {
+				rc = MI_ERR_CORRUPT;
+				break;
+			}
+			if (first) {
+				end_byte = d->end_byte;
+				if (par && (strlen(d->parent) != parl || memcmp(d->parent, par, parl))) {
+					rc = MI_ERR_NOTFOUND; /* let the slow path judge the qualifier */
+					break;
+				}
+				first = false;
+			} else if (d->start_byte >= end_byte) {
+				p->nsyms--;
+				break;
+			}
+			if (nold == capold) {
+				capold = capold ? capold * 2 : 64;
+				old_of = mi_xrealloc(old_of, capold * sizeof(*old_of));
+			}
+			old_of[nold++] = mi_rd32((const uint8_t *)kp + pl + 1);
+		}
+		mi_cursor_close(cur);
+		if (rc == MI_ERR_NOTFOUND && !first)
+			rc = 0;
+	}
+	/* Remap parents and the implementers of references: old_of is
+	 * increasing, so bsearch it. */
+	if (!rc) {
+		mi_buf_reset(&sk);
+		mi_buf_add(&sk, path, pl);
+		mi_buf_addc(&sk, 0);
+		rc = load_impl_refs(t, &sk, p);
+	}
+	for (size_t i = 0; !rc && i < p->nsyms + p->nrefs; i++) {
+		int32_t *slot = i < p->nsyms ? &p->syms[i].parent_idx : &p->refs[i - p->nsyms].caller_idx;
+		int32_t pi = *slot, lo = 0, hi = (int32_t)nold - 1, nw = -1;
+		while (pi >= 0 && lo <= hi) {
+			int32_t mid = (lo + hi) / 2;
+			if (old_of[mid] == (uint32_t)pi) {
+				nw = mid;
+				break;
+			}
+			if (old_of[mid] < (uint32_t)pi)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+		*slot = nw;
+	}
+	/* References from outside the subset do not belong to it. */
+	size_t kept = 0;
+	for (size_t i = 0; !rc && i < p->nrefs; i++)
+		if (p->refs[i].caller_idx >= 0)
+			p->refs[kept++] = p->refs[i];
+	if (!rc)
+		p->nrefs = kept;
+	free(old_of);
+	mi_buf_release(&sk);
+out:
+	mi_buf_release(&k);
+	return rc;
+}
+
 int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		    const char *what, const mi_view_opts *o, mi_out *out)
 {
@@ -661,17 +860,53 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 	size_t len;
 	mi_parsed p;
 	mi_buf norm = {0};
+	int rc;
 	mi_out_reset(out);
 	if (!selector || !*selector)
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: selector "
 				    "(a symbol name, Parent.name or line:N)");
 	mi_parsed_init(&p);
-	int rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
+	/* Fast path: one named symbol, loaded with its subtree only. */
+	if (path && !mi_path_normalize(path, &norm) && !mi_txn_begin(q->st, false, &t)) {
+		const void *fv, *sv;
+		size_t fl, sl;
+		if (!mi_get(t, MI_DB_FILES, norm.buf, norm.len, &fv, &fl) &&
+		    !mi_file_decode(fv, fl, &rec)) {
+			if (!subtree_is_whole(rec.lang)) {
+				mi_file_rec_release(&rec);
+				goto slow;
+			}
+			if (!mi_get(t, MI_DB_SRC, norm.buf, norm.len, &sv, &sl)) {
+				p.lang = rec.lang;
+				for (uint32_t i = 0; i < rec.ndiags; i++) {
+					mi_diag *d = mi_parsed_add_diag(&p);
+					d->line = rec.diags[i].line;
+					d->severity = rec.diags[i].severity;
+					d->msg = mi_parsed_strndup(&p, rec.diags[i].msg, strlen(rec.diags[i].msg));
+				}
+				if (!load_expand_subset(t, norm.buf, selector, &p)) {
+					rc = mi_render_expand(norm.buf, sv, sl, &p, selector, what, o, out);
+					mi_file_rec_release(&rec);
+					mi_txn_abort(t);
+					goto out;
+				}
+			}
+			mi_file_rec_release(&rec);
+		}
+slow:
+		mi_txn_abort(t);
+		t = NULL;
+		mi_parsed_release(&p);
+		mi_parsed_init(&p);
+		mi_out_reset(out);
+	}
+	rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);
 	}
+out:
 	mi_parsed_release(&p);
 	mi_buf_release(&norm);
 	return rc;
