@@ -677,177 +677,177 @@ static bool subtree_is_whole(int lang)
 	}
 }
 
+/* A growing sorted set of symbol indexes. */
+typedef struct idxset {
+	uint32_t *v;     /* sorted, unique */
+	size_t n, cap;   /* used, allocated */
+} idxset;
+
+static void idxset_add(idxset *s, uint32_t x)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid] == x)
+			return;
+		if (s->v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = mi_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = x;
+	s->n++;
+}
+
+static int32_t idxset_find(const idxset *s, int32_t x)
+{
+	size_t lo = 0, hi = s->n;
+	while (x >= 0 && lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid] == (uint32_t)x)
+			return (int32_t)mid;
+		if (s->v[mid] < (uint32_t)x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static void sym_key(mi_buf *k, const char *path, size_t pl, uint32_t idx)
+{
+	uint8_t b4[4];
+	mi_buf_reset(k);
+	mi_buf_add(k, path, pl);
+	mi_buf_addc(k, 0);
+	mi_be32(b4, idx);
+	mi_buf_add(k, b4, 4);
+}
+
 /*
- * Fast path of expand_at for a selector naming one symbol of the file: loads
- * that symbol, its descendants and its ancestors only (a large file has
- * thousands of symbols; the answer needs a handful), remapping parent
- * indexes.  Returns MI_ERR_NOTFOUND when the slow path must decide
- * (no match, several matches, a qualifier that does not match exactly).
+ * Fast path of expand_at for a selector that names symbols of the file:
+ * loads the symbols so named, their ancestors and their descendants only (a
+ * large file has thousands of symbols; the answer needs a handful),
+ * remapping parent indexes.  Returns MI_ERR_NOTFOUND when the slow path must
+ * answer (no such name: it suggests close names from the whole file; or
+ * very many candidates).
  */
 static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 			      mi_parsed *p)
 {
-	const char *name = selector, *par = NULL;
-	size_t parl = 0;
+	const char *name = selector;
 	const char *dot = strrchr(selector, '.'), *colons = NULL;
 	for (const char *c = selector; (c = strstr(c, "::")); c += 2)
 		colons = c;
 	if (!strncmp(selector, "line:", 5))
 		return MI_ERR_NOTFOUND;
-	if (colons && (!dot || colons > dot)) {
-		par = selector;
-		parl = (size_t)(colons - selector);
+	if (colons && (!dot || colons > dot))
 		name = colons + 2;
-	} else if (dot && dot > selector && dot[1]) {
-		par = selector;
-		parl = (size_t)(dot - selector);
+	else if (dot && dot > selector && dot[1])
 		name = dot + 1;
-	}
 	size_t pl = strlen(path);
-	mi_buf k = {0};
+	mi_buf k = {0}, sk = {0};
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl;
+	idxset want = {0}, cand = {0};
+	mi_parsed scratch;
+	mi_parsed_init(&scratch);
 	mi_buf_adds(&k, name);
 	mi_buf_addc(&k, 0);
 	mi_buf_add(&k, path, pl);
 	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	int found = 0;
-	uint32_t idx = 0;
 	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
 	if (rc)
 		goto out;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc && found < 2;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
 			break;
-		idx = mi_rd32((const uint8_t *)kp + k.len);
-		found++;
+		idxset_add(&cand, mi_rd32((const uint8_t *)kp + k.len));
 	}
 	mi_cursor_close(cur);
-	if (found != 1) {
+	cur = NULL;
+	if (!cand.n || cand.n > 512) {
 		rc = MI_ERR_NOTFOUND;
 		goto out;
 	}
-	/* Ancestors (outermost first), the symbol, its descendants. */
-	mi_buf sk = {0};
-	uint32_t chain[64];
-	int nchain = 0;
-	int64_t at = idx;
+	rc = 0;
 	mi_symbol s;
-	uint8_t b4[4];
-	while (at >= 0 && nchain < 64) {
-		mi_buf_reset(&sk);
-		mi_buf_add(&sk, path, pl);
-		mi_buf_addc(&sk, 0);
-		mi_be32(b4, (uint32_t)at);
-		mi_buf_add(&sk, b4, 4);
-		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
-		    (rc = mi_symbol_decode(vp, vl, &s, p)))
-			break;
-		chain[nchain++] = (uint32_t)at;
-		if (s.parent_idx >= at)
-			break; /* parents come first; anything else is damage */
-		at = s.parent_idx;
-	}
-	if (rc || at >= 0) {
-		mi_buf_release(&sk);
-		rc = rc ? rc : MI_ERR_NOTFOUND;
-		goto out;
-	}
-	/* old index -> new index, for parent_idx */
-	uint32_t *old_of = NULL;
-	size_t nold = 0, capold = 0;
-	for (int i = nchain - 1; i >= 1; i--) {
-		mi_buf_reset(&sk);
-		mi_buf_add(&sk, path, pl);
-		mi_buf_addc(&sk, 0);
-		mi_be32(b4, chain[i]);
-		mi_buf_add(&sk, b4, 4);
-		mi_symbol *a = mi_parsed_add_sym(p);
-		if (mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl) || mi_symbol_decode(vp, vl, a, p)) {
-			rc = MI_ERR_CORRUPT;
-			break;
-		}
-		if (nold == capold) {
-			capold = capold ? capold * 2 : 64;
-			old_of = mi_xrealloc(old_of, capold * sizeof(*old_of));
-		}
-		old_of[nold++] = chain[i];
-	}
-	uint32_t end_byte = 0;
-	if (!rc && !(rc = mi_cursor_open(t, MI_DB_SYMS, &cur))) {
-		mi_buf_reset(&sk);
-		mi_buf_add(&sk, path, pl);
-		mi_buf_addc(&sk, 0);
-		mi_be32(b4, idx);
-		mi_buf_add(&sk, b4, 4);
-		bool first = true;
-		for (rc = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !rc;
-		     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl != pl + 5 || memcmp(kp, path, pl + 1))
+	/* Each candidate: its ancestors, itself, its descendants. */
+	for (size_t c = 0; c < cand.n && !rc; c++) {
+		int64_t at = cand.v[c];
+		for (int depth = 0; at >= 0 && depth < 256; depth++) {
+			sym_key(&sk, path, pl, (uint32_t)at);
+			if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+			    (rc = mi_symbol_decode(vp, vl, &s, &scratch)))
 				break;
-			mi_symbol *d = mi_parsed_add_sym(p);
-			if (mi_symbol_decode(vp, vl, d, p)) {
+			idxset_add(&want, (uint32_t)at);
+			if (s.parent_idx >= at) {
 				rc = MI_ERR_CORRUPT;
 				break;
 			}
-			if (first) {
-				end_byte = d->end_byte;
-				if (par && (strlen(d->parent) != parl || memcmp(d->parent, par, parl))) {
-					rc = MI_ERR_NOTFOUND; /* let the slow path judge the qualifier */
-					break;
-				}
-				first = false;
-			} else if (d->start_byte >= end_byte) {
-				p->nsyms--;
+			at = s.parent_idx;
+		}
+		if (rc || (rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+			break;
+		sym_key(&sk, path, pl, cand.v[c]);
+		uint32_t end_byte = 0;
+		bool first = true;
+		int r2;
+		for (r2 = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !r2;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl != pl + 5 || memcmp(kp, path, pl + 1) ||
+			    mi_symbol_decode(vp, vl, &s, &scratch))
 				break;
-			}
-			if (nold == capold) {
-				capold = capold ? capold * 2 : 64;
-				old_of = mi_xrealloc(old_of, capold * sizeof(*old_of));
-			}
-			old_of[nold++] = mi_rd32((const uint8_t *)kp + pl + 1);
+			if (first)
+				end_byte = s.end_byte;
+			else if (s.start_byte >= end_byte)
+				break;
+			first = false;
+			idxset_add(&want, mi_rd32((const uint8_t *)kp + pl + 1));
 		}
 		mi_cursor_close(cur);
-		if (rc == MI_ERR_NOTFOUND && !first)
-			rc = 0;
+		cur = NULL;
 	}
-	/* Remap parents and the implementers of references: old_of is
-	 * increasing, so bsearch it. */
+	/* Load them in file order. */
+	for (size_t i = 0; i < want.n && !rc; i++) {
+		sym_key(&sk, path, pl, want.v[i]);
+		mi_symbol *d = mi_parsed_add_sym(p);
+		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+		    (rc = mi_symbol_decode(vp, vl, d, p)))
+			break;
+	}
 	if (!rc) {
 		mi_buf_reset(&sk);
 		mi_buf_add(&sk, path, pl);
 		mi_buf_addc(&sk, 0);
 		rc = load_impl_refs(t, &sk, p);
 	}
-	for (size_t i = 0; !rc && i < p->nsyms + p->nrefs; i++) {
-		int32_t *slot = i < p->nsyms ? &p->syms[i].parent_idx : &p->refs[i - p->nsyms].caller_idx;
-		int32_t pi = *slot, lo = 0, hi = (int32_t)nold - 1, nw = -1;
-		while (pi >= 0 && lo <= hi) {
-			int32_t mid = (lo + hi) / 2;
-			if (old_of[mid] == (uint32_t)pi) {
-				nw = mid;
-				break;
-			}
-			if (old_of[mid] < (uint32_t)pi)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
-		*slot = nw;
-	}
-	/* References from outside the subset do not belong to it. */
+	/* Remap parents and the implementers of references; references from
+	 * outside the subset do not belong to it. */
+	for (size_t i = 0; !rc && i < p->nsyms; i++)
+		p->syms[i].parent_idx = idxset_find(&want, p->syms[i].parent_idx);
 	size_t kept = 0;
-	for (size_t i = 0; !rc && i < p->nrefs; i++)
+	for (size_t i = 0; !rc && i < p->nrefs; i++) {
+		p->refs[i].caller_idx = idxset_find(&want, p->refs[i].caller_idx);
 		if (p->refs[i].caller_idx >= 0)
 			p->refs[kept++] = p->refs[i];
+	}
 	if (!rc)
 		p->nrefs = kept;
-	free(old_of);
-	mi_buf_release(&sk);
 out:
+	mi_cursor_close(cur);
+	free(want.v);
+	free(cand.v);
+	mi_parsed_release(&scratch);
 	mi_buf_release(&k);
+	mi_buf_release(&sk);
 	return rc;
 }
 

@@ -106,12 +106,21 @@ int main(int argc, char **argv)
 		if (pass)
 			report("read_file", tm, samples);
 	}
+	const char *slow_name = NULL, *slow_path = NULL;
+	double slowest = 0;
 	for (size_t i = 0; i < samples; i++) {
 		size_t j = next_rand() % nn;
 		double t0 = now_us();
 		mi_query_expand(q, npaths[j], names[j], "all", &vo, &o);
 		tm[i] = now_us() - t0;
+		if (tm[i] > slowest) {
+			slowest = tm[i];
+			slow_name = names[j];
+			slow_path = npaths[j];
+		}
 	}
+	if (getenv("MI_BENCH_VERBOSE"))
+		printf("slowest expand: %s in %s (%.0f us)\n", slow_name, slow_path, slowest);
 	report("expand_at", tm, samples);
 	for (size_t i = 0; i < samples; i++) {
 		size_t j = next_rand() % nn;
