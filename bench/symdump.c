@@ -1,27 +1,64 @@
 /*
- * symdump.c - prints "path<TAB>line<TAB>name<TAB>kind<TAB>body_line" for every
- * symbol of the files named on stdin (one path a line); argv[1] forces a
- * language by name.  Used by bench/ctags-recall.sh.
+ * symdump.c - prints "path<TAB>line<TAB>name<TAB>kind<TAB>body_line<TAB>
+ * name_line" for every symbol of the files named on stdin (one path a
+ * line); argv[1] forces a language by name.  name_line is the line where
+ * the symbol's name is written in its header (the line ctags reports).
+ * Used by bench/ctags-recall.sh.
  */
 #include "indexer/indexer.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Line of the first occurrence of name in s[from, to) as a whole word, or 0. */
+static unsigned name_line(const char *s, unsigned start_line, unsigned from, unsigned to,
+			  const char *name)
+{
+	size_t nl = strlen(name);
+	unsigned line = start_line;
+	for (unsigned i = from; nl && i + nl <= to; i++) {
+		if (s[i] == '\n')
+			line++;
+		if (memcmp(s + i, name, nl))
+			continue;
+		char b = i > from ? s[i - 1] : ' ', a = s[i + nl];
+		int word_b = b == '_' || (b >= '0' && b <= '9') || (b | 32) >= 'a' && (b | 32) <= 'z';
+		int word_a = a == '_' || (a >= '0' && a <= '9') || (a | 32) >= 'a' && (a | 32) <= 'z';
+		if (!word_b && !word_a)
+			return line;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
 	while (fgets(path, sizeof path, stdin)) {
 		path[strcspn(path, "\n")] = 0;
 		FILE *f = fopen(path, "rb");
-		if (!f) continue;
-		fseek(f, 0, SEEK_END); long n = ftell(f); fseek(f, 0, SEEK_SET);
-		char *s = malloc(n + 1); n = fread(s, 1, n, f); fclose(f);
-		mi_parsed p; mi_parsed_init(&p);
+		if (!f)
+			continue;
+		fseek(f, 0, SEEK_END);
+		long n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		char *s = malloc(n + 1);
+		n = fread(s, 1, n, f);
+		s[n] = 0;
+		fclose(f);
+		mi_parsed p;
+		mi_parsed_init(&p);
 		int lang = argc > 1 ? mi_lang_from_name(argv[1]) : mi_lang_detect(path);
 		if (mi_parse_source(lang, s, n, &p) == 0)
-			for (size_t i = 0; i < p.nsyms; i++)
-				printf("%s\t%u\t%s\t%s\t%u\n", path, p.syms[i].start_line, p.syms[i].name, mi_kind_name(p.syms[i].kind), p.syms[i].body_line ? p.syms[i].body_line : p.syms[i].start_line);
-		mi_parsed_release(&p); free(s);
+			for (size_t i = 0; i < p.nsyms; i++) {
+				const mi_symbol *y = &p.syms[i];
+				unsigned to = y->body_byte ? y->body_byte : y->end_byte;
+				unsigned nl = name_line(s, y->start_line, y->start_byte, to, y->name);
+				printf("%s\t%u\t%s\t%s\t%u\t%u\n", path, y->start_line, y->name,
+				       mi_kind_name(y->kind), y->body_line ? y->body_line : y->start_line,
+				       nl ? nl : y->start_line);
+			}
+		mi_parsed_release(&p);
+		free(s);
 	}
 	return 0;
 }

@@ -61,5 +61,5 @@ printf '  one file changed    %10s %10s\n' "$one_wall" "$gone_wall"
 # Share of ctags' function definitions found by mcpidx at the same line.
 if [ -f bench/ctags-recall.sh ]; then
 	echo
-	sh bench/ctags-recall.sh "$src" "$work/mcpidx-index" || true
+	sh bench/ctags-recall.sh "$src" c || true
 fi
