@@ -385,6 +385,7 @@ enum {
 	MI_SF_BODY,   /* the rest of the chunk's text */
 	MI_SF__COUNT
 };
+#define MI_POSTF_AUX 0x20     /* posting flag: the chunk is not a function or method */
 #define MI_POSTF_PRIVATE 0x40 /* posting flag: the chunk's symbol is private */
 #define MI_POSTF_MD 0x80      /* posting flag: a Markdown section */
 

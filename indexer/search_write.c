@@ -582,6 +582,8 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 				ci.flags |= MI_POSTF_PRIVATE;
 			if (s->kind == MI_KIND_HEADING || p->lang == MI_LANG_MARKDOWN)
 				ci.flags |= MI_POSTF_MD;
+			if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
+				ci.flags |= MI_POSTF_AUX;
 			c.kind = s->kind;
 			c.vis = s->vis;
 			c.level = s->level;
@@ -607,6 +609,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 				continue;
 			nterms = sw_chunk_terms(base, strlen(base), NULL, 0, path, NULL,
 						NULL, src, ranges, nr, body_flags, &ci);
+			ci.flags |= MI_POSTF_AUX;
 			if (p->lang == MI_LANG_MARKDOWN)
 				ci.flags |= MI_POSTF_MD;
 			c.kind = MI_KIND_NONE;

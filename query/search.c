@@ -10,6 +10,11 @@
 #include <string.h>
 
 #define Q_MAX_TERMS 32          /* distinct query terms kept */
+#define Q_MAX_JOINED 8          /* joined-word terms added to a query */
+#define Q_JOIN_WORDS 16         /* query words considered for joining */
+#define Q_JOIN_WORD_MAX 24      /* longer words are not joined */
+#define Q_JOIN_WEIGHT 0.5f      /* a joined term's weight next to a query word's */
+#define Q_AUX_PRIOR 0.7f        /* search_code score factor of MI_POSTF_AUX chunks */
 #define Q_MAX_QUERY 4096        /* query bytes tokenized */
 #define Q_MAX_LIMIT 200         /* results per call */
 #define Q_SNIP_LINES 5          /* source lines in a folded snippet */
@@ -30,6 +35,7 @@ typedef struct q_it {
 	unsigned flags;            /* field bits and MI_POSTF_* */
 	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
+	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
 } q_it;
@@ -167,10 +173,11 @@ typedef struct q_term {
 	char s[MI_TOK_MAX];
 	uint8_t len;
 	uint16_t qtf;              /* times in the query */
+	bool joined;               /* made by joining query words */
 } q_term;
 
 typedef struct q_terms {
-	q_term t[Q_MAX_TERMS];
+	q_term t[Q_MAX_TERMS + Q_MAX_JOINED];
 	size_t n;
 	size_t dropped;            /* distinct terms over the cap */
 } q_terms;
@@ -192,6 +199,104 @@ static void q_on_term(void *ctx, const char *s, size_t len)
 	qt->t[qt->n].len = (uint8_t)len;
 	qt->t[qt->n].qtf = 1;
 	qt->n++;
+}
+
+/* Collects the single term of one word into a buffer. */
+typedef struct q_one {
+	char s[MI_TOK_MAX];
+	size_t len;
+	int n;                     /* terms seen */
+} q_one;
+
+static void q_on_one(void *ctx, const char *s, size_t len)
+{
+	q_one *o = ctx;
+
+	if (o->n++ == 0 && len <= MI_TOK_MAX) {
+		memcpy(o->s, s, len);
+		o->len = len;
+	}
+}
+
+/* Adds term s when the index has it and the query does not yet. */
+static void q_join_add(q_terms *qt, mi_txn *t, const char *s, size_t len)
+{
+	const void *v;
+	size_t vl;
+
+	if (len < 4 || len > MI_TOK_MAX || qt->n >= Q_MAX_TERMS + Q_MAX_JOINED)
+		return;
+	for (size_t i = 0; i < qt->n; i++)
+		if (qt->t[i].len == len && !memcmp(qt->t[i].s, s, len))
+			return;
+	if (mi_get(t, MI_DB_TERMS, s, len, &v, &vl))
+		return;
+	memcpy(qt->t[qt->n].s, s, len);
+	qt->t[qt->n].len = (uint8_t)len;
+	qt->t[qt->n].qtf = 1;
+	qt->t[qt->n].joined = true;
+	qt->n++;
+}
+
+/* Tries a+b as a term both as written (the whole form of a_b or aB) and
+ * as one word run through the tokenizer (its stem: "writelines"). */
+static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
+		       size_t al, const char *b, size_t bl)
+{
+	char buf[2 * Q_JOIN_WORD_MAX + 2];
+	q_one o = { .n = 0 };
+
+	if (al + bl > MI_TOK_MAX)
+		return;
+	memcpy(buf, a, al);
+	memcpy(buf + al, b, bl);
+	q_join_add(qt, t, buf, al + bl);
+	mi_tok_run(tk, buf, al + bl, 0, q_on_one, &o);
+	if (o.n == 1)
+		q_join_add(qt, t, o.s, o.len);
+}
+
+/*
+ * Query words written apart are often one identifier in the code: "write
+ * lines" is writelines(), "read chunk" is read_chunk() (whose whole form is
+ * "readchunk"), "iterator over keys" is iterkeys().  Joins nearby content
+ * words in order (adjacent once stop words are gone), as written and with
+ * the first word's term ("iter" + "keys"), and adds the joins the index
+ * holds as extra query terms, scored on the name field only, at
+ * Q_JOIN_WEIGHT.
+ */
+static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn *t)
+{
+	char w[Q_JOIN_WORDS][Q_JOIN_WORD_MAX];
+	size_t wl[Q_JOIN_WORDS], nw = 0;
+	q_one st[Q_JOIN_WORDS];
+
+	for (size_t i = 0; i < qlen && nw < Q_JOIN_WORDS;) {
+		size_t j = i;
+		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+				    (q[j] >= '0' && q[j] <= '9')))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		if (j - i >= 2 && j - i <= Q_JOIN_WORD_MAX) {
+			for (size_t x = i; x < j; x++)
+				w[nw][x - i] = (char)(q[x] >= 'A' && q[x] <= 'Z' ? q[x] + 32 : q[x]);
+			wl[nw] = j - i;
+			if (!mi_tok_is_stop(w[nw], wl[nw])) {
+				memset(&st[nw], 0, sizeof(st[nw]));
+				mi_tok_run(tk, w[nw], wl[nw], 0, q_on_one, &st[nw]);
+				nw++;
+			}
+		}
+		i = j;
+	}
+	for (size_t i = 0; i + 1 < nw; i++) {
+		q_join_try(tk, qt, t, w[i], wl[i], w[i + 1], wl[i + 1]);
+		if (st[i].n == 1 && (st[i].len != wl[i] || memcmp(st[i].s, w[i], wl[i])))
+			q_join_try(tk, qt, t, st[i].s, st[i].len, w[i + 1], wl[i + 1]);
+	}
 }
 
 typedef struct q_filter {
@@ -450,18 +555,22 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		}
 		{
 			float score = 0;
-			bool skip = !qc->all && (its[0]->flags & MI_POSTF_PRIVATE);
+			unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
+			bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
 			for (i = 0; i < nit && its[i]->doc == pdoc; i++) {
 				q_it *it = its[i];
 				float tfn;
 				if (!skip) {
 					tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
-							   it->flags, it->tf, it->len, qc->avg);
+							   it->flags & it->fmask, it->tf, it->len,
+							   qc->avg);
 					if (tfn > 0)
 						score += it->w * tfn * (k1 + 1) / (k1 + tfn);
 				}
 				it_next(it);
 			}
+			if (!qc->docs && (cflags & MI_POSTF_AUX))
+				score *= Q_AUX_PRIOR;
 			if (score > 0) {
 				q_hit h = { score, pdoc };
 				q_heap_push(heap, &nh, k, h);
@@ -705,7 +814,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 {
 	q_terms qt = { .n = 0 };
 	q_ctx qc = { .docs = docs, .all = o->all };
-	q_it its[Q_MAX_TERMS], *itp[Q_MAX_TERMS];
+	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
 	size_t nit = 0, k, nh = 0, qlen;
 	q_hit *heap = NULL;
 	q_res *res = NULL;
@@ -781,6 +890,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		}
 	}
 	qc.t = t;
+	q_joined(tk, o->query, qlen, &qt, t);
 	for (size_t i = 0; i < qt.n; i++) {
 		const void *v;
 		size_t vl;
@@ -793,7 +903,11 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (idf < 0.01f)
 			idf = 0.01f;
 		ub = docs ? ts.ub_docs : ts.ub_code;
-		its[nit].w = idf * qt.t[i].qtf;
+		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? Q_JOIN_WEIGHT : 1);
+		/* A joined term counts where it names the chunk, not where the
+		 * chunk merely calls it. */
+		its[nit].fmask = qt.t[i].joined ? (1u << MI_SF_NAME | MI_POSTF_PRIVATE |
+						   MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
 		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
 		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
 			mi_out_error(out, err, "cannot read the search postings: %s",

@@ -430,8 +430,13 @@ static int cmd_run(void)
 	char line[65536];
 	double *lat[2];
 	size_t nlat[2] = { 0, 0 }, nq[2] = { 0, 0 };
-	double rr = 0, hit = 0;
+	double rr = 0, hit = 0, rrh[2] = { 0, 0 };
+	size_t nqh[2] = { 0, 0 };
+	FILE *ranks;
 
+	snprintf(path, sizeof(path), "%s/mcpidx_ranks.tsv", g_out);
+	if (!(ranks = fopen(path, "w")))
+		return 1;
 	snprintf(path, sizeof(path), "%s/queries.jsonl", g_out);
 	if (!(f = fopen(path, "r")))
 		return 1;
@@ -445,11 +450,15 @@ static int cmd_run(void)
 	}
 	lat[0] = mi_xcalloc(json_array_size(qs) + 1, sizeof(double));
 	lat[1] = mi_xcalloc(json_array_size(qs) + 1, sizeof(double));
-	for (int pass = 0; pass < 2; pass++) {
+	/* SEARCH_BENCH_QUICK=1: NL queries only, one cold pass (relevance only). */
+	bool quick = getenv("SEARCH_BENCH_QUICK") != NULL;
+	for (int pass = quick; pass < 2; pass++) {
 		for (size_t i = 0; i < json_array_size(qs); i++) {
 			json_t *o = json_array_get(qs, i);
 			const char *qq = json_string_value(json_object_get(o, "query"));
 			int kind = !strcmp(json_string_value(json_object_get(o, "kind")), "nl") ? 0 : 1;
+			if (quick && kind)
+				continue;
 			mi_search_opts so = { .query = qq, .limit = kind ? 20 : 10,
 					      .format = "json", .all = true };
 			mi_out out = { 0 };
@@ -457,7 +466,7 @@ static int cmd_run(void)
 			double ms = 1e9;
 			/* Warm latency: the best of three runs, so a busy machine's
 			 * preemptions do not pass for search time (same for FTS5). */
-			for (int rep = 0; rep < (pass ? 3 : 1); rep++) {
+			for (int rep = 0; rep < (pass && !quick ? 3 : 1); rep++) {
 				mi_out_reset(&out);
 				clock_gettime(CLOCK_MONOTONIC, &t0);
 				mi_query_search(q, &so, &out);
@@ -472,6 +481,7 @@ static int cmd_run(void)
 				if (getenv("SEARCH_BENCH_SLOW") && ms > atof(getenv("SEARCH_BENCH_SLOW")))
 					fprintf(stderr, "slow %.2f ms: %s\n", ms, qq);
 				if (kind == 0) {
+					int rank = 0;
 					json_t *j = json_loads(mi_buf_str(&out.json), 0, NULL);
 					json_t *r = json_object_get(j, "results");
 					const char *ap = json_string_value(json_object_get(o, "path"));
@@ -482,9 +492,24 @@ static int cmd_run(void)
 						    json_integer_value(json_object_get(h, "start_line")) == al) {
 							rr += 1.0 / (double)(x + 1);
 							hit += 1;
+							rank = (int)x + 1;
 							break;
 						}
 					}
+					/* Even NL queries are the tuning half, odd ones held out. */
+					rrh[nq[0] % 2] += rank ? 1.0 / rank : 0;
+					nqh[nq[0] % 2]++;
+					fprintf(ranks, "%zu\t%d\t%.3f\t%s", nq[0], rank, ms, qq);
+					/* SEARCH_BENCH_TOP=1: the answer and the top hits too. */
+					if (getenv("SEARCH_BENCH_TOP")) {
+						fprintf(ranks, "\t=%s", json_string_value(json_object_get(o, "name")));
+						for (size_t x = 0; x < json_array_size(r) && x < 10; x++) {
+							json_t *h = json_array_get(r, x);
+							fprintf(ranks, "\t%s:%s", json_string_value(json_object_get(h, "kind")),
+								json_string_value(json_object_get(h, "breadcrumb")));
+						}
+					}
+					fputc('\n', ranks);
 					json_decref(j);
 				}
 				nq[kind]++;
@@ -492,9 +517,12 @@ static int cmd_run(void)
 			mi_out_release(&out);
 		}
 	}
+	fclose(ranks);
 	qsort(lat[0], nlat[0], sizeof(double), dcmp);
 	qsort(lat[1], nlat[1], sizeof(double), dcmp);
 	json_object_set_new(res, "mrr10", json_real(nq[0] ? rr / (double)nq[0] : 0));
+	json_object_set_new(res, "mrr10_tune", json_real(nqh[0] ? rrh[0] / (double)nqh[0] : 0));
+	json_object_set_new(res, "mrr10_heldout", json_real(nqh[1] ? rrh[1] / (double)nqh[1] : 0));
 	json_object_set_new(res, "recall10", json_real(nq[0] ? hit / (double)nq[0] : 0));
 	json_object_set_new(res, "nl_queries", json_integer((json_int_t)nq[0]));
 	json_object_set_new(res, "id_queries", json_integer((json_int_t)nq[1]));

@@ -37,9 +37,9 @@ TEST(splits_identifiers)
 	CHECK_STR(toks("ParseConfig", 0), "pars config parseconfig");
 	CHECK_STR(toks("PARSE_CONFIG", 0), "pars config parseconfig");
 	CHECK_STR(toks("HTTPServer", 0), "http server httpserver");
-	CHECK_STR(toks("parseHTTPRequest", 0), "pars http request parsehttprequest");
-	CHECK_STR(toks("utf8Decode", 0), "utf decod utf8decode");
-	CHECK_STR(toks("ext4_fill_super", 0), "ext fill super ext4fillsuper");
+	CHECK_STR(toks("parseHTTPRequest", 0), "pars http req parsehttprequest");
+	CHECK_STR(toks("utf8Decode", 0), "utf decod utf8 utf8decode");
+	CHECK_STR(toks("ext4_fill_super", 0), "ext fill super ext4 ext4fillsuper");
 	CHECK_STR(toks("__init__", 0), "init");
 	CHECK_STR(toks("x", 0), "");
 }
@@ -51,6 +51,33 @@ TEST(query_and_code_agree)
 	CHECK_STR(toks("parsing configs", 0), "pars config");
 	CHECK_STR(toks("int parse_config(const char *path)", MI_TOK_CODE),
 		  "pars config parseconfig const char path");
+}
+
+TEST(letter_digit_segments)
+{
+	/* A segment mixing letters and digits is a term too, so "p4d" and
+	 * "ext4" in a query meet __p4d_alloc and ext4_fill_super. */
+	CHECK_STR(toks("__p4d_alloc", 0), "alloc p4d p4dalloc");
+	CHECK_STR(toks("SHA256Sum", 0), "sha sum sha256 sha256sum");
+	CHECK_STR(toks("HTTP2Server", 0), "http server http2 http2server");
+	CHECK_STR(toks("x86_64", 0), "x86 x8664");
+	/* Alone, the word is its own whole form; no duplicate. */
+	CHECK_STR(toks("p4d", 0), "p4d");
+	CHECK_STR(toks("__p4d", 0), "p4d");
+	CHECK_STR(toks("ext4", 0), "ext ext4");
+}
+
+TEST(abbreviations_meet_their_words)
+{
+	/* Words code abbreviates are indexed as the abbreviation. */
+	CHECK_STR(toks("initialize the buffer", 0), "init buf");
+	CHECK_STR(toks("init_buf", 0), "init buf initbuf");
+	CHECK_STR(toks("Initialization of directories", 0), "init dir");
+	CHECK_STR(toks("dev_cfg device configuration", 0),
+		  "dev config devcfg dev config");
+	CHECK_STR(toks("number nr num", 0), "num num num");
+	/* Words that only look alike stay apart. */
+	CHECK_STR(toks("extension ext general gen", 0), "extens ext general gen");
 }
 
 TEST(stemming_and_stop_words)
@@ -65,7 +92,7 @@ TEST(stemming_and_stop_words)
 
 TEST(numbers_and_separators)
 {
-	CHECK_STR(toks("error 404 at line 7", 0), "error 404 line");
+	CHECK_STR(toks("error 404 at line 7", 0), "err 404 line");
 	CHECK_STR(toks("a.b->c::d", 0), "");
 	CHECK_STR(toks("foo.bar->baz::qux", 0), "foo bar baz qux");
 	CHECK_STR(toks("0x1f3a", 0), ""); /* hex constants say nothing */
@@ -84,7 +111,7 @@ TEST(string_literals)
 	CHECK_STR(toks("// don't frobnicate widgets, it's 'slow'", MI_TOK_CODE),
 		  "don frobnic widget slow");
 	/* Unterminated literal: the rest is still tokenized. */
-	CHECK_STR(toks("x = \"open\nreadBuffer", MI_TOK_CODE), "open read buffer readbuffer");
+	CHECK_STR(toks("x = \"open\nreadBuffer", MI_TOK_CODE), "open read buf readbuffer");
 	/* Python docstring over the cap. */
 	CHECK_STR(toks("def f():\n    \"\"\"Long docstring text that runs on and on and on for\n many words, far past the cap.\"\"\"\n    return walk_tree()",
 		       MI_TOK_CODE), "walk tree walktree");
@@ -185,6 +212,8 @@ int main(void)
 {
 	RUN(splits_identifiers);
 	RUN(query_and_code_agree);
+	RUN(letter_digit_segments);
+	RUN(abbreviations_meet_their_words);
 	RUN(stemming_and_stop_words);
 	RUN(numbers_and_separators);
 	RUN(string_literals);
