@@ -13,7 +13,8 @@
 #define Q_MAX_JOINED 8          /* joined-word terms added to a query */
 #define Q_JOIN_WORDS 16         /* query words considered for joining */
 #define Q_JOIN_WORD_MAX 24      /* longer words are not joined */
-#define Q_JOIN_WEIGHT 0.5f      /* a joined term's weight next to a query word's */
+#define Q_JOIN_GAP 2            /* content words joined at most this far apart */
+#define Q_JOIN_WEIGHT 0.6f      /* a joined term's weight next to a query word's */
 #define Q_AUX_PRIOR 0.7f        /* search_code score factor of MI_POSTF_AUX chunks */
 #define Q_MAX_QUERY 4096        /* query bytes tokenized */
 #define Q_MAX_LIMIT 200         /* results per call */
@@ -260,7 +261,8 @@ static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
  * Query words written apart are often one identifier in the code: "write
  * lines" is writelines(), "read chunk" is read_chunk() (whose whole form is
  * "readchunk"), "iterator over keys" is iterkeys().  Joins nearby content
- * words in order (adjacent once stop words are gone), as written and with
+ * words in order (at most Q_JOIN_GAP apart once stop words are gone, so
+ * "write a list of lines" still joins write+lines), as written and with
  * the first word's term ("iter" + "keys"), and adds the joins the index
  * holds as extra query terms, scored on the name field only, at
  * Q_JOIN_WEIGHT.
@@ -292,11 +294,14 @@ static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn
 		}
 		i = j;
 	}
-	for (size_t i = 0; i + 1 < nw; i++) {
-		q_join_try(tk, qt, t, w[i], wl[i], w[i + 1], wl[i + 1]);
-		if (st[i].n == 1 && (st[i].len != wl[i] || memcmp(st[i].s, w[i], wl[i])))
-			q_join_try(tk, qt, t, st[i].s, st[i].len, w[i + 1], wl[i + 1]);
-	}
+	for (size_t gap = 1; gap <= Q_JOIN_GAP; gap++)
+		for (size_t i = 0; i + gap < nw; i++) {
+			size_t j = i + gap;
+			q_join_try(tk, qt, t, w[i], wl[i], w[j], wl[j]);
+			if (st[i].n == 1 &&
+			    (st[i].len != wl[i] || memcmp(st[i].s, w[i], wl[i])))
+				q_join_try(tk, qt, t, st[i].s, st[i].len, w[j], wl[j]);
+		}
 }
 
 typedef struct q_filter {
@@ -517,10 +522,76 @@ static void q_sort_its(q_it **its, size_t n)
 	}
 }
 
+/* Scores chunk pdoc from the iterators standing on it (the first ones of
+ * its, which is sorted by doc), moves them past it and offers it to the
+ * heap. */
+static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
+		    q_hit *heap, size_t k, size_t *nh, float *theta)
+{
+	const float k1 = mi_bm25f_params.k1;
+	float score = 0;
+	unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
+	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
+
+	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
+		q_it *it = its[i];
+		float tfn;
+		if (!skip) {
+			tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
+					   it->flags & it->fmask, it->tf, it->len, qc->avg);
+			if (tfn > 0)
+				score += it->w * tfn * (k1 + 1) / (k1 + tfn);
+		}
+		it_next(it);
+	}
+	if (!qc->docs && (cflags & MI_POSTF_AUX))
+		score *= Q_AUX_PRIOR;
+	if (score > 0) {
+		q_hit h = { score, pdoc };
+		q_heap_push(heap, nh, k, h);
+		if (*nh == k)
+			*theta = heap[0].score;
+	}
+}
+
+/*
+ * Top-k when one term is required (the whole form of a one-identifier
+ * query): only the chunks holding it are candidates, so its postings drive
+ * and the other terms are sought to each of them.  Stops when even every
+ * term at its bound cannot beat the k-th score.
+ */
+static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
+		      q_hit *heap, size_t k, size_t *nhits)
+{
+	float theta = 0, all = 0;
+	size_t nh = 0;
+
+	for (size_t i = 0; i < nit; i++)
+		all += its[i]->ub;
+	while (req->doc != Q_END && !(nh == k && all <= theta)) {
+		uint64_t pdoc = req->doc;
+		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
+			if ((pdoc >> 32) == UINT32_MAX)
+				break;
+			it_seek(req, ((pdoc >> 32) + 1) << 32);
+			continue;
+		}
+		for (size_t i = 0; i < nit; i++)
+			if (its[i] != req)
+				it_seek(its[i], pdoc);
+		q_sort_its(its, nit);
+		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
+	}
+	for (size_t i = 0; i < nit; i++)
+		if (its[i]->err)
+			return its[i]->err;
+	*nhits = nh;
+	return 0;
+}
+
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  size_t *nhits)
 {
-	const float k1 = mi_bm25f_params.k1;
 	float theta = 0;
 	size_t nh = 0;
 
@@ -553,37 +624,52 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 				it_seek(its[i], next);
 			continue;
 		}
-		{
-			float score = 0;
-			unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
-			bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
-			for (i = 0; i < nit && its[i]->doc == pdoc; i++) {
-				q_it *it = its[i];
-				float tfn;
-				if (!skip) {
-					tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
-							   it->flags & it->fmask, it->tf, it->len,
-							   qc->avg);
-					if (tfn > 0)
-						score += it->w * tfn * (k1 + 1) / (k1 + tfn);
-				}
-				it_next(it);
-			}
-			if (!qc->docs && (cflags & MI_POSTF_AUX))
-				score *= Q_AUX_PRIOR;
-			if (score > 0) {
-				q_hit h = { score, pdoc };
-				q_heap_push(heap, &nh, k, h);
-				if (nh == k)
-					theta = heap[0].score;
-			}
-		}
+		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
 	}
 	for (size_t i = 0; i < nit; i++)
 		if (its[i]->err)
 			return its[i]->err;
 	*nhits = nh;
 	return 0;
+}
+
+/*
+ * A query that is one identifier ("ext4_mb_new_blocks", "parseConfig",
+ * spaces around it aside) requires its whole form when that is a term: the
+ * chunks that hold the identifier are the answer, like grep, and a chunk
+ * that merely shares a part ("new", "block") is not.  Returns the whole
+ * form's iterator, or NULL for any other query or when the index does not
+ * hold the identifier (then the parts are searched as usual).
+ */
+static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
+{
+	char whole[MI_TOK_MAX];
+	size_t wl = 0;
+
+	while (qlen && (q[qlen - 1] == ' ' || q[qlen - 1] == '\t' || q[qlen - 1] == '\n'))
+		qlen--;
+	while (qlen && (*q == ' ' || *q == '\t' || *q == '\n')) {
+		q++;
+		qlen--;
+	}
+	for (size_t i = 0; i < qlen; i++) {
+		uint8_t c = (uint8_t)q[i];
+		bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+		if (!word)
+			return NULL;
+		if (c == '_')
+			continue;
+		if (wl == sizeof(whole))
+			return NULL;
+		whole[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
+	if (wl < 2)
+		return NULL;
+	for (size_t i = 0; i < nit; i++)
+		if (its[i].tl == wl && !memcmp(its[i].key, whole, wl))
+			return &its[i];
+	return NULL;
 }
 
 /* ---- rendering --------------------------------------------------------------------- */
@@ -817,6 +903,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
 	size_t nit = 0, k, nh = 0, qlen;
 	q_hit *heap = NULL;
+	q_it *req;
 	q_res *res = NULL;
 	mi_tok *tk = NULL;
 	mi_txn *t = NULL;
@@ -918,7 +1005,10 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		nit++;
 	}
 	heap = mi_xmalloc(k * sizeof(*heap));
-	if ((err = q_wand(&qc, itp, nit, heap, k, &nh))) {
+	req = q_required(o->query, qlen, its, nit);
+	err = req ? q_wand_req(&qc, itp, nit, req, heap, k, &nh) :
+		    q_wand(&qc, itp, nit, heap, k, &nh);
+	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
 			     mi_strerror(err));

@@ -432,6 +432,88 @@ TEST(bad_input_gets_a_clear_answer)
 	mi_query_close(q);
 }
 
+/* A one-identifier query answers with the chunks holding the identifier,
+ * in either spelling, not with chunks that only share a part. */
+TEST(identifier_query_requires_the_identifier)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	j = run(q, false, "parse_config", NULL, NULL, false, "json", NULL, NULL);
+	CHECK(rank_of(j, "parse_config") >= 0 && rank_of(j, "parse_config") < 3);
+	CHECK(rank_of(j, "parseConfig") >= 0 && rank_of(j, "parseConfig") < 3);
+	CHECK_INT(rank_of(j, "config_release"), -1);
+	CHECK_INT(rank_of(j, "renderPanel"), -1);
+	CHECK_INT(rank_of(j, "config_set_line"), -1);
+	json_decref(j);
+	/* Not in the index: its parts are searched instead. */
+	j = run(q, false, "parse_configs", NULL, NULL, false, "json", NULL, NULL);
+	CHECK(nres(j) >= 2);
+	json_decref(j);
+	/* Two words are not an identifier: parts count, the join ranks first. */
+	j = run(q, false, "config release", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "config_release"), 0);
+	CHECK(nres(j) >= 2);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+static const char *stream_py =
+	"class Sink:\n"
+	"    def write(self, data):\n"
+	"        # the data goes to the stream\n"
+	"        self.buf.append(data)\n"
+	"\n"
+	"    def writelines(self, seq):\n"
+	"        for s in seq:\n"
+	"            self.out(s)\n"
+	"\n"
+	"    def iterkeys(self):\n"
+	"        return iter(self.keys)\n"
+	"\n"
+	"    def flush(self):\n"
+	"        self.write(b'')\n"
+	"\n"
+	"    def close(self):\n"
+	"        self.write(None)\n"
+	"\n"
+	"    def write_header(self):\n"
+	"        self.write(self.header)\n";
+
+/* Query words written apart meet a name written as one word. */
+TEST(joined_query_words_meet_one_word_names)
+{
+	char dir[256];
+	tfile f = { 0, "stream.py", stream_py };
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	json_t *j;
+
+	snprintf(dir, sizeof(dir), "%s/joined", tmp_root);
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		mi_buf_release(&err);
+		return;
+	}
+	j = run(q, false, "Write a list of lines to the stream", NULL, NULL, true,
+		"json", NULL, NULL);
+	CHECK_INT(rank_of(j, "writelines"), 0);
+	CHECK(rank_of(j, "write") > 0);
+	json_decref(j);
+	j = run(q, false, "Return an iterator over keys", NULL, NULL, true, "json",
+		NULL, NULL);
+	CHECK_INT(rank_of(j, "iterkeys"), 0);
+	json_decref(j);
+	mi_query_close(q);
+	mi_buf_release(&err);
+}
+
 /* ---- incremental statistics ------------------------------------------------ */
 
 /* Everything the scores depend on, as text: meta counts, df per term,
@@ -604,6 +686,8 @@ int main(void)
 	RUN(limit_and_text_formats);
 	RUN(search_docs_sections_and_doc_comments);
 	RUN(bad_input_gets_a_clear_answer);
+	RUN(identifier_query_requires_the_identifier);
+	RUN(joined_query_words_meet_one_word_names);
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
