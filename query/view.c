@@ -1289,10 +1289,20 @@ static void put_file_groups(vctx *c)
 	/* names of defined functions, to drop their declarations */
 	const char **fns = mi_xmalloc((p->nsyms + 1) * sizeof(*fns));
 	size_t nfns = 0;
-	for (size_t i = 0; i < p->nsyms; i++)
-		if (is_fn(p->syms[i].kind) && p->syms[i].name)
+	/* names of shown types, to drop `typedef struct job {...} job;` aliases
+	 * that only repeat them */
+	const char **tys = mi_xmalloc((p->nsyms + 1) * sizeof(*tys));
+	size_t ntys = 0;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		int k = p->syms[i].kind;
+		if (is_fn(k) && p->syms[i].name)
 			fns[nfns++] = p->syms[i].name;
+		if ((k == MI_KIND_STRUCT || k == MI_KIND_UNION || k == MI_KIND_ENUM ||
+		     k == MI_KIND_CLASS) && c->shown[i] && p->syms[i].name)
+			tys[ntys++] = p->syms[i].name;
+	}
 	qsort(fns, nfns, sizeof(*fns), cmp_str);
+	qsort(tys, ntys, sizeof(*tys), cmp_str);
 	for (size_t g = 0; g < sizeof(file_groups) / sizeof(file_groups[0]); g++) {
 		namelist l = { 0 };
 		for (size_t i = 0; i < p->nsyms; i++) {
@@ -1302,6 +1312,9 @@ static void put_file_groups(vctx *c)
 				continue;
 			if (s->kind == MI_KIND_PROTOTYPE && nfns &&
 			    bsearch(&s->name, fns, nfns, sizeof(*fns), cmp_str))
+				continue;
+			if (s->kind == MI_KIND_TYPEDEF && ntys &&
+			    bsearch(&s->name, tys, ntys, sizeof(*tys), cmp_str))
 				continue;
 			nl_add(&l, s->name);
 		}
@@ -1314,6 +1327,7 @@ static void put_file_groups(vctx *c)
 		nl_free(&l);
 	}
 	free(fns);
+	free(tys);
 }
 
 static void put_diag_summary(vctx *c)
