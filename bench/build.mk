@@ -4,4 +4,4 @@
 .PHONY: bench-build
 bench: bench-build
 bench-build: mcpidx
-	sh bench/build/run.sh
+	sh bench/index/run.sh
