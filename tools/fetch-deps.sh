@@ -6,6 +6,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/ts"
 debs="liblmdb-dev libxxhash-dev libmsgpack-dev libjansson-dev libedit-dev libstemmer-dev libmicrohttpd-dev pkg-config universal-ctags"
 command -v npm >/dev/null 2>&1 || debs="$debs npm"
+# The test suite drives the CLI with python3 (JSON checks, a pty) and git.
+command -v python3 >/dev/null 2>&1 || debs="$debs python3"
+command -v git >/dev/null 2>&1 || debs="$debs git"
 missing=""
 for p in $debs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
