@@ -83,6 +83,9 @@ struct mi_txn;
 /* Adds the search chunks and postings of one file (already parsed). */
 int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		       const mi_parsed *p, const char *src, size_t len);
+/* Start of the doc comment block right above byte start of src (C-like
+ * block and line comments, '#' comments), or start when there is none. */
+uint32_t mi_search_doc_start(const char *src, uint32_t start);
 /* Removes the chunks and postings of one file. */
 int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path);
 /* Called once after all files: recompute global statistics (N, avg lengths,

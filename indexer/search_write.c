@@ -292,7 +292,7 @@ static bool sw_is_chunk_kind(const mi_symbol *s)
 
 /* Start of the comment block right above byte `start` (no blank line in
  * between), so a symbol's chunk owns its doc comment; `start` if none. */
-static uint32_t sw_doc_start(const char *src, uint32_t start)
+uint32_t mi_search_doc_start(const char *src, uint32_t start)
 {
 	uint32_t b = start;
 
@@ -547,7 +547,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		    s->end_byte > len || !s->name)
 			continue;
 		sp[nsp++] = (sw_span){ (int)i, s->doc && *s->doc ?
-				       sw_doc_start(src, s->start_byte) : s->start_byte,
+				       mi_search_doc_start(src, s->start_byte) : s->start_byte,
 				       s->end_byte, -1 };
 	}
 	qsort(sp + 1, nsp - 1, sizeof(*sp), sw_span_cmp);

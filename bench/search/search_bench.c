@@ -14,6 +14,7 @@
  */
 #include "format/format.h"
 #include "indexer/indexer.h"
+#include "indexer/indexer_int.h" /* mi_search_doc_start: the same doc span the index uses */
 #include "query/query.h"
 
 #include <errno.h>
@@ -71,42 +72,6 @@ static void blank(char *s, size_t a, size_t b)
 	for (size_t i = a; i < b; i++)
 		if (s[i] != '\n')
 			s[i] = ' ';
-}
-
-/* C-like: the comment block(s) right above `start`. */
-static size_t doc_start(const char *src, size_t start)
-{
-	size_t b = start;
-
-	for (int blocks = 0; blocks < 64; blocks++) {
-		size_t j = b, nl = 0, ls;
-		while (j > 0 && strchr(" \t\r\n", src[j - 1])) {
-			nl += src[j - 1] == '\n';
-			j--;
-		}
-		if (nl > 1 || j == 0)
-			break;
-		if (j >= 2 && src[j - 2] == '*' && src[j - 1] == '/') {
-			size_t k = j - 2;
-			while (k >= 2 && !(src[k - 2] == '/' && src[k - 1] == '*'))
-				k--;
-			if (k < 2)
-				break;
-			b = k - 2;
-			continue;
-		}
-		ls = j;
-		while (ls > 0 && src[ls - 1] != '\n')
-			ls--;
-		while (ls < j && (src[ls] == ' ' || src[ls] == '\t'))
-			ls++;
-		if (j - ls >= 2 && src[ls] == '/' && src[ls + 1] == '/') {
-			b = ls;
-			continue;
-		}
-		break;
-	}
-	return b;
 }
 
 /* Python: the docstring that opens the body of the symbol at [start,end):
@@ -225,7 +190,7 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 			if (lang == MI_LANG_PYTHON)
 				strip_docstring(src, s->start_byte, s->end_byte);
 			else
-				blank(src, doc_start(orig, s->start_byte), s->start_byte);
+				blank(src, mi_search_doc_start(orig, s->start_byte), s->start_byte);
 			if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
 				continue;
 			char *q = first_sentence(s->doc, s->name);
