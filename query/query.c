@@ -126,11 +126,236 @@ static int load_impl_refs(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
-int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
+/* Languages where a symbol's members all lie inside its span, so its
+ * subtree is all an expansion shows.  Not so: Go methods (declared beside
+ * their receiver type), Rust and Swift impl/extension blocks, C++ members
+ * defined out of class, Kotlin extension functions, Ruby reopened classes. */
+static bool subtree_is_whole(int lang)
+{
+	switch (lang) {
+	case MI_LANG_C: case MI_LANG_PYTHON: case MI_LANG_JAVA: case MI_LANG_JAVASCRIPT:
+	case MI_LANG_TYPESCRIPT: case MI_LANG_TSX: case MI_LANG_BASH: case MI_LANG_MARKDOWN:
+	case MI_LANG_PHP: case MI_LANG_CSHARP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A growing sorted set of symbol indexes. */
+typedef struct idxset {
+	uint32_t *v;     /* sorted, unique */
+	size_t n, cap;   /* used, allocated */
+} idxset;
+
+static void idxset_add(idxset *s, uint32_t x)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid] == x)
+			return;
+		if (s->v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		s->v = mi_xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = x;
+	s->n++;
+}
+
+static int32_t idxset_find(const idxset *s, int32_t x)
+{
+	size_t lo = 0, hi = s->n;
+	while (x >= 0 && lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid] == (uint32_t)x)
+			return (int32_t)mid;
+		if (s->v[mid] < (uint32_t)x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static void sym_key(mi_buf *k, const char *path, size_t pl, uint32_t idx)
+{
+	uint8_t b4[4];
+	mi_buf_reset(k);
+	mi_buf_add(k, path, pl);
+	mi_buf_addc(k, 0);
+	mi_be32(b4, idx);
+	mi_buf_add(k, b4, 4);
+}
+
+/*
+ * Fast path of expand_at for a selector that names symbols of the file:
+ * loads the symbols so named, their ancestors and their descendants only (a
+ * large file has thousands of symbols; the answer needs a handful),
+ * remapping parent indexes.  Returns MI_ERR_NOTFOUND when the slow path must
+ * answer (no such name: it suggests close names from the whole file; or
+ * very many candidates).
+ */
+static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
+			      mi_parsed *p)
+{
+	const char *name = selector;
+	const char *dot = strrchr(selector, '.'), *colons = NULL;
+	for (const char *c = selector; (c = strstr(c, "::")); c += 2)
+		colons = c;
+	if (!strncmp(selector, "line:", 5))
+		return MI_ERR_NOTFOUND;
+	if (colons && (!dot || colons > dot))
+		name = colons + 2;
+	else if (dot && dot > selector && dot[1])
+		name = dot + 1;
+	size_t pl = strlen(path);
+	mi_buf k = {0}, sk = {0};
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl;
+	idxset want = {0}, cand = {0};
+	mi_parsed scratch;
+	mi_parsed_init(&scratch);
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
+	if (rc)
+		goto out;
+	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
+			break;
+		idxset_add(&cand, mi_rd32((const uint8_t *)kp + k.len));
+	}
+	mi_cursor_close(cur);
+	cur = NULL;
+	if (!cand.n || cand.n > 512) {
+		rc = MI_ERR_NOTFOUND;
+		goto out;
+	}
+	rc = 0;
+	mi_symbol s;
+	/* Each candidate: its ancestors, itself, its descendants. */
+	for (size_t c = 0; c < cand.n && !rc; c++) {
+		int64_t at = cand.v[c];
+		for (int depth = 0; at >= 0 && depth < 256; depth++) {
+			sym_key(&sk, path, pl, (uint32_t)at);
+			if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+			    (rc = mi_symbol_decode(vp, vl, &s, &scratch)))
+				break;
+			idxset_add(&want, (uint32_t)at);
+			if (s.parent_idx >= at) {
+				rc = MI_ERR_CORRUPT;
+				break;
+			}
+			at = s.parent_idx;
+		}
+		if (rc || (rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+			break;
+		sym_key(&sk, path, pl, cand.v[c]);
+		uint32_t end_byte = 0;
+		bool first = true;
+		int r2;
+		for (r2 = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !r2;
+		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			if (kl != pl + 5 || memcmp(kp, path, pl + 1) ||
+			    mi_symbol_decode(vp, vl, &s, &scratch))
+				break;
+			if (first)
+				end_byte = s.end_byte;
+			else if (s.start_byte >= end_byte)
+				break;
+			first = false;
+			idxset_add(&want, mi_rd32((const uint8_t *)kp + pl + 1));
+		}
+		mi_cursor_close(cur);
+		cur = NULL;
+	}
+	/* Load them in file order. */
+	for (size_t i = 0; i < want.n && !rc; i++) {
+		sym_key(&sk, path, pl, want.v[i]);
+		mi_symbol *d = mi_parsed_add_sym(p);
+		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+		    (rc = mi_symbol_decode(vp, vl, d, p)))
+			break;
+	}
+	if (!rc) {
+		mi_buf_reset(&sk);
+		mi_buf_add(&sk, path, pl);
+		mi_buf_addc(&sk, 0);
+		rc = load_impl_refs(t, &sk, p);
+	}
+	/* Remap parents and the implementers of references; references from
+	 * outside the subset do not belong to it. */
+	for (size_t i = 0; !rc && i < p->nsyms; i++)
+		p->syms[i].parent_idx = idxset_find(&want, p->syms[i].parent_idx);
+	size_t kept = 0;
+	for (size_t i = 0; !rc && i < p->nrefs; i++) {
+		p->refs[i].caller_idx = idxset_find(&want, p->refs[i].caller_idx);
+		if (p->refs[i].caller_idx >= 0)
+			p->refs[kept++] = p->refs[i];
+	}
+	if (!rc)
+		p->nrefs = kept;
+out:
+	mi_cursor_close(cur);
+	free(want.v);
+	free(cand.v);
+	mi_parsed_release(&scratch);
+	mi_buf_release(&k);
+	mi_buf_release(&sk);
+	return rc;
+}
+
+int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
+		  mi_parsed *arena)
+{
+	mi_buf k = {0};
+	const void *v;
+	size_t vl;
+	sym_key(&k, path, pl, idx);
+	int rc = mi_get(t, MI_DB_SYMS, k.buf, k.len, &v, &vl);
+	if (!rc)
+		rc = mi_symbol_decode(v, vl, s, arena);
+	mi_buf_release(&k);
+	return rc;
+}
+
+/* Every symbol of the file; prefix is "path\0". */
+static int load_all_syms(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
+{
+	mi_cursor *cur;
+	const void *kp, *v;
+	size_t kl, vl;
+	int rc = mi_cursor_open(t, MI_DB_SYMS, &cur);
+	if (rc)
+		return rc;
+	for (rc = mi_cursor_seek(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
+		if (kl != prefix->len + 4 || memcmp(kp, prefix->buf, prefix->len))
+			break;
+		mi_symbol *s = mi_parsed_add_sym(p);
+		if ((rc = mi_symbol_decode(v, vl, s, p)))
+			break;
+	}
+	mi_cursor_close(cur);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
+int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
 		   const char **src, size_t *len, mi_parsed *p)
 {
-	const void *v, *kp;
-	size_t vl, kl, pl = strlen(path);
+	const void *v;
+	size_t vl, pl = strlen(path);
 	int rc = mi_get(t, MI_DB_FILES, path, pl, &v, &vl);
 	if (rc)
 		return rc;
@@ -143,32 +368,21 @@ int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
 	*src = v;
 	*len = vl;
 	p->lang = rec->lang;
-	mi_buf k = {0};
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
-		goto out;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
-		mi_symbol *s = mi_parsed_add_sym(p);
-		if ((rc = mi_symbol_decode(v, vl, s, p)))
-			break;
-	}
-	mi_cursor_close(cur);
-	if (rc == MI_ERR_NOTFOUND)
-		rc = 0;
-	if (!rc)
-		rc = load_impl_refs(t, &k, p);
-	for (uint32_t i = 0; i < rec->ndiags && !rc; i++) {
+	for (uint32_t i = 0; i < rec->ndiags; i++) {
 		mi_diag *d = mi_parsed_add_diag(p);
 		d->line = rec->diags[i].line;
 		d->severity = rec->diags[i].severity;
 		d->msg = mi_parsed_strndup(p, rec->diags[i].msg, strlen(rec->diags[i].msg));
 	}
-out:
+	if (selector && subtree_is_whole(rec->lang) && !load_expand_subset(t, path, selector, p))
+		return 0;
+	p->nsyms = p->nrefs = 0; /* a subset that could not answer: load it all */
+	mi_buf k = {0};
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	rc = load_all_syms(t, &k, p);
+	if (!rc)
+		rc = load_impl_refs(t, &k, p);
 	mi_buf_release(&k);
 	if (rc)
 		mi_file_rec_release(rec);
@@ -486,11 +700,9 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 	size_t kl, vl, n = 0, total = 0;
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"references\":[");
-	/* Cache of the current file's symbols for caller names. */
+	/* References come grouped by file: its source (zero-copy from the map)
+	 * is looked up once a file; each caller is one symbol record. */
 	char *cur_path = NULL;
-	mi_parsed fp;
-	mi_parsed_init(&fp);
-	mi_file_rec rec = {0};
 	const char *src = NULL;
 	size_t slen = 0;
 	bool have = false;
@@ -513,16 +725,14 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			if (!cur_path || strlen(cur_path) != pl || memcmp(cur_path, path, pl)) {
 				free(cur_path);
 				cur_path = mi_xstrndup(path, pl);
-				if (have) {
-					mi_parsed_release(&fp);
-					mi_file_rec_release(&rec);
-					mi_parsed_init(&fp);
-				}
-				have = !mi_q_load_file(t, cur_path, &rec, &src, &slen, &fp);
+				const void *sv;
+				have = !mi_get(t, MI_DB_SRC, cur_path, pl, &sv, &slen);
+				src = have ? sv : NULL;
 			}
-			const char *caller = "";
-			if (have && r.caller_idx >= 0 && (size_t)r.caller_idx < fp.nsyms)
-				caller = fp.syms[r.caller_idx].name;
+			mi_symbol cs;
+			const char *caller = r.caller_idx >= 0 &&
+				!mi_q_load_sym(t, cur_path, pl, (uint32_t)r.caller_idx, &cs, &arena) ?
+				cs.name : "";
 			mi_buf_reset(&lt);
 			if (have)
 				line_text(src, slen, r.line, &lt);
@@ -554,10 +764,6 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 		mi_buf_reset(x);
 		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);
 	}
-	if (have) {
-		mi_file_rec_release(&rec);
-	}
-	mi_parsed_release(&fp);
 	free(cur_path);
 	mi_buf_release(&k);
 	mi_buf_release(&lt);
@@ -568,7 +774,8 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 
 /* ---- folded views over the index ---------------------------------------------------- */
 
-static int load_for_view(mi_query *q, const char *path, mi_out *out, mi_txn **t,
+static int load_for_view(mi_query *q, const char *path, const char *selector,
+			 mi_out *out, mi_txn **t,
 			 mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
 			 mi_buf *norm)
 {
@@ -580,7 +787,7 @@ static int load_for_view(mi_query *q, const char *path, mi_out *out, mi_txn **t,
 	int rc = mi_txn_begin(q->st, false, t);
 	if (rc)
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
-	rc = mi_q_load_file(*t, norm->buf, rec, src, len, p);
+	rc = mi_q_load_file(*t, norm->buf, selector, rec, src, len, p);
 	if (rc == MI_ERR_NOTFOUND) {
 		/* A directory? list what it holds. */
 		mi_cursor *cur;
@@ -645,7 +852,7 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	mi_buf norm = {0};
 	mi_out_reset(out);
 	mi_parsed_init(&p);
-	int rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
+	int rc = load_for_view(q, path, NULL, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
 		mi_view_opts vo = o ? *o : (mi_view_opts){0};
 		char *lcov = NULL;
@@ -658,196 +865,6 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	}
 	mi_parsed_release(&p);
 	mi_buf_release(&norm);
-	return rc;
-}
-
-/* Languages where a symbol's members all lie inside its span, so its
- * subtree is all an expansion shows.  Not so: Go methods (declared beside
- * their receiver type), Rust and Swift impl/extension blocks, C++ members
- * defined out of class, Kotlin extension functions, Ruby reopened classes. */
-static bool subtree_is_whole(int lang)
-{
-	switch (lang) {
-	case MI_LANG_C: case MI_LANG_PYTHON: case MI_LANG_JAVA: case MI_LANG_JAVASCRIPT:
-	case MI_LANG_TYPESCRIPT: case MI_LANG_TSX: case MI_LANG_BASH: case MI_LANG_MARKDOWN:
-	case MI_LANG_PHP: case MI_LANG_CSHARP:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* A growing sorted set of symbol indexes. */
-typedef struct idxset {
-	uint32_t *v;     /* sorted, unique */
-	size_t n, cap;   /* used, allocated */
-} idxset;
-
-static void idxset_add(idxset *s, uint32_t x)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid] == x)
-			return;
-		if (s->v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->v = mi_xrealloc(s->v, s->cap * sizeof(*s->v));
-	}
-	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
-	s->v[lo] = x;
-	s->n++;
-}
-
-static int32_t idxset_find(const idxset *s, int32_t x)
-{
-	size_t lo = 0, hi = s->n;
-	while (x >= 0 && lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->v[mid] == (uint32_t)x)
-			return (int32_t)mid;
-		if (s->v[mid] < (uint32_t)x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-static void sym_key(mi_buf *k, const char *path, size_t pl, uint32_t idx)
-{
-	uint8_t b4[4];
-	mi_buf_reset(k);
-	mi_buf_add(k, path, pl);
-	mi_buf_addc(k, 0);
-	mi_be32(b4, idx);
-	mi_buf_add(k, b4, 4);
-}
-
-/*
- * Fast path of expand_at for a selector that names symbols of the file:
- * loads the symbols so named, their ancestors and their descendants only (a
- * large file has thousands of symbols; the answer needs a handful),
- * remapping parent indexes.  Returns MI_ERR_NOTFOUND when the slow path must
- * answer (no such name: it suggests close names from the whole file; or
- * very many candidates).
- */
-static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
-			      mi_parsed *p)
-{
-	const char *name = selector;
-	const char *dot = strrchr(selector, '.'), *colons = NULL;
-	for (const char *c = selector; (c = strstr(c, "::")); c += 2)
-		colons = c;
-	if (!strncmp(selector, "line:", 5))
-		return MI_ERR_NOTFOUND;
-	if (colons && (!dot || colons > dot))
-		name = colons + 2;
-	else if (dot && dot > selector && dot[1])
-		name = dot + 1;
-	size_t pl = strlen(path);
-	mi_buf k = {0}, sk = {0};
-	mi_cursor *cur = NULL;
-	const void *kp, *vp;
-	size_t kl, vl;
-	idxset want = {0}, cand = {0};
-	mi_parsed scratch;
-	mi_parsed_init(&scratch);
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
-	if (rc)
-		goto out;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
-		idxset_add(&cand, mi_rd32((const uint8_t *)kp + k.len));
-	}
-	mi_cursor_close(cur);
-	cur = NULL;
-	if (!cand.n || cand.n > 512) {
-		rc = MI_ERR_NOTFOUND;
-		goto out;
-	}
-	rc = 0;
-	mi_symbol s;
-	/* Each candidate: its ancestors, itself, its descendants. */
-	for (size_t c = 0; c < cand.n && !rc; c++) {
-		int64_t at = cand.v[c];
-		for (int depth = 0; at >= 0 && depth < 256; depth++) {
-			sym_key(&sk, path, pl, (uint32_t)at);
-			if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
-			    (rc = mi_symbol_decode(vp, vl, &s, &scratch)))
-				break;
-			idxset_add(&want, (uint32_t)at);
-			if (s.parent_idx >= at) {
-				rc = MI_ERR_CORRUPT;
-				break;
-			}
-			at = s.parent_idx;
-		}
-		if (rc || (rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
-			break;
-		sym_key(&sk, path, pl, cand.v[c]);
-		uint32_t end_byte = 0;
-		bool first = true;
-		int r2;
-		for (r2 = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !r2;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl != pl + 5 || memcmp(kp, path, pl + 1) ||
-			    mi_symbol_decode(vp, vl, &s, &scratch))
-				break;
-			if (first)
-				end_byte = s.end_byte;
-			else if (s.start_byte >= end_byte)
-				break;
-			first = false;
-			idxset_add(&want, mi_rd32((const uint8_t *)kp + pl + 1));
-		}
-		mi_cursor_close(cur);
-		cur = NULL;
-	}
-	/* Load them in file order. */
-	for (size_t i = 0; i < want.n && !rc; i++) {
-		sym_key(&sk, path, pl, want.v[i]);
-		mi_symbol *d = mi_parsed_add_sym(p);
-		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
-		    (rc = mi_symbol_decode(vp, vl, d, p)))
-			break;
-	}
-	if (!rc) {
-		mi_buf_reset(&sk);
-		mi_buf_add(&sk, path, pl);
-		mi_buf_addc(&sk, 0);
-		rc = load_impl_refs(t, &sk, p);
-	}
-	/* Remap parents and the implementers of references; references from
-	 * outside the subset do not belong to it. */
-	for (size_t i = 0; !rc && i < p->nsyms; i++)
-		p->syms[i].parent_idx = idxset_find(&want, p->syms[i].parent_idx);
-	size_t kept = 0;
-	for (size_t i = 0; !rc && i < p->nrefs; i++) {
-		p->refs[i].caller_idx = idxset_find(&want, p->refs[i].caller_idx);
-		if (p->refs[i].caller_idx >= 0)
-			p->refs[kept++] = p->refs[i];
-	}
-	if (!rc)
-		p->nrefs = kept;
-out:
-	mi_cursor_close(cur);
-	free(want.v);
-	free(cand.v);
-	mi_parsed_release(&scratch);
-	mi_buf_release(&k);
-	mi_buf_release(&sk);
 	return rc;
 }
 
@@ -866,47 +883,12 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: selector "
 				    "(a symbol name, Parent.name or line:N)");
 	mi_parsed_init(&p);
-	/* Fast path: one named symbol, loaded with its subtree only. */
-	if (path && !mi_path_normalize(path, &norm) && !mi_txn_begin(q->st, false, &t)) {
-		const void *fv, *sv;
-		size_t fl, sl;
-		if (!mi_get(t, MI_DB_FILES, norm.buf, norm.len, &fv, &fl) &&
-		    !mi_file_decode(fv, fl, &rec)) {
-			if (!subtree_is_whole(rec.lang)) {
-				mi_file_rec_release(&rec);
-				goto slow;
-			}
-			if (!mi_get(t, MI_DB_SRC, norm.buf, norm.len, &sv, &sl)) {
-				p.lang = rec.lang;
-				for (uint32_t i = 0; i < rec.ndiags; i++) {
-					mi_diag *d = mi_parsed_add_diag(&p);
-					d->line = rec.diags[i].line;
-					d->severity = rec.diags[i].severity;
-					d->msg = mi_parsed_strndup(&p, rec.diags[i].msg, strlen(rec.diags[i].msg));
-				}
-				if (!load_expand_subset(t, norm.buf, selector, &p)) {
-					rc = mi_render_expand(norm.buf, sv, sl, &p, selector, what, o, out);
-					mi_file_rec_release(&rec);
-					mi_txn_abort(t);
-					goto out;
-				}
-			}
-			mi_file_rec_release(&rec);
-		}
-slow:
-		mi_txn_abort(t);
-		t = NULL;
-		mi_parsed_release(&p);
-		mi_parsed_init(&p);
-		mi_out_reset(out);
-	}
-	rc = load_for_view(q, path, out, &t, &rec, &src, &len, &p, &norm);
+	rc = load_for_view(q, path, selector, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);
 	}
-out:
 	mi_parsed_release(&p);
 	mi_buf_release(&norm);
 	return rc;

@@ -15,12 +15,19 @@ struct mi_query {
 
 /*
  * Loads one indexed file inside read transaction t: its record, its source
- * (pointing into the map, valid until t ends) and its symbols/diags decoded
- * into p (strings owned by p's arena).  Returns 0, MI_ERR_NOTFOUND when the
- * path is not in the index, or MI_ERR_CORRUPT.
+ * (pointing into the map, valid until t ends), diagnostics, implementation
+ * references and symbols, decoded into p (strings owned by p's arena).
+ * With a selector (an expand_at NAME or Parent.NAME) only the symbols that
+ * expansion can show are loaded when the language allows it: the named
+ * symbols, their ancestors and their descendants.  Returns 0,
+ * MI_ERR_NOTFOUND when the path is not in the index, or MI_ERR_CORRUPT.
  */
-int mi_q_load_file(mi_txn *t, const char *path, mi_file_rec *rec,
+int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
 		   const char **src, size_t *len, mi_parsed *p);
+
+/* Symbol idx of path (pl bytes) into s, strings in arena's. */
+int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
+		  mi_parsed *arena);
 
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);

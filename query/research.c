@@ -88,25 +88,6 @@ static void graph_release(graph *g)
 	free(g->e);
 }
 
-/* Symbol idx of path, decoded into arena. */
-static int load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx,
-		    mi_symbol *s, mi_parsed *arena)
-{
-	mi_buf k = {0};
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	uint8_t b[4];
-	mi_be32(b, idx);
-	mi_buf_add(&k, b, 4);
-	const void *v;
-	size_t vl;
-	int rc = mi_get(t, MI_DB_SYMS, k.buf, k.len, &v, &vl);
-	if (!rc)
-		rc = mi_symbol_decode(v, vl, s, arena);
-	mi_buf_release(&k);
-	return rc;
-}
-
 /* First definition of name: fills path/line/kind.  false if none. */
 static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 		     int *kind, mi_parsed *arena)
@@ -128,7 +109,7 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 			const char *fp = (const char *)kp + k.len;
 			size_t fl = kl - k.len - 5;
 			mi_symbol s;
-			if (load_sym(t, fp, fl, mi_rd32((const uint8_t *)kp + kl - 4), &s, arena))
+			if (mi_q_load_sym(t, fp, fl, mi_rd32((const uint8_t *)kp + kl - 4), &s, arena))
 				continue;
 			int rank = s.kind == MI_KIND_PROTOTYPE ? 5 : s.kind == MI_KIND_VARIABLE ? 4 : 0;
 			if (rank < best) {
@@ -229,7 +210,7 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 		int from;
 		if (ref.caller_idx >= 0) {
 			mi_symbol s;
-			if (load_sym(t, fp, fl, (uint32_t)ref.caller_idx, &s, arena)) {
+			if (mi_q_load_sym(t, fp, fl, (uint32_t)ref.caller_idx, &s, arena)) {
 				free(path);
 				continue;
 			}
