@@ -190,6 +190,8 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 	int r, seen = 0;
 	const char *tp = g->n[target].path;
 	int tfam = tp[0] ? lang_family(t, tp, strlen(tp)) : -1;
+	char *last = NULL;
+	bool last_skip = false;
 	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
 	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
@@ -200,11 +202,17 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 			continue;
 		const char *fp = (const char *)kp + k.len;
 		size_t fl = kl - k.len - 9;
-		const char *tpath = g->n[target].path;
-		if (tpath[0] && (strlen(tpath) != fl || memcmp(tpath, fp, fl)) &&
-		    (defines_locally(t, name, fp, fl) ||
-		     (tfam >= 0 && lang_family(t, fp, fl) != tfam)))
-			continue; /* another definition, or another language */
+		/* References come grouped by file: decide once a file whether its
+		 * calls mean another definition, or another language. */
+		if (!last || strlen(last) != fl || memcmp(last, fp, fl)) {
+			free(last);
+			last = mi_xstrndup(fp, fl);
+			last_skip = tp[0] && strcmp(tp, last) &&
+				    (defines_locally(t, name, fp, fl) ||
+				     (tfam >= 0 && lang_family(t, fp, fl) != tfam));
+		}
+		if (last_skip)
+			continue;
 		char *path = mi_xstrndup(fp, fl);
 		bool fresh;
 		int from;
@@ -221,6 +229,7 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 		free(path);
 		edge_add(g, from, target, ekind);
 	}
+	free(last);
 	mi_cursor_close(cur);
 	mi_buf_release(&k);
 }
