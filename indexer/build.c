@@ -362,7 +362,7 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
-		     const uint32_t *touched_ids, mi_build_stats *bs, const char *root,
+		     mi_build_stats *bs, const char *root,
 		     bool clear)
 {
 	mi_txn *t;
@@ -400,7 +400,6 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		    mi_file_decode(vp, vl, &f))
 			continue;
 		f.mtime = touched[i]->mtime_ns;
-		(void)touched_ids;
 		mi_buf v = {0};
 		mi_file_encode(&f, &v);
 		rc = mi_put(t, MI_DB_FILES, path, strlen(path), v.buf, v.len);
@@ -599,7 +598,7 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		worker(&p); /* no threads: parse here, then write */
 	double t2 = now_s();
 	for (int attempt = 0;; attempt++) {
-		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, NULL, bs, root, clear);
+		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, bs, root, clear);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
 			continue;
 		break;
