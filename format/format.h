@@ -333,6 +333,11 @@ int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
 		   const void **k, size_t *kl, const void **v, size_t *vl);
 int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 		   const void **v, size_t *vl);
+/* Like mi_cursor_seek to prefix, and bounds the cursor to the keys that
+ * start with prefix: this seek and every mi_cursor_next after it answer
+ * MI_ERR_NOTFOUND past the last such key.  The prefix is copied. */
+int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
+			  const void **k, size_t *kl, const void **v, size_t *vl);
 void mi_cursor_close(mi_cursor *c);
 
 /* Meta helpers: values are msgpack; these read/write ints and strings. */

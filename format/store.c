@@ -39,6 +39,8 @@ struct mi_txn {
 
 struct mi_cursor {
 	MDB_cursor *cur; /* LMDB cursor, closed with the handle */
+	uint8_t *pfx;    /* keys must start with this (mi_cursor_seek_prefix), or NULL */
+	size_t plen;     /* its length */
 };
 
 const char *mi_strerror(int err)
@@ -330,7 +332,7 @@ int mi_cursor_open(mi_txn *t, int db, mi_cursor **out)
 	int rc = mdb_cursor_open(t->txn, t->st->dbi[db], &cur);
 	if (rc)
 		return rc;
-	mi_cursor *c = mi_xmalloc(sizeof(*c));
+	mi_cursor *c = mi_xcalloc(1, sizeof(*c));
 	c->cur = cur;
 	*out = c;
 	return 0;
@@ -343,6 +345,8 @@ static int cursor_get(mi_cursor *c, MDB_val *k, MDB_cursor_op op,
 	int rc = mdb_cursor_get(c->cur, k, &v, op);
 	if (rc)
 		return map_err(rc);
+	if (c->pfx && (k->mv_size < c->plen || memcmp(k->mv_data, c->pfx, c->plen)))
+		return MI_ERR_NOTFOUND;
 	if (kp)
 		*kp = k->mv_data;
 	if (kl)
@@ -365,6 +369,17 @@ int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
 	return cursor_get(c, &kk, MDB_SET_RANGE, k, kl, v, vl);
 }
 
+int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
+			  const void **k, size_t *kl, const void **v, size_t *vl)
+{
+	free(c->pfx);
+	c->pfx = mi_xmalloc(plen ? plen : 1);
+	if (plen)
+		memcpy(c->pfx, prefix, plen);
+	c->plen = plen;
+	return mi_cursor_seek(c, prefix, plen, k, kl, v, vl);
+}
+
 int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 		   const void **v, size_t *vl)
 {
@@ -377,6 +392,7 @@ void mi_cursor_close(mi_cursor *c)
 	if (!c)
 		return;
 	mdb_cursor_close(c->cur);
+	free(c->pfx);
 	free(c);
 }
 

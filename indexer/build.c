@@ -142,10 +142,10 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	key2(&k, path, NULL);
 	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
 		goto out;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
+		if (kl != k.len + 4)
+			continue; /* not a key of this shape */
 		mi_symbol s;
 		if (mi_symbol_decode(vp, vl, &s, &tmp))
 			continue;
@@ -160,10 +160,10 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	if ((rc = mi_cursor_open(t, MI_DB_FREFS, &cur)))
 		goto out;
 	uint32_t seq = 0;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
+		if (kl != k.len + 4)
+			continue; /* not a key of this shape */
 		mi_ref r;
 		if (mi_ref_decode(vp, vl, &r, &tmp))
 			continue;

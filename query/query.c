@@ -112,10 +112,10 @@ static int load_impl_refs(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 	int rc = mi_cursor_open(t, MI_DB_FREFS, &cur);
 	if (rc)
 		return rc;
-	for (rc = mi_cursor_seek(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
+	for (rc = mi_cursor_seek_prefix(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != prefix->len + 4 || memcmp(kp, prefix->buf, prefix->len))
-			break;
+		if (kl != prefix->len + 4)
+			continue; /* not a key of this shape */
 		if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
 			continue;
 		mi_ref *r = mi_parsed_add_ref(p);
@@ -230,10 +230,10 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
 	if (rc)
 		goto out;
-	for (rc = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
+	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
+		if (kl != k.len + 4)
+			continue; /* not a key of this shape */
 		idxset_add(&cand, mi_rd32((const uint8_t *)kp + k.len));
 	}
 	mi_cursor_close(cur);
@@ -339,10 +339,10 @@ static int load_all_syms(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 	int rc = mi_cursor_open(t, MI_DB_SYMS, &cur);
 	if (rc)
 		return rc;
-	for (rc = mi_cursor_seek(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
+	for (rc = mi_cursor_seek_prefix(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != prefix->len + 4 || memcmp(kp, prefix->buf, prefix->len))
-			break;
+		if (kl != prefix->len + 4)
+			continue; /* not a key of this shape */
 		mi_symbol *s = mi_parsed_add_sym(p);
 		if ((rc = mi_symbol_decode(v, vl, s, p)))
 			break;
@@ -557,10 +557,10 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	size_t kl, vl;
 	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
 		int r2;
-		for (r2 = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2 && nh < 1000;
+		for (r2 = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2 && nh < 1000;
 		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 5 || memcmp(kp, k.buf, k.len))
-				break;
+			if (kl < k.len + 5)
+				continue; /* not a key of this shape */
 			const char *fp = (const char *)kp + k.len;
 			size_t fl = kl - k.len - 5;
 			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
@@ -708,10 +708,10 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 	bool have = false;
 	if (!mi_cursor_open(t, MI_DB_REFS, &cur)) {
 		int r2;
-		for (r2 = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2;
+		for (r2 = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2;
 		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
-				break;
+			if (kl < k.len + 9)
+				continue; /* not a key of this shape */
 			mi_ref r;
 			if (mi_ref_decode(vp, vl, &r, &arena))
 				continue;

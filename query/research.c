@@ -102,10 +102,10 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
 		int r;
 		int best = 99;
-		for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
+		for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
 		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 5 || memcmp(kp, k.buf, k.len))
-				break;
+			if (kl < k.len + 5)
+				continue; /* not a key of this shape */
 			const char *fp = (const char *)kp + k.len;
 			size_t fl = kl - k.len - 5;
 			mi_symbol s;
@@ -192,10 +192,10 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 	int tfam = tp[0] ? lang_family(t, tp, strlen(tp)) : -1;
 	char *last = NULL;
 	bool last_skip = false;
-	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
+	for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
 	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl < k.len + 9 || memcmp(kp, k.buf, k.len))
-			break;
+		if (kl < k.len + 9)
+			continue; /* not a key of this shape */
 		seen++;
 		mi_ref ref;
 		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != rk)
@@ -250,10 +250,10 @@ static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_par
 		return;
 	}
 	int r;
-	for (r = mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
+	for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
 	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4 || memcmp(kp, k.buf, k.len))
-			break;
+		if (kl != k.len + 4)
+			continue; /* not a key of this shape */
 		mi_ref ref;
 		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != MI_REF_IMPORT)
 			continue;

@@ -293,10 +293,8 @@ static void complete_symbols(repl *r, const char *pfx, cands *c)
 	if (mi_txn_begin(mi_query_store(r->q), false, &t))
 		return;
 	if (mi_cursor_open(t, MI_DB_NAMES, &cur) == 0) {
-		for (int rc = mi_cursor_seek(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
+		for (int rc = mi_cursor_seek_prefix(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
 		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
-			if (kl < n || memcmp(k, pfx, n))
-				break;
 			const char *z = memchr(k, 0, kl);
 			cands_add(c, k, z ? (size_t)(z - (const char *)k) : kl);
 		}
@@ -315,10 +313,8 @@ static void complete_paths(repl *r, const char *pfx, cands *c)
 	if (mi_txn_begin(mi_query_store(r->q), false, &t))
 		return;
 	if (mi_cursor_open(t, MI_DB_FILES, &cur) == 0) {
-		for (int rc = mi_cursor_seek(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
+		for (int rc = mi_cursor_seek_prefix(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
 		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
-			if (kl < n || memcmp(k, pfx, n))
-				break;
 			const char *slash = memchr((const char *)k + n, '/', kl - n);
 			cands_add(c, k, slash ? (size_t)(slash - (const char *)k) + 1 : kl);
 		}
@@ -358,10 +354,8 @@ static void complete_file_symbols(repl *r, const char *path, const char *pfx, ca
 	if (mi_txn_begin(mi_query_store(r->q), false, &t))
 		return;
 	if (mi_cursor_open(t, MI_DB_SYMS, &cur) == 0) {
-		for (int rc = mi_cursor_seek(cur, path, pl, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
+		for (int rc = mi_cursor_seek_prefix(cur, path, pl, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
 		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
-			if (kl < pl || memcmp(k, path, pl))
-				break;
 			mi_parsed owner;
 			mi_symbol sym;
 			mi_parsed_init(&owner);
