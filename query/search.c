@@ -762,6 +762,17 @@ static const char *q_kind(const mi_chunk *c)
 	return c->kind == MI_KIND_NONE ? "file" : mi_kind_name(c->kind);
 }
 
+/* A folded snippet for people: each line indented under its hit. */
+static void put_snippet(mi_buf *t, const char *content)
+{
+	for (const char *p = content; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+		mi_buf_addf(t, "  | %.*s\n", (int)ll, p);
+		p += ll + (nl ? 1 : 0);
+	}
+}
+
 static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
@@ -812,12 +823,7 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 			if (c->doc_len)
 				mi_buf_addf(t, "  // %.*s\n", (int)q_first_line(c->doc, c->doc_len),
 					    c->doc);
-			for (const char *p = r[i].content; *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-				mi_buf_addf(t, "  | %.*s\n", (int)ll, p);
-				p += ll + (nl ? 1 : 0);
-			}
+			put_snippet(t, r[i].content);
 			mi_buf_addc(t, '\n');
 		}
 	} else {
@@ -869,12 +875,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 			mi_buf_addf(t, "%s:%u-%u  %.*s  (%d%%)\n", r[i].path,
 				    r[i].c.start_line, r[i].c.end_line,
 				    (int)r[i].c.crumb_len, r[i].c.crumb, r[i].pct);
-			for (const char *p = r[i].content; *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-				mi_buf_addf(t, "  | %.*s\n", (int)ll, p);
-				p += ll + (nl ? 1 : 0);
-			}
+			put_snippet(t, r[i].content);
 			mi_buf_addc(t, '\n');
 		}
 	} else {

@@ -1749,6 +1749,23 @@ static int set_error(mi_out *out, int err, const char *msg)
 
 static const mi_view_opts default_opts;
 
+/* What both renderings do first: default options, an empty answer, and
+ * an error answer without a parsed file. */
+static int render_begin(const mi_parsed *p, const mi_view_opts **o, mi_out *out,
+			const char *no_file)
+{
+	if (!*o)
+		*o = &default_opts;
+	if (!out)
+		return MI_ERR_ARG;
+	out->is_error = false;
+	mi_buf_reset(&out->text);
+	mi_buf_reset(&out->json);
+	if (!p)
+		return set_error(out, MI_ERR_ARG, no_file);
+	return 0;
+}
+
 /*
  * Folded view of a parsed file.  out->text gets the view, out->json the
  * read_file object; both are reset first.  Returns 0, or MI_ERR_ARG when
@@ -1759,15 +1776,9 @@ int mi_render_view(const char *path, const char *src, size_t len,
 {
 	vctx c;
 	int mode = VM_OUTLINE;
-	if (!o)
-		o = &default_opts;
-	if (!out)
-		return MI_ERR_ARG;
-	out->is_error = false;
-	mi_buf_reset(&out->text);
-	mi_buf_reset(&out->json);
-	if (!p)
-		return set_error(out, MI_ERR_ARG, "no parsed file to render");
+	int rc = render_begin(p, &o, out, "no parsed file to render");
+	if (rc)
+		return rc;
 	if (o->mode && *o->mode && strcmp(o->mode, "outline") && strcmp(o->mode, "mcp")) {
 		if (!strcmp(o->mode, "compact")) {
 			mode = VM_COMPACT;
@@ -2032,15 +2043,9 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 	size_t *cand = NULL, ncand = 0;
 	mi_buf msg = { 0 };
 
-	if (!o)
-		o = &default_opts;
-	if (!out)
-		return MI_ERR_ARG;
-	out->is_error = false;
-	mi_buf_reset(&out->text);
-	mi_buf_reset(&out->json);
-	if (!p)
-		return set_error(out, MI_ERR_ARG, "no parsed file to expand");
+	int brc = render_begin(p, &o, out, "no parsed file to expand");
+	if (brc)
+		return brc;
 	if (!what || !*what)
 		what = "all";
 	if (strcmp(what, "body") && strcmp(what, "signature") && strcmp(what, "docs") &&
