@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 1          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 2          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -256,7 +256,7 @@ void mi_file_rec_release(mi_file_rec *f);
 
 /* Named databases.  Keys: see docs/format.md.  Append only. */
 typedef enum mi_db {
-	MI_DB_META,    /* "version", "tool", "built", "head", "stats", "root" -> msgpack */
+	MI_DB_META,    /* "version", "view", "tool", "built", "head", "stats", "root" -> msgpack */
 	MI_DB_FILES,   /* path -> mi_file_rec */
 	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
 	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
@@ -267,6 +267,7 @@ typedef enum mi_db {
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
 	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
 	MI_DB_TERMS,   /* search: term -> term stats (df, max score bound) */
+	MI_DB_OUTLINES,/* path -> mi_outline_rec (the default read_file view) */
 	MI_DB__COUNT
 } mi_db;
 
@@ -460,5 +461,78 @@ static inline uint32_t mi_rd32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
 }
+
+/* ---- folded views (view.c) ----------------------------------------------------
+ * The renderer is shared: the build stores each file's default outline, the
+ * query side renders every other view, and both must agree byte for byte.
+ * Pure functions over source text + mi_parsed; docs/views.md states the rules. */
+
+#define MI_DEFAULT_MAX_TOKENS 20000
+
+/* The two renderings of one answer. */
+typedef struct mi_out {
+	mi_buf text;   /* folded text for people and models */
+	mi_buf json;   /* one JSON object (SPEC §3.1) */
+	bool is_error; /* true: text says what went wrong and what to do */
+} mi_out;
+
+void mi_out_release(mi_out *o);
+void mi_out_reset(mi_out *o);
+/* Sets an error answer: text = message, json = {"error": message}. */
+int mi_out_error(mi_out *o, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* How to fold a file. */
+typedef struct mi_view_opts {
+	const char *mode;      /* "outline" (default), "compact", "full" */
+	bool all;              /* filter=all: include private symbols */
+	int line_numbers;      /* 0 none, 1 plain, 2 zpad */
+	bool unicode;          /* seed 000 glyphs instead of ASCII marks */
+	bool block_guides;     /* V* end fn NAME */
+	bool coverage;         /* V* coverage: lines from an lcov file */
+	const char *lcov_path; /* explicit lcov file, NULL = search the index */
+	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+} mi_view_opts;
+
+/*
+ * Folded view of a parsed file, without an index (mcpidx outline FILE, what
+ * the build stores and what mi_query_read_file calls).  path is only used for messages and JSON.
+ */
+int mi_render_view(const char *path, const char *src, size_t len,
+		   const mi_parsed *p, const mi_view_opts *o, mi_out *out);
+/* Expanded view of one symbol of a parsed file. */
+int mi_render_expand(const char *path, const char *src, size_t len,
+		     const mi_parsed *p, const char *selector, const char *what,
+		     const mi_view_opts *o, mi_out *out);
+
+/*
+ * The stored outline (MI_DB_OUTLINES value): each file's default read_file
+ * view (mode outline, filter public, no line numbers, ASCII marks) rendered
+ * by the build with no cap, so the common read is one lookup.  A reader
+ * serves it only when the index's "view" meta equals MI_VIEW_VERSION (bump
+ * it whenever the renderer's bytes change) and mi_outline_serves() says the
+ * request's options would render exactly this; otherwise it renders.
+ */
+#define MI_VIEW_VERSION 1
+typedef struct mi_outline_rec {
+	const char *text;     /* the view; decode: points into the record */
+	size_t text_len;
+	uint32_t need;        /* smallest max_tokens that leaves it whole (0: never) */
+	uint32_t lines;       /* line_count */
+	uint32_t nsyms;       /* symbols */
+	int32_t saved;        /* tokens_saved_percent */
+} mi_outline_rec;
+void mi_outline_encode(const mi_outline_rec *r, mi_buf *out);
+int mi_outline_decode(const void *data, size_t len, mi_outline_rec *r); /* MI_ERR_CORRUPT */
+/* Renders p's stored outline into out->text; r->text points at it. */
+int mi_render_outline(const char *path, const char *src, size_t len, const mi_parsed *p,
+		      mi_out *out, mi_outline_rec *r);
+/* True when a read_file with options o would render exactly r. */
+bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
+/* The read_file answer of r: the bytes mi_render_view gives for it. */
+void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
+
+/* Rough o200k-like token estimate used for budgets and savings figures. */
+size_t mi_token_estimate(const char *s, size_t len);
 
 #endif

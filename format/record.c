@@ -182,6 +182,19 @@ void mi_file_encode(const mi_file_rec *f, mi_buf *out)
 	}
 }
 
+void mi_outline_encode(const mi_outline_rec *o, mi_buf *out)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_pack_array(&pk, 5);
+	msgpack_pack_str(&pk, o->text_len);
+	msgpack_pack_str_body(&pk, o->text, o->text_len);
+	msgpack_pack_uint32(&pk, o->need);
+	msgpack_pack_uint32(&pk, o->lines);
+	msgpack_pack_uint32(&pk, o->nsyms);
+	msgpack_pack_int32(&pk, o->saved);
+}
+
 /* ---- decoding ------------------------------------------------------------------ */
 
 /*
@@ -379,6 +392,24 @@ int mi_ref_decode(const void *data, size_t len, mi_ref *ref, mi_parsed *owner)
 	ref->caller_idx = rd_i32(&r);
 	ref->kind = rd_u8(&r);
 	return r.bad ? MI_ERR_CORRUPT : 0;
+}
+
+int mi_outline_decode(const void *data, size_t len, mi_outline_rec *o)
+{
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	memset(o, 0, sizeof(*o));
+	if (rd_array(&r) < 5)
+		return MI_ERR_CORRUPT;
+	o->text = (const char *)rd_raw(&r, false, &o->text_len);
+	o->need = rd_u32(&r);
+	o->lines = rd_u32(&r);
+	o->nsyms = rd_u32(&r);
+	o->saved = rd_i32(&r);
+	if (r.bad || !o->text) {
+		memset(o, 0, sizeof(*o));
+		return MI_ERR_CORRUPT;
+	}
+	return 0;
 }
 
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f)

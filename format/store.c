@@ -21,6 +21,7 @@ static const char *const db_names[MI_DB__COUNT] = {
 	[MI_DB_SYMS] = "syms", [MI_DB_NAMES] = "names", [MI_DB_REFS] = "refs",
 	[MI_DB_FREFS] = "frefs", [MI_DB_FILEIDS] = "fileids",
 	[MI_DB_CHUNKS] = "chunks", [MI_DB_POST] = "post", [MI_DB_TERMS] = "terms",
+	[MI_DB_OUTLINES] = "outlines",
 };
 
 struct mi_store {
@@ -87,6 +88,20 @@ static int read_version(mi_store *st)
 	return 0;
 }
 
+/* A named database is missing from a read-only open: no index at all, or
+ * one whose meta says another format version (an older layout). */
+static int missing_db(MDB_txn *txn, mi_store *st, int i)
+{
+	MDB_val k = {7, "version"}, v;
+	int64_t ver;
+	if (i > MI_DB_META && mdb_get(txn, st->dbi[MI_DB_META], &k, &v) == 0 &&
+	    !mi_mp_get_int(v.mv_data, v.mv_size, &ver) && ver != MI_FORMAT_VERSION) {
+		st->version = ver < 1 || ver > 1000000 ? -1 : (int)ver;
+		return MI_ERR_VERSION;
+	}
+	return MI_ERR_NOINDEX;
+}
+
 int mi_store_open(const char *path, int flags, mi_store **out)
 {
 	int rc;
@@ -150,9 +165,9 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 	for (int i = 0; i < MI_DB__COUNT; i++) {
 		rc = mdb_dbi_open(txn, db_names[i], rdonly ? 0 : MDB_CREATE, &st->dbi[i]);
 		if (rc) {
-			mdb_txn_abort(txn);
 			if (rc == MDB_NOTFOUND)
-				rc = MI_ERR_NOINDEX;
+				rc = missing_db(txn, st, i);
+			mdb_txn_abort(txn);
 			goto out_env;
 		}
 	}

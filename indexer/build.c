@@ -25,6 +25,8 @@ typedef struct job {
 	bool existed;          /* the path was in the index before */
 	int err;               /* parse error, 0 if fine */
 	mi_parsed parsed;      /* result */
+	mi_out outline;        /* its stored outline's text */
+	mi_outline_rec orec;   /* and record (orec.text in outline) */
 } job;
 
 typedef struct pool {
@@ -96,6 +98,7 @@ static void *worker(void *arg)
 		job *j = &p->jobs[i];
 		mi_parsed_init(&j->parsed);
 		j->err = mi_parse_source(j->wf->lang, j->src, j->len, &j->parsed);
+		mi_render_outline(j->wf->path, j->src, j->len, &j->parsed, &j->outline, &j->orec);
 		pthread_mutex_lock(&p->mu);
 		size_t done = ++p->done;
 		p->ready[i] = true;
@@ -181,6 +184,9 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	    (rc = mi_del(t, MI_DB_SRC, path, strlen(path))) ||
 	    (rc = mi_del(t, MI_DB_FILES, path, strlen(path))))
 		goto out;
+	/* An index whose outlines were not kept has none to delete. */
+	if ((rc = mi_del(t, MI_DB_OUTLINES, path, strlen(path))) && rc != MI_ERR_NOTFOUND)
+		goto out;
 	uint8_t idk[4];
 	mi_be32(idk, id);
 	if ((rc = mi_del(t, MI_DB_FILEIDS, idk, 4)))
@@ -233,6 +239,12 @@ static int put_file(mi_txn *t, job *j)
 	}
 	if ((rc = mi_put(t, MI_DB_SRC, path, strlen(path), j->len ? j->src : "", j->len)))
 		goto out;
+	if (j->orec.text) {
+		mi_buf_reset(&v);
+		mi_outline_encode(&j->orec, &v);
+		if ((rc = mi_put(t, MI_DB_OUTLINES, path, strlen(path), v.buf, v.len)))
+			goto out;
+	}
 	mi_file_rec f = {
 		.file_id = j->file_id, .lang = (uint8_t)j->wf->lang, .size = j->len,
 		.lines = mi_count_lines(j->src, j->len), .mtime = j->wf->mtime_ns,
@@ -436,6 +448,7 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	bs->diags = ndiags;
 	char *head = git_head(root);
 	if ((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "view", MI_VIEW_VERSION)) ||
 	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
 	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
 	    (rc = mi_meta_put_str(t, "root", root)) ||
@@ -453,6 +466,19 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 fail:
 	mi_txn_abort(t);
 	return rc;
+}
+
+/* The MI_VIEW_VERSION the index's outlines were rendered with, 0 if none. */
+static int64_t stored_view(mi_store *st)
+{
+	mi_txn *t;
+	int64_t v = 0;
+	if (mi_txn_begin(st, false, &t))
+		return 0;
+	if (mi_meta_get_int(t, "view", &v))
+		v = 0;
+	mi_txn_abort(t);
+	return v;
 }
 
 static bool looks_binary(const char *s, size_t n)
@@ -507,6 +533,9 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			goto out;
 		}
 	}
+	/* Outlines rendered by another renderer: every file is redone. */
+	bool redo = o->force || (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
+	clear = redo;
 	char real_idx[PATH_MAX];
 	w.root = root;
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
@@ -515,7 +544,7 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	mi_walk_run(&w);
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
 
-	if ((rc = load_old(st, &old, &nold, &next_id, o->force))) {
+	if ((rc = load_old(st, &old, &nold, &next_id, redo))) {
 		mi_buf_addf(err, "cannot read index '%s': %s", idx, mi_strerror(rc));
 		goto out;
 	}
@@ -627,6 +656,7 @@ out:
 	for (size_t i = 0; i < nj; i++) {
 		free(jobs[i].src);
 		mi_parsed_release(&jobs[i].parsed);
+		mi_out_release(&jobs[i].outline);
 	}
 	free(jobs);
 	free(touched);

@@ -11,34 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-void mi_out_release(mi_out *o)
-{
-	mi_buf_release(&o->text);
-	mi_buf_release(&o->json);
-	o->is_error = false;
-}
-
-void mi_out_reset(mi_out *o)
-{
-	mi_buf_reset(&o->text);
-	mi_buf_reset(&o->json);
-	o->is_error = false;
-}
-
-int mi_out_error(mi_out *o, int err, const char *fmt, ...)
-{
-	va_list ap;
-	mi_out_reset(o);
-	va_start(ap, fmt);
-	mi_buf_vaddf(&o->text, fmt, ap);
-	va_end(ap);
-	mi_buf_adds(&o->json, "{\"error\":");
-	mi_buf_add_json_str(&o->json, o->text.buf, o->text.len);
-	mi_buf_addc(&o->json, '}');
-	o->is_error = true;
-	return err;
-}
-
 int mi_query_open(const char *path, mi_query **out, mi_buf *err)
 {
 	struct stat sb;
@@ -842,8 +814,38 @@ static char *find_lcov(mi_txn *t)
 	return found;
 }
 
+/* read_file from the stored outline when it is exactly what o asks for:
+ * true when out holds the answer. */
+static bool stored_outline(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
+{
+	mi_txn *t;
+	mi_buf norm = {0};
+	const void *v;
+	size_t vl;
+	int64_t view = 0;
+	mi_outline_rec r;
+	bool done = false;
+	if (!path || mi_path_normalize(path, &norm))
+		goto out;
+	if (mi_txn_begin(q->st, false, &t))
+		goto out;
+	if (!mi_meta_get_int(t, "view", &view) && view == MI_VIEW_VERSION &&
+	    !mi_get(t, MI_DB_OUTLINES, norm.buf, norm.len, &v, &vl) &&
+	    !mi_outline_decode(v, vl, &r) && mi_outline_serves(&r, o)) {
+		mi_outline_answer(norm.buf, &r, out);
+		done = true;
+	}
+	mi_txn_abort(t);
+out:
+	mi_buf_release(&norm);
+	return done;
+}
+
 int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
 {
+	static const mi_view_opts defaults;
+	if (stored_outline(q, path, o ? o : &defaults, out))
+		return 0;
 	mi_txn *t = NULL;
 	mi_file_rec rec;
 	const char *src;

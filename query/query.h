@@ -6,7 +6,8 @@
  * token-cheap folded form, and `json`, the SPEC §3.1 object.  Front ends
  * (mcp/, tools/) only choose which to print.  No global mutable state; an
  * mi_query may be used from several threads at once.  A rebuild committed by
- * another process is seen by the next call.
+ * another process is seen by the next call.  The answer type (mi_out), the
+ * view options and the renderer are in format.h: build and query share them.
  */
 #ifndef MI_QUERY_H
 #define MI_QUERY_H
@@ -14,19 +15,6 @@
 #include "../format/format.h"
 
 typedef struct mi_query mi_query;
-
-/* The two renderings of one answer. */
-typedef struct mi_out {
-	mi_buf text;   /* folded text for people and models */
-	mi_buf json;   /* one JSON object (SPEC §3.1) */
-	bool is_error; /* true: text says what went wrong and what to do */
-} mi_out;
-
-void mi_out_release(mi_out *o);
-void mi_out_reset(mi_out *o);
-/* Sets an error answer: text = message, json = {"error": message}. */
-int mi_out_error(mi_out *o, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /*
  * Opens the index at path (an index directory or a packed file).  On failure
@@ -39,18 +27,6 @@ void mi_query_close(mi_query *q);
 const char *mi_query_path(const mi_query *q);
 /* The store, for front ends that need raw access (completion, pack). */
 mi_store *mi_query_store(mi_query *q);
-
-/* How to fold a file. */
-typedef struct mi_view_opts {
-	const char *mode;      /* "outline" (default), "compact", "full" */
-	bool all;              /* filter=all: include private symbols */
-	int line_numbers;      /* 0 none, 1 plain, 2 zpad */
-	bool unicode;          /* seed 000 glyphs instead of ASCII marks */
-	bool block_guides;     /* V* end fn NAME */
-	bool coverage;         /* V* coverage: lines from an lcov file */
-	const char *lcov_path; /* explicit lcov file, NULL = search the index */
-	size_t max_tokens;     /* answer cap, 0 = default (20000) */
-} mi_view_opts;
 
 /* read_file: {path, mode, text, line_count, symbols, tokens_saved_percent} */
 int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o,
@@ -86,19 +62,5 @@ int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
-
-/*
- * Folded view of a parsed file, without an index (mcpidx outline FILE, and
- * what mi_query_read_file calls).  path is only used for messages and JSON.
- */
-int mi_render_view(const char *path, const char *src, size_t len,
-		   const mi_parsed *p, const mi_view_opts *o, mi_out *out);
-/* Expanded view of one symbol of a parsed file. */
-int mi_render_expand(const char *path, const char *src, size_t len,
-		     const mi_parsed *p, const char *selector, const char *what,
-		     const mi_view_opts *o, mi_out *out);
-
-/* Rough o200k-like token estimate used for budgets and savings figures. */
-size_t mi_token_estimate(const char *s, size_t len);
 
 #endif

@@ -11,8 +11,6 @@ struct mi_query {
 	char *path;     /* index path as given */
 };
 
-#define MI_DEFAULT_MAX_TOKENS 20000
-
 /*
  * Loads one indexed file inside read transaction t: its record, its source
  * (pointing into the map, valid until t ends), diagnostics, implementation

@@ -48,5 +48,5 @@ expect_eq "$(json $T/out.json "j['indexed'], j['files']")" "2 2" "--force"
 expect_eq "$(json $T/def2.json "j['definitions'][0]['line']")" "4" "def after force"
 # Stats agree with the build.
 "$MCPIDX" query "$R" stats --json > $T/stats.json
-expect_eq "$(json $T/stats.json "j['files'], j['format_version']")" "2 1" "stats"
+expect_eq "$(json $T/stats.json "j['files'], j['format_version']")" "2 2" "stats"
 echo ok

@@ -7,6 +7,7 @@
 #include "../../format/format.h"
 #include "../../query/query.h"
 
+#include <lmdb.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -145,6 +146,26 @@ TEST(file_roundtrip)
 	mi_buf_release(&b);
 }
 
+TEST(outline_record_roundtrip)
+{
+	mi_outline_rec r = {.text = "F> int main(void) { ... }\n", .need = 37, .lines = 12,
+			    .nsyms = 3, .saved = -1};
+	r.text_len = strlen(r.text);
+	mi_buf b = {0};
+	mi_outline_encode(&r, &b);
+	mi_outline_rec g;
+	CHECK_INT(mi_outline_decode(b.buf, b.len, &g), 0);
+	CHECK_INT(g.text_len, r.text_len);
+	CHECK(!memcmp(g.text, r.text, r.text_len));
+	CHECK_INT(g.need, 37);
+	CHECK_INT(g.lines, 12);
+	CHECK_INT(g.nsyms, 3);
+	CHECK_INT(g.saved, -1);
+	for (size_t n = 0; n < b.len; n++)
+		CHECK_INT(mi_outline_decode(b.buf, n, &g), MI_ERR_CORRUPT);
+	mi_buf_release(&b);
+}
+
 TEST(hash_is_xxh3_128)
 {
 	uint8_t h[16];
@@ -179,6 +200,37 @@ TEST(store_version_check)
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_store_version(st), 99);
 	mi_store_close(st);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
+/* An index of an older layout (version 1: no "outlines" database) is
+ * refused as another format version, not taken for a missing index. */
+TEST(older_layout_is_a_version_error)
+{
+	char dir[] = "/tmp/mcpidx-v1-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi meta, files;
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 16);
+	CHECK_INT(mdb_env_open(env, dir, 0, 0644), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, "meta", MDB_CREATE, &meta), 0);
+	CHECK_INT(mdb_dbi_open(txn, "files", MDB_CREATE, &files), 0);
+	MDB_val k = {7, "version"}, v = {1, "\x01"}; /* msgpack 1 */
+	CHECK_INT(mdb_put(txn, meta, &k, &v, 0), 0);
+	CHECK_INT(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	mi_store *st;
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), MI_ERR_VERSION);
+	mi_query *q;
+	mi_buf err = {0};
+	CHECK_INT(mi_query_open(dir, &q, &err), MI_ERR_VERSION);
+	CHECK_CONTAINS(err.buf, "mcpidx build --force");
+	mi_buf_release(&err);
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK_INT(system(cmd), 0);
@@ -224,7 +276,9 @@ int main(void)
 	RUN(symbol_roundtrip);
 	RUN(file_roundtrip);
 	RUN(hash_is_xxh3_128);
+	RUN(outline_record_roundtrip);
 	RUN(store_version_check);
+	RUN(older_layout_is_a_version_error);
 	RUN(cursor_prefix_scan);
 	return test_done();
 }

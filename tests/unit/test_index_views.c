@@ -20,8 +20,14 @@ static size_t nviews, nexpand;
 static bool same(const mi_out *a, const mi_out *b, const char *what, const char *path,
 		 const char *sel)
 {
-	if (a->is_error == b->is_error && !strcmp(mi_buf_str(&a->text), mi_buf_str(&b->text)))
+	if (a->is_error == b->is_error && !strcmp(mi_buf_str(&a->text), mi_buf_str(&b->text)) &&
+	    !strcmp(mi_buf_str(&a->json), mi_buf_str(&b->json)))
 		return true;
+	if (a->is_error == b->is_error && !strcmp(mi_buf_str(&a->text), mi_buf_str(&b->text))) {
+		TEST_FAIL_("%s of %s: JSON differs through the index:\n--- parsed\n%s\n--- index\n%s",
+			   what, path, mi_buf_str(&a->json), mi_buf_str(&b->json));
+		return false;
+	}
 	TEST_FAIL_("%s of %s%s%s differs through the index:\n--- parsed\n%s\n--- index\n%s", what,
 		   path, sel ? " " : "", sel ? sel : "", mi_buf_str(&a->text), mi_buf_str(&b->text));
 	return false;
@@ -49,6 +55,26 @@ static void check_file(const char *path)
 		same(&a, &b, o.all ? "outline --all" : o.mode, path, NULL);
 		nviews++;
 	}
+	/* The stored outline serves only the caps that leave it whole; under
+	 * a smaller cap, and with other options, the view is rendered. */
+	static const size_t caps[] = {30, 60, 120, 400};
+	for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+		mi_view_opts o = {.max_tokens = caps[k]};
+		mi_render_view(path, src, len, &p, &o, &a);
+		mi_query_read_file(q, path, &o, &b);
+		char what[64];
+		snprintf(what, sizeof(what), "outline max_tokens=%zu", caps[k]);
+		same(&a, &b, what, path, NULL);
+		nviews++;
+	}
+	mi_view_opts lo = {.line_numbers = 1}, uo = {.unicode = true};
+	mi_render_view(path, src, len, &p, &lo, &a);
+	mi_query_read_file(q, path, &lo, &b);
+	same(&a, &b, "outline line_numbers", path, NULL);
+	mi_render_view(path, src, len, &p, &uo, &a);
+	mi_query_read_file(q, path, &uo, &b);
+	same(&a, &b, "outline unicode", path, NULL);
+	nviews += 2;
 	mi_view_opts o = {0};
 	for (size_t i = 0; i < p.nsyms; i++) {
 		const mi_symbol *s = &p.syms[i];
@@ -108,6 +134,81 @@ TEST(every_fixture_every_mode)
 	printf("# %zu views, %zu expansions compared\n", nviews, nexpand);
 }
 
+/* Rewrites the stored outline of path and the index's "view" meta. */
+static void plant(const char *path, const char *text, int64_t view)
+{
+	mi_store *st;
+	mi_txn *t;
+	mi_query_close(q);
+	q = NULL;
+	CHECK_INT(mi_store_open(idx, 0, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	mi_outline_rec r = {.text = text, .text_len = strlen(text), .need = 1, .lines = 1};
+	mi_buf v = {0};
+	mi_outline_encode(&r, &v);
+	CHECK_INT(mi_put(t, MI_DB_OUTLINES, path, strlen(path), v.buf, v.len), 0);
+	CHECK_INT(mi_meta_put_int(t, "view", view), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	mi_buf_release(&v);
+	mi_buf err = {0};
+	CHECK_INT(mi_query_open(idx, &q, &err), 0);
+	mi_buf_release(&err);
+}
+
+/* read_file's default view comes from the stored record, only while the
+ * record is of this renderer (MI_VIEW_VERSION); a build over outlines of
+ * another renderer redoes every file. */
+TEST(stored_outline_is_served_and_versioned)
+{
+	const char *path = "c/basic/input.c";
+	mi_store *st = mi_query_store(q);
+	mi_txn *t;
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	size_t nfiles = mi_db_count(t, MI_DB_FILES);
+	CHECK(nfiles >= 60);
+	CHECK_INT(mi_db_count(t, MI_DB_OUTLINES), nfiles);
+	mi_txn_abort(t);
+
+	mi_out o = {0};
+	mi_view_opts def = {0}, ln = {.line_numbers = 1};
+	plant(path, "PLANTED\n", MI_VIEW_VERSION);
+	CHECK_INT(mi_query_read_file(q, path, &def, &o), 0);
+	CHECK_STR(mi_buf_str(&o.text), "PLANTED\n");
+	CHECK(strstr(mi_buf_str(&o.json), "\"text\":\"PLANTED\\n\"") != NULL);
+	CHECK_INT(mi_query_read_file(q, path, &ln, &o), 0);
+	CHECK(strstr(mi_buf_str(&o.text), "PLANTED") == NULL);
+
+	plant(path, "PLANTED\n", MI_VIEW_VERSION + 1);
+	CHECK_INT(mi_query_read_file(q, path, &def, &o), 0);
+	CHECK(strstr(mi_buf_str(&o.text), "PLANTED") == NULL);
+	CHECK(strstr(mi_buf_str(&o.text), "F> ") != NULL);
+
+	mi_query_close(q);
+	q = NULL;
+	mi_build_opts bo = {.repo = "testdata/units", .out_dir = idx, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(bs.indexed, nfiles);
+	CHECK_INT(mi_query_open(idx, &q, &err), 0);
+	CHECK_INT(mi_txn_begin(mi_query_store(q), false, &t), 0);
+	int64_t view = 0;
+	CHECK_INT(mi_meta_get_int(t, "view", &view), 0);
+	CHECK_INT(view, MI_VIEW_VERSION);
+	mi_txn_abort(t);
+	CHECK_INT(mi_query_read_file(q, path, &def, &o), 0);
+	CHECK(strstr(mi_buf_str(&o.text), "PLANTED") == NULL);
+	/* and an unchanged tree is not redone again */
+	mi_query_close(q);
+	q = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(bs.indexed, 0);
+	CHECK_INT(mi_query_open(idx, &q, &err), 0);
+	mi_buf_release(&err);
+	mi_out_release(&o);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(idx) != NULL);
@@ -119,6 +220,7 @@ int main(void)
 		return 1;
 	}
 	RUN(every_fixture_every_mode);
+	RUN(stored_outline_is_served_and_versioned);
 	mi_query_close(q);
 	mi_buf_release(&err);
 	char cmd[128];

@@ -758,7 +758,7 @@ TEST(outline_is_fast)
 {
 	char *src = NULL;
 	size_t len = 0;
-	const char *file = "query/view.c";
+	const char *file = "format/view.c";
 	if (mi_read_file(file, &src, &len)) {
 		TEST_FAIL_("cannot read %s", file);
 		return;

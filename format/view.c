@@ -3,14 +3,44 @@
  * expanded view of one symbol, in the block-mark format of SPEC §2.  Pure
  * functions over source text + mi_parsed; docs/views.md states the rules.
  */
-#include "query.h"
-#include "query_int.h"
+#include "format.h"
 
 #include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- answers ---------------------------------------------------------------------- */
+
+void mi_out_release(mi_out *o)
+{
+	mi_buf_release(&o->text);
+	mi_buf_release(&o->json);
+	o->is_error = false;
+}
+
+void mi_out_reset(mi_out *o)
+{
+	mi_buf_reset(&o->text);
+	mi_buf_reset(&o->json);
+	o->is_error = false;
+}
+
+int mi_out_error(mi_out *o, int err, const char *fmt, ...)
+{
+	va_list ap;
+	mi_out_reset(o);
+	va_start(ap, fmt);
+	mi_buf_vaddf(&o->text, fmt, ap);
+	va_end(ap);
+	mi_buf_adds(&o->json, "{\"error\":");
+	mi_buf_add_json_str(&o->json, o->text.buf, o->text.len);
+	mi_buf_addc(&o->json, '}');
+	o->is_error = true;
+	return err;
+}
+
 
 enum { VM_OUTLINE, VM_COMPACT, VM_FULL };
 
@@ -98,6 +128,7 @@ typedef struct vctx {
 	size_t entries;          /* symbol entries written */
 	size_t diags_out;        /* diagnostic lines written */
 	size_t diags_left[3];    /* E, W, H not written for the cap */
+	bool cut;                /* the cap cut the view short */
 } vctx;
 
 static const kind_row *krow(int kind)
@@ -1465,9 +1496,11 @@ static void render_folded(vctx *c)
 			}
 		}
 		if (!budget(c, from)) {
+			cut = true;
 			put_truncated(c, 0);
 		}
 	}
+	c->cut = cut;
 	free(seen);
 	free(stack);
 }
@@ -1766,13 +1799,18 @@ static int render_begin(const mi_parsed *p, const mi_view_opts **o, mi_out *out,
 	return 0;
 }
 
-/*
- * Folded view of a parsed file.  out->text gets the view, out->json the
- * read_file object; both are reset first.  Returns 0, or MI_ERR_ARG when
- * p is NULL or the mode is unknown (out then holds the message).
- */
-int mi_render_view(const char *path, const char *src, size_t len,
-		   const mi_parsed *p, const mi_view_opts *o, mi_out *out)
+/* What a folded render reports besides its text. */
+typedef struct view_info {
+	int mode;        /* VM_* */
+	uint32_t lines;  /* line_count */
+	size_t nsyms;    /* symbols */
+	long saved;      /* tokens_saved_percent */
+	size_t need;     /* smallest cap that leaves it whole, 0 if it was cut */
+} view_info;
+
+/* Renders into out->text (reset first); the JSON is the caller's. */
+static int render_view(const char *path, const char *src, size_t len, const mi_parsed *p,
+		       const mi_view_opts *o, mi_out *out, view_info *vi)
 {
 	vctx c;
 	int mode = VM_OUTLINE;
@@ -1802,19 +1840,80 @@ int mi_render_view(const char *path, const char *src, size_t len,
 
 	size_t src_tok = estimate_sampled(c.src, c.len);
 	size_t view_tok = mi_token_estimate(out->text.buf ? out->text.buf : "", out->text.len);
-	long saved = 0;
+	vi->mode = mode;
+	vi->lines = c.nlines;
+	vi->nsyms = p->nsyms;
+	vi->saved = 0;
 	if (src_tok > 0 && view_tok < src_tok)
-		saved = (long)((src_tok - view_tok) * 100 / src_tok);
+		vi->saved = (long)((src_tok - view_tok) * 100 / src_tok);
+	vi->need = c.cut ? 0 : c.tokens + TRUNC_RESERVE;
+	ctx_release(&c);
+	return 0;
+}
+
+/* The read_file object around out->text. */
+static void view_json(mi_out *out, const char *path, const view_info *vi)
+{
 	mi_buf *j = &out->json;
 	mi_buf_grow(j, out->text.len + out->text.len / 8 + 128);
 	mi_buf_adds(j, "{\"path\":");
-	mi_buf_add_json_str(j, c.path, strlen(c.path));
-	mi_buf_addf(j, ",\"mode\":\"%s\",\"text\":", mode_name(mode));
+	mi_buf_add_json_str(j, path, strlen(path));
+	mi_buf_addf(j, ",\"mode\":\"%s\",\"text\":", mode_name(vi->mode));
 	mi_buf_add_json_str(j, mi_buf_str(&out->text), out->text.len);
 	mi_buf_addf(j, ",\"line_count\":%u,\"symbols\":%zu,\"tokens_saved_percent\":%ld}",
-		    c.nlines, p->nsyms, saved);
-	ctx_release(&c);
+		    vi->lines, vi->nsyms, vi->saved);
+}
+
+/*
+ * Folded view of a parsed file.  out->text gets the view, out->json the
+ * read_file object; both are reset first.  Returns 0, or MI_ERR_ARG when
+ * p is NULL or the mode is unknown (out then holds the message).
+ */
+int mi_render_view(const char *path, const char *src, size_t len,
+		   const mi_parsed *p, const mi_view_opts *o, mi_out *out)
+{
+	view_info vi;
+	int rc = render_view(path, src, len, p, o, out, &vi);
+	if (!rc)
+		view_json(out, path ? path : "", &vi);
+	return rc;
+}
+
+/* The stored outline: the default view with no cap (a cap only ever cuts
+ * it, and the reader knows from r->need which caps leave it whole). */
+int mi_render_outline(const char *path, const char *src, size_t len, const mi_parsed *p,
+		      mi_out *out, mi_outline_rec *r)
+{
+	mi_view_opts o = {.mode = "outline", .max_tokens = SIZE_MAX / 4};
+	view_info vi;
+	memset(r, 0, sizeof(*r));
+	int rc = render_view(path, src, len, p, &o, out, &vi);
+	if (rc)
+		return rc;
+	r->text = mi_buf_str(&out->text);
+	r->text_len = out->text.len;
+	r->need = vi.need > UINT32_MAX ? UINT32_MAX : (uint32_t)vi.need;
+	r->lines = vi.lines;
+	r->nsyms = vi.nsyms > UINT32_MAX ? UINT32_MAX : (uint32_t)vi.nsyms;
+	r->saved = (int32_t)vi.saved;
 	return 0;
+}
+
+bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o)
+{
+	size_t cap = o->max_tokens ? o->max_tokens : MI_DEFAULT_MAX_TOKENS;
+	return r->need && r->need <= cap && (!o->mode || !*o->mode || !strcmp(o->mode, "outline") ||
+					     !strcmp(o->mode, "mcp")) &&
+	       !o->all && !o->line_numbers && !o->unicode && !o->block_guides && !o->coverage;
+}
+
+void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out)
+{
+	view_info vi = {.mode = VM_OUTLINE, .lines = r->lines, .nsyms = r->nsyms,
+			.saved = r->saved};
+	mi_out_reset(out);
+	mi_buf_add(&out->text, r->text, r->text_len);
+	view_json(out, path, &vi);
 }
 
 /* ---- expand ------------------------------------------------------------------------ */
