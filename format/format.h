@@ -185,6 +185,7 @@ typedef struct mi_ref {
 	uint32_t line;       /* 1-based */
 	int32_t caller_idx;  /* index of the enclosing symbol, -1 at top level */
 	uint8_t kind;        /* MI_REF_* */
+	uint32_t line_byte;  /* where its line starts in the source */
 } mi_ref;
 
 #define MI_REF_CALL 0
@@ -244,6 +245,7 @@ void mi_file_encode(const mi_file_rec *f, mi_buf *out);
  * long as it does.  Return 0 or MI_ERR_CORRUPT (never crash on bad bytes).
  */
 int mi_symbol_decode(const void *data, size_t len, mi_symbol *s, mi_parsed *owner);
+/* owner NULL: r->callee is left NULL (no copy), for scans that key on it. */
 int mi_ref_decode(const void *data, size_t len, mi_ref *r, mi_parsed *owner);
 /* Reads one msgpack integer / string (pointing into data) from data. */
 int mi_mp_get_int(const void *data, size_t len, int64_t *v);

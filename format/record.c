@@ -152,11 +152,12 @@ void mi_ref_encode(const mi_ref *r, mi_buf *out)
 {
 	msgpack_packer pk;
 	msgpack_packer_init(&pk, out, buf_write);
-	msgpack_pack_array(&pk, 4);
+	msgpack_pack_array(&pk, 5);
 	pack_str(&pk, r->callee);
 	msgpack_pack_uint32(&pk, r->line);
 	msgpack_pack_int32(&pk, r->caller_idx);
-	msgpack_pack_uint8(&pk, r->kind);
+	msgpack_pack_uint32(&pk, r->line_byte);
+	msgpack_pack_uint8(&pk, r->kind); /* last: readers peek at it */
 }
 
 void mi_file_encode(const mi_file_rec *f, mi_buf *out)
@@ -385,11 +386,18 @@ int mi_ref_decode(const void *data, size_t len, mi_ref *ref, mi_parsed *owner)
 {
 	mp_rd r = {data, (const uint8_t *)data + len, false};
 	memset(ref, 0, sizeof(*ref));
-	if (rd_array(&r) < 4 || r.bad)
+	uint32_t fields = rd_array(&r);
+	if (fields < 5 || r.bad)
 		return MI_ERR_CORRUPT;
-	ref->callee = rd_str(&r, owner);
+	if (owner) {
+		ref->callee = rd_str(&r, owner);
+	} else {
+		size_t n;
+		rd_raw(&r, false, &n); /* the caller has the name already */
+	}
 	ref->line = rd_u32(&r);
 	ref->caller_idx = rd_i32(&r);
+	ref->line_byte = rd_u32(&r);
 	ref->kind = rd_u8(&r);
 	return r.bad ? MI_ERR_CORRUPT : 0;
 }

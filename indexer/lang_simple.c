@@ -377,6 +377,9 @@ static void add_ref(scan *sc, int kind, size_t a, size_t b, uint32_t line,
 	r->line = line;
 	r->caller_idx = caller;
 	r->kind = (uint8_t)kind;
+	while (a > 0 && sc->s[a - 1] != '\n')
+		a--;
+	r->line_byte = (uint32_t)a;
 }
 
 /*

@@ -725,7 +725,9 @@ static int ts_extract(mi_ts_ctx *c)
 				continue;
 			mi_ref *r = mi_parsed_add_ref(c->p);
 			r->callee = mi_parsed_strndup(c->p, nt, nl);
-			r->line = ts_node_start_point(refs[i].name).row + 1;
+			TSPoint at = ts_node_start_point(refs[i].name);
+			r->line = at.row + 1;
+			r->line_byte = ts_node_start_byte(refs[i].name) - at.column;
 			r->kind = (uint8_t)refs[i].kind;
 			r->caller_idx = sp2 > 0 ? st2[sp2 - 1] : -1;
 		}

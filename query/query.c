@@ -624,9 +624,13 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 /* ---- references ---------------------------------------------------------------------- */
 
 /* The text of line n (1-based) of src, trimmed. */
-static void line_text(const char *src, size_t len, uint32_t n, mi_buf *out)
+/* Line n of src, trimmed, at most 200 bytes; at is where the line starts
+ * when the reference record says so (checked: a line starts there). */
+static void line_text(const char *src, size_t len, uint32_t n, uint32_t at, mi_buf *out)
 {
 	const char *p = src, *end = src + len;
+	if (at < len && (at == 0 || src[at - 1] == '\n'))
+		p = src + at, n = 1;
 	for (uint32_t i = 1; i < n && p < end; i++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
@@ -685,7 +689,7 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			if (kl < k.len + 9)
 				continue; /* not a key of this shape */
 			mi_ref r;
-			if (mi_ref_decode(vp, vl, &r, &arena))
+			if (mi_ref_decode(vp, vl, &r, NULL))
 				continue;
 			if (calls_only && r.kind != MI_REF_CALL)
 				continue;
@@ -707,7 +711,7 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 				cs.name : "";
 			mi_buf_reset(&lt);
 			if (have)
-				line_text(src, slen, r.line, &lt);
+				line_text(src, slen, r.line, r.line_byte, &lt);
 			if (n)
 				mi_buf_addc(j, ',');
 			mi_buf_adds(j, "{\"path\":");

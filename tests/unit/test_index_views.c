@@ -46,6 +46,17 @@ static void check_file(const char *path)
 	mi_parsed p;
 	mi_parsed_init(&p);
 	CHECK_INT(mi_parse_source(mi_lang_detect(path), src, len, &p), 0);
+	/* Each reference knows where its line starts (find_references shows it). */
+	for (size_t i = 0; i < p.nrefs; i++) {
+		uint32_t at = p.refs[i].line_byte, line = 1;
+		for (uint32_t b = 0; b < at && b < len; b++)
+			line += src[b] == '\n';
+		if (at > len || (at && src[at - 1] != '\n') || line != p.refs[i].line) {
+			TEST_FAIL_("%s: reference %s at line %u has line_byte %u (line %u)", path,
+				   p.refs[i].callee, p.refs[i].line, at, line);
+			break;
+		}
+	}
 	static const char *const modes[] = {"outline", "compact", "full"};
 	mi_out a = {0}, b = {0};
 	for (int m = 0; m < 4; m++) {
