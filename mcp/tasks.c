@@ -2,8 +2,10 @@
  * tasks.c - index_codebase: runs `mcpidx build` as a child process (its
  * progress read from a pipe and relayed as notifications/progress), either
  * within the tools/call or as an MCP task (2025-11-25: tasks/get, tasks/list,
- * tasks/result, tasks/cancel) that outlives the request.  Cancelling kills
- * the child; the build commits atomically, so the old index stays whole.
+ * tasks/result, tasks/cancel, and notifications/tasks/status to a stdio
+ * client on each terminal transition) that outlives the request.
+ * Cancelling kills the child; the build commits atomically, so the old
+ * index stays whole.
  */
 #include "mcp_int.h"
 
@@ -411,6 +413,32 @@ static void task_json(mi_buf *b, const mi_task *t)
 		    (long long)t->ttl_ms, MI_POLL_MS);
 }
 
+/* notifications/tasks/status: the task as tasks/get shows it, for a client
+ * that can hear it after the creating request ended (stdio).  Built while
+ * tk_mu is held, sent after it is released. */
+typedef struct status_note {
+	mi_mcp_sink sink;
+	mi_buf msg;
+} status_note;
+
+static void note_status(const mi_task *t, status_note *n)
+{
+	if (!t->sess.sink.send)
+		return;
+	n->sink = t->sess.sink;
+	mi_buf_adds(&n->msg, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks/status\","
+		    "\"params\":");
+	task_json(&n->msg, t);
+	mi_buf_addc(&n->msg, '}');
+}
+
+static void send_status(status_note *n)
+{
+	if (n->sink.send && n->msg.len)
+		n->sink.send(n->sink.ctx, n->msg.buf, n->msg.len);
+	mi_buf_release(&n->msg);
+}
+
 static void task_free(mi_task *t)
 {
 	mi_buf_release(&t->result);
@@ -442,6 +470,7 @@ static void *task_main(void *arg)
 	mi_task *t = arg;
 	mi_buf res = {0};
 	bool is_err;
+	status_note note = {0};
 	tk_current = t;
 	mi_mcp_build_run(tk_srv, t->call.progress ? &t->call : NULL, &t->cancel,
 			 t->path, t->force, &res);
@@ -455,11 +484,13 @@ static void *task_main(void *arg)
 					t->status == T_CANCELLED ? "cancelled" :
 					"build failed; see tasks/result");
 		mi_mcp_iso_time(t->updated);
+		note_status(t, &note);
 	}
 	mi_buf_reset(&t->result);
 	mi_buf_add(&t->result, res.buf, res.len);
 	pthread_cond_broadcast(&tk_cv);
 	pthread_mutex_unlock(&tk_mu);
+	send_status(&note);
 	mi_mcp_log(tk_srv, "task %s: %s", t->id, mi_task_status[t->status]);
 	mi_buf_release(&res);
 	return NULL;
@@ -553,6 +584,7 @@ int mi_mcp_tasks_method(mi_mcp_call *c, const char *method, json_t *params,
 {
 	mi_task *t;
 	int rc = 0;
+	status_note note = {0};
 	pthread_mutex_lock(&tk_mu);
 	purge_locked();
 	if (strcmp(method, "tasks/list") == 0) {
@@ -591,6 +623,7 @@ int mi_mcp_tasks_method(mi_mcp_call *c, const char *method, json_t *params,
 		mi_mcp_iso_time(t->updated);
 		pthread_cond_broadcast(&tk_cv);
 		task_json(out, t);
+		note_status(t, &note);
 	} else {
 		/* tasks/result: wait until the runner has stored the result. */
 		while (t->result.len == 0 && !mi_mcp_cancelled(c)) {
@@ -612,6 +645,7 @@ int mi_mcp_tasks_method(mi_mcp_call *c, const char *method, json_t *params,
 	}
 out:
 	pthread_mutex_unlock(&tk_mu);
+	send_status(&note);
 	return rc;
 }
 

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CallToolResultSchema, CreateTaskResultSchema, GetTaskResultSchema,
-  ListTasksResultSchema, CancelTaskResultSchema, McpError,
+  ListTasksResultSchema, CancelTaskResultSchema, McpError, TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -436,6 +436,8 @@ await run('progress/index_codebase-sync', async () => {
 // ---- tasks -------------------------------------------------------------------------------
 await run('tasks/index_codebase-create-get-list-result', async () => {
   const c = await stdioClient(big);
+  const statuses = [];
+  c.setNotificationHandler(TaskStatusNotificationSchema, (n) => { statuses.push(n.params); });
   const created = await c.request({ method: 'tools/call', params: { name: 'index_codebase', arguments: { path: repo }, task: { ttl: 60000 } } }, CreateTaskResultSchema);
   const id = created.task.taskId;
   assert(id && created.task.status === 'working' && created.task.createdAt, `CreateTaskResult: ${JSON.stringify(created)}`);
@@ -450,6 +452,9 @@ await run('tasks/index_codebase-create-get-list-result', async () => {
   eq(res.structuredContent.status, 'completed', 'result status');
   const after = await c.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema);
   eq(after.status, 'completed', 'terminal status');
+  // notifications/tasks/status: the terminal state, as tasks/get shows it
+  eq(statuses.map((p) => [p.taskId, p.status]), [[id, 'completed']], 'notifications/tasks/status');
+  eq(statuses[0].lastUpdatedAt, after.lastUpdatedAt, 'status notification carries the task');
   try { await c.request({ method: 'tasks/cancel', params: { taskId: id } }, CancelTaskResultSchema); throw new Error('cancelled a finished task'); } catch (e) { eq(e.code, -32602, 'cancel of a terminal task'); }
   try { await c.request({ method: 'tasks/get', params: { taskId: 'nope' } }, GetTaskResultSchema); throw new Error('found a missing task'); } catch (e) { eq(e.code, -32602, 'unknown task'); }
   await c.close();
@@ -458,12 +463,16 @@ await run('tasks/index_codebase-create-get-list-result', async () => {
 await run('tasks/cancel-keeps-old-index', async () => {
   if (!fs.existsSync(path.join(big, '.mcpidx', 'data.mdb'))) build(big);
   const c = await stdioClient(big);
+  const statuses = [];
+  c.setNotificationHandler(TaskStatusNotificationSchema, (n) => { statuses.push(n.params); });
   const before = await c.callTool({ name: 'goto_definition', arguments: { symbol: 'f3_7' } });
   assert(!before.isError, text(before));
   const created = await c.request({ method: 'tools/call', params: { name: 'index_codebase', arguments: { path: big, force: true }, task: {} } }, CreateTaskResultSchema);
   await new Promise((r) => setTimeout(r, 150));
   const cancelled = await c.request({ method: 'tasks/cancel', params: { taskId: created.task.taskId } }, CancelTaskResultSchema);
   eq(cancelled.status, 'cancelled', 'tasks/cancel answer');
+  for (let i = 0; i < 50 && !statuses.length; i++) await new Promise((r) => setTimeout(r, 20));
+  eq(statuses.map((p) => [p.taskId, p.status]), [[created.task.taskId, 'cancelled']], 'status notification on cancel');
   const res = await c.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema, { timeout: 30000 });
   assert(res.isError && /cancel/i.test(text(res)), `result says cancelled: ${text(res)}`);
   const got = await c.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema);
