@@ -71,6 +71,7 @@ void mi_buf_grow(mi_buf *b, size_t extra)
 		cap = cap < (1u << 30) ? cap * 2 : cap + (cap >> 1);
 	b->buf = mi_xrealloc(b->buf, cap);
 	b->cap = cap;
+	b->buf[b->len] = 0; /* a fresh buffer reads as "" until written */
 }
 
 void mi_buf_add(mi_buf *b, const void *data, size_t len)

@@ -727,7 +727,8 @@ static int ts_extract(mi_ts_ctx *c)
 			r->callee = mi_parsed_strndup(c->p, nt, nl);
 			TSPoint at = ts_node_start_point(refs[i].name);
 			r->line = at.row + 1;
-			r->line_byte = ts_node_start_byte(refs[i].name) - at.column;
+			r->line_byte = ts_node_start_byte(refs[i].name) - at.column +
+				       (at.row ? c->base : 0); /* a BOM is on line 1 */
 			r->kind = (uint8_t)refs[i].kind;
 			r->caller_idx = sp2 > 0 ? st2[sp2 - 1] : -1;
 		}

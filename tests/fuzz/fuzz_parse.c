@@ -7,7 +7,8 @@
  * its symbols.  Checked: symbols' lines lie within the file and start <=
  * end, byte spans lie within the source, a parent comes before its child,
  * references and diagnostics point at real lines (or 0, the whole file),
- * every JSON answer parses, and names and text answers are valid UTF-8 when
+ * a reference's line_byte starts its line, the stored outline equals the
+ * default view, every JSON answer parses, and names and text answers are valid UTF-8 when
  * the source is.
  *
  *	make fuzz && build/fuzz/fuzz_parse -max_total_time=240 \
@@ -113,6 +114,9 @@ static int ps_check_parsed(const char *src, size_t len, const mi_parsed *p,
 		PS_CHECK(r->callee != NULL);
 		PS_CHECK(r->caller_idx >= -1 && r->caller_idx < (int32_t)p->nsyms);
 		PS_CHECK(r->line >= 1 && r->line <= maxline);
+		PS_CHECK(r->line_byte <= len &&
+			 (r->line_byte == 0 || src[r->line_byte - 1] == '\n'));
+		PS_CHECK(ps_line_of(src, r->line_byte) == r->line);
 		if (utf8)
 			PS_CHECK(mi_utf8_valid(r->callee, strlen(r->callee)));
 	}
@@ -164,6 +168,26 @@ static int ps_run(int lang, unsigned opt, const char *src, size_t len)
 	if (rc)
 		goto done;
 	PS_CHECK(ps_check_parsed(src, len, &p, utf8) == 0);
+
+	/* The stored outline, served, is the default view byte for byte (or,
+	 * when it cannot serve, the default cap cut the view). */
+	{
+		mi_out st = {0}, served = {0};
+		mi_outline_rec orec;
+		mi_view_opts def = {0};
+		bool same = mi_render_outline(path, src, len, &p, &st, &orec) == 0 &&
+			    mi_render_view(path, src, len, &p, &def, &o) == 0;
+		if (same && mi_outline_serves(&orec, &def)) {
+			mi_outline_answer(path, &orec, &served);
+			same = !strcmp(mi_buf_str(&served.text), mi_buf_str(&o.text)) &&
+			       !strcmp(mi_buf_str(&served.json), mi_buf_str(&o.json));
+		} else if (same) {
+			same = strstr(mi_buf_str(&o.text), "[truncated") != NULL;
+		}
+		mi_out_release(&st);
+		mi_out_release(&served);
+		PS_CHECK(same);
+	}
 
 	vo.all = opt & 2;
 	vo.line_numbers = (int)(opt >> 1 & 3) % 3;

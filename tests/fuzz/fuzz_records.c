@@ -1,6 +1,7 @@
 /*
  * fuzz_records.c - libFuzzer target for the index records: any bytes fed to
- * mi_symbol_decode, mi_ref_decode, mi_file_decode and mi_chunk_decode must
+ * mi_symbol_decode, mi_ref_decode, mi_file_decode, mi_chunk_decode and
+ * mi_outline_decode must
  * decode or answer MI_ERR_CORRUPT without a sanitizer report; whatever
  * decodes must re-encode to bytes that decode to the same record; and
  * records built from the input must come back from encode -> decode
@@ -78,7 +79,15 @@ static bool rec_sym_eq(const mi_symbol *a, const mi_symbol *b)
 static bool rec_ref_eq(const mi_ref *a, const mi_ref *b)
 {
 	return !strcmp(a->callee, b->callee) && a->line == b->line &&
-	       a->caller_idx == b->caller_idx && a->kind == b->kind;
+	       a->caller_idx == b->caller_idx && a->kind == b->kind &&
+	       a->line_byte == b->line_byte;
+}
+
+static bool rec_outline_eq(const mi_outline_rec *a, const mi_outline_rec *b)
+{
+	return a->text_len == b->text_len && !memcmp(a->text, b->text, a->text_len) &&
+	       a->need == b->need && a->lines == b->lines && a->nsyms == b->nsyms &&
+	       a->saved == b->saved;
 }
 
 static bool rec_file_eq(const mi_file_rec *a, const mi_file_rec *b)
@@ -175,6 +184,19 @@ static int rec_decode_any(const uint8_t *data, size_t size)
 		REC_CHECK(rec_chunk_eq(&c1, &c2));
 	}
 
+	mi_buf_reset(&b);
+	mi_outline_rec o1, o2;
+	rc = mi_outline_decode(data, size, &o1);
+	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	if (rc == 0) {
+		/* The text points into the input. */
+		REC_CHECK(o1.text && (const uint8_t *)o1.text >= data &&
+			  (const uint8_t *)o1.text + o1.text_len <= data + size);
+		mi_outline_encode(&o1, &b);
+		REC_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
+		REC_CHECK(rec_outline_eq(&o1, &o2));
+	}
+
 	if (size == MI_TERM_STATS_SIZE) {
 		mi_term_stats ts, ts2;
 		uint8_t enc[MI_TERM_STATS_SIZE];
@@ -238,16 +260,30 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 	ref.line = rec_u32(&r, 4);
 	ref.caller_idx = (int32_t)rec_u32(&r, 4);
 	ref.kind = (uint8_t)rec_u32(&r, 1);
+	ref.line_byte = rec_u32(&r, 4);
 	mi_ref_encode(&ref, &b);
 	REC_CHECK(mi_ref_decode(b.buf, b.len, &ref2, &own) == 0);
 	REC_CHECK(rec_ref_eq(&ref, &ref2));
+
+	mi_buf_reset(&b);
+	mi_outline_rec o = {0}, o2;
+	o.text = rec_str(&r, &own);
+	o.text_len = strlen(o.text);
+	o.need = rec_u32(&r, 4);
+	o.lines = rec_u32(&r, 4);
+	o.nsyms = rec_u32(&r, 4);
+	o.saved = (int32_t)rec_u32(&r, 4);
+	mi_outline_encode(&o, &b);
+	REC_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
+	REC_CHECK(rec_outline_eq(&o, &o2));
 
 	mi_buf_reset(&b);
 	f.file_id = rec_u32(&r, 4);
 	f.lang = (uint8_t)rec_u32(&r, 1);
 	for (int i = 0; i < 16; i++)
 		f.hash[i] = (uint8_t)rec_u32(&r, 1);
-	f.size = (uint64_t)rec_u32(&r, 4) << 32 | rec_u32(&r, 4);
+	/* a file size is an off_t: below 2^63 */
+	f.size = ((uint64_t)rec_u32(&r, 4) << 32 | rec_u32(&r, 4)) >> 1;
 	f.lines = rec_u32(&r, 4);
 	f.mtime = (int64_t)((uint64_t)rec_u32(&r, 4) << 32 | rec_u32(&r, 4));
 	f.nsyms = rec_u32(&r, 4);
