@@ -525,16 +525,21 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	}
 	bool clear = o->force;
 	int ver = mi_store_version(st);
-	if (ver != 0 && ver != MI_FORMAT_VERSION) {
-		if (!o->force) {
-			mi_buf_addf(err, "index '%s' has format version %d; this mcpidx writes version %d. "
-				    "Run: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
-			rc = MI_ERR_VERSION;
-			goto out;
-		}
+	if (ver != 0 && ver != MI_FORMAT_VERSION && !o->force &&
+	    (ver < 0 || ver > MI_FORMAT_VERSION)) {
+		mi_buf_addf(err, "index '%s' has format version %d, newer than the version %d this "
+			    "mcpidx writes (or unreadable). Use the mcpidx that wrote it, or replace "
+			    "it: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
+		rc = MI_ERR_VERSION;
+		goto out;
 	}
-	/* Outlines rendered by another renderer: every file is redone. */
-	bool redo = o->force || (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
+	/* An older format is a cache of the tree: rebuild it whole.  Outlines
+	 * rendered by another renderer: every file is redone too. */
+	bool older = ver > 0 && ver < MI_FORMAT_VERSION;
+	if (older)
+		bs->rebuilt_from = ver;
+	bool redo = o->force || older ||
+		    (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
 	clear = redo;
 	char real_idx[PATH_MAX];
 	w.root = root;

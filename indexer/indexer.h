@@ -63,11 +63,14 @@ typedef struct mi_build_stats {
 	double walk_seconds;   /* walk + hashing */
 	double parse_seconds;  /* parsing on all cores */
 	double write_seconds;  /* the write transaction, commit included */
+	int rebuilt_from;      /* the older format version replaced, else 0 */
 } mi_build_stats;
 
 /*
  * Builds or updates the index.  On failure returns the error and writes a
- * message saying what to do into err; the previous index is untouched.
+ * message saying what to do into err; the previous index is untouched.  An
+ * index of an older format version is rebuilt from scratch (it is a cache of
+ * the tree); one of a newer version is refused unless o->force.
  */
 int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 

@@ -77,6 +77,9 @@ int mi_cmd_build(int argc, char **argv)
 		return 1;
 	}
 	mi_buf_release(&err);
+	if (st.rebuilt_from && !quiet)
+		fprintf(stderr, "mcpidx build: the index had format version %d; rebuilt every "
+			"file in format %d\n", st.rebuilt_from, MI_FORMAT_VERSION);
 	if (json) {
 		printf("{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"
 		       "\"symbols\":%zu,\"references\":%zu,\"diagnostics\":%zu,\"chunks\":%zu,"

@@ -220,6 +220,48 @@ TEST(stored_outline_is_served_and_versioned)
 	mi_out_release(&o);
 }
 
+static void set_version(int64_t v)
+{
+	mi_store *st;
+	mi_txn *t;
+	CHECK_INT(mi_store_open(idx, 0, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", v), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+}
+
+/* An index of an older format is rebuilt whole by a plain build; one of a
+ * newer format is refused (it may be another mcpidx's) unless --force. */
+TEST(build_over_other_format_versions)
+{
+	mi_query_close(q);
+	q = NULL;
+	mi_build_opts bo = {.repo = "testdata/units", .out_dir = idx, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	set_version(MI_FORMAT_VERSION - 1);
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(bs.rebuilt_from, MI_FORMAT_VERSION - 1);
+	CHECK_INT(bs.indexed, bs.files);
+	CHECK(bs.files >= 60);
+	set_version(MI_FORMAT_VERSION + 7);
+	CHECK_INT(mi_build(&bo, &bs, &err), MI_ERR_VERSION);
+	CHECK_CONTAINS(mi_buf_str(&err), "newer");
+	CHECK_CONTAINS(mi_buf_str(&err), "--force");
+	mi_buf_reset(&err);
+	bo.force = true;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(bs.rebuilt_from, 0);
+	CHECK_INT(bs.indexed, bs.files);
+	CHECK_INT(mi_query_open(idx, &q, &err), 0);
+	mi_out o = {0};
+	CHECK_INT(mi_query_read_file(q, "c/basic/input.c", NULL, &o), 0);
+	CHECK(strstr(mi_buf_str(&o.text), "F> ") != NULL);
+	mi_out_release(&o);
+	mi_buf_release(&err);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(idx) != NULL);
@@ -232,6 +274,7 @@ int main(void)
 	}
 	RUN(every_fixture_every_mode);
 	RUN(stored_outline_is_served_and_versioned);
+	RUN(build_over_other_format_versions);
 	mi_query_close(q);
 	mi_buf_release(&err);
 	char cmd[128];
