@@ -32,9 +32,20 @@ typedef struct mi_lang_row {
 	 * blanked, or NULL when nothing needed it.  Names, signatures and docs
 	 * still come from the original text. */
 	char *(*prefilter)(const char *src, size_t len);
+	/* Definitions found by walking the tree instead of the query, may be
+	 * NULL: patterns whose parent is a node that may hold anything (C's
+	 * #if blocks) make the query slow to compile.  Each is added with
+	 * mi_ts_add_def as if a pattern after the query's last had matched. */
+	void (*walk)(mi_ts_ctx *c, void *root);
 } mi_lang_row;
 
 const mi_lang_row *mi_lang_row_get(int id);
+
+/* From a walk: one definition, as a match of the walk's pattern `order`
+ * (0, 1, ...; ranked after every query pattern) capturing def as
+ * @definition.KIND and name (may be NULL) as @name, body (may be NULL) as
+ * @body.  Nodes are TSNode* passed as void*. */
+void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, int order);
 
 /* Accessors for fix callbacks; node is a TSNode* passed as void*. */
 const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len);
@@ -51,6 +62,9 @@ MI_FIX(c); MI_FIX(cpp); MI_FIX(python); MI_FIX(go); MI_FIX(rust);
 MI_FIX(javascript); MI_FIX(typescript); MI_FIX(bash);
 MI_FIX(java); MI_FIX(csharp); MI_FIX(swift); MI_FIX(ruby); MI_FIX(php);
 MI_FIX(kotlin); MI_FIX(markdown);
+
+/* C: file-level variables and macro-made functions, in and out of #if. */
+void mi_c_walk(mi_ts_ctx *c, void *root);
 
 /* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked. */
 char *mi_c_prefilter(const char *src, size_t len);

@@ -652,6 +652,105 @@ static bool c_in_list(const char *const *list, const char *w, size_t n)
 	return false;
 }
 
+/*
+ * File-level C definitions that the query would need patterns under every
+ * kind of #if block for (each such parent costs tens of milliseconds of
+ * query compilation, paid by every one-file rebuild): variables, and
+ * macro-made functions such as SYSCALL_DEFINE3(read, ...) { ... } (a call
+ * statement followed by a block; MI_FIX(c) stretches the span over the
+ * block).  Walks the file's top level and its #if/#ifdef/#else/#elif
+ * blocks with cursors (children in order, no parent lookups).
+ */
+enum { C_WALK_MACRO_FN, C_WALK_VAR };
+
+static bool is_preproc_block(const char *t)
+{
+	return !strcmp(t, "preproc_ifdef") || !strcmp(t, "preproc_if") ||
+	       !strcmp(t, "preproc_else") || !strcmp(t, "preproc_elif");
+}
+
+/* The name of `NAME(...);`: a call statement's called identifier. */
+static bool macro_call_name(TSNode stmt, TSNode *name)
+{
+	uint32_t n = ts_node_named_child_count(stmt);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode ch = ts_node_named_child(stmt, i);
+		if (strcmp(ts_node_type(ch), "call_expression"))
+			continue;
+		TSNode f = ts_node_child_by_field_name(ch, "function", 8);
+		if (!ts_node_is_null(f) && !strcmp(ts_node_type(f), "identifier")) {
+			*name = f;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void c_walk_declaration(mi_ts_ctx *c, TSNode decl)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(decl);
+	if (ts_tree_cursor_goto_first_child(&cur)) {
+		do {
+			const char *f = ts_tree_cursor_current_field_name(&cur);
+			if (!f || strcmp(f, "declarator"))
+				continue;
+			TSNode d = ts_tree_cursor_current_node(&cur);
+			const char *t = ts_node_type(d);
+			if (!strcmp(t, "init_declarator") || !strcmp(t, "pointer_declarator") ||
+			    !strcmp(t, "array_declarator")) {
+				/* each declarator of `int a = 1, *b;` is one variable */
+				mi_ts_add_def(c, &decl, &d, NULL, MI_KIND_VARIABLE, C_WALK_VAR);
+			} else if (!strcmp(t, "identifier")) {
+				uint32_t len;
+				const char *s = mi_ts_text(c, &d, &len);
+				if (len < 2 || s[0] != '_' || s[1] != '_')
+					mi_ts_add_def(c, &decl, &d, NULL, MI_KIND_VARIABLE,
+						      C_WALK_VAR);
+			}
+		} while (ts_tree_cursor_goto_next_sibling(&cur));
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+/* Children of parent: with emit (the file itself, an #if block), its
+ * declarations and macro-made functions are definitions; #if blocks and
+ * ERROR nodes (the grammar may wrap much of a file in one) are searched for
+ * more #if blocks.  Function and struct bodies are not entered: a variable
+ * there is local whether or not an #if surrounds it. */
+static void c_walk_level(mi_ts_ctx *c, TSNode parent, bool emit, int depth)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(parent);
+	TSNode prev = {{0}, 0, 0}; /* the previous named child */
+	if (depth < 256 && ts_tree_cursor_goto_first_child(&cur)) {
+		do {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (!ts_node_is_named(n))
+				continue;
+			const char *t = ts_node_type(n);
+			TSNode name;
+			if (is_preproc_block(t))
+				c_walk_level(c, n, true, depth + 1);
+			else if (!strcmp(t, "ERROR"))
+				c_walk_level(c, n, false, depth + 1);
+			else if (!emit)
+				;
+			else if (!strcmp(t, "declaration"))
+				c_walk_declaration(c, n);
+			else if (!strcmp(t, "compound_statement") && !ts_node_is_null(prev) &&
+				 !strcmp(ts_node_type(prev), "expression_statement") &&
+				 macro_call_name(prev, &name))
+				mi_ts_add_def(c, &prev, &name, &n, MI_KIND_FUNCTION, C_WALK_MACRO_FN);
+			prev = n;
+		} while (ts_tree_cursor_goto_next_sibling(&cur));
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+void mi_c_walk(mi_ts_ctx *c, void *root)
+{
+	c_walk_level(c, *(TSNode *)root, true, 0);
+}
+
 char *mi_c_prefilter(const char *src, size_t len)
 {
 	char *out = NULL;

@@ -49,6 +49,9 @@ struct mi_ts_ctx {
 	uint32_t base;           /* bytes skipped before src (BOM) */
 	mi_parsed *p;            /* output */
 	const mi_lang_row *row;  /* language */
+	struct def_tmp *defs;    /* definitions found so far (ts_extract) */
+	size_t ndefs, capdefs;
+	uint32_t npatterns;      /* the query's pattern count */
 };
 
 typedef struct def_tmp {
@@ -534,6 +537,33 @@ static const char *ts_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *
 	return c->src + byte;
 }
 
+static void add_def(mi_ts_ctx *c, TSNode defn, TSNode name, TSNode body, TSNode doc,
+		    int kind, uint32_t pattern)
+{
+	if (c->ndefs == c->capdefs) {
+		c->capdefs = c->capdefs ? c->capdefs * 2 : 64;
+		c->defs = mi_xrealloc(c->defs, c->capdefs * sizeof(*c->defs));
+	}
+	def_tmp *d = &c->defs[c->ndefs++];
+	d->node = defn;
+	/* A captured declarator (C: *p, a[3]) names through to its
+	 * identifier. */
+	if (!ts_node_is_null(name) && strstr(ts_node_type(name), "declarator"))
+		name = find_name(name);
+	d->name = ts_node_is_null(name) ? find_name(defn) : name;
+	d->body = body;
+	d->doc = doc;
+	d->kind = kind;
+	d->pattern = pattern;
+}
+
+void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, int order)
+{
+	TSNode none = {{0}, 0, 0};
+	add_def(c, *(TSNode *)def, name ? *(TSNode *)name : none, body ? *(TSNode *)body : none,
+		none, kind, c->npatterns + (uint32_t)order);
+}
+
 static int ts_extract(mi_ts_ctx *c)
 {
 	int err = 0;
@@ -543,9 +573,8 @@ static int ts_extract(mi_ts_ctx *c)
 	TSParser *parser = ts_parser_new();
 	TSTree *tree = NULL;
 	TSQueryCursor *qc = NULL;
-	def_tmp *defs = NULL;
 	ref_tmp *refs = NULL;
-	size_t ndefs = 0, capdefs = 0, nrefs = 0, caprefs = 0;
+	size_t nrefs = 0, caprefs = 0;
 	char *prefiltered = NULL;
 
 	if (!ts_parser_set_language(parser, c->row->ts())) {
@@ -596,21 +625,7 @@ static int ts_extract(mi_ts_ctx *c)
 			}
 		}
 		if (kind != MI_KIND_NONE && !ts_node_is_null(defn)) {
-			if (ndefs == capdefs) {
-				capdefs = capdefs ? capdefs * 2 : 64;
-				defs = mi_xrealloc(defs, capdefs * sizeof(*defs));
-			}
-			def_tmp *d = &defs[ndefs++];
-			d->node = defn;
-			/* A captured declarator (C: *p, a[3]) names through to its
-			 * identifier. */
-			if (!ts_node_is_null(name) && strstr(ts_node_type(name), "declarator"))
-				name = find_name(name);
-			d->name = ts_node_is_null(name) ? find_name(defn) : name;
-			d->body = body;
-			d->doc = doc;
-			d->kind = kind;
-			d->pattern = m.pattern_index;
+			add_def(c, defn, name, body, doc, kind, m.pattern_index);
 		} else if (rkind >= 0 && !ts_node_is_null(name)) {
 			if (nrefs == caprefs) {
 				caprefs = caprefs ? caprefs * 2 : 64;
@@ -621,6 +636,12 @@ static int ts_extract(mi_ts_ctx *c)
 			nrefs++;
 		}
 	}
+	if (c->row->walk) {
+		c->npatterns = ts_query_pattern_count(mc->q);
+		c->row->walk(c, &root);
+	}
+	def_tmp *defs = c->defs;
+	size_t ndefs = c->ndefs;
 	if (ndefs)
 		qsort(defs, ndefs, sizeof(*defs), cmp_def);
 
@@ -737,7 +758,9 @@ static int ts_extract(mi_ts_ctx *c)
 	collect_errors(c, root);
 out:
 	free(prefiltered);
-	free(defs);
+	free(c->defs);
+	c->defs = NULL;
+	c->ndefs = c->capdefs = 0;
 	free(refs);
 	if (qc)
 		ts_query_cursor_delete(qc);
@@ -759,7 +782,7 @@ int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
 		return row->scan(src, len, out);
 	if (!row->ts || !row->query)
 		return MI_ERR_ARG;
-	mi_ts_ctx c = {src, len, 0, out, row};
+	mi_ts_ctx c = {.src = src, .len = len, .p = out, .row = row};
 	if (len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3)) {
 		c.src += 3;
 		c.len -= 3;

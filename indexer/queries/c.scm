@@ -17,29 +17,10 @@
   ]) @definition.function
 (function_definition) @definition.function
 
-; Macro-made functions at file level, SYSCALL_DEFINE3(read, ...) { ... } or
-; BPF_CALL_2(...) { ... }: a call statement followed by a block.  lang_a.c
-; stretches the span over the block.
-(translation_unit
-  (expression_statement (call_expression function: (identifier) @name)) @definition.function
-  .
-  (compound_statement) @body)
-(preproc_ifdef
-  (expression_statement (call_expression function: (identifier) @name)) @definition.function
-  .
-  (compound_statement) @body)
-(preproc_if
-  (expression_statement (call_expression function: (identifier) @name)) @definition.function
-  .
-  (compound_statement) @body)
-(preproc_else
-  (expression_statement (call_expression function: (identifier) @name)) @definition.function
-  .
-  (compound_statement) @body)
-(preproc_elif
-  (expression_statement (call_expression function: (identifier) @name)) @definition.function
-  .
-  (compound_statement) @body)
+; Macro-made functions at file level (SYSCALL_DEFINE3(read, ...) { ... })
+; and file-level variables, also inside #if blocks, are found by mi_c_walk
+; in lang_a.c: patterns under each kind of #if block made this query slow
+; to compile.
 
 ; A header the grammar could not read (an attribute macro with arguments,
 ; `static __always_inline __alloc_size(1) void *kmalloc(...)`) followed by a
@@ -98,18 +79,6 @@
 ; ---- macros ----
 (preproc_def name: (identifier) @name) @definition.macro
 (preproc_function_def name: (identifier) @name) @definition.macro
-
-; ---- file-level variables ----
-(translation_unit (declaration declarator: [(init_declarator) (pointer_declarator) (array_declarator)]) @definition.variable)
-(translation_unit (declaration declarator: (identifier) @name (#not-match? @name "^__")) @definition.variable)
-(preproc_ifdef (declaration declarator: [(init_declarator) (pointer_declarator) (array_declarator)]) @definition.variable)
-(preproc_ifdef (declaration declarator: (identifier) @name (#not-match? @name "^__")) @definition.variable)
-(preproc_if (declaration declarator: [(init_declarator) (pointer_declarator) (array_declarator)]) @definition.variable)
-(preproc_if (declaration declarator: (identifier) @name (#not-match? @name "^__")) @definition.variable)
-(preproc_else (declaration declarator: [(init_declarator) (pointer_declarator) (array_declarator)]) @definition.variable)
-(preproc_else (declaration declarator: (identifier) @name (#not-match? @name "^__")) @definition.variable)
-(preproc_elif (declaration declarator: [(init_declarator) (pointer_declarator) (array_declarator)]) @definition.variable)
-(preproc_elif (declaration declarator: (identifier) @name (#not-match? @name "^__")) @definition.variable)
 
 ; ---- references ----
 (call_expression function: (identifier) @name) @reference.call
