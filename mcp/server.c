@@ -212,7 +212,10 @@ int mi_mcp_query_get(mi_mcp_server *s, mi_query **q, mi_buf *err)
 			if (rc) {
 				if (oerr.len)
 					mi_buf_add(err, oerr.buf, oerr.len);
-				else
+				if (oerr.len && rc == MI_ERR_VERSION)
+					mi_buf_addf(err, " (or call the index_codebase tool with "
+						    "path \"%s\" and force true).", s->repo_path);
+				else if (!oerr.len)
 					mi_buf_addf(err, "cannot open the index at %s: %s. "
 						    "Rebuild it: mcpidx build --force %s",
 						    s->index_path, mi_strerror(rc),

@@ -76,6 +76,34 @@ def expect(pat, what, timeout=5.0):
 def send(s):
     os.write(fd, s)
 
+def leave():
+    # Ctrl-D on an empty line leaves with status 0 (never wait unbounded).
+    # Sent a moment after the prompt, as a person types it: a Ctrl-D typed
+    # ahead while the terminal is still in cooked mode between two lines is
+    # taken by the line discipline, not by the line editor.
+    time.sleep(0.3)
+    send(b"\x04")
+    end = time.time() + 5
+    while time.time() < end:
+        p, st = os.waitpid(pid, os.WNOHANG)
+        if p:
+            if os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0:
+                sys.exit(0)
+            sys.exit("repl: exit status %r after Ctrl-D" % st)
+        try:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                os.read(fd, 4096)
+        except OSError:
+            pass
+    where = ""
+    try:
+        where = open("/proc/%d/wchan" % pid).read() + " " + open("/proc/%d/syscall" % pid).read()
+    except OSError:
+        pass
+    os.kill(pid, 9)
+    sys.exit("repl: still running 5 s after Ctrl-D (waiting in %s)" % where.strip())
+
 prompt = rb"mcpidx> "
 expect(prompt, "first prompt")
 if mode == "nocolor":
@@ -84,9 +112,7 @@ if mode == "nocolor":
     if b"\x1b[" in buf or b"\x1b[1;33m" in buf:
         sys.exit("repl: colour escapes with NO_COLOR set")
     expect(prompt, "prompt")
-    send(b"\x04")
-    os.waitpid(pid, 0)
-    sys.exit(0)
+    leave()
 # TAB completes a symbol prefix from the index.
 send(b"def parse_sett\t")
 expect(rb"ings_file ", "completion of parse_sett")
@@ -129,22 +155,7 @@ time.sleep(0.2)
 paged = open(tmp + "/paged", "rb").read() if os.path.exists(tmp + "/paged") else b""
 if b"step_39" not in paged:
     sys.exit("repl: the long outline did not go through $PAGER (got %r)" % paged[:200])
-# Ctrl-D on an empty line leaves with status 0.
-send(b"\x04")
-end = time.time() + 5
-while time.time() < end:
-    p, st = os.waitpid(pid, os.WNOHANG)
-    if p:
-        if os.WIFEXITED(st) and os.WEXITSTATUS(st) == 0:
-            sys.exit(0)
-        sys.exit("repl: exit status %r after Ctrl-D" % st)
-    try:
-        os.read(fd, 4096)
-    except OSError:
-        pass
-    time.sleep(0.05)
-os.kill(pid, 9)
-sys.exit("repl: still running 5 s after Ctrl-D")
+leave()
 PY
 python3 "$tmp/drive.py" "$MCPIDX" "$tmp/repo" "$tmp" color || exit 1
 [ -f "$tmp/hist" ] || fail "no history file at \$MCPIDX_HISTORY"

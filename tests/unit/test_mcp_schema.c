@@ -8,6 +8,8 @@
 #include "test.h"
 #include "../../mcp/mcp_int.h"
 
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The tools/list result, parsed. */
@@ -208,11 +210,68 @@ TEST(required_enforced)
 	json_decref(j);
 }
 
+/* One tools/call read_file on a fresh session of s; the answer in out. */
+static void call_read(mi_mcp_server *s, mi_buf *out)
+{
+	mi_mcp_session ss;
+	mi_mcp_sink none = { NULL, NULL };
+	mi_mcp_call *call = NULL;
+	static const char msg[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+		"\"params\":{\"name\":\"read_file\",\"arguments\":{\"path\":\"a.c\"}}}";
+	mi_mcp_session_init(&ss, s, none);
+	atomic_store(&ss.state, 2);
+	mi_buf_reset(out);
+	CHECK_INT(mi_mcp_handle(&ss, msg, sizeof msg - 1, none, true, out, &call), 0);
+	mi_mcp_session_release(&ss);
+}
+
+/* A missing index and one of another format version are tool errors that
+ * say how to build one, through the CLI or the index_codebase tool. */
+TEST(index_missing_or_of_another_version)
+{
+	char dir[] = "/tmp/mi-ver-XXXXXX";
+	mi_mcp_opts o;
+	mi_mcp_server s;
+	mi_buf out = {0};
+	CHECK(mkdtemp(dir) != NULL);
+	memset(&o, 0, sizeof o);
+	o.index = dir;
+	o.log_file = "/dev/null";
+	o.self_exe = "/nonexistent/mcpidx";
+	CHECK_INT(mi_mcp_server_init(&s, &o), 0);
+	call_read(&s, &out);
+	CHECK_CONTAINS(out.buf, "\"isError\":true");
+	CHECK_CONTAINS(out.buf, "No index at");
+	CHECK_CONTAINS(out.buf, "index_codebase");
+
+	mi_store *st;
+	mi_txn *t;
+	char idx[64];
+	snprintf(idx, sizeof idx, "%s/.mcpidx", dir);
+	CHECK_INT(mkdir(idx, 0755), 0);
+	CHECK_INT(mi_store_open(idx, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION - 1), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	call_read(&s, &out);
+	CHECK_CONTAINS(out.buf, "\"isError\":true");
+	CHECK_CONTAINS(out.buf, "another format version");
+	CHECK_CONTAINS(out.buf, "index_codebase");
+	CHECK_CONTAINS(out.buf, "force");
+	mi_mcp_server_release(&s);
+	mi_buf_release(&out);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	RUN(selftest);
 	RUN(list_shape);
 	RUN(every_tool);
 	RUN(required_enforced);
+	RUN(index_missing_or_of_another_version);
 	return test_done();
 }
