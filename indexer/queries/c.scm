@@ -81,7 +81,8 @@
 (preproc_function_def name: (identifier) @name) @definition.macro
 
 ; ---- references ----
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
-(call_expression function: (parenthesized_expression (pointer_expression argument: (identifier) @name))) @reference.call
+(call_expression function: [
+  (identifier) @name
+  (field_expression field: (field_identifier) @name)
+  (parenthesized_expression (pointer_expression argument: (identifier) @name))]) @reference.call
 (preproc_include path: (_) @name) @reference.import

@@ -4,20 +4,24 @@
 ; a body are prototypes, like C's.
 
 ; ---- functions ----
-(function_definition declarator: (function_declarator declarator: (_) @name)) @definition.function
-(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name))) @definition.function
-(function_definition declarator: (reference_declarator (function_declarator declarator: (_) @name))) @definition.function
-(function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))) @definition.function
+(function_definition declarator: [
+  (function_declarator declarator: (_) @name)
+  (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+  (reference_declarator (function_declarator declarator: (_) @name))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (_) @name)))]) @definition.function
 (function_definition) @definition.function
 
 ; ---- member and free function declarations ----
-(field_declaration_list (field_declaration declarator: (function_declarator declarator: (_) @name)) @definition.prototype)
-(field_declaration_list (field_declaration declarator: [(pointer_declarator declarator: (function_declarator declarator: (_) @name)) (reference_declarator (function_declarator declarator: (_) @name))]) @definition.prototype)
+(field_declaration_list (field_declaration declarator: [
+  (function_declarator declarator: (_) @name)
+  (pointer_declarator declarator: (function_declarator declarator: (_) @name))
+  (reference_declarator (function_declarator declarator: (_) @name))]) @definition.prototype)
 (field_declaration_list (declaration declarator: (function_declarator declarator: (_) @name)) @definition.prototype)
 (field_declaration_list (template_declaration (declaration declarator: (function_declarator declarator: (_) @name)) @definition.prototype))
-(declaration declarator: (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)) @definition.prototype
-(declaration declarator: (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))) @definition.prototype
-(declaration declarator: (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))) @definition.prototype
+(declaration declarator: [
+  (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name)
+  (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))]) @definition.prototype
 
 ; ---- types ----
 (class_specifier name: [(type_identifier) (template_type) (qualified_identifier)] @name body: (field_declaration_list)) @definition.class
@@ -51,13 +55,14 @@
 
 ; ---- references ----
 (base_class_clause [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name)]) @reference.impl
-(call_expression function: (identifier) @name) @reference.call
-(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
-(call_expression function: (field_expression field: (template_method name: (field_identifier) @name))) @reference.call
-(call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
-(call_expression function: (template_function name: (identifier) @name)) @reference.call
-(call_expression function: (qualified_identifier name: (template_function name: (identifier) @name))) @reference.call
-(call_expression function: (qualified_identifier name: (qualified_identifier name: (identifier) @name))) @reference.call
+(call_expression function: [
+  (identifier) @name
+  (field_expression field: (field_identifier) @name)
+  (field_expression field: (template_method name: (field_identifier) @name))
+  (qualified_identifier name: (identifier) @name)
+  (template_function name: (identifier) @name)
+  (qualified_identifier name: (template_function name: (identifier) @name))
+  (qualified_identifier name: (qualified_identifier name: (identifier) @name))]) @reference.call
 (new_expression type: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name)]) @reference.call
 (preproc_include path: (_) @name) @reference.import
 (using_declaration (qualified_identifier) @name) @reference.import
