@@ -16,26 +16,19 @@
 ; ---- properties and constants: one symbol per element (`$a, $b`); the
 ; declaration stands for its first element (lang_b.c trims spans) ----
 (property_declaration type: (_) . (property_element name: (variable_name (name) @name))) @definition.field
-(property_declaration (visibility_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
-(property_declaration (static_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
-(property_declaration (readonly_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
-(property_declaration (var_modifier) . (property_element name: (variable_name (name) @name))) @definition.field
+(property_declaration [(visibility_modifier) (static_modifier) (readonly_modifier) (var_modifier)] . (property_element name: (variable_name (name) @name))) @definition.field
 (property_declaration (property_element) (property_element name: (variable_name (name) @name)) @definition.field)
 (property_promotion_parameter name: (variable_name (name) @name)) @definition.field
 (const_declaration "const" . (const_element (name) @name)) @definition.constant
 (const_declaration (const_element) (const_element (name) @name) @definition.constant)
 
 ; ---- inheritance and trait use: the implementer is the enclosing type ----
-(base_clause (name) @name) @reference.impl
-(base_clause (qualified_name (name) @name)) @reference.impl
-(class_interface_clause (name) @name) @reference.impl
-(class_interface_clause (qualified_name (name) @name)) @reference.impl
-(use_declaration (name) @name) @reference.impl
-(use_declaration (qualified_name (name) @name)) @reference.impl
+(base_clause [(name) @name (qualified_name (name) @name)]) @reference.impl
+(class_interface_clause [(name) @name (qualified_name (name) @name)]) @reference.impl
+(use_declaration [(name) @name (qualified_name (name) @name)]) @reference.impl
 
 ; ---- calls: functions, methods, static methods, `new X` ----
-(function_call_expression function: (name) @name) @reference.call
-(function_call_expression function: (qualified_name (name) @name)) @reference.call
+(function_call_expression function: [(name) @name (qualified_name (name) @name)]) @reference.call
 (member_call_expression name: (name) @name) @reference.call
 (nullsafe_member_call_expression name: (name) @name) @reference.call
 (scoped_call_expression name: (name) @name) @reference.call
@@ -45,11 +38,7 @@
 ; ---- imports: use clauses and include/require of a literal path ----
 (namespace_use_clause (qualified_name) @name) @reference.import
 (namespace_use_clause . (name) @name) @reference.import
-(include_expression (string (string_content) @name)) @reference.import
-(include_once_expression (string (string_content) @name)) @reference.import
-(require_expression (string (string_content) @name)) @reference.import
-(require_once_expression (string (string_content) @name)) @reference.import
-(include_expression (binary_expression right: (string (string_content) @name))) @reference.import
-(include_once_expression (binary_expression right: (string (string_content) @name))) @reference.import
-(require_expression (binary_expression right: (string (string_content) @name))) @reference.import
-(require_once_expression (binary_expression right: (string (string_content) @name))) @reference.import
+(include_expression [(string (string_content) @name) (binary_expression right: (string (string_content) @name))]) @reference.import
+(include_once_expression [(string (string_content) @name) (binary_expression right: (string (string_content) @name))]) @reference.import
+(require_expression [(string (string_content) @name) (binary_expression right: (string (string_content) @name))]) @reference.import
+(require_once_expression [(string (string_content) @name) (binary_expression right: (string (string_content) @name))]) @reference.import

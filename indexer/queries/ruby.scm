@@ -2,10 +2,8 @@
 ; #is-not? local and #select-adjacent!, which we do not have).
 
 ; ---- classes and modules (`class A::B::C` is named C) ----
-(class name: (constant) @name) @definition.class
-(class name: (scope_resolution name: (_) @name)) @definition.class
-(module name: (constant) @name) @definition.module
-(module name: (scope_resolution name: (_) @name)) @definition.module
+(class name: [(constant) @name (scope_resolution name: (_) @name)]) @definition.class
+(module name: [(constant) @name (scope_resolution name: (_) @name)]) @definition.module
 ; a class whose end the parser could not find still holds its methods
 (ERROR . "class" . (constant) @name) @definition.class
 (ERROR . "module" . (constant) @name) @definition.module
@@ -17,23 +15,17 @@
 (alias name: (_) @name) @definition.method
 
 ; ---- constants and attributes (one symbol per attribute name) ----
-(assignment left: (constant) @name) @definition.constant
-(assignment left: (scope_resolution name: (constant) @name)) @definition.constant
+(assignment left: [(constant) @name (scope_resolution name: (constant) @name)]) @definition.constant
 (call
   method: (identifier) @_attr
   arguments: (argument_list (simple_symbol) @name @definition.field)
   (#any-of? @_attr "attr_reader" "attr_writer" "attr_accessor"))
 
 ; ---- inheritance and mixins: the implementer is the enclosing class ----
-(superclass (constant) @name) @reference.impl
-(superclass (scope_resolution name: (_) @name)) @reference.impl
+(superclass [(constant) @name (scope_resolution name: (_) @name)]) @reference.impl
 (call
   method: (identifier) @_mix
-  arguments: (argument_list (constant) @name)
-  (#any-of? @_mix "include" "extend" "prepend")) @reference.impl
-(call
-  method: (identifier) @_mix
-  arguments: (argument_list (scope_resolution name: (_) @name))
+  arguments: (argument_list [(constant) @name (scope_resolution name: (_) @name)])
   (#any-of? @_mix "include" "extend" "prepend")) @reference.impl
 
 ; ---- imports ----
@@ -51,8 +43,7 @@
     "include" "extend" "prepend" "attr_reader" "attr_writer" "attr_accessor"
     "private" "protected" "public" "module_function" "private_class_method"
     "public_class_method" "private_constant")) @reference.call
-(call receiver: (constant) @name method: (identifier) @_new (#eq? @_new "new")) @reference.call
-(call receiver: (scope_resolution name: (constant) @name) method: (identifier) @_new (#eq? @_new "new")) @reference.call
+(call receiver: [(constant) @name (scope_resolution name: (constant) @name)] method: (identifier) @_new (#eq? @_new "new")) @reference.call
 (body_statement
   (identifier) @name . (_)
   (#not-any-of? @name "private" "protected" "public" "module_function")) @reference.call

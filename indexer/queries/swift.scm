@@ -37,8 +37,7 @@
 (inheritance_specifier inherits_from: (user_type (type_identifier) @name .)) @reference.impl
 
 ; ---- calls: plain (and initializers), method calls ----
-(call_expression . (simple_identifier) @name) @reference.call
-(call_expression . (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+(call_expression . [(simple_identifier) @name (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))]) @reference.call
 
 ; ---- imports ----
 (import_declaration (identifier) @name) @reference.import
