@@ -843,13 +843,26 @@ MI_FIX(markdown)
 	size_t len;
 	uint32_t base;
 	const char *src = mi_ts_src(c, &len, &base);
+	/* An outline heading: its ancestors are one to seven sections, then
+	 * the document (not a heading in a block quote or a list item). */
+	TSNode root = n;
+	int sections = 0;
+	bool chain = true;
+	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
+		if (!ts_node_eq(root, n)) { /* the ancestor below up */
+			chain &= !strcmp(ts_node_type(root), "section");
+			sections++;
+		}
+		root = up;
+	}
+	if (!chain || sections < 1 || sections > 7 || strcmp(ts_node_type(root), "document")) {
+		s->kind = MI_KIND_NONE;
+		return;
+	}
 	int level = md_level(n);
 	if (!level)
 		return;
 	s->level = (uint8_t)level;
-	TSNode root = n;
-	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up))
-		root = up;
 	uint32_t hs = ts_node_start_byte(n), he = ts_node_end_byte(n);
 	uint32_t end = md_next_heading(root, hs, level, (uint32_t)len);
 	if (end < he)
