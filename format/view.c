@@ -1799,6 +1799,18 @@ static int render_begin(const mi_parsed *p, const mi_view_opts **o, mi_out *out,
 	return 0;
 }
 
+/* VM_* of a mode name (none, "mcp": outline), -1 when unknown. */
+static int view_mode(const char *mode)
+{
+	if (!mode || !*mode || !strcmp(mode, "outline") || !strcmp(mode, "mcp"))
+		return VM_OUTLINE;
+	if (!strcmp(mode, "compact"))
+		return VM_COMPACT;
+	if (!strcmp(mode, "full"))
+		return VM_FULL;
+	return -1;
+}
+
 /* What a folded render reports besides its text. */
 typedef struct view_info {
 	int mode;        /* VM_* */
@@ -1813,21 +1825,15 @@ static int render_view(const char *path, const char *src, size_t len, const mi_p
 		       const mi_view_opts *o, mi_out *out, view_info *vi)
 {
 	vctx c;
-	int mode = VM_OUTLINE;
 	int rc = render_begin(p, &o, out, "no parsed file to render");
 	if (rc)
 		return rc;
-	if (o->mode && *o->mode && strcmp(o->mode, "outline") && strcmp(o->mode, "mcp")) {
-		if (!strcmp(o->mode, "compact")) {
-			mode = VM_COMPACT;
-		} else if (!strcmp(o->mode, "full")) {
-			mode = VM_FULL;
-		} else {
-			char msg[160];
-			snprintf(msg, sizeof(msg), "unknown mode '%.40s'; use outline, compact or full",
-				 o->mode);
-			return set_error(out, MI_ERR_ARG, msg);
-		}
+	int mode = view_mode(o->mode);
+	if (mode < 0) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "unknown mode '%.40s'; use outline, compact or full",
+			 o->mode);
+		return set_error(out, MI_ERR_ARG, msg);
 	}
 	ctx_init(&c, path, src, len, p, o, out);
 	c.mode = mode;
@@ -1902,9 +1908,8 @@ int mi_render_outline(const char *path, const char *src, size_t len, const mi_pa
 bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o)
 {
 	size_t cap = o->max_tokens ? o->max_tokens : MI_DEFAULT_MAX_TOKENS;
-	return r->need && r->need <= cap && (!o->mode || !*o->mode || !strcmp(o->mode, "outline") ||
-					     !strcmp(o->mode, "mcp")) &&
-	       !o->all && !o->line_numbers && !o->unicode && !o->block_guides && !o->coverage;
+	return r->need && r->need <= cap && view_mode(o->mode) == VM_OUTLINE && !o->all &&
+	       !o->line_numbers && !o->unicode && !o->block_guides && !o->coverage;
 }
 
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out)

@@ -523,10 +523,8 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			mi_buf_adds(err, " (choose a writable folder with -o DIR)");
 		return rc;
 	}
-	bool clear = o->force;
 	int ver = mi_store_version(st);
-	if (ver != 0 && ver != MI_FORMAT_VERSION && !o->force &&
-	    (ver < 0 || ver > MI_FORMAT_VERSION)) {
+	if (!o->force && (ver < 0 || ver > MI_FORMAT_VERSION)) {
 		mi_buf_addf(err, "index '%s' has format version %d, newer than the version %d this "
 			    "mcpidx writes (or unreadable). Use the mcpidx that wrote it, or replace "
 			    "it: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
@@ -538,9 +536,8 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	bool older = ver > 0 && ver < MI_FORMAT_VERSION;
 	if (older)
 		bs->rebuilt_from = ver;
-	bool redo = o->force || older ||
-		    (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
-	clear = redo;
+	bool clear = o->force || older ||
+		     (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
 	char real_idx[PATH_MAX];
 	w.root = root;
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
@@ -549,7 +546,7 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	mi_walk_run(&w);
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
 
-	if ((rc = load_old(st, &old, &nold, &next_id, redo))) {
+	if ((rc = load_old(st, &old, &nold, &next_id, clear))) {
 		mi_buf_addf(err, "cannot read index '%s': %s", idx, mi_strerror(rc));
 		goto out;
 	}

@@ -750,10 +750,8 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 
 /* ---- folded views over the index ---------------------------------------------------- */
 
-static int load_for_view(mi_query *q, const char *path, const char *selector,
-			 mi_out *out, mi_txn **t,
-			 mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
-			 mi_buf *norm)
+/* Checks path, normalizes it into norm and opens the read transaction *t. */
+static int view_begin(mi_query *q, const char *path, mi_out *out, mi_txn **t, mi_buf *norm)
 {
 	if (!path || !*path)
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: path");
@@ -763,7 +761,16 @@ static int load_for_view(mi_query *q, const char *path, const char *selector,
 	int rc = mi_txn_begin(q->st, false, t);
 	if (rc)
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
-	rc = mi_q_load_file(*t, norm->buf, selector, rec, src, len, p);
+	return 0;
+}
+
+/* Loads the file norm names inside *t; on failure ends *t and says why
+ * (a directory, a path not in the index, a damaged record). */
+static int view_load(const char *selector, mi_out *out, mi_txn **t,
+		     mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
+		     const mi_buf *norm)
+{
+	int rc = mi_q_load_file(*t, norm->buf, selector, rec, src, len, p);
 	if (rc == MI_ERR_NOTFOUND) {
 		/* A directory? list what it holds. */
 		mi_cursor *cur;
@@ -818,38 +825,25 @@ static char *find_lcov(mi_txn *t)
 	return found;
 }
 
-/* read_file from the stored outline when it is exactly what o asks for:
- * true when out holds the answer. */
-static bool stored_outline(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
+/* read_file from the stored outline when it is exactly what o asks for
+ * (and was rendered by this renderer): true when out holds the answer. */
+static bool stored_outline(mi_txn *t, const mi_buf *norm, const mi_view_opts *o, mi_out *out)
 {
-	mi_txn *t;
-	mi_buf norm = {0};
 	const void *v;
 	size_t vl;
 	int64_t view = 0;
 	mi_outline_rec r;
-	bool done = false;
-	if (!path || mi_path_normalize(path, &norm))
-		goto out;
-	if (mi_txn_begin(q->st, false, &t))
-		goto out;
-	if (!mi_meta_get_int(t, "view", &view) && view == MI_VIEW_VERSION &&
-	    !mi_get(t, MI_DB_OUTLINES, norm.buf, norm.len, &v, &vl) &&
-	    !mi_outline_decode(v, vl, &r) && mi_outline_serves(&r, o)) {
-		mi_outline_answer(norm.buf, &r, out);
-		done = true;
-	}
-	mi_txn_abort(t);
-out:
-	mi_buf_release(&norm);
-	return done;
+	if (mi_meta_get_int(t, "view", &view) || view != MI_VIEW_VERSION ||
+	    mi_get(t, MI_DB_OUTLINES, norm->buf, norm->len, &v, &vl) ||
+	    mi_outline_decode(v, vl, &r) || !mi_outline_serves(&r, o))
+		return false;
+	mi_outline_answer(norm->buf, &r, out);
+	return true;
 }
 
 int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_out *out)
 {
 	static const mi_view_opts defaults;
-	if (stored_outline(q, path, o ? o : &defaults, out))
-		return 0;
 	mi_txn *t = NULL;
 	mi_file_rec rec;
 	const char *src;
@@ -858,7 +852,13 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	mi_buf norm = {0};
 	mi_out_reset(out);
 	mi_parsed_init(&p);
-	int rc = load_for_view(q, path, NULL, out, &t, &rec, &src, &len, &p, &norm);
+	int rc = view_begin(q, path, out, &t, &norm);
+	if (!rc && stored_outline(t, &norm, o ? o : &defaults, out)) {
+		mi_txn_abort(t);
+		goto done;
+	}
+	if (!rc)
+		rc = view_load(NULL, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
 		mi_view_opts vo = o ? *o : (mi_view_opts){0};
 		char *lcov = NULL;
@@ -869,6 +869,7 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);
 	}
+done:
 	mi_parsed_release(&p);
 	mi_buf_release(&norm);
 	return rc;
@@ -889,7 +890,9 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: selector "
 				    "(a symbol name, Parent.name or line:N)");
 	mi_parsed_init(&p);
-	rc = load_for_view(q, path, selector, out, &t, &rec, &src, &len, &p, &norm);
+	rc = view_begin(q, path, out, &t, &norm);
+	if (!rc)
+		rc = view_load(selector, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
 		mi_file_rec_release(&rec);

@@ -198,8 +198,8 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 			continue; /* not a key of this shape */
 		seen++;
 		mi_ref ref;
-		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != rk)
-			continue;
+		if (mi_ref_decode(vp, vl, &ref, NULL) || ref.kind != rk)
+			continue; /* (the callee is name: not copied) */
 		const char *fp = (const char *)kp + k.len;
 		size_t fl = kl - k.len - 9;
 		/* References come grouped by file: decide once a file whether its
@@ -213,20 +213,16 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 		}
 		if (last_skip)
 			continue;
-		char *path = mi_xstrndup(fp, fl);
 		bool fresh;
 		int from;
 		if (ref.caller_idx >= 0) {
 			mi_symbol s;
-			if (mi_q_load_sym(t, fp, fl, (uint32_t)ref.caller_idx, &s, arena)) {
-				free(path);
+			if (mi_q_load_sym(t, fp, fl, (uint32_t)ref.caller_idx, &s, arena))
 				continue;
-			}
-			from = node_add(g, s.name, path, s.start_line, depth, s.kind, &fresh);
+			from = node_add(g, s.name, last, s.start_line, depth, s.kind, &fresh);
 		} else {
-			from = node_add(g, path, path, ref.line, depth, MI_KIND_MODULE, &fresh);
+			from = node_add(g, last, last, ref.line, depth, MI_KIND_MODULE, &fresh);
 		}
-		free(path);
 		edge_add(g, from, target, ekind);
 	}
 	free(last);

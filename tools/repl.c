@@ -282,9 +282,11 @@ static void complete_words(const char *const *words, const char *pfx, cands *c)
 			cands_add(c, words[i], strlen(words[i]));
 }
 
-/* Names defined in the index that start with pfx (MI_DB_NAMES keys:
- * name \0 path \0 idx). */
-static void complete_symbols(repl *r, const char *pfx, cands *c)
+/* Keys of db that start with pfx, each cut at the first `stop` byte past
+ * the prefix (kept when keep_stop): MI_DB_NAMES keys (name \0 path \0 idx)
+ * give names, MI_DB_FILES keys give paths one folder at a time. */
+static void complete_keys(repl *r, int db, const char *pfx, char stop, bool keep_stop,
+			  cands *c)
 {
 	mi_txn *t;
 	mi_cursor *cur;
@@ -292,35 +294,25 @@ static void complete_symbols(repl *r, const char *pfx, cands *c)
 	size_t kl, vl, n = strlen(pfx);
 	if (mi_txn_begin(mi_query_store(r->q), false, &t))
 		return;
-	if (mi_cursor_open(t, MI_DB_NAMES, &cur) == 0) {
+	if (mi_cursor_open(t, db, &cur) == 0) {
 		for (int rc = mi_cursor_seek_prefix(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
 		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
-			const char *z = memchr(k, 0, kl);
-			cands_add(c, k, z ? (size_t)(z - (const char *)k) : kl);
+			const char *e = memchr((const char *)k + n, stop, kl - n);
+			cands_add(c, k, e ? (size_t)(e - (const char *)k) + keep_stop : kl);
 		}
 		mi_cursor_close(cur);
 	}
 	mi_txn_abort(t);
 }
 
-/* Indexed paths that start with pfx, completed one folder at a time. */
+static void complete_symbols(repl *r, const char *pfx, cands *c)
+{
+	complete_keys(r, MI_DB_NAMES, pfx, 0, false, c);
+}
+
 static void complete_paths(repl *r, const char *pfx, cands *c)
 {
-	mi_txn *t;
-	mi_cursor *cur;
-	const void *k, *v;
-	size_t kl, vl, n = strlen(pfx);
-	if (mi_txn_begin(mi_query_store(r->q), false, &t))
-		return;
-	if (mi_cursor_open(t, MI_DB_FILES, &cur) == 0) {
-		for (int rc = mi_cursor_seek_prefix(cur, pfx, n, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
-		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
-			const char *slash = memchr((const char *)k + n, '/', kl - n);
-			cands_add(c, k, slash ? (size_t)(slash - (const char *)k) + 1 : kl);
-		}
-		mi_cursor_close(cur);
-	}
-	mi_txn_abort(t);
+	complete_keys(r, MI_DB_FILES, pfx, '/', true, c);
 }
 
 static int cmp_str(const void *a, const void *b)

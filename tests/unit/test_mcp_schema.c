@@ -144,6 +144,18 @@ TEST(every_tool)
 	json_decref(j);
 }
 
+/* A server over a fresh empty folder dir (a mkdtemp template); o must
+ * outlive it. */
+static void server_on(char *dir, mi_mcp_opts *o, mi_mcp_server *s)
+{
+	CHECK(mkdtemp(dir) != NULL);
+	memset(o, 0, sizeof *o);
+	o->index = dir;
+	o->log_file = "/dev/null";
+	o->self_exe = "/nonexistent/mcpidx";
+	CHECK_INT(mi_mcp_server_init(s, o), 0);
+}
+
 /* The schemas say what tools accept: each required argument missing is
  * refused before the tool runs, with a message naming it. */
 TEST(required_enforced)
@@ -156,12 +168,7 @@ TEST(required_enforced)
 	char dir[] = "/tmp/mi-schema-XXXXXX";
 	size_t i, checked = 0;
 
-	CHECK(mkdtemp(dir) != NULL);
-	memset(&o, 0, sizeof o);
-	o.index = dir;
-	o.log_file = "/dev/null";
-	o.self_exe = "/nonexistent/mcpidx";
-	CHECK_INT(mi_mcp_server_init(&s, &o), 0);
+	server_on(dir, &o, &s);
 	mi_mcp_session_init(&ss, &s, none);
 	atomic_store(&ss.state, 2);
 	json_array_foreach(tools, i, t) {
@@ -233,12 +240,7 @@ TEST(index_missing_or_of_another_version)
 	mi_mcp_opts o;
 	mi_mcp_server s;
 	mi_buf out = {0};
-	CHECK(mkdtemp(dir) != NULL);
-	memset(&o, 0, sizeof o);
-	o.index = dir;
-	o.log_file = "/dev/null";
-	o.self_exe = "/nonexistent/mcpidx";
-	CHECK_INT(mi_mcp_server_init(&s, &o), 0);
+	server_on(dir, &o, &s);
 	call_read(&s, &out);
 	CHECK_CONTAINS(out.buf, "\"isError\":true");
 	CHECK_CONTAINS(out.buf, "No index at");
