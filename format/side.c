@@ -262,62 +262,143 @@ void mi_side_rec_encode(const mi_side_rec *r, mi_buf *out)
 	pack_str(&pk, r->text, r->text ? r->text_len : 0);
 }
 
-static bool obj_int(const msgpack_object *o, int64_t *v)
+/*
+ * A bounded reader for record values: every length is checked against the
+ * end before it is used, so damaged bytes give MI_ERR_CORRUPT, never a
+ * large allocation (msgpack-c's object model trusts declared sizes).
+ */
+typedef struct rd {
+	const uint8_t *p;   /* next byte */
+	const uint8_t *end; /* one past the last */
+	bool bad;           /* a read failed */
+} rd;
+
+static uint64_t rd_be(rd *r, int n)
 {
-	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= INT64_MAX)
-		*v = (int64_t)o->via.u64;
-	else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
-		*v = o->via.i64;
+	uint64_t v = 0;
+	if (r->bad || r->end - r->p < n) {
+		r->bad = true;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		v = v << 8 | r->p[i];
+	r->p += n;
+	return v;
+}
+
+static uint32_t rd_array(rd *r)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	if (c >= 0x90 && c <= 0x9f)
+		return c & 0x0f;
+	if (c == 0xdc)
+		return (uint32_t)rd_be(r, 2);
+	if (c == 0xdd)
+		return (uint32_t)rd_be(r, 4);
+	r->bad = true;
+	return 0;
+}
+
+static int64_t rd_int(rd *r)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t u;
+	if (c <= 0x7f)
+		return c;
+	if (c >= 0xe0)
+		return (int8_t)c;
+	switch (c) {
+	case 0xcc: return (int64_t)rd_be(r, 1);
+	case 0xcd: return (int64_t)rd_be(r, 2);
+	case 0xce: return (int64_t)rd_be(r, 4);
+	case 0xcf:
+		u = rd_be(r, 8);
+		if (u > INT64_MAX)
+			r->bad = true;
+		return (int64_t)u;
+	case 0xd0: return (int8_t)rd_be(r, 1);
+	case 0xd1: return (int16_t)rd_be(r, 2);
+	case 0xd2: return (int32_t)rd_be(r, 4);
+	case 0xd3: return (int64_t)rd_be(r, 8);
+	}
+	r->bad = true;
+	return 0;
+}
+
+/* A str (bin: a bin) without copying; *n bytes at the returned pointer. */
+static const uint8_t *rd_raw(rd *r, bool bin, size_t *n)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t len = 0;
+	const uint8_t *p;
+	if (!bin && c >= 0xa0 && c <= 0xbf)
+		len = c & 0x1f;
+	else if (c == (bin ? 0xc4 : 0xd9))
+		len = rd_be(r, 1);
+	else if (c == (bin ? 0xc5 : 0xda))
+		len = rd_be(r, 2);
+	else if (c == (bin ? 0xc6 : 0xdb))
+		len = rd_be(r, 4);
 	else
-		return false;
-	return true;
+		r->bad = true;
+	if (r->bad || (uint64_t)(r->end - r->p) < len) {
+		r->bad = true;
+		*n = 0;
+		return NULL;
+	}
+	p = r->p;
+	r->p += len;
+	*n = (size_t)len;
+	return p;
 }
 
 int mi_side_rec_decode(const void *data, size_t len, mi_side_rec *r, char **mem)
 {
-	static const int str_at[5] = {0, 1, 2, 5, 7}; /* path kind name corr text */
+	const uint8_t *sp[5];
+	size_t sn[5], total = 0;
 	const char **dst[5] = {&r->path, &r->kind, &r->name, &r->corr, &r->text};
-	msgpack_unpacked up;
-	msgpack_object *f;
-	size_t off = 0, total = 0;
-	int rc = MI_ERR_CORRUPT;
+	rd in = {data, (const uint8_t *)data + len, false};
+	const uint8_t *h;
+	size_t hn;
 	char *p;
 
 	*mem = NULL;
 	memset(r, 0, sizeof *r);
-	msgpack_unpacked_init(&up);
-	if (msgpack_unpack_next(&up, data, len, &off) != MSGPACK_UNPACK_SUCCESS ||
-	    up.data.type != MSGPACK_OBJECT_ARRAY || up.data.via.array.size < SIDE_FIELDS)
-		goto out;
-	f = up.data.via.array.ptr;
-	for (int i = 0; i < 5; i++) {
-		if (f[str_at[i]].type != MSGPACK_OBJECT_STR)
-			goto out;
-		total += f[str_at[i]].via.str.size + 1;
+	if (rd_array(&in) < SIDE_FIELDS || in.bad)
+		return MI_ERR_CORRUPT;
+	for (int i = 0; i < 3; i++)
+		sp[i] = rd_raw(&in, false, &sn[i]);
+	if (in.p < in.end && *in.p == 0xc0) {
+		in.p++;
+	} else {
+		h = rd_raw(&in, true, &hn);
+		if (!in.bad && hn != 16)
+			in.bad = true;
+		if (!in.bad) {
+			memcpy(r->hash, h, 16);
+			r->has_hash = true;
+		}
 	}
-	if (f[3].type == MSGPACK_OBJECT_BIN && f[3].via.bin.size == 16) {
-		memcpy(r->hash, f[3].via.bin.ptr, 16);
-		r->has_hash = true;
-	} else if (f[3].type != MSGPACK_OBJECT_NIL) {
-		goto out;
+	r->created_ms = rd_int(&in);
+	sp[3] = rd_raw(&in, false, &sn[3]);
+	r->num = rd_int(&in);
+	sp[4] = rd_raw(&in, false, &sn[4]);
+	if (in.bad) {
+		memset(r, 0, sizeof *r);
+		return MI_ERR_CORRUPT;
 	}
-	if (!obj_int(&f[4], &r->created_ms) || !obj_int(&f[6], &r->num))
-		goto out;
+	for (int i = 0; i < 5; i++)
+		total += sn[i] + 1;
 	p = *mem = mi_xmalloc(total);
 	for (int i = 0; i < 5; i++) {
-		const msgpack_object_str *s = &f[str_at[i]].via.str;
-		memcpy(p, s->ptr, s->size);
-		p[s->size] = 0;
+		if (sn[i])
+			memcpy(p, sp[i], sn[i]);
+		p[sn[i]] = 0;
 		*dst[i] = p;
-		p += s->size + 1;
+		p += sn[i] + 1;
 	}
-	r->text_len = f[7].via.str.size;
-	rc = 0;
-out:
-	msgpack_unpacked_destroy(&up);
-	if (rc)
-		memset(r, 0, sizeof *r);
-	return rc;
+	r->text_len = sn[4];
+	return 0;
 }
 
 /* Decodes into r with the strings owned by t. */
