@@ -2,6 +2,7 @@
 # Runs every test tier and prints the closing line "N passed, N failed".
 #   unit:  build/tests/test_*           (PASS/FAIL lines)
 #   cli:   tests/cli/*.sh               (one test each; exit 0 = pass)
+#   security: tests/security/*.sh       (attacks and faults; same rules as cli)
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
 #   asan:  the unit and cli tiers again, sanitized (unless MI_SKIP_ASAN=1)
 # Run from the repository root.
@@ -41,18 +42,19 @@ tier() { # $1 = label, $2 = mcpidx binary, $3 = unit test dir
 			tail -5 "$out"
 		fi
 	done
-	for t in tests/cli/*.sh; do
+	for t in tests/cli/*.sh tests/security/*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		[ "$name" = lib ] && continue   # sourced by the others
-		out="$log/$label-cli-$name.out"
+		kind=$(basename "$(dirname "$t")")
+		out="$log/$label-$kind-$name.out"
 		if sh "$t" > "$out" 2>&1; then
-			echo "PASS cli/$name" >> "$out"
+			echo "PASS $kind/$name" >> "$out"
 		else
-			echo "FAIL cli/$name (exit $?)" >> "$out"
+			echo "FAIL $kind/$name (exit $?)" >> "$out"
 			tail -15 "$out" | sed 's/^/    /'
 		fi
-		count "$out" "$label/cli/$name"
+		count "$out" "$label/$kind/$name"
 	done
 }
 
