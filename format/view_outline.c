@@ -346,6 +346,43 @@ static void put_file_groups(vctx *c)
 	free(tys);
 }
 
+/*
+ * A file whose blocks are all private would fold to nothing (or to its
+ * macros) under filter=public; one line says what is there instead:
+ * "V* 12 private functions: a, b, +10 more (filter: all)".  Top-level
+ * blocks are named, or every top-level symbol when there is no block.
+ */
+static void put_private_summary(vctx *c)
+{
+	const mi_parsed *p = c->p;
+	if (c->o->all || !p->nsyms)
+		return;
+	for (size_t i = 0; i < p->nsyms; i++)
+		if (c->shown[i] && (is_block(ekind(c, i)) || p->syms[i].kind == MI_KIND_HEADING))
+			return;
+	bool blocks = false, fns = true;
+	for (size_t i = 0; i < p->nsyms && !blocks; i++)
+		blocks = p->syms[i].parent_idx < 0 && is_block(p->syms[i].kind);
+	namelist l = { 0 };
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		if (s->parent_idx >= 0 || (blocks && !is_block(s->kind)) || !is_ident(s->name))
+			continue;
+		size_t before = l.n;
+		mi_v_nl_add(&l, s->name);
+		if (l.n > before)
+			fns &= is_fn(s->kind);
+	}
+	if (l.n) {
+		mi_v_vline(c, 0);
+		mi_buf_addf(c->out, "%zu private %s%s: ", l.n, fns ? "function" : "symbol",
+			    l.n == 1 ? "" : "s");
+		mi_v_nl_put(c, &l, c->mode == VM_COMPACT ? LIST_CAP_COMPACT : LIST_CAP_OUTLINE);
+		mi_buf_adds(c->out, " (filter: all)\n");
+	}
+	mi_v_nl_free(&l);
+}
+
 /* Closes the open blocks above `keep` (-1: all) with "V* end class X" guides. */
 static void close_guides(vctx *c, int32_t *stack, int *top, int32_t keep)
 {
@@ -375,6 +412,7 @@ void mi_v_render_folded(vctx *c)
 	if (c->mode == VM_COMPACT)
 		mi_v_put_diag_summary(c);
 	put_file_groups(c);
+	put_private_summary(c);
 	budget(c, from);
 
 	int32_t *stack = mi_xmalloc((p->nsyms + 1) * sizeof(int32_t));
