@@ -140,13 +140,12 @@ typedef enum mi_vis {
 
 /* ---- languages (names only; the parser table lives in indexer/) ----------- */
 
-/* Stable language ids stored in file records: append only. */
+/* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-	MI_LANG_C, MI_LANG_CPP, MI_LANG_PYTHON, MI_LANG_GO, MI_LANG_RUST,
-	MI_LANG_JAVASCRIPT, MI_LANG_TYPESCRIPT, MI_LANG_TSX, MI_LANG_JAVA,
-	MI_LANG_CSHARP, MI_LANG_SWIFT, MI_LANG_RUBY, MI_LANG_PHP, MI_LANG_KOTLIN,
-	MI_LANG_BASH, MI_LANG_MARKDOWN, MI_LANG_SIMPLE,
+#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#include "lang_list.h"
+#undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
