@@ -288,6 +288,16 @@ typedef struct mi_cursor mi_cursor;
  * safe to share between threads; each thread uses its own transactions.
  */
 int mi_store_open(const char *path, int flags, mi_store **out);
+/*
+ * Opens (or with MI_STORE_CREATE creates) an LMDB environment that is not an
+ * index, with the named databases names[0..n) (n <= MI_STORE_MAXDBS): the db
+ * argument of mi_get, mi_put, mi_cursor_open... is then an index into names.
+ * No format version is checked; the caller keeps its own (format/side.c).
+ * A read-only open of a missing environment returns MI_ERR_NOINDEX.
+ */
+#define MI_STORE_MAXDBS 24
+int mi_store_open_dbs(const char *path, int flags, const char *const *names,
+		      int n, mi_store **out);
 void mi_store_close(mi_store *st);
 /* Format version recorded in the index, 0 if none yet. */
 int mi_store_version(mi_store *st);
