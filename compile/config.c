@@ -355,8 +355,9 @@ static int parse(toml *t, mi_compile_config *c)
 				}
 				for (size_t i = 0; i < c->n; i++)
 					if (!strcmp(c->targets[i].name, tn)) {
+						fail(t, "target \"%s\" is defined twice", tn);
 						mi_buf_release(&name);
-						return fail(t, "target \"%s\" is defined twice", tn);
+						return -1;
 					}
 				c->targets = mi_xrealloc(c->targets, (c->n + 1) * sizeof *c->targets);
 				cur = &c->targets[c->n++];

@@ -121,7 +121,8 @@ static int write_fn(mi_side_txn *t, void *ctx)
 	if ((rc = mi_side_put(t, MI_SIDE_DIAGS, &r)))
 		return rc;
 	/* keep the newest MI_COMPILE_KEEP logs, this one among them */
-	qsort(c->tasks, c->ntasks, sizeof *c->tasks, cmp_task_age);
+	if (c->ntasks)
+		qsort(c->tasks, c->ntasks, sizeof *c->tasks, cmp_task_age);
 	for (size_t i = MI_COMPILE_KEEP - 1; i < c->ntasks; i++)
 		if (strcmp(c->tasks[i].id, c->log->task_id) &&
 		    (rc = mi_side_del(t, MI_SIDE_DIAGS, "", TASK_KIND, c->tasks[i].id)) &&

@@ -112,6 +112,9 @@ typedef struct mi_lsp_server {
 	ino_t q_ino;              /* a new inode means a rebuilt index */
 	bool warned_noindex;      /* told the client once */
 	mi_lsp_doc *docs;         /* open documents */
+	char *diag_latest;        /* task id of the compile last published */
+	char **published;         /* URIs holding diagnostics now */
+	size_t npublished;
 } mi_lsp_server;
 
 /* The query handle, (re)opened when the index was built or rebuilt since;
@@ -126,6 +129,15 @@ void mi_lsp_notify(mi_lsp_server *s, const char *method, json_t *params);
 /* One line in the server log. */
 void mi_lsp_log(mi_lsp_server *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- diags.c: the latest compile's diagnostics ------------------------------ */
+
+/* Publishes every file's diagnostics when a newer compile was stored
+ * (always with force); files no longer named get an empty list. */
+void mi_lsp_diags_refresh(mi_lsp_server *s, bool force);
+/* Publishes d's diagnostics against its current text (after an edit). */
+void mi_lsp_diags_doc(mi_lsp_server *s, mi_lsp_doc *d);
+void mi_lsp_diags_release(mi_lsp_server *s);
 
 /* ---- features.c: requests ------------------------------------------------- */
 

@@ -3,6 +3,7 @@
  * references, and loading one file for the folded views.
  */
 #include "query_int.h"
+#include "../format/side.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ int mi_query_open(const char *path, mi_query **out, mi_buf *err)
 	mi_query *q = mi_xcalloc(1, sizeof(*q));
 	q->st = st;
 	q->path = mi_xstrdup(path);
+	pthread_mutex_init(&q->side_mu, NULL);
 	*out = q;
 	return 0;
 }
@@ -48,6 +50,8 @@ void mi_query_close(mi_query *q)
 	if (!q)
 		return;
 	mi_store_close(q->st);
+	mi_side_close(q->side);
+	pthread_mutex_destroy(&q->side_mu);
 	free(q->path);
 	free(q);
 }
@@ -853,7 +857,9 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	mi_out_reset(out);
 	mi_parsed_init(&p);
 	int rc = view_begin(q, path, out, &t, &norm);
-	if (!rc && stored_outline(t, &norm, o ? o : &defaults, out)) {
+	/* a compile's diagnostics are not in the stored outline */
+	bool compiled = !rc && mi_q_has_compile_diags(q, norm.buf);
+	if (!rc && !compiled && stored_outline(t, &norm, o ? o : &defaults, out)) {
 		mi_txn_abort(t);
 		goto done;
 	}
@@ -864,6 +870,8 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		char *lcov = NULL;
 		if (vo.coverage && !vo.lcov_path)
 			vo.lcov_path = lcov = find_lcov(t);
+		if (compiled)
+			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
 		free(lcov);
 		mi_file_rec_release(&rec);
@@ -894,6 +902,7 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 	if (!rc)
 		rc = view_load(selector, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
+		mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);

@@ -141,6 +141,7 @@ TEST(log_json_roundtrip)
 	CHECK_STR(b.text.buf, a.text.buf);
 	CHECK_CONTAINS(a.text.buf, "V* ERROR src/a.c:3:5\n    'x' undeclared\n    hint: did you mean 'y'?\n");
 	CHECK_CONTAINS(a.json.buf, "\"counts\":{\"INFO\":1,\"WARN\":1,\"ERROR\":1}");
+	mi_compile_log_release(&back);
 	CHECK_INT(mi_compile_log_parse("[1]", 3, &back), MI_ERR_CORRUPT);
 	mi_compile_log_release(&back);
 	mi_compile_log_release(&l);
