@@ -543,6 +543,12 @@ bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
 /* The read_file answer of r: the bytes mi_render_view gives for it. */
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
 
+/* The lcov file a coverage view reads when none is given: the first of
+ * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and
+ * coverage/coverage.info found in dir, then in each parent up to stop (when
+ * given) or the one holding .git.  malloc'd, or NULL.  (view_cover.c) */
+char *mi_lcov_find(const char *dir, const char *stop);
+
 /* Rough o200k-like token estimate used for budgets and savings figures. */
 size_t mi_token_estimate(const char *s, size_t len);
 

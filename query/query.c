@@ -807,24 +807,13 @@ static int view_load(const char *selector, mi_out *out, mi_txn **t,
 }
 
 /* With coverage asked for and no lcov file given, look for one where
- * coverage tools write it, under the repo root the index was built from. */
+ * coverage tools write it, in the repo root the index was built from. */
 static char *find_lcov(mi_txn *t)
 {
-	static const char *const names[] = {"lcov.info", "coverage/lcov.info", "coverage.info",
-					    "build/coverage.info", "coverage/coverage.info", NULL};
-	char *root = NULL;
+	char *root = NULL, *found;
 	if (mi_meta_get_str(t, "root", &root))
 		return NULL;
-	mi_buf b = {0};
-	char *found = NULL;
-	for (int i = 0; names[i] && !found; i++) {
-		mi_buf_reset(&b);
-		mi_buf_addf(&b, "%s/%s", root, names[i]);
-		struct stat sb;
-		if (stat(b.buf, &sb) == 0 && S_ISREG(sb.st_mode))
-			found = mi_buf_detach(&b);
-	}
-	mi_buf_release(&b);
+	found = mi_lcov_find(root, root);
 	free(root);
 	return found;
 }
