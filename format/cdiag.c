@@ -1,7 +1,7 @@
 /*
  * cdiag.c - the latest compile's diagnostics of one file as the side store
  * keeps them: one line per diagnostic, "S LINE COL TEXT\n".  The writer is
- * compile/, the readers are the views (query/) and the language server.
+ * mcp/compile_store.c, the readers are the views (query/) and the language server.
  */
 #include "format.h"
 

@@ -96,7 +96,7 @@ int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
 
 /* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
- * Kept in the side store beside the index by a compile task (compile/);
+ * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
  * the views join them to a file's own diagnostics (read_file, expand_at),
  * the language server publishes them. */
 

@@ -3,7 +3,7 @@
  * .mcpidx.toml names and prints its task log; reads stored logs back.
  */
 #include "tools.h"
-#include "../compile/compile.h"
+#include "../mcp/mcp.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -46,7 +46,7 @@ int mi_cmd_compile(int argc, char **argv)
 		case 'f': flags[nflags++] = optarg; break;
 		case 'r': repo = optarg; break;
 		case 'g':
-			if ((group = mi_log_group_find(optarg)) < 0) {
+			if ((group = mi_compile_group_find(optarg)) < 0) {
 				fprintf(stderr, "mcpidx compile: --group is INFO, WARN or ERROR, not \"%s\"\n",
 					optarg);
 				goto out;

@@ -8,7 +8,7 @@
  * current parser; read `git diff testdata/compile` before committing.
  */
 #include "test.h"
-#include "../../compile/compile.h"
+#include "../../mcp/compile_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -133,11 +133,11 @@ TEST(log_json_roundtrip)
 	l.exit_code = 2;
 	mi_compile_parse(out, strlen(out), "gcc", "/r", "/r", &l.msgs, &l.n);
 	CHECK_INT(l.n, 3);
-	CHECK_INT(l.msgs[2].group, MI_LOG_INFO); /* the make summary: an error was found */
+	CHECK_INT(l.msgs[2].group, MI_GROUP_INFO); /* the make summary: an error was found */
 	mi_compile_log_json(&l, &j);
 	CHECK_INT(mi_compile_log_parse(j.buf, j.len, &back), 0);
-	mi_compile_log_render(&l, MI_LOG_ERROR, true, &a);
-	mi_compile_log_render(&back, MI_LOG_ERROR, true, &b);
+	mi_compile_log_render(&l, MI_GROUP_ERROR, true, &a);
+	mi_compile_log_render(&back, MI_GROUP_ERROR, true, &b);
 	CHECK_STR(b.text.buf, a.text.buf);
 	CHECK_CONTAINS(a.text.buf, "V* ERROR src/a.c:3:5\n    'x' undeclared\n    hint: did you mean 'y'?\n");
 	CHECK_CONTAINS(a.json.buf, "\"counts\":{\"INFO\":1,\"WARN\":1,\"ERROR\":1}");
@@ -158,7 +158,7 @@ TEST(summary_alone_is_the_error)
 	size_t n = 0;
 	mi_compile_parse(out, strlen(out), "auto", "/r", "/r", &m, &n);
 	CHECK_INT(n, 1);
-	CHECK_INT(m[0].group, MI_LOG_ERROR);
+	CHECK_INT(m[0].group, MI_GROUP_ERROR);
 	mi_compile_msgs_free(m, n);
 }
 

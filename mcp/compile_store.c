@@ -1,10 +1,10 @@
 /*
- * store.c - the latest compile beside the index: its task log (the last
+ * compile_store.c - the latest compile beside the index: its task log (the last
  * MI_COMPILE_KEEP of them, so read_task_log works from any process) and the
  * diagnostics of each file it names, with the file's content hash, in the
  * side store (format/side.h).  The index itself is never written.
  */
-#include "compile.h"
+#include "compile_int.h"
 #include "../format/side.h"
 
 #include <stdlib.h>
@@ -151,7 +151,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 		file_diags *f = NULL;
 		char *src;
 		size_t len;
-		if (m->group == MI_LOG_INFO || !m->path || m->path[0] == '/')
+		if (m->group == MI_GROUP_INFO || !m->path || m->path[0] == '/')
 			continue;
 		for (size_t k = 0; k < c.nfiles && !f; k++)
 			if (!strcmp(c.files[k].path, m->path))
@@ -168,7 +168,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 			mi_hash128(src, len, f->hash);
 			free(src);
 		}
-		mi_cdiag_add(&f->text, m->group == MI_LOG_ERROR ? 'E' : 'W', m->line, m->col, m->text);
+		mi_cdiag_add(&f->text, m->group == MI_GROUP_ERROR ? 'E' : 'W', m->line, m->col, m->text);
 		if (m->hint)
 			mi_cdiag_add(&f->text, 'H', m->line, m->col, m->hint);
 	}

@@ -1,5 +1,5 @@
 /*
- * diags.c - textDocument/publishDiagnostics from the latest compile: each
+ * lsp_diags.c - textDocument/publishDiagnostics from the latest compile: each
  * file it named gets its diagnostics while the file (the editor's buffer
  * when open, else the disk) still has the content they were made against,
  * and an empty list once it does not, or once a newer compile no longer

@@ -1,12 +1,12 @@
 /*
- * parse.c - compiler output into messages.  Each format is a few rows of
+ * compile_parse.c - compiler output into messages.  Each format is a few rows of
  * the rule table below (a POSIX regular expression, which of its groups
  * hold the path, line, column, level, code and text, and what the row
  * means: a diagnostic, a location or hint for the one before, a Python
  * traceback's frame or exception, a tool's closing summary); a line that
  * matches no row and does not continue a diagnostic is an INFO message.
  */
-#include "compile.h"
+#include "compile_int.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -20,16 +20,16 @@ const char *const mi_compile_parsers[] = {
 	"auto", "gcc", "clang", "go", "rustc", "tsc", "javac", "python", "generic", NULL,
 };
 
-static const char *const group_names[MI_LOG__COUNT] = {"INFO", "WARN", "ERROR"};
+static const char *const group_names[MI_GROUP__COUNT] = {"INFO", "WARN", "ERROR"};
 
-const char *mi_log_group_name(int g)
+const char *mi_compile_group_name(int g)
 {
-	return g >= 0 && g < MI_LOG__COUNT ? group_names[g] : "INFO";
+	return g >= 0 && g < MI_GROUP__COUNT ? group_names[g] : "INFO";
 }
 
-int mi_log_group_find(const char *name)
+int mi_compile_group_find(const char *name)
 {
-	for (int g = 0; name && g < MI_LOG__COUNT; g++)
+	for (int g = 0; name && g < MI_GROUP__COUNT; g++)
 		if (!strcasecmp(name, group_names[g]))
 			return g;
 	return -1;
@@ -54,29 +54,29 @@ typedef struct rule {
 	const char *re;       /* POSIX extended regular expression */
 	int path, line, col;  /* groups */
 	int level;            /* group holding a level word; 0: level_fixed */
-	int level_fixed;      /* MI_LOG_* when no level group */
+	int level_fixed;      /* MI_GROUP_* when no level group */
 	int code, text;       /* groups */
 } rule;
 
 static const rule rules[] = {
 	/* rustc: closing lines, a header, then " --> file:line:col", then help */
-	{"rustc", R_SUMMARY, "^(error: aborting due to .*)$", 0, 0, 0, 0, MI_LOG_ERROR, 0, 1},
-	{"rustc", R_SUMMARY, "^(warning: [0-9]+ warnings? emitted.*)$", 0, 0, 0, 0, MI_LOG_INFO, 0, 1},
+	{"rustc", R_SUMMARY, "^(error: aborting due to .*)$", 0, 0, 0, 0, MI_GROUP_ERROR, 0, 1},
+	{"rustc", R_SUMMARY, "^(warning: [0-9]+ warnings? emitted.*)$", 0, 0, 0, 0, MI_GROUP_INFO, 0, 1},
 	{"rustc", R_HEADER, "^(error|warning)(\\[([A-Z][0-9]+)\\])?: (.*)$", 0, 0, 0, 1, 0, 3, 4},
 	{"rustc", R_LOC, "^ *--> ([^ ]+):([0-9]+):([0-9]+)$", 1, 2, 3, 0, 0, 0, 0},
 	{"rustc", R_HINT, "^ *(= )?help: (.*)$", 0, 0, 0, 0, 0, 0, 2},
 	/* Python: traceback frames, the innermost one, then the exception */
 	{"python", R_TB, "^Traceback \\(most recent call last\\):$", 0, 0, 0, 0, 0, 0, 0},
 	{"python", R_FRAME, "^  File \"(.+)\", line ([0-9]+)(, in .*)?$", 1, 2, 0, 0, 0, 0, 0},
-	{"python", R_EXC, "^([A-Za-z_][A-Za-z0-9_.]*)(: (.*))?$", 0, 0, 0, 0, MI_LOG_ERROR, 0, 0},
+	{"python", R_EXC, "^([A-Za-z_][A-Za-z0-9_.]*)(: (.*))?$", 0, 0, 0, 0, MI_GROUP_ERROR, 0, 0},
 	/* tsc, plain and --pretty */
 	{"tsc", R_DIAG, "^(.+)\\(([0-9]+),([0-9]+)\\): (error|warning|message) (TS[0-9]+): (.*)$",
 	 1, 2, 3, 4, 0, 5, 6},
 	{"tsc", R_DIAG, "^(.+):([0-9]+):([0-9]+) - (error|warning|message) (TS[0-9]+): (.*)$",
 	 1, 2, 3, 4, 0, 5, 6},
 	/* go build / go vet: no level word, every one is an error */
-	{"go", R_DIAG, "^([^ :]+\\.go):([0-9]+):([0-9]+): (.*)$", 1, 2, 3, 0, MI_LOG_ERROR, 0, 4},
-	{"go", R_DIAG, "^([^ :]+\\.go):([0-9]+): (.*)$", 1, 2, 0, 0, MI_LOG_ERROR, 0, 3},
+	{"go", R_DIAG, "^([^ :]+\\.go):([0-9]+):([0-9]+): (.*)$", 1, 2, 3, 0, MI_GROUP_ERROR, 0, 4},
+	{"go", R_DIAG, "^([^ :]+\\.go):([0-9]+): (.*)$", 1, 2, 0, 0, MI_GROUP_ERROR, 0, 3},
 	/* javac: file:line: level: text, then source, caret, symbol/location */
 	{"javac", R_DIAG, "^([^:]+\\.java):([0-9]+): (error|warning): (.*)$", 1, 2, 0, 3, 0, 0, 4},
 	{"javac", R_HINT, "^ +((symbol|location|required|found|reason): +.*)$", 0, 0, 0, 0, 0, 0, 1},
@@ -86,11 +86,11 @@ static const rule rules[] = {
 	{"gcc", R_DIAG, "^([^: ][^:]*):([0-9]+): (fatal error|error|warning|note): (.*)$",
 	 1, 2, 0, 3, 0, 0, 4},
 	{"gcc", R_DIAG, "^([^: ][^:]*):\\(.*\\): (undefined reference to .*)$", 1, 0, 0, 0,
-	 MI_LOG_ERROR, 0, 2},
-	{"gcc", R_SUMMARY, "^(make(\\[[0-9]+\\])?: \\*\\*\\* .*)$", 0, 0, 0, 0, MI_LOG_ERROR, 0, 1},
-	{"gcc", R_SUMMARY, "^(collect2: error: .*)$", 0, 0, 0, 0, MI_LOG_ERROR, 0, 1},
+	 MI_GROUP_ERROR, 0, 2},
+	{"gcc", R_SUMMARY, "^(make(\\[[0-9]+\\])?: \\*\\*\\* .*)$", 0, 0, 0, 0, MI_GROUP_ERROR, 0, 1},
+	{"gcc", R_SUMMARY, "^(collect2: error: .*)$", 0, 0, 0, 0, MI_GROUP_ERROR, 0, 1},
 	{"gcc", R_SUMMARY, "^(([0-9]+ warnings? and )?[0-9]+ errors? generated\\.)$", 0, 0, 0, 0,
-	 MI_LOG_INFO, 0, 1},
+	 MI_GROUP_INFO, 0, 1},
 	/* what other tools print: file:line[:col]: level: text, tool: error: text */
 	{"generic", R_DIAG, "^([^: \t][^:]*):([0-9]+):([0-9]+): *([A-Za-z][A-Za-z ]*): (.*)$",
 	 1, 2, 3, 4, 0, 0, 5},
@@ -116,8 +116,8 @@ static void compile_rules(void)
 static int level_of(const char *w, size_t n)
 {
 	static const struct { const char *word; int g; } words[] = {
-		{"error", MI_LOG_ERROR}, {"fatal error", MI_LOG_ERROR}, {"fatal", MI_LOG_ERROR},
-		{"err", MI_LOG_ERROR}, {"warning", MI_LOG_WARN}, {"warn", MI_LOG_WARN},
+		{"error", MI_GROUP_ERROR}, {"fatal error", MI_GROUP_ERROR}, {"fatal", MI_GROUP_ERROR},
+		{"err", MI_GROUP_ERROR}, {"warning", MI_GROUP_WARN}, {"warn", MI_GROUP_WARN},
 		{"note", LVL_NOTE}, {"remark", LVL_NOTE}, {"info", LVL_NOTE}, {"hint", LVL_NOTE},
 		{"help", LVL_NOTE}, {"message", LVL_NOTE},
 	};
@@ -128,7 +128,7 @@ static int level_of(const char *w, size_t n)
 			return words[i].g;
 	/* Python's warning categories: DeprecationWarning, UserWarning */
 	if (n > 7 && !strncasecmp(w + n - 7, "warning", 7))
-		return MI_LOG_WARN;
+		return MI_GROUP_WARN;
 	return -1;
 }
 
@@ -330,7 +330,7 @@ static bool match_rules(pstate *st, const char *line)
 		case R_EXC:
 			if (!st->frame_path)
 				continue;
-			m = add_msg(st, MI_LOG_ERROR);
+			m = add_msg(st, MI_GROUP_ERROR);
 			m->path = st->frame_path;
 			m->line = st->frame_line;
 			m->text = cut(line, strlen(line)); /* it names the exception */
@@ -340,9 +340,9 @@ static bool match_rules(pstate *st, const char *line)
 			st->last = (long)(*st->n - 1);
 			return true;
 		case R_SUMMARY:
-			m = add_msg(st, MI_LOG_INFO);
+			m = add_msg(st, MI_GROUP_INFO);
 			m->text = cut(GS(r->text), GN(r->text));
-			if (r->level_fixed == MI_LOG_ERROR) {
+			if (r->level_fixed == MI_GROUP_ERROR) {
 				st->sum_idx = mi_xrealloc(st->sum_idx, (st->summaries + 1) * sizeof *st->sum_idx);
 				st->sum_idx[st->summaries++] = (long)(*st->n - 1);
 			}
@@ -357,7 +357,7 @@ static bool match_rules(pstate *st, const char *line)
 					set_hint(&(*st->msgs)[st->last], GS(r->text), GN(r->text));
 					return true;
 				}
-				g = MI_LOG_INFO;
+				g = MI_GROUP_INFO;
 			}
 			m = add_msg(st, g);
 			if (G(r->path))
@@ -368,7 +368,7 @@ static bool match_rules(pstate *st, const char *line)
 			if (G(r->code))
 				m->code = mi_xstrndup(GS(r->code), GN(r->code));
 			split_text(m);
-			st->last = g == MI_LOG_INFO ? -1 : (long)(*st->n - 1);
+			st->last = g == MI_GROUP_INFO ? -1 : (long)(*st->n - 1);
 			return true;
 		}
 	}
@@ -427,16 +427,16 @@ void mi_compile_parse(const char *output, size_t len, const char *parser,
 		if (line.buf[0] == ' ' || line.buf[0] == '\t' || line.buf[0] == '|' ||
 		    (st.in_tb && st.frame_path) || (st.last >= 0 && excerpt(line.buf)))
 			continue;
-		add_msg(&st, MI_LOG_INFO)->text = cut(line.buf, line.len);
+		add_msg(&st, MI_GROUP_INFO)->text = cut(line.buf, line.len);
 		st.last = -1;
 	}
 	/* a closing summary (make: ***, collect2) is the error only when
 	 * nothing else was */
 	for (size_t i = 0; i < *n; i++)
-		if ((*msgs)[i].group == MI_LOG_ERROR)
+		if ((*msgs)[i].group == MI_GROUP_ERROR)
 			errors = true;
 	for (size_t i = 0; i < st.summaries && !errors; i++)
-		(*msgs)[st.sum_idx[i]].group = MI_LOG_ERROR;
+		(*msgs)[st.sum_idx[i]].group = MI_GROUP_ERROR;
 	free(st.sum_idx);
 	free(st.frame_path);
 	mi_buf_release(&line);

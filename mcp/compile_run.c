@@ -1,9 +1,9 @@
 /*
- * run.c - runs one command as a child process: no shell, its own process
+ * compile_run.c - runs one command as a child process: no shell, its own process
  * group, stdout and stderr through one pipe (kept up to a cap, streamed a
  * line at a time to a callback), killed on timeout or cancellation.
  */
-#include "compile.h"
+#include "compile_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +28,7 @@ static int64_t now_us(void)
 
 /* Splits output into lines for on_line. */
 typedef struct line_state {
-	const mi_run_opts *o;
+	const mi_child_opts *o;
 	mi_buf line;        /* the partial line */
 } line_state;
 
@@ -44,7 +44,7 @@ static void feed_lines(line_state *ls, const char *data, size_t n)
 	}
 }
 
-static void keep(mi_run_result *r, size_t cap, const char *data, size_t n)
+static void keep(mi_child_result *r, size_t cap, const char *data, size_t n)
 {
 	size_t room = r->output.len < cap ? cap - r->output.len : 0;
 	size_t take = n < room ? n : room;
@@ -52,12 +52,12 @@ static void keep(mi_run_result *r, size_t cap, const char *data, size_t n)
 	r->dropped += n - take;
 }
 
-int mi_run(const mi_run_opts *o, mi_run_result *r)
+int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 {
 	int pfd[2], ffd[2] = {-1, -1};
 	struct pollfd pf[2];
 	int64_t t0 = now_us(), kill_at = 0, deadline;
-	size_t cap = o->cap ? o->cap : MI_RUN_OUTPUT_CAP;
+	size_t cap = o->cap ? o->cap : MI_CHILD_OUTPUT_CAP;
 	line_state ls = {.o = o};
 	char buf[8192];
 	pid_t pid;
@@ -169,7 +169,7 @@ int mi_run(const mi_run_opts *o, mi_run_result *r)
 	return 0;
 }
 
-void mi_run_result_release(mi_run_result *r)
+void mi_child_result_release(mi_child_result *r)
 {
 	mi_buf_release(&r->output);
 }

@@ -1,9 +1,9 @@
 /*
- * task.c - one compile from start to end: check the request against the
+ * compile_task.c - one compile from start to end: check the request against the
  * config, run the command, read its output, keep the result beside the
  * index.
  */
-#include "compile.h"
+#include "compile_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +41,8 @@ int mi_compile_run(const mi_compile_req *req, mi_compile_log *log, mi_buf *err)
 	const mi_compile_target *t = mi_compile_target_find(c, req->target);
 	char **argv = NULL, **env = NULL;
 	mi_buf cwd = {0}, cmd = {0}, id = {0};
-	mi_run_result rr;
-	mi_run_opts ro = {0};
+	mi_child_result rr;
+	mi_child_opts ro = {0};
 	int rc;
 
 	memset(log, 0, sizeof *log);
@@ -71,7 +71,7 @@ int mi_compile_run(const mi_compile_req *req, mi_compile_log *log, mi_buf *err)
 	ro.cancel = req->cancel;
 	ro.on_line = req->on_line;
 	ro.ctx = req->ctx;
-	if ((rc = mi_run(&ro, &rr))) {
+	if ((rc = mi_child_run(&ro, &rr))) {
 		mi_buf_addf(err, "cannot run %s in %s: %s", argv[0], cwd.buf, strerror(rc));
 		goto out;
 	}
@@ -89,7 +89,7 @@ int mi_compile_run(const mi_compile_req *req, mi_compile_log *log, mi_buf *err)
 	if (req->index_path)
 		mi_compile_store(req->index_path, c->root, log, err);
 out:
-	mi_run_result_release(&rr);
+	mi_child_result_release(&rr);
 	mi_compile_argv_free(argv);
 	mi_compile_argv_free(env);
 	mi_buf_release(&cwd);

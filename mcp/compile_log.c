@@ -1,10 +1,10 @@
 /*
- * log.c - a finished compile as read_task_log shows it: groups collapsed
+ * compile_log.c - a finished compile as read_task_log shows it: groups collapsed
  * to counts (`V* INFO x18`), or one group's messages with file:line and
  * the compiler's hint; and the log as JSON, which is also how the side
  * store keeps it.
  */
-#include "compile.h"
+#include "compile_int.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -39,14 +39,14 @@ static json_t *jstr(const char *s)
 /* The log as a jansson object (messages: the first max of them). */
 static json_t *log_obj(const mi_compile_log *l, size_t max)
 {
-	size_t counts[MI_LOG__COUNT] = {0};
+	size_t counts[MI_GROUP__COUNT] = {0};
 	json_t *msgs = json_array(), *o;
 	for (size_t i = 0; i < l->n; i++) {
 		const mi_compile_msg *m = &l->msgs[i];
 		counts[m->group]++;
 		if (json_array_size(msgs) >= max)
 			continue;
-		o = json_pack("{s:s,s:o,s:i,s:i,s:s}", "group", mi_log_group_name(m->group),
+		o = json_pack("{s:s,s:o,s:i,s:i,s:s}", "group", mi_compile_group_name(m->group),
 			      "path", jstr(m->path), "line", (json_int_t)m->line,
 			      "column", (json_int_t)m->col, "text", m->text ? m->text : "");
 		if (m->hint)
@@ -60,9 +60,9 @@ static json_t *log_obj(const mi_compile_log *l, size_t max)
 			 "command", jstr(l->command), "status", status_of(l),
 			 "exit_code", l->exit_code, "seconds", l->seconds,
 			 "finished_ms", (json_int_t)l->finished_ms, "dropped", (json_int_t)l->dropped,
-			 "counts", "INFO", (json_int_t)counts[MI_LOG_INFO],
-			 "WARN", (json_int_t)counts[MI_LOG_WARN],
-			 "ERROR", (json_int_t)counts[MI_LOG_ERROR], "messages", msgs);
+			 "counts", "INFO", (json_int_t)counts[MI_GROUP_INFO],
+			 "WARN", (json_int_t)counts[MI_GROUP_WARN],
+			 "ERROR", (json_int_t)counts[MI_GROUP_ERROR], "messages", msgs);
 }
 
 void mi_compile_log_json(const mi_compile_log *l, mi_buf *out)
@@ -102,8 +102,8 @@ int mi_compile_log_parse(const char *json, size_t len, mi_compile_log *l)
 	l->msgs = mi_xcalloc(json_array_size(msgs) + 1, sizeof *l->msgs);
 	json_array_foreach(msgs, i, v) {
 		mi_compile_msg *m = &l->msgs[l->n++];
-		int g = mi_log_group_find(json_string_value(json_object_get(v, "group")));
-		m->group = g < 0 ? MI_LOG_INFO : g;
+		int g = mi_compile_group_find(json_string_value(json_object_get(v, "group")));
+		m->group = g < 0 ? MI_GROUP_INFO : g;
 		m->path = dup_or_null(json_object_get(v, "path"));
 		m->line = (uint32_t)json_integer_value(json_object_get(v, "line"));
 		m->col = (uint32_t)json_integer_value(json_object_get(v, "column"));
@@ -136,8 +136,8 @@ static void task_line(const mi_compile_log *l, mi_buf *t)
 
 static void put_msg(const mi_compile_msg *m, mi_buf *t)
 {
-	mi_buf_addf(t, "V* %s", mi_log_group_name(m->group));
-	if (m->group == MI_LOG_INFO) {
+	mi_buf_addf(t, "V* %s", mi_compile_group_name(m->group));
+	if (m->group == MI_GROUP_INFO) {
 		mi_buf_addf(t, " %s\n", m->text);
 		return;
 	}
@@ -157,7 +157,7 @@ static void put_msg(const mi_compile_msg *m, mi_buf *t)
 
 void mi_compile_log_render(const mi_compile_log *l, int group, bool expand, mi_out *out)
 {
-	size_t counts[MI_LOG__COUNT] = {0};
+	size_t counts[MI_GROUP__COUNT] = {0};
 	mi_buf *t = &out->text;
 	json_t *o;
 	char *js;
@@ -166,15 +166,15 @@ void mi_compile_log_render(const mi_compile_log *l, int group, bool expand, mi_o
 	for (size_t i = 0; i < l->n; i++)
 		counts[l->msgs[i].group]++;
 	task_line(l, t);
-	for (int g = 0; g < MI_LOG__COUNT; g++) {
+	for (int g = 0; g < MI_GROUP__COUNT; g++) {
 		size_t shown = 0;
 		bool open;
 		if (group >= 0 && g != group)
 			continue;
 		/* expanded without a group: the warnings and errors */
-		open = expand && (group >= 0 || g != MI_LOG_INFO);
+		open = expand && (group >= 0 || g != MI_GROUP_INFO);
 		if (!open || !counts[g]) {
-			mi_buf_addf(t, "V* %s x%zu\n", mi_log_group_name(g), counts[g]);
+			mi_buf_addf(t, "V* %s x%zu\n", mi_compile_group_name(g), counts[g]);
 			continue;
 		}
 		for (size_t i = 0; i < l->n; i++) {
@@ -185,7 +185,7 @@ void mi_compile_log_render(const mi_compile_log *l, int group, bool expand, mi_o
 		}
 		if (shown > MI_SHOW_PER_GROUP)
 			mi_buf_addf(t, "V* %s +%zu more (structuredContent.messages lists them)\n",
-				    mi_log_group_name(g), shown - MI_SHOW_PER_GROUP);
+				    mi_compile_group_name(g), shown - MI_SHOW_PER_GROUP);
 	}
 	o = log_obj(l, MI_JSON_MSGS);
 	json_object_set_new(o, "text", json_string(mi_buf_str(t)));

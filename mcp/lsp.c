@@ -1,5 +1,5 @@
 /*
- * server.c - the language server's message loop: lifecycle (initialize,
+ * lsp.c - the language server's message loop: lifecycle (initialize,
  * shutdown, exit), the method table, open documents, and the index it
  * answers from (found at or above the client's root folder, reopened when
  * a build replaces it).

@@ -1,10 +1,10 @@
 /*
- * config.c - the compile targets of a repository, read from the
+ * compile_config.c - the compile targets of a repository, read from the
  * `[compile.NAME]` tables of its `.mcpidx.toml` (the subset of TOML a
  * config needs: tables, strings, integers, booleans, arrays of strings,
  * comments), and the command a run of one executes.
  */
-#include "compile.h"
+#include "compile_int.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /*
- * rpc.c - LSP base protocol framing: `Content-Length: N\r\n\r\n` headers
+ * lsp_rpc.c - LSP base protocol framing: `Content-Length: N\r\n\r\n` headers
  * before each JSON-RPC body, in both directions.
  */
 #include "lsp_int.h"
