@@ -227,30 +227,6 @@ static void put_params(vctx *c, const char *s, size_t n)
 	mi_buf_add(c->out, s + from, n - from);
 }
 
-/* Python: a comment after the header's ':' (`def f(x): # type: ignore`)
- * is not part of the signature; returns the length without it. */
-static size_t strip_trailing_comment(int lang, const char *s, size_t n)
-{
-	if (lang != MI_LANG_PYTHON)
-		return n;
-	int d = 0;
-	for (size_t i = 0; i < n;) {
-		char ch = s[i];
-		if (is_quote(lang, ch)) {
-			i = skip_quoted(s, n, i);
-			continue;
-		}
-		if (ch == '(' || ch == '[' || ch == '{')
-			d++;
-		else if (ch == ')' || ch == ']' || ch == '}')
-			d--;
-		else if (ch == '#' && d <= 0)
-			return i;
-		i++;
-	}
-	return n;
-}
-
 /*
  * Writes sig for a line.  With `elide` (outline lines) it is shortened:
  * the first '<...>' glued to a name before any '(' (the declared entity's
@@ -260,8 +236,6 @@ static size_t strip_trailing_comment(int lang, const char *s, size_t n)
 void mi_v_put_sig(vctx *c, const char *sig, size_t n, bool elide)
 {
 	size_t lt = n, gt = 0;
-	if (elide)
-		n = strip_trailing_comment(c->p->lang, sig, n);
 	while (n > 0 && (sig[n - 1] == ' ' || sig[n - 1] == '{' || (sig[n - 1] == ';' && elide) ||
 			 (sig[n - 1] == ':' && (c->p->lang == MI_LANG_PYTHON ||
 						c->p->lang == MI_LANG_SIMPLE))))
