@@ -60,7 +60,4 @@ extern const char *const mi_query_cmd_names[];
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
 
-/* Path of the running executable (for child builds), malloc'd. */
-char *mi_self_exe(const char *argv0);
-
 #endif
