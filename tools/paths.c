@@ -1,5 +1,5 @@
 /*
- * paths.c - where the index is.
+ * paths.c - where the index is, and how we were started.
  */
 #include "tools.h"
 
@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+const char *mi_prog = "mcpidx";
 
 char *mi_resolve_index(const char *arg)
 {
