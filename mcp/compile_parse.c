@@ -13,6 +13,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MI_MSG_MAX 500   /* longest message text kept */
 

@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 #define MI_KILL_GRACE_US 3000000   /* SIGTERM, then SIGKILL this much later */
 #define MI_LINE_MAX 4096           /* longest line handed to on_line */
 
@@ -67,9 +69,9 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	r->exit_code = -1;
 	mi_buf_adds(&r->output, "");
 	deadline = o->timeout_s > 0 ? t0 + (int64_t)o->timeout_s * 1000000 : 0;
-	if (pipe2(pfd, O_CLOEXEC) != 0)
+	if (mi_pipe_cloexec(pfd) != 0)
 		return r->err = errno;
-	if (o->on_fd3 && pipe2(ffd, O_CLOEXEC) != 0) {
+	if (o->on_fd3 && mi_pipe_cloexec(ffd) != 0) {
 		r->err = errno;
 		close(pfd[0]);
 		close(pfd[1]);
