@@ -432,7 +432,8 @@ static int write_once(mi_store *store, const mi_catalog_server *srv, size_t n,
 	if ((rc = collect(&w, t, srv, n, o, st)))
 		goto out_msg;
 	/* Duplicate names (a server listing one tool twice): the first wins. */
-	qsort(w.tools, w.nt, sizeof(*w.tools), cmp_tool);
+	if (w.nt)
+		qsort(w.tools, w.nt, sizeof(*w.tools), cmp_tool);
 	for (int db = MI_DB_SERVERS; db <= MI_DB_TPOST; db++)
 		if (mi_db_is_catalog(db) && (rc = mi_db_clear(t, db)))
 			goto out_msg;
