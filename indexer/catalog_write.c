@@ -31,7 +31,7 @@ typedef struct cw_server {
 
 /* term -> postings under construction */
 typedef struct cw_term {
-	char *term;          /* NULL: empty slot */
+	char *term;          /* the term */
 	size_t len;
 	uint32_t last;       /* last tool id added + 1 (0: none) */
 	mi_buf post;
@@ -40,7 +40,7 @@ typedef struct cw_term {
 typedef struct cw {
 	cw_tool *tools; size_t nt, capt;
 	cw_server *srv; size_t ns, caps;
-	cw_term *terms; size_t nterms, capterms;
+	cw_term **terms; size_t nterms, capterms; /* open addressing; entries stable */
 	/* per-tool accumulation */
 	mi_tok *tok;
 	int field;                    /* field being tokenized */
@@ -163,12 +163,12 @@ static cw_term *term_get(cw *w, const char *s, size_t n)
 {
 	if (w->nterms * 2 >= w->capterms) {
 		size_t cap = w->capterms ? w->capterms * 2 : 4096;
-		cw_term *nt = mi_xcalloc(cap, sizeof(*nt));
+		cw_term **nt = mi_xcalloc(cap, sizeof(*nt));
 		for (size_t i = 0; i < w->capterms; i++) {
-			if (!w->terms[i].term)
+			if (!w->terms[i])
 				continue;
-			size_t h = mi_hash64(w->terms[i].term, w->terms[i].len) & (cap - 1);
-			while (nt[h].term)
+			size_t h = mi_hash64(w->terms[i]->term, w->terms[i]->len) & (cap - 1);
+			while (nt[h])
 				h = (h + 1) & (cap - 1);
 			nt[h] = w->terms[i];
 		}
@@ -177,15 +177,16 @@ static cw_term *term_get(cw *w, const char *s, size_t n)
 		w->capterms = cap;
 	}
 	size_t h = mi_hash64(s, n) & (w->capterms - 1);
-	while (w->terms[h].term) {
-		if (w->terms[h].len == n && !memcmp(w->terms[h].term, s, n))
-			return &w->terms[h];
+	while (w->terms[h]) {
+		if (w->terms[h]->len == n && !memcmp(w->terms[h]->term, s, n))
+			return w->terms[h];
 		h = (h + 1) & (w->capterms - 1);
 	}
-	w->terms[h].term = mi_xstrndup(s, n);
-	w->terms[h].len = n;
+	w->terms[h] = mi_xcalloc(1, sizeof(cw_term));
+	w->terms[h]->term = mi_xstrndup(s, n);
+	w->terms[h]->len = n;
 	w->nterms++;
-	return &w->terms[h];
+	return w->terms[h];
 }
 
 static void on_term(void *ctx, const char *term, size_t len)
@@ -304,8 +305,11 @@ static void cw_release(cw *w)
 	}
 	free(w->srv);
 	for (size_t i = 0; i < w->capterms; i++) {
-		free(w->terms[i].term);
-		mi_buf_release(&w->terms[i].post);
+		if (!w->terms[i])
+			continue;
+		free(w->terms[i]->term);
+		mi_buf_release(&w->terms[i]->post);
+		free(w->terms[i]);
 	}
 	free(w->terms);
 	free(w->cur);
@@ -471,8 +475,8 @@ static int write_once(mi_store *store, const mi_catalog_server *srv, size_t n,
 			goto out_msg;
 	}
 	for (size_t i = 0; i < w.capterms; i++) {
-		cw_term *tm = &w.terms[i];
-		if (!tm->term || !tm->post.len)
+		cw_term *tm = w.terms[i];
+		if (!tm || !tm->post.len)
 			continue;
 		if ((rc = mi_put(t, MI_DB_TPOST, tm->term, tm->len, tm->post.buf, tm->post.len)))
 			goto out_msg;
