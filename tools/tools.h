@@ -73,7 +73,8 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
 
-/* Path of the running executable (for child builds), malloc'd. */
-char *mi_self_exe(const char *argv0);
+/* argv[0] of the process as started (main sets it before any command
+ * runs): what mi_exe_path falls back on to find our own binary. */
+extern const char *mi_prog;
 
 #endif
