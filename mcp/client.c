@@ -103,7 +103,7 @@ bool mi_mcp_client_alive(mi_mcp_client *c)
 
 static void send_json(mi_mcp_client *c, json_t *msg);
 static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
-		     atomic_int *cancel, json_t **resp, mi_buf *err);
+		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err);
 
 /* A request from the server: we offer no client features, so only ping
  * gets a real answer. */
@@ -272,7 +272,7 @@ typedef struct http_rx {
 	int64_t want;         /* id of our request */
 	json_t *resp;         /* the response, once seen */
 	mi_buf data;          /* SSE: data lines of the current event */
-	atomic_int *cancel;
+	const mi_mcp_cancel *cancel;
 	mi_buf session;       /* Mcp-Session-Id header */
 } http_rx;
 
@@ -360,12 +360,12 @@ static size_t http_header(char *p, size_t sz, size_t n, void *ctx)
 static int http_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
 {
 	http_rx *rx = ctx;
-	return rx->cancel && atomic_load(rx->cancel) ? 1 : 0;
+	return rx->cancel && rx->cancel->fn && rx->cancel->fn(rx->cancel->ctx) ? 1 : 0;
 }
 
 /* POSTs one message; for a request (id >= 0) waits for its response. */
 static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
-		     atomic_int *cancel, json_t **resp, mi_buf *err)
+		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err)
 {
 	CURL *h = curl_easy_init();
 	struct curl_slist *hd = NULL;
@@ -425,7 +425,7 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		rx.resp = NULL;
 		goto out;
 	}
-	if (cc == CURLE_ABORTED_BY_CALLBACK && cancel && atomic_load(cancel)) {
+	if (cc == CURLE_ABORTED_BY_CALLBACK && cancel && cancel->fn && cancel->fn(cancel->ctx)) {
 		mi_buf_adds(err, "cancelled");
 		rc = MI_ERR_CANCELLED;
 		goto out;
@@ -481,7 +481,8 @@ out:
 /* ---- requests -------------------------------------------------------------------- */
 
 int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
-			  int timeout_ms, atomic_int *cancel, json_t **result, mi_buf *err)
+			  int timeout_ms, const mi_mcp_cancel *cancel, json_t **result,
+			  mi_buf *err)
 {
 	int64_t id = atomic_fetch_add(&c->next_id, 1);
 	json_t *msg = json_object(), *resp = NULL, *e;
@@ -517,7 +518,7 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 		while (!w.done) {
 			struct timespec ts;
 			int64_t left = deadline - now_ms();
-			if (left <= 0 || (cancel && atomic_load(cancel)))
+			if (left <= 0 || (cancel && cancel->fn && cancel->fn(cancel->ctx)))
 				break;
 			if (left > 100)
 				left = 100;  /* poll cancel */
@@ -541,7 +542,7 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 		snprintf(why, sizeof(why), "%s", c->dead_why);
 		pthread_mutex_unlock(&c->mu);
 		if (!resp) {
-			bool cancelled = cancel && atomic_load(cancel);
+			bool cancelled = cancel && cancel->fn && cancel->fn(cancel->ctx);
 			if (!dead) {
 				/* Tell the server to stop working on it. */
 				json_t *p = json_pack("{s:I,s:s}", "requestId", (json_int_t)id,

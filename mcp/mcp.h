@@ -49,6 +49,12 @@ typedef struct mi_mcp_upstream {
 
 typedef struct mi_mcp_client mi_mcp_client;
 
+/* Polled while a request waits: true once the caller gave up on it. */
+typedef struct mi_mcp_cancel {
+	bool (*fn)(void *ctx);
+	void *ctx;
+} mi_mcp_cancel;
+
 /*
  * Connects: starts the stdio server (in its own process group) or reaches
  * the HTTP one, and negotiates the protocol: initialize offering 2025-11-25
@@ -74,7 +80,7 @@ bool mi_mcp_client_has(const mi_mcp_client *c, const char *cap, const char *sub)
 
 /*
  * Sends a request and waits for its answer, at most timeout_ms (0: the
- * connection's default), polling *cancel (may be NULL).  On timeout or
+ * connection's default), polling cancel (may be NULL).  On timeout or
  * cancellation the server is sent notifications/cancelled.  Returns 0 with
  * *result the result object (caller decrefs); MI_ERR_ARG when the server
  * answered with a JSON-RPC error (*result is the error object); ETIMEDOUT,
@@ -82,7 +88,8 @@ bool mi_mcp_client_has(const mi_mcp_client *c, const char *cap, const char *sub)
  * message in err.  Safe to call from several threads at once.
  */
 int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
-			  int timeout_ms, atomic_int *cancel, json_t **result, mi_buf *err);
+			  int timeout_ms, const mi_mcp_cancel *cancel, json_t **result,
+			  mi_buf *err);
 /* Sends a notification (params borrowed, may be NULL). */
 void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params);
 /* Pages through tools/list; *tools is the array of every tool (caller
@@ -137,5 +144,72 @@ bool mi_server_cfg_sensitive(const mi_server_cfg *s, const char *tool);
 /* Connects to the server as mi_mcp_client_open does. */
 int mi_server_connect(const mi_server_cfg *s, mi_mcp_note_fn note, void *ctx,
 		      mi_mcp_client **out, mi_buf *err);
+
+/* ---- the meta-server (meta.c): upstream tools served to a client -------- */
+
+typedef struct mi_meta mi_meta;
+
+/* What the request asking to execute offers.  Every field may be NULL. */
+typedef struct mi_meta_req {
+	/* notifications/progress to the client (only when it asked for them) */
+	void (*progress)(void *ctx, double done, double total, const char *msg);
+	bool (*cancelled)(void *ctx);  /* the client cancelled the request */
+	/* a request to the client (elicitation/create): 0 with the result
+	 * JSON in out, else it could not ask */
+	int (*ask)(void *ctx, const char *method, const char *params, int timeout_ms,
+		   mi_buf *out);
+	void *ctx;
+	const char *session;           /* groups executions into bundles */
+} mi_meta_req;
+
+typedef struct mi_meta_opts {
+	const char *index;             /* the index holding the catalog */
+	const char *servers;           /* servers file; NULL = the one the catalog was built from */
+	const char *side;              /* side store dir; NULL = beside the index (mi_side_locate) */
+	const char *self_exe;          /* mcpidx, for background re-indexing; NULL = none */
+	void (*changed)(void *ctx);    /* called after a background re-index */
+	void *changed_ctx;
+} mi_meta_opts;
+
+/* Sets up the meta-server: servers file, side store, and a poller when the
+ * servers file asks for one ("mcpidx": {"poll": SECONDS}).  Connections
+ * start on first use.  0, or an error with a message in err. */
+int mi_meta_open(const mi_meta_opts *o, mi_meta **out, mi_buf *err);
+/* Stops the poller and any child build, closes every connection. */
+void mi_meta_close(mi_meta *m);
+/* Hides quarantined tools (pin changed since approved) and denied ones
+ * (allow/deny lists of the servers file, re-read when it changes). */
+const mi_tools_policy *mi_meta_policy(mi_meta *m);
+/* For mi_tools_opts.related: tools often used in one session with name. */
+void mi_meta_related(void *m, const char *name, mi_buf *out);
+/*
+ * execute: calls tool ("server/tool") with args (may be NULL) upstream and
+ * writes the CallToolResult into out: the upstream result unchanged, or an
+ * isError result saying what to do (unknown, quarantined, denied, needs
+ * confirmation, server unreachable or dead, timed out, cancelled).  A tool
+ * marked destructive or listed as sensitive runs only after a person
+ * confirmed: by elicitation when req->ask works, else by the one-time code
+ * of `mcpidx tools confirm ID`, passed back as confirm.  Every call is
+ * appended to the execution log.  Returns 0.
+ */
+int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
+		    const char *confirm, const mi_meta_req *req, mi_buf *out);
+/* Starts a background re-index of one server (NULL: all) as a child build. */
+void mi_meta_reindex(mi_meta *m, const char *only);
+
+/*
+ * Approvals in the side store of the index: with no names and !all, pins
+ * every tool seen for the first time and reports those whose pin changed
+ * (quarantined); names or all approve the current pins.  Appends one line
+ * per approval or quarantine to report.
+ */
+int mi_meta_pin(const char *index, const char *side, const char *const *names, size_t n,
+		bool all, mi_buf *report, mi_buf *err);
+/* `mcpidx tools confirm ID`: describes the pending call into report and,
+ * unless dry, confirms it: code receives the one-time code to give back. */
+int mi_meta_confirm(const char *index, const char *side, const char *id, bool dry,
+		    mi_buf *report, char code[24], mi_buf *err);
+/* For mi_catalog_opts.aliases with an open side store (mi_side *) as ctx. */
+void mi_meta_side_aliases(void *side, const char *tool, const uint8_t hash[16], mi_buf *out);
 
 #endif

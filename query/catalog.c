@@ -388,8 +388,8 @@ static void l2_entry(mi_out *out, const char *name, size_t nl, const mi_tool_rec
 
 static const char *const state_reason[] = {
 	[MI_TOOL_VISIBLE] = "",
-	[MI_TOOL_QUARANTINED] = "quarantined: its description or schema changed since it was "
-				"approved. A person reviews it and runs: mcpidx tools approve",
+	[MI_TOOL_QUARANTINED] = ("quarantined: its description or schema changed since it was "
+				 "approved. A person reviews it and runs: mcpidx tools approve"),
 	[MI_TOOL_DENIED] = "denied by the allow or deny lists of the servers file",
 };
 
@@ -585,4 +585,37 @@ void mi_tool_info_release(mi_tool_info *t)
 	free(t->input_schema);
 	free(t->description);
 	memset(t, 0, sizeof(*t));
+}
+
+int mi_query_tools_each(mi_query *q, int (*fn)(void *ctx, const char *name,
+					       const uint8_t hash[16], uint32_t flags),
+			void *ctx)
+{
+	mi_txn *t;
+	mi_cursor *cur = NULL;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_buf name = {0};
+	int rc;
+	if ((rc = mi_txn_begin(q->st, false, &t)))
+		return rc;
+	if ((rc = mi_cursor_open(t, MI_DB_TOOLS, &cur)))
+		goto out;
+	for (rc = mi_cursor_seek(cur, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
+		mi_tool_rec r;
+		if (mi_tool_decode(v, vl, &r))
+			continue;
+		mi_buf_reset(&name);
+		mi_buf_add(&name, k, kl);
+		if (fn(ctx, name.buf, r.hash, r.flags))
+			break;
+	}
+	if (rc == MI_ERR_NOTFOUND)
+		rc = 0;
+out:
+	mi_cursor_close(cur);
+	mi_txn_abort(t);
+	mi_buf_release(&name);
+	return rc;
 }

@@ -131,6 +131,11 @@ typedef struct mi_tool_info {
 /* 0, MI_ERR_NOTFOUND (no such tool) or MI_ERR_CORRUPT. */
 int mi_query_tool_get(mi_query *q, const char *name, mi_tool_info *out);
 void mi_tool_info_release(mi_tool_info *t);
+/* Calls fn for every tool of the catalog in name order ("server/tool", its
+ * pin, its MI_TOOLF_*); fn returns nonzero to stop.  0 or an error. */
+int mi_query_tools_each(mi_query *q, int (*fn)(void *ctx, const char *name,
+					       const uint8_t hash[16], uint32_t flags),
+			void *ctx);
 /* Number of tools in the catalog (0: none, or an index without one). */
 size_t mi_query_tool_count(mi_query *q);
 /* The servers file the catalog was built from (malloc'd), or NULL. */

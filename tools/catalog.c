@@ -6,6 +6,7 @@
  */
 #include "tools.h"
 #include "../mcp/mcp.h"
+#include "../format/side.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -189,17 +190,44 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 		s->ntools = k;
 	}
 	{
+		/* Aliases the host's model stored beside the index join the catalog
+		 * while they are pinned to the tool as it is now. */
+		char *sdir = mi_side_locate(index_dir, NULL);
+		mi_side *side = NULL;
+		if (sdir)
+			mi_side_open(sdir, 0, &side);
 		mi_catalog_opts co = {
 			.out_dir = index_dir,
 			.keep_others = offline || (only && only[0]),
 			.servers_file = sv.path,
+			.aliases = side ? mi_meta_side_aliases : NULL,
+			.aliases_ctx = side,
 		};
 		mi_buf_reset(&err);
-		if ((rc = mi_catalog_write(&co, cs, ncs, &st, &err))) {
+		rc = mi_catalog_write(&co, cs, ncs, &st, &err);
+		mi_side_close(side);
+		free(sdir);
+		if (rc) {
 			fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
 			status = 1;
 			goto out;
 		}
+	}
+	{
+		/* Trust on first use: new tools are pinned; a changed pin is
+		 * reported and the tool stays quarantined until approved. */
+		mi_buf rep = {0};
+		mi_buf_reset(&err);
+		if (mi_meta_pin(index_dir, NULL, NULL, 0, false, &rep, &err))
+			fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
+		for (const char *p = rep.buf; p && *p;) {
+			const char *e = strchr(p, '\n');
+			size_t l = e ? (size_t)(e - p) : strlen(p);
+			if (!strncmp(p, "quarantined:", 12))
+				fprintf(stderr, "mcpidx build: %.*s\n", (int)l, p);
+			p += l + (e ? 1 : 0);
+		}
+		mi_buf_release(&rep);
 	}
 	for (size_t i = 0; i < pool.n; i++) {
 		fetch *f = &pool.f[i];
