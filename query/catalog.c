@@ -5,6 +5,7 @@
  */
 #include "query_int.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,73 @@ static void on_qterm(void *ctx, const char *term, size_t len)
 	q->t[q->n].len = len;
 	q->t[q->n].qtf = 1;
 	q->n++;
+}
+
+/*
+ * Model-free expansion: everyday words of task descriptions and the words
+ * tool authors use for the same thing.  An expansion term weighs
+ * FT_EXPAND_WEIGHT of a query term.  Written from the tuning half of
+ * bench/tools' paraphrases only; docs/format-catalog.md has what it earns
+ * on the other half.  Sorted for bsearch.
+ */
+#define FT_EXPAND_WEIGHT 0.5f
+static const char *const ft_expand[][2] = {
+	{"around", "near local"}, {"button", "click element"}, {"chat", "message channel"},
+	{"container", "pod"}, {"containers", "pods"}, {"eat", "restaurant food"},
+	{"end", "kill terminate stop"}, {"enumerate", "list map"}, {"forget", "delete remove"},
+	{"hungry", "restaurant food"}, {"job", "process"}, {"lately", "recent"},
+	{"press", "click"}, {"puzzle", "problem"}, {"reason", "think thinking"},
+	{"said", "message"}, {"say", "message"}, {"sentence", "text line"},
+	{"site", "website url"}, {"street", "address"}, {"swap", "replace edit"},
+	{"team", "users workspace"},
+};
+
+static int ft_expand_cmp(const void *k, const void *e)
+{
+	return strcmp(k, *(const char *const *)e);
+}
+
+typedef struct ft_exp_ctx {
+	ft_query *q;
+	size_t base;       /* terms of the query itself */
+} ft_exp_ctx;
+
+static void on_xterm(void *ctx, const char *term, size_t len)
+{
+	ft_exp_ctx *x = ctx;
+	ft_query *q = x->q;
+	for (size_t i = 0; i < q->n; i++)
+		if (q->t[i].len == len && !memcmp(q->t[i].term, term, len))
+			return;   /* the query says it already, or another expansion did */
+	if (q->n == FT_TERMS || len > MI_TOK_MAX)
+		return;
+	memcpy(q->t[q->n].term, term, len);
+	q->t[q->n].term[len] = 0;
+	q->t[q->n].len = len;
+	q->t[q->n].qtf = FT_EXPAND_WEIGHT;
+	q->n++;
+}
+
+static void ft_expand_query(mi_tok *tk, const char *s, size_t len, ft_query *q)
+{
+	ft_exp_ctx x = {q, q->n};
+	size_t i = 0;
+	while (i < len) {
+		char w[24];
+		size_t n = 0;
+		while (i < len && !isalpha((unsigned char)s[i]))
+			i++;
+		while (i < len && isalpha((unsigned char)s[i])) {
+			if (n < sizeof(w) - 1)
+				w[n++] = (char)tolower((unsigned char)s[i]);
+			i++;
+		}
+		w[n] = 0;
+		const char *const *hit = n ? bsearch(w, ft_expand, sizeof(ft_expand) / sizeof(ft_expand[0]),
+						       sizeof(ft_expand[0]), ft_expand_cmp) : NULL;
+		if (hit)
+			mi_tok_run(tk, hit[1], strlen(hit[1]), 0, on_xterm, &x);
+	}
 }
 
 typedef struct ft_hit {
@@ -230,6 +298,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	{
 		size_t ql = strlen(o->query);
 		mi_tok_run(tk, o->query, ql > FT_QUERY_MAX ? FT_QUERY_MAX : ql, 0, on_qterm, &fq);
+		if (o->expand)
+			ft_expand_query(tk, o->query, ql > FT_QUERY_MAX ? FT_QUERY_MAX : ql, &fq);
 	}
 	acc = mi_xcalloc((size_t)n, sizeof(*acc));
 	touched = mi_xmalloc((size_t)n * sizeof(*touched));

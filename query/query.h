@@ -86,6 +86,8 @@ typedef struct mi_tools_opts {
 	const mi_tools_policy *policy;/* may be NULL */
 	const mi_tool_bm25 *params;   /* NULL = mi_tool_bm25_params (tuning) */
 	bool no_aliases;              /* score without the alias field */
+	bool expand;                  /* model-free query expansion (off: it did not
+				       * earn its place, docs/format-catalog.md) */
 	/* Suggestions beside each hit ("V* often used with: ..."), may be NULL:
 	 * appends up to a few "server/tool" names, comma-separated, to out. */
 	void (*related)(void *ctx, const char *name, mi_buf *out);

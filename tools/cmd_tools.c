@@ -59,12 +59,17 @@ static int do_describe(mi_query *q, int argc, char **argv, size_t limit, int lev
 				       mi_meta_policy(env.meta), out);
 }
 
+static void exec_progress(void *ctx, double done, double total, const char *msg)
+{
+	fprintf(stderr, "progress %g/%g%s%s\n", done, total, msg ? " " : "", msg ? msg : "");
+}
+
 static int do_exec(mi_query *q, int argc, char **argv, size_t limit, int level, mi_out *out)
 {
 	json_error_t je;
 	json_t *args = argc > 1 ? json_loads(argv[1], 0, &je) : NULL;
 	json_t *r;
-	mi_meta_req req = {.session = "cli"};
+	mi_meta_req req = {.session = "cli", .progress = exec_progress};
 	if (argc > 1 && !json_is_object(args)) {
 		json_decref(args);
 		return mi_out_error(out, MI_ERR_ARG, "arguments must be one JSON object, e.g. "

@@ -248,13 +248,16 @@ typedef struct score {
 	int n[S__N][2];
 } score;
 
+static bool expand;
+
 static void evaluate(mi_query *q, task *ts, size_t nt, const mi_tool_bm25 *P, bool no_alias,
 		     score *sc, bool verbose)
 {
 	memset(sc, 0, sizeof(*sc));
 	for (size_t i = 0; i < nt; i++) {
 		mi_out out = {0};
-		mi_tools_opts o = {.query = ts[i].query, .limit = 5, .params = P, .no_aliases = no_alias};
+		mi_tools_opts o = {.query = ts[i].query, .limit = 5, .params = P, .no_aliases = no_alias,
+				   .expand = expand};
 		mi_query_find_tools(q, &o, &out);
 		double r = recall(&ts[i], mi_buf_str(&out.json));
 		if (verbose && r < 1)
@@ -294,6 +297,7 @@ static void tune(mi_query *q, task *ts, size_t nt)
 	double bestv;
 	evaluate(q, ts, nt, &P, true, &sc, false);
 	bestv = mean(&sc, S_ALL, 0);
+
 	for (int round = 0; round < 2; round++)
 		for (int f = 0; f < MI_TF__COUNT; f++) {
 			if (f == MI_TF_ALIAS)
@@ -304,6 +308,7 @@ static void tune(mi_query *q, task *ts, size_t nt)
 				evaluate(q, ts, nt, &P, true, &sc, false);
 				if (mean(&sc, S_ALL, 0) > bestv + 1e-9) {
 					bestv = mean(&sc, S_ALL, 0);
+	printf("start %.3f\n", bestv);
 					best = P;
 				}
 			}
@@ -453,6 +458,12 @@ int main(int argc, char **argv)
 		score sc;
 		evaluate(q, ts, nt, NULL, no_alias, &sc, verbose);
 		print_scores(no_alias ? "mcpidx" : "mcpidx+alias", &sc);
+		if (no_alias) {
+			expand = true;
+			evaluate(q, ts, nt, NULL, no_alias, &sc, false);
+			print_scores("mcpidx+expand", &sc);
+			expand = false;
+		}
 		if (do_tune)
 			tune(q, ts, nt);
 		mi_query_close(q);
