@@ -47,6 +47,28 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
 
+/*
+ * How search_code ranks (docs/format-search.md, "Scoring").  The defaults,
+ * mi_rank_defaults, were fitted on the tuning half of bench/search's query
+ * sets; a benchmark may pass others to fit them again.  Field weights, b and
+ * k1 other than the ones the index was built with (mi_bm25f_params) turn
+ * off the WAND bounds, so such a search reads every posting: for tuning
+ * only.
+ */
+typedef struct mi_rank_params {
+	float k1;
+	float w[MI_SF__COUNT];   /* BM25F field weights: name path sig doc body */
+	float b[MI_SF__COUNT];   /* length normalisation per field */
+	float aux;               /* factor of chunks that are not functions */
+	float join;              /* weight of a joined-word term */
+	float priv;              /* factor of private symbols' chunks */
+	float cover;             /* exponent of the share of the query's weight met */
+	float test;              /* factor of test code, unless the query speaks of tests */
+	float gen;               /* factor of generated code */
+	float name_share;        /* exponent: name weight follows the share of it met */
+} mi_rank_params;
+extern const mi_rank_params mi_rank_defaults;
+
 typedef struct mi_search_opts {
 	const char *query;
 	size_t limit;            /* 0 = 20 (code) / 10 (docs) */
@@ -54,6 +76,7 @@ typedef struct mi_search_opts {
 	const char *extensions;  /* "c,h", NULL = all */
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
+	const mi_rank_params *rank; /* NULL = mi_rank_defaults */
 } mi_search_opts;
 
 /* search_code: {results: [...], total} */

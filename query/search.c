@@ -14,14 +14,26 @@
 #define Q_JOIN_WORDS 16         /* query words considered for joining */
 #define Q_JOIN_WORD_MAX 24      /* longer words are not joined */
 #define Q_JOIN_GAP 2            /* content words joined at most this far apart */
-#define Q_JOIN_WEIGHT 0.6f      /* a joined term's weight next to a query word's */
-#define Q_AUX_PRIOR 0.7f        /* search_code score factor of MI_POSTF_AUX chunks */
 #define Q_MAX_QUERY 4096        /* query bytes tokenized */
 #define Q_MAX_LIMIT 200         /* results per call */
 #define Q_SNIP_LINES 5          /* source lines in a folded snippet */
 #define Q_SNIP_COLS 160         /* bytes per snippet line */
 #define Q_DOC_CHARS 600         /* doc text in docs results */
 #define Q_END UINT64_MAX
+
+const mi_rank_params mi_rank_defaults = {
+	.k1 = 1.6f,
+	/*     name  path  sig   doc   body */
+	.w = { 6.0f, 1.0f, 2.0f, 1.5f, 1.0f },
+	.b = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+	.aux = 0.7f,
+	.join = 0.6f,
+	.priv = 1.0f,
+	.cover = 0.0f,
+	.test = 1.0f,
+	.gen = 0.5f,
+	.name_share = 0.0f,
+};
 
 /* ---- one term's postings, read in document order ----------------------------- */
 
@@ -36,6 +48,8 @@ typedef struct q_it {
 	unsigned flags;            /* field bits and MI_POSTF_* */
 	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
+	bool joined;               /* a joined-word term (not a query word) */
+	bool whole;                /* the whole form of a query word of several parts */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
@@ -88,11 +102,13 @@ static void it_next(q_it *it)
 	}
 	if (it->doc == Q_END)
 		return;
-	if (!q_varint(&it->p, it->e, &x) || it->p >= it->e || x > UINT32_MAX)
+	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
 		goto corrupt;
 	it->n = it->first ? (uint32_t)x : it->n + (uint32_t)x;
 	it->first = false;
-	it->flags = *it->p++;
+	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
+		goto corrupt;
+	it->flags = (unsigned)x;
 	for (int f = 0; f < MI_SF__COUNT; f++) {
 		if (!(it->flags & (1u << f))) {
 			it->tf[f] = 0;
@@ -175,6 +191,7 @@ typedef struct q_term {
 	uint8_t len;
 	uint16_t qtf;              /* times in the query */
 	bool joined;               /* made by joining query words */
+	bool whole;                /* the whole form of an identifier in the query */
 } q_term;
 
 typedef struct q_terms {
@@ -200,6 +217,47 @@ static void q_on_term(void *ctx, const char *s, size_t len)
 	qt->t[qt->n].len = (uint8_t)len;
 	qt->t[qt->n].qtf = 1;
 	qt->n++;
+}
+
+/* Marks the terms that are the whole form of an identifier written in
+ * the query (parse_config, parseConfig -> "parseconfig"). */
+static void q_mark_whole(const char *q, size_t qlen, q_terms *qt)
+{
+	for (size_t i = 0; i < qlen;) {
+		char w[MI_TOK_MAX];
+		size_t wl = 0, j = i;
+		bool parts = false;
+		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+				    (q[j] >= '0' && q[j] <= '9') || q[j] == '_')) {
+			char c = q[j];
+			if (c == '_' || (c >= '0' && c <= '9') ||
+			    (j > i && c >= 'A' && c <= 'Z' && q[j - 1] >= 'a' && q[j - 1] <= 'z'))
+				parts = true;
+			if (c != '_' && wl < sizeof(w))
+				w[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+			j++;
+		}
+		for (size_t t = 0; parts && t < qt->n; t++)
+			if (qt->t[t].len == wl && !memcmp(qt->t[t].s, w, wl))
+				qt->t[t].whole = true;
+		i = j > i ? j : i + 1;
+	}
+}
+
+/* true when a query term is about testing ("tests", "unittest",
+ * "benchmarks"): then test code is an answer like any other. */
+static bool q_speaks_of_tests(const q_terms *qt)
+{
+	static const char *const words[] = {
+		"test", "unittest", "benchmark", "bench", "fuzz", "mock", "kunit",
+	};
+
+	for (size_t i = 0; i < qt->n; i++)
+		for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+			if (qt->t[i].len == strlen(words[w]) &&
+			    !memcmp(qt->t[i].s, words[w], qt->t[i].len))
+				return true;
+	return false;
 }
 
 /* Collects the single term of one word into a buffer. */
@@ -265,7 +323,7 @@ static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
  * "write a list of lines" still joins write+lines), as written and with
  * the first word's term ("iter" + "keys"), and adds the joins the index
  * holds as extra query terms, scored on the name field only, at
- * Q_JOIN_WEIGHT.
+ * the ranking's join weight.
  */
 static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn *t)
 {
@@ -502,12 +560,76 @@ static int q_hit_cmp(const void *a, const void *b)
 
 typedef struct q_ctx {
 	mi_txn *t;
+	const mi_rank_params *rp;  /* search_code ranking */
 	bool docs;                 /* search_docs scoring */
 	bool all;                  /* include private symbols */
+	bool tests;                /* the query speaks of tests */
+	float wsum;                /* sum of the query words' weights (joins aside) */
 	float avg[MI_SF__COUNT];   /* average field lengths */
 	q_filter filt;
 	mi_buf scratch;
 } q_ctx;
+
+/* mi_bm25f_tfn's code mode with the ranking's own weights. */
+static float q_tfn(const mi_rank_params *rp, float name_share, unsigned flags,
+		   const uint32_t *tf, const uint32_t *len, const float *avg)
+{
+	float t = 0;
+
+	if (flags & MI_POSTF_MD)
+		return 0;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if (!(flags & (1u << f)) || rp->w[f] == 0)
+			continue;
+		t += rp->w[f] * (f == MI_SF_NAME ? name_share : 1) * (float)tf[f] /
+		     (1 - rp->b[f] + rp->b[f] * (float)len[f] / avg[f]);
+	}
+	return t;
+}
+
+/*
+ * How much of chunk pdoc's name the query says, as a factor of the name
+ * field's weight: a name is strong evidence when the question names it
+ * whole (parse_config for "parse config"), weak when it shares one word and
+ * says others the question does not (unparse for "parse", join_path for
+ * "split path").  (met parts / parts)^rp->name_share; 1 when the query
+ * meets the whole identifier (its whole form, or a join).
+ */
+static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint64_t pdoc)
+{
+	uint32_t met = 0, len = 0;
+
+	if (rp->name_share <= 0)
+		return 1;
+	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
+		q_it *it = its[i];
+		if (!(it->flags & (1u << MI_SF_NAME)))
+			continue;
+		len = it->len[MI_SF_NAME];
+		if (it->joined || it->whole)
+			return 1;
+		met += it->tf[MI_SF_NAME];
+	}
+	if (!len || !met)
+		return 1;
+	/* A name of several parts also holds its whole form as a term. */
+	if (len > 1)
+		len--;
+	return met >= len ? 1 : powf((float)met / (float)len, rp->name_share);
+}
+
+/* true when rp scores with the weights the index's bounds were made with. */
+static bool q_bounds_hold(const mi_rank_params *rp)
+{
+	const mi_bm25f *P = &mi_bm25f_params;
+
+	if (rp->k1 != P->k1)
+		return false;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		if (rp->w[f] != P->w[MI_SM_CODE][f] || rp->b[f] != P->b[f])
+			return false;
+	return true;
+}
 
 static void q_sort_its(q_it **its, size_t n)
 {
@@ -528,24 +650,44 @@ static void q_sort_its(q_it **its, size_t n)
 static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 		    q_hit *heap, size_t k, size_t *nh, float *theta)
 {
-	const float k1 = mi_bm25f_params.k1;
-	float score = 0;
+	const mi_rank_params *rp = qc->rp;
+	const float k1 = qc->docs ? mi_bm25f_params.k1 : rp->k1;
+	float score = 0, matched = 0;
 	unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
+	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc);
 
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
 		float tfn;
 		if (!skip) {
-			tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
-					   it->flags & it->fmask, it->tf, it->len, qc->avg);
-			if (tfn > 0)
+			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask,
+						      it->tf, it->len, qc->avg) :
+					 q_tfn(rp, ns, it->flags & it->fmask, it->tf, it->len, qc->avg);
+			if (tfn > 0) {
 				score += it->w * tfn * (k1 + 1) / (k1 + tfn);
+				if (!it->joined)
+					matched += it->w;
+			}
 		}
 		it_next(it);
 	}
-	if (!qc->docs && (cflags & MI_POSTF_AUX))
-		score *= Q_AUX_PRIOR;
+	if (!qc->docs && score > 0) {
+		/* Priors, each a factor <= 1 so the WAND bounds still hold. */
+		if (cflags & MI_POSTF_AUX)
+			score *= rp->aux;
+		if (cflags & MI_POSTF_PRIVATE)
+			score *= rp->priv;
+		if ((cflags & MI_POSTF_TEST) && !qc->tests)
+			score *= rp->test;
+		if (cflags & MI_POSTF_GEN)
+			score *= rp->gen;
+		/* Coverage: a chunk that meets only some of the question's
+		 * words (a name sharing one of them) yields to one that meets
+		 * most of them. */
+		if (rp->cover > 0 && qc->wsum > 0 && matched < qc->wsum)
+			score *= powf(matched / qc->wsum, rp->cover);
+	}
 	if (score > 0) {
 		q_hit h = { score, pdoc };
 		q_heap_push(heap, nh, k, h);
@@ -900,7 +1042,8 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 {
 	q_terms qt = { .n = 0 };
-	q_ctx qc = { .docs = docs, .all = o->all };
+	q_ctx qc = { .docs = docs, .all = o->all,
+		     .rp = o->rank ? o->rank : &mi_rank_defaults };
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
 	size_t nit = 0, k, nh = 0, qlen;
 	q_hit *heap = NULL;
@@ -949,6 +1092,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 				   "use names or specific words.", o->query);
 		goto out;
 	}
+	qc.tests = q_speaks_of_tests(&qt);
+	q_mark_whole(o->query, qlen, &qt);
 	k = o->limit ? o->limit : docs ? 10 : 20;
 	if (k > Q_MAX_LIMIT)
 		k = Q_MAX_LIMIT;
@@ -983,7 +1128,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		const void *v;
 		size_t vl;
 		mi_term_stats ts;
-		float idf, ub, k1 = mi_bm25f_params.k1;
+		float idf, ub, k1 = docs ? mi_bm25f_params.k1 : qc.rp->k1;
 		if (mi_get(t, MI_DB_TERMS, qt.t[i].s, qt.t[i].len, &v, &vl) ||
 		    mi_term_stats_decode(v, vl, &ts) || ts.df == 0)
 			continue;
@@ -991,12 +1136,18 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (idf < 0.01f)
 			idf = 0.01f;
 		ub = docs ? ts.ub_docs : ts.ub_code;
-		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? Q_JOIN_WEIGHT : 1);
+		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? qc.rp->join : 1);
+		its[nit].joined = qt.t[i].joined;
+		its[nit].whole = qt.t[i].whole;
+		if (!qt.t[i].joined)
+			qc.wsum += its[nit].w;
 		/* A joined term counts where it names the chunk, not where the
 		 * chunk merely calls it. */
 		its[nit].fmask = qt.t[i].joined ? (1u << MI_SF_NAME | MI_POSTF_PRIVATE |
 						   MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
 		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
+		if (!docs && !q_bounds_hold(qc.rp))
+			its[nit].ub = its[nit].w * (k1 + 1); /* tfn unbounded */
 		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
 			mi_out_error(out, err, "cannot read the search postings: %s",
 				     mi_strerror(err));

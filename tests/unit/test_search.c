@@ -1,8 +1,9 @@
 /*
  * test_search.c - search_code and search_docs on testdata/search, a small
  * repository where the right answers are known: split and renamed
- * identifiers, doc-only matches, filters, private symbols, bad input, and
- * statistics that stay right across incremental builds.
+ * identifiers, doc-only matches, filters, private symbols, test and
+ * generated code, bad input, and statistics that stay right across
+ * incremental builds.
  */
 #include "format/format.h"
 #include "indexer/indexer_int.h"
@@ -18,7 +19,8 @@
 /* Stable file ids: the index in this table. */
 static const char *const files[] = {
 	"README.md", "docs/guide.md", "server/http.go", "src/config.c",
-	"src/config.h", "tools/cache.py", "web/config.js",
+	"src/config.h", "tools/cache.py", "web/config.js", "server/http_test.go",
+	"server/status.pb.go",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
@@ -295,6 +297,50 @@ TEST(private_symbols_need_all)
 	json_decref(j);
 	j = run(q, false, "free entries", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_INT(rank_of(j, "free_entries"), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(test_code_yields_unless_asked_for)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* The test's name and body say every word of the question too; the
+	 * code it tests is the answer. */
+	j = run(q, false, "start the http server", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "StartHTTPServer"), 0);
+	CHECK(rank_of(j, "TestStartHTTPServer") > 0);
+	json_decref(j);
+	/* A question about tests finds the test first. */
+	j = run(q, false, "test that starting the http server on a busy address fails",
+		NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "TestStartHTTPServer"), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(generated_code_ranks_below_written_code)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* status.pb.go says "DO NOT EDIT": its String answers the question as
+	 * well as describeHealth, and ranks below it; it is still found. */
+	j = run(q, false, "name of a health state", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "describeHealth"), 0);
+	CHECK(rank_of(j, "Health > String") > 0);
+	json_decref(j);
+	j = run(q, false, "EnumDescriptor", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "server/status.pb.go");
 	json_decref(j);
 	mi_query_close(q);
 }
@@ -587,7 +633,7 @@ TEST(incremental_statistics_match_a_fresh_build)
 	CHECK(n1 > 10);
 	/* Edit src/config.c, delete tools/cache.py, add lib/license.rs. */
 	ch[0] = (tfile){ 3, "src/config.c", edited_c };
-	ch[1] = (tfile){ 7, "lib/license.rs", added_rs };
+	ch[1] = (tfile){ (uint32_t)NFILES, "lib/license.rs", added_rs };
 	del[0] = 5;
 	CHECK_INT(build(inc, ch, 2, del, 1, &n2), 0);
 	CHECK(n2 < n1);
@@ -683,6 +729,8 @@ int main(void)
 	RUN(doc_only_match);
 	RUN(path_filter_and_extensions);
 	RUN(private_symbols_need_all);
+	RUN(test_code_yields_unless_asked_for);
+	RUN(generated_code_ranks_below_written_code);
 	RUN(limit_and_text_formats);
 	RUN(search_docs_sections_and_doc_comments);
 	RUN(bad_input_gets_a_clear_answer);
