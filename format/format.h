@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 3          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 4          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -429,9 +429,9 @@ enum {
 enum { MI_SM_CODE, MI_SM_DOCS_MD, MI_SM_DOCS_CODE, MI_SM__COUNT };
 
 typedef struct mi_bm25f {
-	float k1;                          /* saturation */
+	float k1[MI_SM__COUNT];              /* saturation per mode */
 	float w[MI_SM__COUNT][MI_SF__COUNT]; /* field weights per mode */
-	float b[MI_SF__COUNT];             /* length normalisation per field */
+	float b[MI_SM__COUNT][MI_SF__COUNT]; /* length normalisation per mode and field */
 } mi_bm25f;
 extern const mi_bm25f mi_bm25f_params;
 

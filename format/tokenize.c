@@ -428,15 +428,22 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 
 /* ---- BM25F ----------------------------------------------------------------- */
 
+/* The code weights were fitted on the tuning halves of bench/search's query
+ * sets (docs/benchmarks.md); query/search.c's mi_rank_defaults repeats them
+ * (a unit test keeps the two equal). */
 const mi_bm25f mi_bm25f_params = {
-	.k1 = 1.6f,
+	.k1 = { [MI_SM_CODE] = 2.4f, [MI_SM_DOCS_MD] = 1.6f, [MI_SM_DOCS_CODE] = 1.6f },
 	.w = {
 		/*             name  path  sig   doc   body */
-		[MI_SM_CODE]      = { 6.0f, 1.0f, 2.0f, 1.5f, 1.0f },
+		[MI_SM_CODE]      = { 3.75f, 2.0f, 1.9f, 1.5f, 0.45f },
 		[MI_SM_DOCS_MD]   = { 3.0f, 1.0f, 0.0f, 0.0f, 1.0f },
 		[MI_SM_DOCS_CODE] = { 0.0f, 0.0f, 0.0f, 1.5f, 0.0f },
 	},
-	.b = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+	.b = {
+		[MI_SM_CODE]      = { 0.7f, 1.0f, 0.75f, 0.75f, 0.85f },
+		[MI_SM_DOCS_MD]   = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+		[MI_SM_DOCS_CODE] = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+	},
 };
 
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
@@ -454,7 +461,7 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		if (!(flags & (1u << f)) || P->w[sm][f] == 0)
 			continue;
 		a = avg[f] > 0 ? avg[f] : 1;
-		norm = 1 - P->b[f] + P->b[f] * (float)len[f] / a;
+		norm = 1 - P->b[sm][f] + P->b[sm][f] * (float)len[f] / a;
 		t += P->w[sm][f] * (float)tf[f] / norm;
 	}
 	return t;

@@ -301,6 +301,22 @@ TEST(private_symbols_need_all)
 	mi_query_close(q);
 }
 
+TEST(ranking_defaults_match_the_index_weights)
+{
+	/* The WAND bounds are stored with the index's weights: the default
+	 * ranking must score with the same ones or it loses its pruning. */
+	const mi_bm25f *P = &mi_bm25f_params;
+
+	CHECK(mi_rank_defaults.k1 == P->k1[MI_SM_CODE]);
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		CHECK(mi_rank_defaults.w[f] == P->w[MI_SM_CODE][f]);
+		CHECK(mi_rank_defaults.b[f] == P->b[MI_SM_CODE][f]);
+	}
+	/* Priors are factors <= 1, or the bounds would not hold. */
+	CHECK(mi_rank_defaults.aux <= 1 && mi_rank_defaults.priv <= 1 &&
+	      mi_rank_defaults.test <= 1 && mi_rank_defaults.gen <= 1);
+}
+
 TEST(test_code_yields_unless_asked_for)
 {
 	mi_query *q = open_index("main");
@@ -729,6 +745,7 @@ int main(void)
 	RUN(doc_only_match);
 	RUN(path_filter_and_extensions);
 	RUN(private_symbols_need_all);
+	RUN(ranking_defaults_match_the_index_weights);
 	RUN(test_code_yields_unless_asked_for);
 	RUN(generated_code_ranks_below_written_code);
 	RUN(limit_and_text_formats);
