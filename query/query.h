@@ -69,6 +69,23 @@ typedef struct mi_rank_params {
 } mi_rank_params;
 extern const mi_rank_params mi_rank_defaults;
 
+/*
+ * Semantic evidence for search_code: a score the caller computed for one
+ * chunk from something other than the code's own words (a stored summary
+ * of it, written by the host's model).  path is repo-relative; the chunk is
+ * the file's (symbol "" or line 0), else the one that starts at `line`, else
+ * the one named `symbol` ("name" or "Parent.name").  Strings are the
+ * caller's and only read during the call.
+ */
+typedef struct mi_search_evidence {
+	const char *path;
+	const char *symbol;
+	uint32_t line;           /* the symbol's start line, 0 = the file */
+	float score;             /* > 0; only its ratio to the best one counts */
+} mi_search_evidence;
+
+#define MI_SEMANTIC_WEIGHT_DEFAULT 0.7f /* seed 003's default */
+
 typedef struct mi_search_opts {
 	const char *query;
 	size_t limit;            /* 0 = 20 (code) / 10 (docs) */
@@ -77,6 +94,14 @@ typedef struct mi_search_opts {
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
 	const mi_rank_params *rank; /* NULL = mi_rank_defaults */
+	/* search_code only: evidence[0..nevidence) is weighed against BM25F,
+	 * each list scaled by its best score: (1 - w) * bm25f + w * evidence,
+	 * w = semantic_weight (0..1; < 0 = MI_SEMANTIC_WEIGHT_DEFAULT).  A chunk
+	 * only the evidence names is a candidate too.  Without evidence the
+	 * weight changes nothing. */
+	const mi_search_evidence *evidence;
+	size_t nevidence;
+	float semantic_weight;
 } mi_search_opts;
 
 /* search_code: {results: [...], total} */

@@ -821,6 +821,113 @@ static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
 	return NULL;
 }
 
+/* ---- semantic evidence -------------------------------------------------------------- */
+
+#define Q_EVIDENCE_POOL 100     /* BM25F candidates weighed against evidence */
+
+/* The chunk (fid << 32 | n) evidence e names, or Q_END: the file's chunk
+ * when e names no symbol, else the chunk starting at e->line, else the
+ * first one named like e->symbol's last part. */
+static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
+{
+	const void *v, *k;
+	size_t vl, kl;
+	mi_file_rec rec;
+	mi_cursor *c = NULL;
+	uint8_t pk[4];
+	uint64_t doc = Q_END, by_name = Q_END;
+	const char *sym = e->symbol ? e->symbol : "";
+	const char *dot = strrchr(sym, '.');
+	const char *base = dot ? dot + 1 : sym;
+	size_t bl = strlen(base);
+
+	if (!e->path || mi_get(t, MI_DB_FILES, e->path, strlen(e->path), &v, &vl) ||
+	    mi_file_decode(v, vl, &rec))
+		return Q_END;
+	mi_be32(pk, rec.file_id);
+	mi_file_rec_release(&rec);
+	if (mi_cursor_open(t, MI_DB_CHUNKS, &c))
+		return Q_END;
+	for (int rc = mi_cursor_seek_prefix(c, pk, 4, &k, &kl, &v, &vl); !rc && doc == Q_END;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		mi_chunk ch;
+		uint32_t n = kl == 8 ? mi_rd32((const uint8_t *)k + 4) : 0xffffffffu;
+		if (n == 0xffffffffu || mi_chunk_decode(v, vl, &ch))
+			continue;
+		uint64_t d = (uint64_t)rec.file_id << 32 | n;
+		if (!*sym) {
+			if (ch.kind == MI_KIND_NONE)
+				doc = d;
+		} else if (e->line && ch.start_line == e->line && ch.kind != MI_KIND_NONE) {
+			doc = d;
+		} else if (by_name == Q_END && ch.kind != MI_KIND_NONE && ch.name_len == bl &&
+			   !memcmp(ch.name, base, bl)) {
+			by_name = d;
+		}
+	}
+	mi_cursor_close(c);
+	return doc != Q_END ? doc : by_name;
+}
+
+static int q_hit_doc_cmp(const void *a, const void *b)
+{
+	const q_hit *x = a, *y = b;
+
+	return (x->doc > y->doc) - (x->doc < y->doc);
+}
+
+/*
+ * Weighs the evidence against the BM25F hits heap[0..*nh) (sorted, best
+ * first): each list scaled by its best score, (1 - w) * bm25f + w *
+ * evidence (a chunk's best evidence item), a chunk only the evidence names
+ * joining with its evidence alone.  Leaves the best k, sorted, in *heap
+ * (reallocated).
+ */
+static void q_weigh_evidence(mi_txn *t, const mi_search_opts *o, q_hit **heap,
+			     size_t *nh, size_t k)
+{
+	float w = o->semantic_weight < 0 ? MI_SEMANTIC_WEIGHT_DEFAULT :
+		  o->semantic_weight > 1 ? 1 : o->semantic_weight;
+	float bmax = *nh ? (*heap)[0].score : 0, emax = 0;
+	size_t nb = *nh, ne = 0, n = 0;
+	q_hit *bm = *heap, *ev = mi_xmalloc((o->nevidence + 1) * sizeof(*ev));
+	q_hit *all = mi_xmalloc((nb + o->nevidence + 1) * sizeof(*all));
+
+	for (size_t i = 0; i < o->nevidence; i++)
+		if (o->evidence[i].score > emax)
+			emax = o->evidence[i].score;
+	for (size_t i = 0; i < o->nevidence && emax > 0; i++) {
+		const mi_search_evidence *e = &o->evidence[i];
+		uint64_t doc;
+		if (e->score > 0 && (doc = q_evidence_doc(t, e)) != Q_END)
+			ev[ne++] = (q_hit){ w * e->score / emax, doc };
+	}
+	for (size_t i = 0; i < nb; i++)
+		bm[i].score = bmax > 0 ? (1 - w) * bm[i].score / bmax : 0;
+	qsort(bm, nb, sizeof(*bm), q_hit_doc_cmp);
+	qsort(ev, ne, sizeof(*ev), q_hit_doc_cmp);
+	/* Union by chunk: BM25F share plus the best evidence. */
+	for (size_t i = 0, j = 0; i < nb || j < ne;) {
+		if (j == ne || (i < nb && bm[i].doc < ev[j].doc)) {
+			all[n++] = bm[i++];
+			continue;
+		}
+		q_hit h = { 0, ev[j].doc };
+		if (i < nb && bm[i].doc == ev[j].doc)
+			h.score = bm[i++].score;
+		float best = 0;
+		for (uint64_t d = ev[j].doc; j < ne && ev[j].doc == d; j++)
+			best = ev[j].score > best ? ev[j].score : best;
+		h.score += best;
+		all[n++] = h;
+	}
+	qsort(all, n, sizeof(*all), q_hit_cmp);
+	free(bm);
+	free(ev);
+	*heap = all;
+	*nh = n < k ? n : k;
+}
+
 /* ---- rendering --------------------------------------------------------------------- */
 
 typedef struct q_res {
@@ -1052,7 +1159,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	q_ctx qc = { .docs = docs, .all = o->all,
 		     .rp = o->rank ? o->rank : &mi_rank_defaults };
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
-	size_t nit = 0, k, nh = 0, qlen;
+	size_t nit = 0, k, kb, nh = 0, qlen;
 	q_hit *heap = NULL;
 	q_it *req;
 	q_res *res = NULL;
@@ -1163,11 +1270,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		itp[nit] = &its[nit];
 		nit++;
 	}
-	heap = mi_xmalloc(k * sizeof(*heap));
+	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
+	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
+	heap = mi_xmalloc(kb * sizeof(*heap));
 	req = q_required(o->query, qlen, its, nit);
 	qc.ident = req != NULL;
-	err = req ? q_wand_req(&qc, itp, nit, req, heap, k, &nh) :
-		    q_wand(&qc, itp, nit, heap, k, &nh);
+	err = req ? q_wand_req(&qc, itp, nit, req, heap, kb, &nh) :
+		    q_wand(&qc, itp, nit, heap, kb, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
@@ -1175,6 +1284,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		goto out;
 	}
 	qsort(heap, nh, sizeof(*heap), q_hit_cmp);
+	if (!docs && o->nevidence)
+		q_weigh_evidence(t, o, &heap, &nh, k);
 
 	res = mi_xcalloc(nh ? nh : 1, sizeof(*res));
 	size_t nres = 0;

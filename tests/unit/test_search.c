@@ -55,6 +55,14 @@ static int put_one(mi_txn *t, const tfile *f)
 		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
 	if (!err)
 		err = mi_put(t, MI_DB_SRC, f->path, strlen(f->path), src, len);
+	if (!err) {
+		/* The file record, as a build writes it (search reads the id). */
+		mi_file_rec rec = { .file_id = f->fid, .lang = (uint8_t)lang, .size = len };
+		mi_buf rb = { 0 };
+		mi_file_encode(&rec, &rb);
+		err = mi_put(t, MI_DB_FILES, f->path, strlen(f->path), rb.buf, rb.len);
+		mi_buf_release(&rb);
+	}
 	if (!err)
 		err = mi_search_put_file(t, f->fid, f->path, &p, src, len);
 	mi_parsed_release(&p);
@@ -357,6 +365,58 @@ TEST(generated_code_ranks_below_written_code)
 	json_decref(j);
 	j = run(q, false, "EnumDescriptor", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "path"), "server/status.pb.go");
+	json_decref(j);
+	mi_query_close(q);
+}
+
+/* A search with semantic evidence; returns the parsed answer. */
+static json_t *run_ev(mi_query *q, const char *query, const mi_search_evidence *ev,
+		      size_t nev, float w)
+{
+	mi_search_opts o = { .query = query, .format = "json", .all = true,
+			     .evidence = ev, .nevidence = nev, .semantic_weight = w };
+	mi_out out = { 0 };
+	json_t *j;
+
+	mi_query_search(q, &o, &out);
+	j = json_loads(mi_buf_str(&out.json), 0, NULL);
+	mi_out_release(&out);
+	return j;
+}
+
+TEST(semantic_evidence_weighs_against_bm25f)
+{
+	mi_query *q = open_index("main");
+	const mi_search_evidence ev[] = {
+		{ "tools/cache.py", "LRUCache.get", 11, 4.0f },
+		{ "tools/cache.py", "tokenize_line", 0, 2.0f },
+		{ "no/such/file.c", "x", 3, 9.0f },     /* ignored */
+	};
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* Without evidence the weight changes nothing. */
+	j = run_ev(q, "run-length encoding", NULL, 0, 0.9f);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
+	json_decref(j);
+	/* Weight 0: BM25F alone, the evidence's chunks join at the end. */
+	j = run_ev(q, "run-length encoding", ev, 3, 0);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
+	json_decref(j);
+	/* The default (0.7): the best evidence outweighs the best BM25F hit;
+	 * a chunk only the evidence names is a hit. */
+	j = run_ev(q, "run-length encoding", ev, 3, -1);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "LRUCache > get");
+	CHECK_INT(res_int(j, 0, "start_line"), 11);
+	CHECK(rank_of(j, "tokenize_line") > 0);
+	CHECK(rank_of(j, "shrink_blob") > 0);
+	json_decref(j);
+	/* Weight 0.2: BM25F leads again. */
+	j = run_ev(q, "run-length encoding", ev, 3, 0.2f);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
 	json_decref(j);
 	mi_query_close(q);
 }
@@ -748,6 +808,7 @@ int main(void)
 	RUN(ranking_defaults_match_the_index_weights);
 	RUN(test_code_yields_unless_asked_for);
 	RUN(generated_code_ranks_below_written_code);
+	RUN(semantic_evidence_weighs_against_bm25f);
 	RUN(limit_and_text_formats);
 	RUN(search_docs_sections_and_doc_comments);
 	RUN(bad_input_gets_a_clear_answer);
