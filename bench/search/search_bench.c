@@ -665,8 +665,9 @@ static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
 		m->span += (double)(el - sl + 1);
 		m->nspan++;
 		if (top)
-			fprintf(top, "\t%s:%s", json_string_value(json_object_get(h, "kind")),
-				json_string_value(json_object_get(h, "breadcrumb")));
+			fprintf(top, "\t%s:%s@%s:%d", json_string_value(json_object_get(h, "kind")),
+				json_string_value(json_object_get(h, "breadcrumb")),
+				json_string_value(json_object_get(h, "path")), (int)sl);
 	}
 	return rank;
 }
