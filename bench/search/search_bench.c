@@ -697,7 +697,9 @@ static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
 		 * stay @10; the ranks file shows how deep the misses are). */
 		size_t depth = getenv("SEARCH_BENCH_DEPTH") ? (size_t)atoi(getenv("SEARCH_BENCH_DEPTH")) : 10;
 		mi_search_opts so = { .query = q->query, .limit = q->kind ? 20 : depth,
-				      .format = "json", .all = true, .rank = rp };
+				      .format = "json", .rank = rp,
+				      /* SEARCH_BENCH_PUBLIC=1: the old default, filter public */
+				      .all = getenv("SEARCH_BENCH_PUBLIC") == NULL };
 		mi_out out = { 0 };
 		double ms = 1e9;
 		/* Warm latency: the best of three runs, so a busy machine's
