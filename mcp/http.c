@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #if MHD_VERSION < 0x00097002
@@ -27,6 +28,11 @@ typedef enum MHD_Result MHD_Result;
 #endif
 
 #define MI_SESSION_IDLE_MS (3600 * 1000)
+#define MI_MAX_SESSIONS 4096      /* past it the longest idle session is dropped */
+#define MI_MAX_CONNECTIONS 1000   /* open connections at once (--max-connections) */
+#define MI_IDLE_TIMEOUT 30        /* seconds before an idle one closes (--idle-timeout) */
+#define MI_MAX_REQUESTS 64        /* requests worked on at once (--max-requests) */
+#define MI_THREAD_STACK ((size_t)2 << 20) /* per connection thread */
 
 typedef struct mi_hsess {
 	mi_mcp_session ss;     /* the protocol session */
@@ -40,7 +46,11 @@ typedef struct mi_http {
 	pthread_mutex_t mu;    /* guards sessions */
 	mi_hsess *sessions;    /* live sessions */
 	bool allow_remote;     /* skip the loopback Host check */
+	const char *const *allow_hosts; /* --allow-host names */
+	const char *token;     /* bearer token, or NULL */
 	unsigned seq;          /* session id salt */
+	atomic_uint busy;      /* requests being worked on */
+	unsigned max_busy;     /* --max-requests */
 } mi_http;
 
 typedef struct mi_req {
@@ -81,28 +91,106 @@ static MHD_Result reply_error(struct MHD_Connection *con, unsigned status,
 	return r;
 }
 
-/* host[:port] or [v6]:port -> the host part in out. */
-static void host_part(const char *h, char *out, size_t n)
+/* True when p[0..n) is a port: 1 to 5 digits, at most 65535. */
+static bool is_port(const char *p, size_t n)
 {
-	const char *e;
-	size_t l;
-	if (*h == '[') {
-		e = strchr(h, ']');
-		l = e ? (size_t)(e - h) + 1 : strlen(h);
-	} else {
-		e = strchr(h, ':');
-		l = e ? (size_t)(e - h) : strlen(h);
+	unsigned long v = 0;
+	size_t i;
+	if (n == 0 || n > 5)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (unsigned long)(p[i] - '0');
 	}
-	if (l >= n)
-		l = n - 1;
-	memcpy(out, h, l);
-	out[l] = 0;
+	return v <= 65535;
 }
 
-static bool loopback_name(const char *host)
+/* True when h[0..n) is a dotted quad in 127.0.0.0/8. */
+static bool is_loopback_quad(const char *h, size_t n)
 {
-	return strcasecmp(host, "localhost") == 0 || strcmp(host, "[::1]") == 0 ||
-	       strncmp(host, "127.", 4) == 0;
+	size_t i = 0, part = 0;
+	unsigned v[4] = {0};
+	while (part < 4) {
+		size_t start = i;
+		while (i < n && h[i] >= '0' && h[i] <= '9' && i - start < 3)
+			v[part] = v[part] * 10 + (unsigned)(h[i++] - '0');
+		if (i == start || v[part] > 255)
+			return false;
+		part++;
+		if (part < 4) {
+			if (i >= n || h[i] != '.')
+				return false;
+			i++;
+		}
+	}
+	return i == n && v[0] == 127;
+}
+
+/*
+ * Splits a Host value ("name", "name:port", "[v6]", "[v6]:port") into its
+ * name; false when the value has any other shape (a second colon outside
+ * brackets, userinfo, a path, an empty name, a bad port).
+ */
+static bool split_hostport(const char *h, size_t n, size_t *name_len)
+{
+	const char *colon;
+	size_t i;
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)h[i] <= ' ' || h[i] == '@' || h[i] == '/' ||
+		    h[i] == '\\' || h[i] == '?' || h[i] == '#' || h[i] == 0x7f)
+			return false;
+	if (h[0] == '[') {
+		const char *rb = memchr(h, ']', n);
+		if (!rb)
+			return false;
+		*name_len = (size_t)(rb - h) + 1;
+		if (*name_len == n)
+			return true;
+		return h[*name_len] == ':' &&
+		       is_port(h + *name_len + 1, n - *name_len - 1);
+	}
+	colon = memchr(h, ':', n);
+	if (!colon) {
+		*name_len = n;
+		return true;
+	}
+	*name_len = (size_t)(colon - h);
+	return *name_len > 0 && is_port(colon + 1, n - *name_len - 1);
+}
+
+/* True when the host[:port] value names loopback exactly, or a name the
+ * operator allowed with --allow-host. */
+static bool host_allowed(mi_http *h, const char *v, size_t n)
+{
+	size_t nl;
+	const char *const *a;
+	if (!split_hostport(v, n, &nl))
+		return false;
+	if ((nl == 9 && strncasecmp(v, "localhost", 9) == 0) ||
+	    (nl == 5 && memcmp(v, "[::1]", 5) == 0) || is_loopback_quad(v, nl))
+		return true;
+	for (a = h->allow_hosts; a && *a; a++)
+		if (strlen(*a) == nl && strncasecmp(v, *a, nl) == 0)
+			return true;
+	return false;
+}
+
+/* The host[:port] part of an Origin ("http://host:port", nothing after). */
+static bool origin_hostport(const char *o, const char **hp, size_t *n)
+{
+	const char *p;
+	if (strncasecmp(o, "http://", 7) == 0)
+		p = o + 7;
+	else if (strncasecmp(o, "https://", 8) == 0)
+		p = o + 8;
+	else
+		return false;
+	*hp = p;
+	*n = strlen(p);
+	return *n > 0;
 }
 
 /* Host and Origin against DNS rebinding.  NULL when fine, else why not. */
@@ -110,32 +198,65 @@ static const char *check_origin(mi_http *h, struct MHD_Connection *con)
 {
 	const char *host = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Host");
 	const char *origin = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Origin");
-	char hp[256], op[256];
-	if (host && !h->allow_remote) {
-		host_part(host, hp, sizeof hp);
-		if (!loopback_name(hp))
-			return "Forbidden: Host header is not a loopback name "
-			       "(DNS rebinding protection)";
+	const char *op;
+	size_t on, hn, onl;
+	if (host && !h->allow_remote && !host_allowed(h, host, strlen(host)))
+		return "Forbidden: the Host header is not a loopback name "
+		       "(DNS rebinding protection; the operator can allow a name "
+		       "with --allow-host)";
+	if (!origin)
+		return NULL;
+	if (!origin_hostport(origin, &op, &on))
+		return "Forbidden: the Origin header is not an http(s) origin "
+		       "(DNS rebinding protection)";
+	if (host_allowed(h, op, on))
+		return NULL;
+	if (h->allow_remote && host && split_hostport(op, on, &onl) &&
+	    split_hostport(host, strlen(host), &hn) && hn == onl &&
+	    strncasecmp(host, op, hn) == 0)
+		return NULL;
+	return "Forbidden: the Origin is not a loopback origin "
+	       "(DNS rebinding protection)";
+}
+
+/* Compares the bearer token in constant time (in the token's length). */
+static bool token_ok(mi_http *h, struct MHD_Connection *con)
+{
+	const char *auth = MHD_lookup_connection_value(con, MHD_HEADER_KIND,
+						       "Authorization");
+	const char *got;
+	size_t gl, i, tl;
+	unsigned char d;
+	if (!h->token)
+		return true;
+	if (!auth || strncasecmp(auth, "Bearer ", 7) != 0)
+		return false;
+	got = auth + 7;
+	gl = strlen(got);
+	tl = strlen(h->token);
+	d = gl != tl;
+	for (i = 0; i < tl; i++)
+		d |= (unsigned char)((i < gl ? got[i] : 0) ^ h->token[i]);
+	return d == 0;
+}
+
+static MHD_Result reply_unauthorized(struct MHD_Connection *con)
+{
+	mi_buf b = {0};
+	struct MHD_Response *r;
+	MHD_Result ret = MHD_NO;
+	mi_mcp_error_response(&b, NULL, MI_RPC_INVALID_REQUEST,
+			      "Unauthorized: send the server's token as "
+			      "Authorization: Bearer TOKEN");
+	r = MHD_create_response_from_buffer(b.len, b.buf, MHD_RESPMEM_MUST_COPY);
+	if (r) {
+		MHD_add_response_header(r, "Content-Type", "application/json");
+		MHD_add_response_header(r, "WWW-Authenticate", "Bearer realm=\"mcpidx\"");
+		ret = MHD_queue_response(con, MHD_HTTP_UNAUTHORIZED, r);
+		MHD_destroy_response(r);
 	}
-	if (origin && strcmp(origin, "null") != 0) {
-		const char *p = strstr(origin, "://");
-		if (!p)
-			return "Forbidden: malformed Origin header";
-		host_part(p + 3, op, sizeof op);
-		if (h->allow_remote) {
-			if (host) {
-				host_part(host, hp, sizeof hp);
-				if (strcasecmp(hp, op) != 0)
-					return "Forbidden: Origin does not match Host";
-			}
-		} else if (!loopback_name(op)) {
-			return "Forbidden: Origin is not a loopback address "
-			       "(DNS rebinding protection)";
-		}
-	} else if (origin) {
-		return "Forbidden: Origin null is not allowed";
-	}
-	return NULL;
+	mi_buf_release(&b);
+	return ret;
 }
 
 /* ---- sessions ------------------------------------------------------------------- */
@@ -167,16 +288,35 @@ static mi_hsess *sess_new(mi_http *h)
 	snprintf(s->ss.sid, sizeof s->ss.sid, "%s", hex);
 	atomic_store(&s->ss.last_used_ms, now / 1000);
 	s->users = 1;
-	/* Drop sessions idle for an hour. */
-	for (pp = &h->sessions; (o = *pp);) {
-		if (o->users == 0 && now / 1000 - atomic_load(&o->ss.last_used_ms) > MI_SESSION_IDLE_MS) {
-			*pp = o->next;
-			mi_mcp_log(h->srv, "session %s expired", o->ss.sid);
-			mi_mcp_session_release(&o->ss);
-			free(o);
-		} else {
+	/* Drop sessions idle for an hour, and past MI_MAX_SESSIONS the one
+	 * idle longest. */
+	for (;;) {
+		size_t count = 0;
+		mi_hsess **lru = NULL;
+		for (pp = &h->sessions; (o = *pp);) {
+			if (o->users == 0 && now / 1000 - atomic_load(&o->ss.last_used_ms) >
+			    MI_SESSION_IDLE_MS) {
+				*pp = o->next;
+				mi_mcp_log_at(h->srv, MI_LOG_DEBUG, "session %s expired",
+					      o->ss.sid);
+				mi_mcp_session_release(&o->ss);
+				free(o);
+				continue;
+			}
+			if (o->users == 0 && (!lru || atomic_load(&o->ss.last_used_ms) <
+					      atomic_load(&(*lru)->ss.last_used_ms)))
+				lru = pp;
+			count++;
 			pp = &o->next;
 		}
+		if (count < MI_MAX_SESSIONS || !lru)
+			break;
+		o = *lru;
+		*lru = o->next;
+		mi_mcp_log_at(h->srv, MI_LOG_DEBUG, "session %s dropped: %d sessions",
+			      o->ss.sid, MI_MAX_SESSIONS);
+		mi_mcp_session_release(&o->ss);
+		free(o);
 	}
 	s->next = h->sessions;
 	h->sessions = s;
@@ -291,6 +431,7 @@ static void sse_free(void *cls)
 static void *sse_worker(void *arg)
 {
 	mi_sse *e = arg;
+	atomic_fetch_add(&e->h->busy, 1);
 	mi_buf out = {0};
 	mi_mcp_call *call = NULL;
 	mi_mcp_sink sink = { sse_send, e };
@@ -303,6 +444,7 @@ static void *sse_worker(void *arg)
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	mi_buf_release(&out);
+	atomic_fetch_sub(&e->h->busy, 1);
 	sess_put(e->h, e->s, false);
 	sse_unref(e);
 	return NULL;
@@ -462,7 +604,7 @@ static MHD_Result do_post(mi_http *h, struct MHD_Connection *con, mi_req *rq)
 	else
 		ret = reply(con, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, NULL);
 	if (fresh)
-		mi_mcp_log(h->srv, "http: session %s started", s->ss.sid);
+		mi_mcp_log_at(h->srv, MI_LOG_DEBUG, "http: session %s started", s->ss.sid);
 	sess_put(h, s, false);
 out:
 	mi_buf_release(&out);
@@ -485,7 +627,7 @@ static MHD_Result do_delete(mi_http *h, struct MHD_Connection *con)
 	for (mi_mcp_call *c = s->ss.calls; c; c = c->next)
 		atomic_store(&c->cancelled, 1);
 	pthread_mutex_unlock(&s->ss.mu);
-	mi_mcp_log(h->srv, "http: session %s ended by the client", sid);
+	mi_mcp_log_at(h->srv, MI_LOG_DEBUG, "http: session %s ended by the client", sid);
 	sess_put(h, s, true);
 	return reply(con, MHD_HTTP_OK, NULL, "", 0, NULL, NULL);
 }
@@ -514,11 +656,27 @@ static MHD_Result on_request(void *cls, struct MHD_Connection *con,
 		mi_mcp_log(h->srv, "http: %s %s refused: %s", method, url, why);
 		return reply_error(con, MHD_HTTP_FORBIDDEN, MI_RPC_INVALID_REQUEST, why);
 	}
+	if (!token_ok(h, con)) {
+		mi_mcp_log(h->srv, "http: %s %s refused: no valid bearer token",
+			   method, url);
+		return reply_unauthorized(con);
+	}
 	if (strcmp(url, "/mcp") != 0 && strcmp(url, "/mcp/") != 0 && strcmp(url, "/") != 0)
 		return reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
 				   "Not found: the MCP endpoint is /mcp");
-	if (strcmp(method, "POST") == 0)
-		return do_post(h, con, rq);
+	if (strcmp(method, "POST") == 0) {
+		MHD_Result ret;
+		if (atomic_fetch_add(&h->busy, 1) >= h->max_busy) {
+			atomic_fetch_sub(&h->busy, 1);
+			mi_mcp_log(h->srv, "http: busy: %u requests in progress", h->max_busy);
+			return reply_error(con, MHD_HTTP_SERVICE_UNAVAILABLE, MI_RPC_INTERNAL,
+					   "Server busy: too many requests in progress "
+					   "(--max-requests); retry shortly");
+		}
+		ret = do_post(h, con, rq);
+		atomic_fetch_sub(&h->busy, 1);
+		return ret;
+	}
 	if (strcmp(method, "DELETE") == 0)
 		return do_delete(h, con);
 	return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
@@ -608,12 +766,23 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	sigset_t set;
 	bool v6 = false, loop = false;
 	int rc = 0, sig;
+	unsigned max_conn, idle;
+	struct rlimit rl;
 	unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 			 MHD_USE_ERROR_LOG;
 
 	memset(&h, 0, sizeof h);
 	h.srv = s;
 	h.allow_remote = s->opts->allow_remote;
+	h.allow_hosts = s->opts->allow_hosts;
+	h.token = s->opts->token && *s->opts->token ? s->opts->token : NULL;
+	h.max_busy = s->opts->max_requests ? s->opts->max_requests : MI_MAX_REQUESTS;
+	max_conn = s->opts->max_connections ? s->opts->max_connections :
+		   MI_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 64 && max_conn > rl.rlim_cur - 32)
+		max_conn = (unsigned)(rl.rlim_cur - 32);
+	idle = s->opts->idle_timeout ? s->opts->idle_timeout : MI_IDLE_TIMEOUT;
 	pthread_mutex_init(&h.mu, NULL);
 	rc = parse_addr(addr, &sa, &v6, &loop, &err);
 	if (rc)
@@ -634,8 +803,9 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &h,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+			     MHD_OPTION_CONNECTION_TIMEOUT, idle,
+			     MHD_OPTION_CONNECTION_LIMIT, max_conn,
+			     MHD_OPTION_THREAD_STACK_SIZE, (size_t)MI_THREAD_STACK,
 			     MHD_OPTION_END);
 	if (!d) {
 		rc = errno ? errno : EADDRINUSE;
@@ -671,8 +841,8 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	}
 out:
 	if (err.len) {
-		mi_mcp_log(s, "%s", err.buf);
-		if (s->log != stderr)
+		mi_mcp_log_at(s, MI_LOG_ERROR, "%s", err.buf);
+		if (s->opts->log_file && *s->opts->log_file)
 			fprintf(stderr, "mcpidx serve: %s\n", err.buf);
 	}
 	pthread_mutex_destroy(&h.mu);

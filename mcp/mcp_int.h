@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -46,6 +47,7 @@ typedef struct mi_mcp_sink {
 } mi_mcp_sink;
 
 typedef struct mi_mcp_server mi_mcp_server;
+typedef struct mi_mcp_logger mi_mcp_logger;
 typedef struct mi_mcp_session mi_mcp_session;
 
 /* One client (stdio has exactly one; HTTP one per Mcp-Session-Id). */
@@ -91,14 +93,36 @@ struct mi_mcp_server {
 	mi_query *q;                /* NULL until the index opens */
 	dev_t q_dev;                /* identity of the data file q opened: */
 	ino_t q_ino;                /* a new inode means a rebuilt index */
-	FILE *log;                  /* log stream (stderr or --log FILE) */
-	pthread_mutex_t log_mu;     /* one log line at a time */
+	mi_mcp_logger *log;         /* the server log (never blocks serving) */
+	char *repo_real;            /* realpath of repo_path, NULL if unknown */
+	bool packed;                /* the index is a packed read-only file */
+	char **allow_real;          /* real paths of --allow-root, NULL-ended */
 	atomic_uint_fast64_t next_cid; /* correlation ids */
 	pthread_mutex_t run_mu;     /* guards running */
 	pthread_cond_t run_cv;      /* signalled when running drops */
 	int running;                /* worker threads alive */
 	atomic_int stopping;        /* set at shutdown: cancel everything */
 };
+
+/* ---- log.c ------------------------------------------------------------- */
+
+/* Opens the log (path NULL = stderr) writing lines at or above level.
+ * Returns 0, or an errno with a message in err. */
+int mi_mcp_log_open(mi_mcp_logger **out, const char *path, int level,
+		    mi_buf *err);
+/* Waits up to a second for queued lines to be written, then frees. */
+void mi_mcp_log_close(mi_mcp_logger *l);
+/* True when a line at level would be written. */
+bool mi_mcp_log_wants(const mi_mcp_logger *l, int level);
+/* Appends one line; never blocks on the stream (drops and counts). */
+void mi_mcp_logf(mi_mcp_logger *l, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void mi_mcp_logv(mi_mcp_logger *l, int level, const char *fmt, va_list ap);
+/* Lines dropped so far because the stream was not being read. */
+uint64_t mi_mcp_log_dropped(mi_mcp_logger *l);
+/* "debug".."emergency", "off"; and back (-1 when unknown). */
+const char *mi_mcp_level_name(int level);
+int mi_mcp_level_parse(const char *name);
 
 /* ---- server.c ---------------------------------------------------------- */
 
@@ -139,9 +163,11 @@ void mi_mcp_progress(mi_mcp_call *c, double progress, double total,
  * sink (a call's stream) or, when NULL, to the session's sink. */
 void mi_mcp_notify_log(mi_mcp_session *ss, const mi_mcp_sink *sink, int level,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* One line in the server log. */
+/* One line in the server log at info level, or at the given level. */
 void mi_mcp_log(mi_mcp_server *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void mi_mcp_log_at(mi_mcp_server *s, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Borrows the query handle, opening or reopening the index when needed.
@@ -150,11 +176,35 @@ void mi_mcp_log(mi_mcp_server *s, const char *fmt, ...)
  */
 int mi_mcp_query_get(mi_mcp_server *s, mi_query **q, mi_buf *err);
 void mi_mcp_query_put(mi_mcp_server *s);
-/* After a build of repo: serve its index if ours did not exist. */
-void mi_mcp_index_built(mi_mcp_server *s, const char *repo);
 
 int64_t mi_mcp_now_us(void);      /* monotonic microseconds */
 void mi_mcp_iso_time(char out[32]); /* wall clock, ISO 8601 UTC with ms */
+
+/* ---- budget.c ------------------------------------------------------------ */
+
+/* What a budget cut removed from a paged answer. */
+typedef struct mi_mcp_cut {
+	bool cut;            /* items were left out */
+	bool paged;          /* the tool takes offset: say next_offset */
+	const char *items;   /* key of the paged array */
+	size_t total;        /* items the request matched */
+	size_t offset;       /* where this page starts */
+} mi_mcp_cut;
+
+/* The part of max a fitted answer may fill (the rest is for the note). */
+size_t mi_mcp_room(size_t max);
+
+/* Estimated tokens of s[0..n). */
+size_t mi_mcp_tokens(const char *s, size_t n);
+/* Cuts text to max tokens at a line boundary, ending with a V* line that
+ * carries note (how to see the rest).  True when it cut. */
+bool mi_mcp_cap_text(mi_buf *t, size_t max, const char *note);
+/* Fits the JSON object in json to max tokens (longest strings first, then
+ * the tail of the longest array) and, when anything is missing, adds
+ * truncated: true, total and (paged) next_offset.  True when it changed. */
+bool mi_mcp_cap_json(mi_buf *json, size_t max, const mi_mcp_cut *cut);
+/* Elements of the array json[key], and json.total (or that count). */
+size_t mi_mcp_count_items(const mi_buf *json, const char *key, size_t *total);
 
 /* ---- tools.c ------------------------------------------------------------- */
 
@@ -177,15 +227,33 @@ int mi_mcp_tools_selftest(mi_buf *err);
 
 /* ---- tasks.c --------------------------------------------------------------- */
 
+/* What index_codebase builds. */
+typedef struct mi_mcp_target {
+	char *root;      /* real path of the repository to build */
+	char *index;     /* --out for an index kept outside root, else NULL */
+	bool served;     /* root is the repository this server serves */
+} mi_mcp_target;
+
 /*
- * Runs `self_exe build PATH [--force]` for index_codebase.  progress goes to c
- * (may be NULL); cancel is polled.  Appends a CallToolResult to out.
+ * Resolves index_codebase's path argument (NULL or "" = the served
+ * repository; relative paths start at it) into *bt.  Only the served
+ * repository, or a directory under an --allow-root, is accepted; a packed
+ * index is refused.  Returns 0, or MI_ERR_ARG with what to do in err.
+ * Release *bt with mi_mcp_target_release.
+ */
+int mi_mcp_build_target(mi_mcp_server *s, const char *path, mi_mcp_target *bt,
+			mi_buf *err);
+void mi_mcp_target_release(mi_mcp_target *bt);
+/*
+ * Runs `self_exe build ROOT [--force] [--out INDEX]` for index_codebase.
+ * progress goes to c (may be NULL); cancel is polled.  Appends a
+ * CallToolResult to out.
  */
 void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
-		      const char *path, bool force, mi_buf *out);
+		      const mi_mcp_target *bt, bool force, mi_buf *out);
 /* tools/call with a task param: starts the build in the background and
  * appends the CreateTaskResult object to out. */
-int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
+int mi_mcp_task_start(mi_mcp_call *c, const mi_mcp_target *bt, bool force,
 		      int64_t ttl_ms, mi_buf *out);
 /* tasks/get, tasks/list, tasks/result, tasks/cancel: append the result
  * object to out, or return a JSON-RPC error code with msg. */

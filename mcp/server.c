@@ -67,19 +67,18 @@ void mi_mcp_iso_time(char out[32])
 
 void mi_mcp_log(mi_mcp_server *s, const char *fmt, ...)
 {
-	char ts[32];
 	va_list ap;
-	if (!s->log)
-		return;
-	mi_mcp_iso_time(ts);
-	pthread_mutex_lock(&s->log_mu);
-	fprintf(s->log, "%s mcpidx[%d] ", ts, (int)getpid());
 	va_start(ap, fmt);
-	vfprintf(s->log, fmt, ap);
+	mi_mcp_logv(s->log, MI_LOG_INFO, fmt, ap);
 	va_end(ap);
-	fputc('\n', s->log);
-	fflush(s->log);
-	pthread_mutex_unlock(&s->log_mu);
+}
+
+void mi_mcp_log_at(mi_mcp_server *s, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	mi_mcp_logv(s->log, level, fmt, ap);
+	va_end(ap);
 }
 
 static void sink_send(const mi_mcp_sink *k, const mi_buf *b)
@@ -244,46 +243,48 @@ void mi_mcp_query_put(mi_mcp_server *s)
 	pthread_rwlock_unlock(&s->qlock);
 }
 
-void mi_mcp_index_built(mi_mcp_server *s, const char *repo)
-{
-	mi_buf df = {0};
-	char *idx, *rp;
-	pthread_rwlock_wrlock(&s->qlock);
-	data_file(s->index_path, &df);
-	if (!s->q && access(df.buf, F_OK) != 0) {
-		resolve_index(repo, &idx, &rp);
-		mi_mcp_log(s, "serving the new index %s", idx);
-		free(s->index_path);
-		free(s->repo_path);
-		s->index_path = idx;
-		s->repo_path = rp;
-	}
-	pthread_rwlock_unlock(&s->qlock);
-	mi_buf_release(&df);
-}
-
 /* ---- server and session lifecycle --------------------------------------- */
 
 int mi_mcp_server_init(mi_mcp_server *s, const mi_mcp_opts *o)
 {
+	mi_buf err = {0};
+	struct stat st;
+	int level, rc;
 	memset(s, 0, sizeof *s);
 	s->opts = o;
-	s->log = stderr;
-	if (o->log_file && *o->log_file) {
-		s->log = fopen(o->log_file, "a");
-		if (!s->log) {
-			int e = errno;
-			fprintf(stderr, "mcpidx serve: cannot open log file %s: %s; "
-				"check the directory exists and is writable\n",
-				o->log_file, strerror(e));
-			return e;
-		}
+	level = o->log_level ? mi_mcp_level_parse(o->log_level) :
+		o->log_file && *o->log_file ? MI_LOG_DEBUG : MI_LOG_INFO;
+	if (level < 0) {
+		fprintf(stderr, "mcpidx serve: unknown --log-level %s: use debug, "
+			"info, warning, error or off\n", o->log_level);
+		return MI_ERR_ARG;
 	}
-	pthread_mutex_init(&s->log_mu, NULL);
+	rc = mi_mcp_log_open(&s->log, o->log_file, level, &err);
+	if (rc) {
+		fprintf(stderr, "mcpidx serve: %s\n", err.buf);
+		mi_buf_release(&err);
+		return rc;
+	}
 	pthread_rwlock_init(&s->qlock, NULL);
 	pthread_mutex_init(&s->run_mu, NULL);
 	pthread_cond_init(&s->run_cv, NULL);
 	resolve_index(o->index, &s->index_path, &s->repo_path);
+	s->packed = stat(s->index_path, &st) == 0 && S_ISREG(st.st_mode);
+	s->repo_real = realpath(s->repo_path, NULL);
+	for (size_t i = 0; o->allow_roots && o->allow_roots[i]; i++) {
+		char *r = realpath(o->allow_roots[i], NULL);
+		if (!r || stat(r, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "mcpidx serve: --allow-root %s: not a directory "
+				"(%s)\n", o->allow_roots[i], r ? "not a directory" :
+				strerror(errno));
+			free(r);
+			mi_mcp_server_release(s);
+			return MI_ERR_ARG;
+		}
+		s->allow_real = mi_xrealloc(s->allow_real, (i + 2) * sizeof *s->allow_real);
+		s->allow_real[i] = r;
+		s->allow_real[i + 1] = NULL;
+	}
 	if (o->self_exe && *o->self_exe)
 		s->self_exe = abs_path(o->self_exe);
 	else
@@ -305,14 +306,19 @@ void mi_mcp_server_release(mi_mcp_server *s)
 	if (s->q)
 		mi_query_close(s->q);
 	s->q = NULL;
-	if (s->log && s->log != stderr)
-		fclose(s->log);
+	if (mi_mcp_log_dropped(s->log))
+		mi_mcp_log_at(s, MI_LOG_WARNING, "%llu log lines were dropped in all",
+			      (unsigned long long)mi_mcp_log_dropped(s->log));
+	mi_mcp_log_close(s->log);
 	s->log = NULL;
+	free(s->repo_real);
+	for (size_t i = 0; s->allow_real && s->allow_real[i]; i++)
+		free(s->allow_real[i]);
+	free(s->allow_real);
 	free(s->index_path);
 	free(s->repo_path);
 	free(s->self_exe);
 	pthread_rwlock_destroy(&s->qlock);
-	pthread_mutex_destroy(&s->log_mu);
 	pthread_mutex_destroy(&s->run_mu);
 	pthread_cond_destroy(&s->run_cv);
 }
@@ -415,7 +421,7 @@ static int m_initialize(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 	mi_buf_add_json_str(res, mi_instructions, sizeof mi_instructions - 1);
 	mi_buf_addc(res, '}');
 	atomic_store(&ss->state, 1);
-	mi_mcp_log(ss->srv, "session %s: protocol %s (client asked %s)",
+	mi_mcp_log_at(ss->srv, MI_LOG_DEBUG, "session %s: protocol %s (client asked %s)",
 		   ss->sid[0] ? ss->sid : "stdio", ver, want);
 	return 0;
 }
@@ -537,7 +543,7 @@ static void cancel_request(mi_mcp_session *ss, json_t *params)
 	for (c = ss->calls; c; c = c->next)
 		if (strcmp(c->id, want) == 0 && strcmp(c->method, "initialize")) {
 			atomic_store(&c->cancelled, 1);
-			mi_mcp_log(ss->srv, "cid=%llu id=%s cancelled by the client",
+			mi_mcp_log_at(ss->srv, MI_LOG_DEBUG, "cid=%llu id=%s cancelled by the client",
 				   (unsigned long long)c->cid, c->id);
 		}
 	pthread_mutex_unlock(&ss->mu);
@@ -592,7 +598,8 @@ void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 	log_word(mname, sizeof mname, c->method);
 	log_word(tname, sizeof tname, c->tool);
 	log_word(outcome, sizeof outcome, c->outcome);
-	mi_mcp_log(s, "cid=%llu session=%s id=%.80s method=%s%s%s ms=%.3f outcome=%s",
+	mi_mcp_log_at(s, MI_LOG_DEBUG,
+		   "cid=%llu session=%s id=%.80s method=%s%s%s ms=%.3f outcome=%s",
 		   (unsigned long long)c->cid,
 		   c->sess->sid[0] ? c->sess->sid : "stdio", c->id, mname,
 		   c->tool ? " tool=" : "", tname, ms, outcome);
@@ -610,7 +617,8 @@ static void invalid(mi_mcp_server *s, mi_buf *out, const char *id, int code,
 		    const char *msg)
 {
 	mi_mcp_error_response(out, id, code, msg);
-	mi_mcp_log(s, "id=%s rejected: %d %s", id ? id : "null", code, msg);
+	mi_mcp_log_at(s, MI_LOG_DEBUG, "id=%s rejected: %d %s", id ? id : "null",
+		      code, msg);
 }
 
 int mi_mcp_handle(mi_mcp_session *ss, const char *data, size_t len,

@@ -41,7 +41,7 @@ typedef struct mi_task {
 	int64_t ttl_ms;            /* retention after creation */
 	mi_buf result;             /* CallToolResult once terminal */
 	atomic_int cancel;         /* set by tasks/cancel or shutdown */
-	char *path;                /* what to build */
+	mi_mcp_target target;      /* what to build */
 	bool force;                /* --force */
 	pthread_t th;              /* runner thread */
 	bool has_thread;           /* th was started */
@@ -162,10 +162,13 @@ static void on_progress_line(mi_build_state *st, const char *raw)
 	if (st->call)
 		mi_mcp_progress(st->call, done, total, line);
 	if (st->task) {
+		/* A cancelled task keeps the message that says so. */
 		pthread_mutex_lock(&tk_mu);
-		free(st->task->message);
-		st->task->message = mi_xstrdup(line);
-		mi_mcp_iso_time(st->task->updated);
+		if (st->task->status == T_WORKING) {
+			free(st->task->message);
+			st->task->message = mi_xstrdup(line);
+			mi_mcp_iso_time(st->task->updated);
+		}
 		pthread_mutex_unlock(&tk_mu);
 	}
 }
@@ -185,7 +188,7 @@ static void on_progress(mi_build_state *st, const char *data, size_t n)
 }
 
 /* Runs one child build; returns its wait status or -1 (errno in *err). */
-static int spawn_build(mi_mcp_server *s, const char *path, bool force,
+static int spawn_build(mi_mcp_server *s, const mi_mcp_target *bt, bool force,
 		       bool progress_fd, atomic_int *cancel, mi_build_state *st,
 		       mi_buf *output, bool *cancelled, int *err)
 {
@@ -194,14 +197,18 @@ static int spawn_build(mi_mcp_server *s, const char *path, bool force,
 	int64_t kill_at = 0;
 	pid_t pid;
 	char buf[8192];
-	const char *argv[8];
+	const char *argv[10];
 	int argc = 0;
 
 	argv[argc++] = s->self_exe;
 	argv[argc++] = "build";
-	argv[argc++] = path;
+	argv[argc++] = bt->root;
 	if (force)
 		argv[argc++] = "--force";
+	if (bt->index) {
+		argv[argc++] = "--out";
+		argv[argc++] = bt->index;
+	}
 	if (progress_fd) {
 		argv[argc++] = "--progress-fd";
 		argv[argc++] = "3";
@@ -292,15 +299,134 @@ static void trim_output(mi_buf *o)
 		o->buf[--o->len] = 0;
 }
 
+/* True when dir is root or lies under it (both real paths). */
+static bool path_within(const char *dir, const char *root)
+{
+	size_t n = strlen(root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	return strncmp(dir, root, n) == 0 && (dir[n] == 0 || dir[n] == '/' ||
+					      (n == 1 && root[0] == '/'));
+}
+
+/* The repository the served index was built from: the parent of a .mcpidx
+ * directory, or the root recorded in an index kept elsewhere (--out). */
+static char *served_root(mi_mcp_server *s, mi_buf *err)
+{
+	mi_query *q;
+	json_t *j, *root;
+	char *r = NULL;
+	size_t n = strlen(s->index_path);
+	if (n >= 8 && strcmp(s->index_path + n - 8, "/.mcpidx") == 0)
+		return s->repo_real ? mi_xstrdup(s->repo_real) : NULL;
+	if (mi_mcp_query_get(s, &q, err))
+		return NULL;
+	{
+		mi_out o;
+		memset(&o, 0, sizeof o);
+		if (!mi_query_stats(q, &o) && o.json.len) {
+			j = json_loadb(o.json.buf, o.json.len, 0, NULL);
+			root = json_object_get(j, "root");
+			if (json_is_string(root))
+				r = realpath(json_string_value(root), NULL);
+			json_decref(j);
+		}
+		mi_out_release(&o);
+	}
+	mi_mcp_query_put(s);
+	if (!r)
+		mi_buf_addf(err, "the index at %s does not name a repository on this "
+			    "machine; serve the repository's directory instead",
+			    s->index_path);
+	return r;
+}
+
+int mi_mcp_build_target(mi_mcp_server *s, const char *given, mi_mcp_target *bt,
+			mi_buf *err)
+{
+	mi_buf p = {0};
+	struct stat sb;
+	char *served = NULL, *real = NULL;
+	char **ar;
+	int rc = MI_ERR_ARG;
+
+	memset(bt, 0, sizeof *bt);
+	if (s->packed) {
+		mi_buf_addf(err, "The served index %s is a packed, read-only artifact: "
+			    "index_codebase cannot rebuild it. Rebuild it where it was "
+			    "made (mcpidx build REPO; mcpidx pack REPO/.mcpidx -o FILE), "
+			    "or serve the repository directory instead.", s->index_path);
+		goto out;
+	}
+	served = served_root(s, err);
+	if (!served) {
+		if (!err->len)
+			mi_buf_addf(err, "The served repository %s does not exist.",
+				    s->repo_path);
+		goto out;
+	}
+	if (!given || !*given)
+		given = served;
+	if (given[0] != '/')
+		mi_buf_addf(&p, "%s/%s", served, given);
+	else
+		mi_buf_adds(&p, given);
+	real = realpath(p.buf, NULL);
+	if (!real || stat(real, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		mi_buf_addf(err, "Path does not exist or is not a directory: %s. Pass "
+			    "the repository's directory (relative paths start at %s).",
+			    given, served);
+		goto out;
+	}
+	if (strcmp(real, served) == 0) {
+		size_t n = strlen(s->index_path);
+		bt->served = true;
+		if (!(n >= 8 && strcmp(s->index_path + n - 8, "/.mcpidx") == 0))
+			bt->index = mi_xstrdup(s->index_path);
+	} else {
+		for (ar = s->allow_real; ar && *ar; ar++)
+			if (path_within(real, *ar))
+				break;
+		if (!ar || !*ar) {
+			mi_buf_addf(err, "index_codebase builds only the repository this "
+				    "server serves (%s); %s is outside it. To let it build "
+				    "other trees, start the server with --allow-root DIR.",
+				    served, real);
+			goto out;
+		}
+	}
+	bt->root = real;
+	real = NULL;
+	rc = 0;
+out:
+	free(real);
+	free(served);
+	mi_buf_release(&p);
+	return rc;
+}
+
+void mi_mcp_target_release(mi_mcp_target *bt)
+{
+	free(bt->root);
+	free(bt->index);
+	memset(bt, 0, sizeof *bt);
+}
+
+static void target_copy(mi_mcp_target *dst, const mi_mcp_target *src)
+{
+	dst->root = mi_xstrdup(src->root);
+	dst->index = src->index ? mi_xstrdup(src->index) : NULL;
+	dst->served = src->served;
+}
+
 void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
-		      const char *path, bool force, mi_buf *out)
+		      const mi_mcp_target *bt, bool force, mi_buf *out)
 {
 	mi_build_state st;
-	mi_buf output = {0}, qerr = {0};
+	mi_buf output = {0}, qerr = {0}, idx = {0};
 	mi_out stats;
 	mi_query *q;
-	char *abs = realpath(path, NULL);
-	struct stat sb;
+	const char *abs = bt->root;
 	bool cancelled = false;
 	int wstatus, err = 0, code;
 	int64_t t0 = mi_mcp_now_us();
@@ -310,12 +436,6 @@ void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
 	memset(&stats, 0, sizeof stats);
 	st.call = c;
 	st.task = tk_current;
-	if (!abs || stat(abs, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-		mi_mcp_tool_error(out, "Path does not exist or is not a directory: %s. "
-				  "Pass the repository's directory (absolute, or "
-				  "relative to %s).", path, s->repo_path);
-		goto out;
-	}
 	if (!claim_path(abs)) {
 		mi_mcp_tool_error(out, "A build of %s is already running; wait for it "
 				  "(tasks/result) or cancel it (tasks/cancel).", abs);
@@ -324,13 +444,13 @@ void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
 	mi_mcp_log(s, "build %s%s: starting %s", abs, force ? " --force" : "",
 		   s->self_exe);
 	mi_mcp_progress(st.call, 0, 0, "starting the build");
-	wstatus = spawn_build(s, abs, force, true, cancel, &st, &output,
+	wstatus = spawn_build(s, bt, force, true, cancel, &st, &output,
 			      &cancelled, &err);
 	if (wstatus >= 0 && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 &&
 	    strstr(mi_buf_str(&output), "progress-fd") && !cancelled) {
 		/* A build command without --progress-fd: run it without. */
 		mi_buf_reset(&output);
-		wstatus = spawn_build(s, abs, force, false, cancel, &st, &output,
+		wstatus = spawn_build(s, bt, force, false, cancel, &st, &output,
 				      &cancelled, &err);
 	}
 	if (st.line.len)
@@ -358,14 +478,22 @@ void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
 		goto out;
 	}
 	mi_mcp_log(s, "build %s: done in %.1fs", abs, secs);
-	mi_mcp_index_built(s, abs);
 	if (st.total <= 0 || st.last < st.total)
 		mi_mcp_progress(st.call, st.total > st.last ? st.total : st.last + 1,
 				st.total > st.last ? st.total : st.last + 1,
 				"build finished");
-	if (mi_mcp_query_get(s, &q, &qerr) == 0) {
-		mi_query_stats(q, &stats);
-		mi_mcp_query_put(s);
+	if (bt->served) {
+		if (mi_mcp_query_get(s, &q, &qerr) == 0) {
+			mi_query_stats(q, &stats);
+			mi_mcp_query_put(s);
+		}
+	} else {
+		/* Another allowed tree: report its index, never serve it. */
+		mi_buf_addf(&idx, "%s/.mcpidx", abs);
+		if (mi_query_open(idx.buf, &q, &qerr) == 0) {
+			mi_query_stats(q, &stats);
+			mi_query_close(q);
+		}
 	}
 	mi_buf_adds(out, "{\"content\":[{\"type\":\"text\",\"text\":");
 	{
@@ -391,8 +519,8 @@ out:
 	mi_out_release(&stats);
 	mi_buf_release(&output);
 	mi_buf_release(&qerr);
+	mi_buf_release(&idx);
 	mi_buf_release(&st.line);
-	free(abs);
 }
 
 /* ---- tasks ------------------------------------------------------------------ */
@@ -443,7 +571,7 @@ static void task_free(mi_task *t)
 {
 	mi_buf_release(&t->result);
 	free(t->message);
-	free(t->path);
+	mi_mcp_target_release(&t->target);
 	free(t->call.progress);
 	free(t);
 }
@@ -473,7 +601,7 @@ static void *task_main(void *arg)
 	status_note note = {0};
 	tk_current = t;
 	mi_mcp_build_run(tk_srv, t->call.progress ? &t->call : NULL, &t->cancel,
-			 t->path, t->force, &res);
+			 &t->target, t->force, &res);
 	is_err = strstr(mi_buf_str(&res), "\"isError\":true") != NULL;
 	pthread_mutex_lock(&tk_mu);
 	if (t->status == T_WORKING) {
@@ -496,7 +624,7 @@ static void *task_main(void *arg)
 	return NULL;
 }
 
-int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
+int mi_mcp_task_start(mi_mcp_call *c, const mi_mcp_target *bt, bool force,
 		      int64_t ttl_ms, mi_buf *out)
 {
 	mi_task *t = mi_xcalloc(1, sizeof *t);
@@ -510,7 +638,7 @@ int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
 	t->created_ms = mi_mcp_now_us() / 1000;
 	t->ttl_ms = ttl_ms > 0 ? (ttl_ms < MI_TASK_TTL_MAX ? ttl_ms : MI_TASK_TTL_MAX)
 			       : MI_TASK_TTL_MS;
-	t->path = mi_xstrdup(path);
+	target_copy(&t->target, bt);
 	t->force = force;
 	/* Progress after the request returned goes to a stdio client only: an
 	 * HTTP request's stream has ended by then. */
@@ -538,7 +666,8 @@ int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
 	task_json(out, t);
 	mi_buf_adds(out, "}");
 	pthread_mutex_unlock(&tk_mu);
-	mi_mcp_log(ss->srv, "task %s: build %s%s", t->id, path, force ? " --force" : "");
+	mi_mcp_log(ss->srv, "task %s: build %s%s", t->id, bt->root,
+		   force ? " --force" : "");
 	return 0;
 }
 

@@ -11,7 +11,6 @@
 #include "mcp_int.h"
 
 #include <math.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +30,23 @@ typedef struct mi_mcp_tool {
 	bool needs_index;          /* borrow the query handle before fn */
 	mi_tool_fn fn;             /* NULL: handled specially (index_codebase) */
 	const char *narrow;        /* how to narrow an answer that was cut */
+	const char *items;         /* key of the result array a budget cuts */
+	bool paged;                /* takes offset: a cut answer names the next page */
 } mi_mcp_tool;
 
 #define MAXTOK "\"max_tokens\":{\"type\":\"integer\",\"minimum\":100," \
 	"\"maximum\":200000,\"default\":20000,\"description\":\"Cap on the " \
 	"answer's size in tokens; longer answers are cut at a symbol or line " \
 	"boundary with a note saying how to narrow the request.\"}"
+
+#define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0," \
+	"\"description\":\"Skip this many results: the next page after an answer " \
+	"cut to max_tokens (its next_offset).\"},"
+
+/* Output properties of an answer cut to max_tokens. */
+#define CUT_PROPS ",\"truncated\":{\"type\":\"boolean\"},\"next_offset\":" \
+	"{\"type\":\"integer\"}"
+#define CUT_TOTAL CUT_PROPS ",\"total\":{\"type\":\"integer\"}"
 
 #define LOC_ITEM(extra) "{\"type\":\"object\",\"properties\":{" \
 	"\"path\":{\"type\":\"string\"},\"line\":{\"type\":\"integer\"}" extra "}}"
@@ -138,9 +148,10 @@ static int t_goto_definition(mi_mcp_call *c, mi_query *q, json_t *args,
 static int t_find_references(mi_mcp_call *c, mi_query *q, json_t *args,
 			     mi_out *out)
 {
-	return mi_query_references(q, arg_str(args, "symbol", ""),
-				   arg_str(args, "kind", "calls"),
-				   (size_t)arg_int(args, "limit", 50), out);
+	return mi_query_references_page(q, arg_str(args, "symbol", ""),
+					arg_str(args, "kind", "calls"),
+					(size_t)arg_int(args, "offset", 0),
+					(size_t)arg_int(args, "limit", 50), out);
 }
 
 static int t_code_research(mi_mcp_call *c, mi_query *q, json_t *args,
@@ -178,6 +189,7 @@ static int t_search(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out,
 	memset(&so, 0, sizeof so);
 	so.query = arg_str(args, "query", "");
 	so.limit = (size_t)arg_int(args, "limit", docs ? 10 : 20);
+	so.offset = (size_t)arg_int(args, "offset", 0);
 	so.path_filter = arg_str(args, "path_filter", NULL);
 	if (so.path_filter && !*so.path_filter)
 		so.path_filter = NULL;
@@ -246,7 +258,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"meta\":{\"type\":\"object\"}},\"required\":[\"path\",\"text\"]}",
 	true, true, "forbidden", true, t_read_file,
 	"use mode outline or compact, or expand_at for one symbol, or raise "
-	"max_tokens"
+	"max_tokens", NULL, false
 },
 {
 	"expand_at", "Expand one symbol",
@@ -269,7 +281,8 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"start_line\":{\"type\":\"integer\"},\"end_line\":{\"type\":\"integer\"},"
 	"\"text\":{\"type\":\"string\"}},\"required\":[\"path\",\"text\"]}",
 	true, true, "forbidden", true, t_expand_at,
-	"expand a nested member (Parent.NAME) or ask for what=signature"
+	"expand a nested member (Parent.NAME) or ask for what=signature",
+	NULL, false
 },
 {
 	"goto_definition", "Go to definition",
@@ -288,7 +301,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"string\"},\"end_line\":{\"type\":\"integer\"},\"signature\":{},"
 	"\"text\":{\"type\":\"string\"}") "}},\"required\":[\"definitions\"]}",
 	true, true, "forbidden", true, t_goto_definition,
-	"pass path to pick one definition"
+	"pass path to pick one definition", "definitions", false
 },
 {
 	"find_references", "Find references",
@@ -304,12 +317,12 @@ static const mi_mcp_tool mi_tools[] = {
 	"every reference.\"},"
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,"
 	"\"default\":50,\"description\":\"Most references to return.\"},"
-	MAXTOK "},\"required\":[\"symbol\"],\"additionalProperties\":false}",
+	OFFSET MAXTOK "},\"required\":[\"symbol\"],\"additionalProperties\":false}",
 	"{\"type\":\"object\",\"properties\":{\"references\":{\"type\":\"array\","
 	"\"items\":" LOC_ITEM(",\"caller\":{},\"text\":{\"type\":\"string\"}")
-	"}},\"required\":[\"references\"]}",
+	"}" CUT_TOTAL "},\"required\":[\"references\"]}",
 	true, true, "forbidden", true, t_find_references,
-	"lower limit or use kind=calls"
+	"lower limit or use kind=calls", "references", true
 },
 {
 	"code_research", "Research across the code graph",
@@ -333,7 +346,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"edges\":{\"type\":\"array\"},\"text\":{\"type\":\"string\"}},"
 	"\"required\":[\"nodes\",\"edges\"]}",
 	true, true, "forbidden", true, t_code_research,
-	"lower depth or name one symbol"
+	"lower depth or name one symbol", NULL, false
 },
 {
 	"search_code", "Search code",
@@ -348,7 +361,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"query\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Words, "
 	"identifiers or a code fragment.\"},"
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
-	"\"default\":20,\"description\":\"Most hits to return.\"},"
+	"\"default\":20,\"description\":\"Most hits to return.\"}," OFFSET
 	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob on the "
 	"repo-relative path, e.g. \\\"src/auth/**\\\".\"},"
 	"\"extensions\":{\"type\":[\"string\",\"array\"],\"items\":{\"type\":"
@@ -366,10 +379,10 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"string\"},\"start_line\":{\"type\":\"integer\"},\"end_line\":{\"type\":"
 	"\"integer\"},\"relevance_percent\":{\"type\":\"number\"},\"kind\":{},"
 	"\"symbols\":{},\"signature\":{},\"breadcrumb\":{},\"doc_comment\":{},"
-	"\"content\":{\"type\":\"string\"}}}},\"total\":{\"type\":\"integer\"}},"
+	"\"content\":{\"type\":\"string\"}}}},\"total\":{\"type\":\"integer\"}" CUT_PROPS "},"
 	"\"required\":[\"results\"]}",
 	true, true, "forbidden", true, t_search_code,
-	"lower limit, add path_filter or extensions"
+	"lower limit, add path_filter or extensions", "results", true
 },
 {
 	"search_docs", "Search documentation",
@@ -381,7 +394,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"query\":{\"type\":\"string\",\"minLength\":1,\"description\":"
 	"\"Natural-language question or keywords.\"},"
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
-	"\"default\":10,\"description\":\"Most hits to return.\"},"
+	"\"default\":10,\"description\":\"Most hits to return.\"}," OFFSET
 	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob on the "
 	"repo-relative path, e.g. \\\"docs/*.md\\\".\"}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
@@ -389,10 +402,10 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":"
 	"\"string\"},\"start_line\":{\"type\":\"integer\"},\"end_line\":{\"type\":"
 	"\"integer\"},\"heading\":{},\"relevance_percent\":{\"type\":\"number\"},"
-	"\"content\":{\"type\":\"string\"}}}},\"total\":{\"type\":\"integer\"}},"
+	"\"content\":{\"type\":\"string\"}}}},\"total\":{\"type\":\"integer\"}" CUT_PROPS "},"
 	"\"required\":[\"results\"]}",
 	true, true, "forbidden", true, t_search_docs,
-	"lower limit or add path_filter"
+	"lower limit or add path_filter", "results", true
 },
 {
 	"index_status", "Index status",
@@ -403,7 +416,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
 	"{\"type\":\"object\"}",
 	true, true, "forbidden", true, t_index_status,
-	"(no narrowing: this answer is small)"
+	"raise max_tokens", NULL, false
 },
 {
 	"index_codebase", "Build or update the index",
@@ -414,9 +427,9 @@ static const mi_mcp_tool mi_tools[] = {
 	"a large tree: call it as a task (tasks/get, tasks/result) or with a "
 	"progress token. Returns {path, status, exit_code, seconds, stats}.",
 	"{\"type\":\"object\",\"properties\":{"
-	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory "
-	"of the repository to index (absolute, or relative to the server's "
-	"working directory). Defaults to the repository this server serves.\"},"
+	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The "
+	"repository this server serves (the default; relative paths start "
+	"there). Other trees only if the operator allowed them.\"},"
 	"\"force\":{\"type\":\"boolean\",\"default\":false,\"description\":"
 	"\"Rebuild from scratch instead of only re-parsing changed files.\"}},"
 	"\"additionalProperties\":false}",
@@ -425,7 +438,7 @@ static const mi_mcp_tool mi_tools[] = {
 	"\"seconds\":{\"type\":\"number\"},\"stats\":{}},"
 	"\"required\":[\"path\",\"status\"]}",
 	false, true, "optional", false, NULL,
-	"(no narrowing)"
+	"(no narrowing)", NULL, false
 },
 };
 
@@ -694,34 +707,91 @@ void mi_mcp_tool_error(mi_buf *out, const char *fmt, ...)
 	mi_buf_release(&m);
 }
 
-/* Cuts text to about max_tokens at a line boundary and says how to narrow. */
-static bool cap_text(mi_buf *t, size_t max_tokens, const char *narrow)
+/* True when both forms of o fit max tokens with room for a note. */
+static bool fits(const mi_out *o, size_t max)
 {
-	size_t total, used = 0, pos = 0, cut = 0, budget;
-	if (!t->len || (total = mi_token_estimate(t->buf, t->len)) <= max_tokens)
+	return mi_mcp_tokens(o->text.buf, o->text.len) <= mi_mcp_room(max) &&
+	       mi_mcp_tokens(o->json.buf, o->json.len) <= mi_mcp_room(max);
+}
+
+/*
+ * Holds both forms of a successful answer to max tokens.  A paged tool is
+ * run again with the largest limit whose answer fits (a page the client can
+ * continue with offset); whatever is still over is cut (mi_mcp_cap_*).
+ * Returns true when the answer was cut.
+ */
+static bool fit_answer(mi_mcp_call *c, const mi_mcp_tool *t, mi_query *q,
+		       json_t *args, mi_out *o, size_t max)
+{
+	mi_mcp_cut cut = {0};
+	mi_buf note = {0};
+	bool text_cut, json_cut;
+	if (mi_mcp_tokens(o->text.buf, o->text.len) <= max &&
+	    mi_mcp_tokens(o->json.buf, o->json.len) <= max) {
+		/* The folded view cuts itself to max_tokens; say so here too. */
+		if (!t->items && strstr(mi_buf_str(&o->text), "[truncated: ")) {
+			cut.cut = true;
+			mi_mcp_cap_json(&o->json, max, &cut);
+			return true;
+		}
 		return false;
-	budget = max_tokens > 80 ? max_tokens - 60 : max_tokens / 2;
-	while (pos < t->len) {
-		char *nl = memchr(t->buf + pos, '\n', t->len - pos);
-		size_t end = nl ? (size_t)(nl - t->buf) + 1 : t->len;
-		size_t lt = mi_token_estimate(t->buf + pos, end - pos);
-		if (used + lt > budget)
-			break;
-		used += lt;
-		pos = cut = end;
 	}
-	if (cut == 0) {
-		/* One giant line: cut by bytes at a UTF-8 boundary. */
-		cut = budget * 3 < t->len ? budget * 3 : t->len;
-		while (cut > 0 && ((unsigned char)t->buf[cut] & 0xC0) == 0x80)
-			cut--;
+	if (t->paged && t->items) {
+		size_t total, n = mi_mcp_count_items(&o->json, t->items, &total);
+		size_t off = (size_t)arg_int(args, "offset", 0), lo = 1, hi, best = 0;
+		json_t *a2 = args ? json_deep_copy(args) : json_object();
+		mi_out best_o;
+		memset(&best_o, 0, sizeof best_o);
+		hi = n > 1 ? n - 1 : 0;
+		while (lo <= hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			mi_out tmp;
+			memset(&tmp, 0, sizeof tmp);
+			json_object_set_new(a2, "limit", json_integer((json_int_t)mid));
+			if (t->fn(c, q, a2, &tmp) == 0 && !tmp.is_error && fits(&tmp, max)) {
+				mi_out_release(&best_o);
+				best_o = tmp;
+				best = mid;
+				lo = mid + 1;
+			} else {
+				mi_out_release(&tmp);
+				hi = mid - 1;
+			}
+		}
+		if (!best && n > 1) {
+			json_object_set_new(a2, "limit", json_integer(1));
+			if (t->fn(c, q, a2, &best_o) == 0 && !best_o.is_error)
+				best = 1;
+			else
+				mi_out_release(&best_o);
+		}
+		if (best) {
+			mi_out_release(o);
+			*o = best_o;
+		}
+		json_decref(a2);
+		cut.paged = true;
+		cut.cut = true;
+		cut.items = t->items;
+		cut.total = total;
+		cut.offset = off;
+		mi_buf_addf(&note, "showing %zu of %zu from offset %zu; to see more, "
+			    "call again with offset %zu, or raise max_tokens",
+			    best ? best : n, total > off ? total - off : total, off,
+			    off + (best ? best : n));
+	} else {
+		mi_buf_addf(&note, "to see more, %s", t->narrow);
 	}
-	t->len = cut;
-	t->buf[cut] = 0;
-	if (cut && t->buf[cut - 1] != '\n')
-		mi_buf_addc(t, '\n');
-	mi_buf_addf(t, "V* [cut: the answer is about %zu tokens, over the budget "
-		    "of %zu; to see more, %s]\n", total, max_tokens, narrow);
+	text_cut = mi_mcp_cap_text(&o->text, max, note.buf);
+	if (!text_cut && cut.cut)
+		mi_buf_addf(&o->text, "V* [cut: %s]\n", note.buf);
+	json_cut = mi_mcp_cap_json(&o->json, max, &cut);
+	if (json_cut && strcmp(arg_str(args, "format", ""), "json") == 0) {
+		/* The text form is the JSON itself: keep the two equal. */
+		mi_buf_reset(&o->text);
+		mi_buf_add(&o->text, o->json.buf, o->json.len);
+	}
+	mi_buf_release(&note);
 	return true;
 }
 
@@ -820,18 +890,14 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 		goto out;
 	}
 	if (!t->fn) {
-		const char *path = arg_str(args, "path", s->repo_path);
+		mi_mcp_target bt;
 		bool force = arg_bool(args, "force", false);
-		struct stat sb;
-		if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-			mi_mcp_tool_error(out, "Path does not exist or is not a directory: "
-					  "%s. Pass the repository's directory (absolute, "
-					  "or relative to the server's working directory).",
-					  path);
-			snprintf(c->outcome, sizeof c->outcome, "tool-error: bad path");
+		if (mi_mcp_build_target(s, arg_str(args, "path", NULL), &bt, &err)) {
+			mi_mcp_tool_error(out, "%s", err.buf);
+			snprintf(c->outcome, sizeof c->outcome, "tool-error: %.70s", err.buf);
 		} else if (task && json_is_object(task)) {
 			json_t *ttl = json_object_get(task, "ttl");
-			if (mi_mcp_task_start(c, path, force, json_is_integer(ttl) ?
+			if (mi_mcp_task_start(c, &bt, force, json_is_integer(ttl) ?
 					      json_integer_value(ttl) : 0, out)) {
 				mi_buf_adds(msg, "could not start the task; retry");
 				*code = MI_RPC_INTERNAL;
@@ -839,8 +905,9 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 			}
 			snprintf(c->outcome, sizeof c->outcome, "task created");
 		} else {
-			mi_mcp_build_run(s, c, &c->cancelled, path, force, out);
+			mi_mcp_build_run(s, c, &c->cancelled, &bt, force, out);
 		}
+		mi_mcp_target_release(&bt);
 		goto out;
 	}
 	mi_mcp_progress(c, 0, 1, t->name);
@@ -851,15 +918,15 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 		goto out;
 	}
 	rc = t->fn(c, q, args, &o);
-	if (q)
-		mi_mcp_query_put(s);
 	if (rc && !o.is_error && !o.text.len)
 		mi_out_error(&o, rc, "%s failed: %s", t->name, mi_strerror(rc));
 	if (o.is_error && !o.text.len)
 		mi_buf_addf(&o.text, "%s failed: %s", t->name, mi_strerror(rc));
 	if (!o.is_error &&
-	    cap_text(&o.text, (size_t)arg_int(args, "max_tokens", 20000), t->narrow))
+	    fit_answer(c, t, q, args, &o, (size_t)arg_int(args, "max_tokens", 20000)))
 		snprintf(c->outcome, sizeof c->outcome, "ok (cut to budget)");
+	if (q)
+		mi_mcp_query_put(s);
 	tool_result(out, &o, args, strcmp(t->name, "read_file") == 0 &&
 		    arg_bool(args, "with_meta", false));
 	if (o.is_error)

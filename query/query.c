@@ -651,6 +651,12 @@ static void line_text(const char *src, size_t len, uint32_t n, uint32_t at, mi_b
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out)
 {
+	return mi_query_references_page(q, symbol, kind, 0, limit, out);
+}
+
+int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
+			     size_t offset, size_t limit, mi_out *out)
+{
 	mi_out_reset(out);
 	if (!symbol || !*symbol)
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: symbol");
@@ -694,7 +700,7 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			if (calls_only && r.kind != MI_REF_CALL)
 				continue;
 			total++;
-			if (n >= limit)
+			if (total <= offset || n >= limit)
 				continue;
 			const char *path = (const char *)kp + k.len;
 			size_t pl = kl - k.len - 9;
@@ -734,8 +740,9 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 		mi_cursor_close(cur);
 	}
 	mi_buf_addf(j, "],\"total\":%zu}", total);
-	if (total > n)
-		mi_buf_addf(x, "V* %zu more references; raise limit to see them\n", total - n);
+	if (total > offset + n)
+		mi_buf_addf(x, "V* %zu more references; call again with offset %zu (or raise "
+			    "limit) to see them\n", total - offset - n, offset + n);
 	if (!total) {
 		mi_buf_reset(x);
 		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);

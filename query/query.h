@@ -39,10 +39,14 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
  * signature, text}]}; path (may be NULL) narrows. */
 int mi_query_definition(mi_query *q, const char *symbol, const char *path,
 			mi_out *out);
-/* find_references: {references: [{path, line, caller, text}]};
+/* find_references: {references: [{path, line, caller, text}], total};
  * kind "calls" or "all". */
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out);
+/* The same from the offset-th reference on (a page: offset counts the
+ * references before it, total counts them all). */
+int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
+			     size_t offset, size_t limit, mi_out *out);
 /* code_research: {nodes, edges, text}. focus may be NULL. */
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
@@ -54,6 +58,7 @@ typedef struct mi_search_opts {
 	const char *extensions;  /* "c,h", NULL = all */
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
+	size_t offset;           /* skip this many of the best hits (a page) */
 } mi_search_opts;
 
 /* search_code: {results: [...], total} */

@@ -435,7 +435,7 @@ await run('progress/index_codebase-sync', async () => {
 
 // ---- tasks -------------------------------------------------------------------------------
 await run('tasks/index_codebase-create-get-list-result', async () => {
-  const c = await stdioClient(big);
+  const c = await stdioClient(repo);
   const statuses = [];
   c.setNotificationHandler(TaskStatusNotificationSchema, (n) => { statuses.push(n.params); });
   const created = await c.request({ method: 'tools/call', params: { name: 'index_codebase', arguments: { path: repo }, task: { ttl: 60000 } } }, CreateTaskResultSchema);
@@ -471,12 +471,18 @@ await run('tasks/cancel-keeps-old-index', async () => {
   await new Promise((r) => setTimeout(r, 150));
   const cancelled = await c.request({ method: 'tasks/cancel', params: { taskId: created.task.taskId } }, CancelTaskResultSchema);
   eq(cancelled.status, 'cancelled', 'tasks/cancel answer');
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 40));
+    const g = await c.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema);
+    assert(g.status === 'cancelled' && /cancel/i.test(g.statusMessage || ''), `status message after cancel: ${g.status} ${g.statusMessage}`);
+  }
   for (let i = 0; i < 50 && !statuses.length; i++) await new Promise((r) => setTimeout(r, 20));
   eq(statuses.map((p) => [p.taskId, p.status]), [[created.task.taskId, 'cancelled']], 'status notification on cancel');
   const res = await c.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema, { timeout: 30000 });
   assert(res.isError && /cancel/i.test(text(res)), `result says cancelled: ${text(res)}`);
   const got = await c.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema);
   eq(got.status, 'cancelled', 'stays cancelled');
+  assert(/cancel/i.test(got.statusMessage || ''), `the build's progress must not overwrite the cancelled message: ${got.statusMessage}`);
   const after = await c.callTool({ name: 'goto_definition', arguments: { symbol: 'f3_7' } });
   assert(!after.isError && after.structuredContent.definitions.length === 1, `old index still answers: ${text(after)}`);
   await c.close();
