@@ -515,7 +515,7 @@ int mi_render_expand(const char *path, const char *src, size_t len,
  * it whenever the renderer's bytes change) and mi_outline_serves() says the
  * request's options would render exactly this; otherwise it renders.
  */
-#define MI_VIEW_VERSION 1
+#define MI_VIEW_VERSION 2
 typedef struct mi_outline_rec {
 	const char *text;     /* the view; decode: points into the record */
 	size_t text_len;
