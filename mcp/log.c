@@ -78,16 +78,16 @@ static void write_all(mi_mcp_logger *l, const char *p, size_t n)
 static void *writer_main(void *arg)
 {
 	mi_mcp_logger *l = arg;
-	mi_buf chunk = {0};
 	pthread_mutex_lock(&l->mu);
 	for (;;) {
+		mi_buf chunk;
 		while (!l->q.len && !l->dropped && !l->stop)
 			pthread_cond_wait(&l->cv, &l->mu);
 		if (!l->q.len && !l->dropped && l->stop)
 			break;
-		mi_buf_reset(&chunk);
-		mi_buf_add(&chunk, l->q.buf, l->q.len);
-		mi_buf_reset(&l->q);
+		/* Take the queue whole; nothing stays on this stack while idle. */
+		chunk = l->q;
+		memset(&l->q, 0, sizeof l->q);
 		if (l->dropped) {
 			char ts[32];
 			mi_mcp_iso_time(ts);
@@ -99,6 +99,7 @@ static void *writer_main(void *arg)
 		l->writing = true;
 		pthread_mutex_unlock(&l->mu);
 		write_all(l, chunk.buf, chunk.len);
+		mi_buf_release(&chunk);
 		pthread_mutex_lock(&l->mu);
 		l->writing = false;
 		if (!l->q.len)
@@ -106,7 +107,6 @@ static void *writer_main(void *arg)
 	}
 	pthread_cond_broadcast(&l->idle_cv);
 	pthread_mutex_unlock(&l->mu);
-	mi_buf_release(&chunk);
 	return NULL;
 }
 
@@ -131,7 +131,9 @@ int mi_mcp_log_open(mi_mcp_logger **out, const char *path, int level, mi_buf *er
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->cv, NULL);
 	pthread_cond_init(&l->idle_cv, NULL);
-	l->has_thread = pthread_create(&l->th, NULL, writer_main, l) == 0;
+	/* Nothing is ever written at level off: no writer. */
+	l->has_thread = level < MI_LOG_OFF &&
+			pthread_create(&l->th, NULL, writer_main, l) == 0;
 	*out = l;
 	return 0;
 }

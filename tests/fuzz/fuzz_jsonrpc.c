@@ -155,6 +155,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (k = 0; k < 2; k++) {
 		jr_opts[k].index = jr_root[k];
 		jr_opts[k].log_file = "/dev/null";
+		jr_opts[k].log_level = "off";
 		jr_opts[k].self_exe = "/nonexistent/mcpidx";
 		if (mi_mcp_server_init(&jr_srv[k], &jr_opts[k])) {
 			fprintf(stderr, "fuzz_jsonrpc: server set-up failed\n");
