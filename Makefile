@@ -28,10 +28,10 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 
 DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
 
-SRC := $(sort $(wildcard format/*.c indexer/*.c query/*.c mcp/*.c tools/*.c))
+SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c tools/*.c))
 LIB_SRC := $(filter-out tools/main.c,$(SRC))
-QUERIES := $(sort $(wildcard indexer/queries/*.scm))
-HDRS := $(wildcard */*.h)
+QUERIES := $(sort $(wildcard indexer/lang/*.scm))
+HDRS := $(wildcard */*.h */*/*.h)
 
 # Two flavours of our objects: release (build/obj) and sanitized (build/asan).
 OBJ := $(SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/queries.o

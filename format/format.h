@@ -140,13 +140,12 @@ typedef enum mi_vis {
 
 /* ---- languages (names only; the parser table lives in indexer/) ----------- */
 
-/* Stable language ids stored in file records: append only. */
+/* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-	MI_LANG_C, MI_LANG_CPP, MI_LANG_PYTHON, MI_LANG_GO, MI_LANG_RUST,
-	MI_LANG_JAVASCRIPT, MI_LANG_TYPESCRIPT, MI_LANG_TSX, MI_LANG_JAVA,
-	MI_LANG_CSHARP, MI_LANG_SWIFT, MI_LANG_RUBY, MI_LANG_PHP, MI_LANG_KOTLIN,
-	MI_LANG_BASH, MI_LANG_MARKDOWN, MI_LANG_SIMPLE,
+#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#include "lang_list.h"
+#undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
@@ -289,6 +288,16 @@ typedef struct mi_cursor mi_cursor;
  * safe to share between threads; each thread uses its own transactions.
  */
 int mi_store_open(const char *path, int flags, mi_store **out);
+/*
+ * Opens (or with MI_STORE_CREATE creates) an LMDB environment that is not an
+ * index, with the named databases names[0..n) (n <= MI_STORE_MAXDBS): the db
+ * argument of mi_get, mi_put, mi_cursor_open... is then an index into names.
+ * No format version is checked; the caller keeps its own (format/side.c).
+ * A read-only open of a missing environment returns MI_ERR_NOINDEX.
+ */
+#define MI_STORE_MAXDBS 24
+int mi_store_open_dbs(const char *path, int flags, const char *const *names,
+		      int n, mi_store **out);
 void mi_store_close(mi_store *st);
 /* Format version recorded in the index, 0 if none yet. */
 int mi_store_version(mi_store *st);

@@ -26,7 +26,9 @@ static const char *const db_names[MI_DB__COUNT] = {
 
 struct mi_store {
 	MDB_env *env;              /* the environment */
-	MDB_dbi dbi[MI_DB__COUNT]; /* named databases, opened once */
+	MDB_dbi dbi[MI_STORE_MAXDBS]; /* named databases, opened once */
+	int ndbs;                  /* how many: MI_DB__COUNT for an index */
+	bool index;                /* an index (version checks apply) */
 	int flags;                 /* MI_STORE_* given to open */
 	int version;               /* format version found, 0 if none */
 	char *path;                /* as opened */
@@ -102,14 +104,25 @@ static int missing_db(MDB_txn *txn, mi_store *st, int i)
 	return MI_ERR_NOINDEX;
 }
 
-int mi_store_open(const char *path, int flags, mi_store **out)
+_Static_assert(MI_DB__COUNT <= MI_STORE_MAXDBS, "raise MI_STORE_MAXDBS");
+
+/* Opens an environment with the named databases names[0..n); index: the
+ * names are the index's, so its format version is checked. */
+static int store_open(const char *path, int flags, const char *const *names,
+		      int n, bool index, mi_store **out)
 {
 	int rc;
 	struct stat sb;
 	bool rdonly = flags & MI_STORE_RDONLY;
 	unsigned envflags = MDB_NOTLS | MDB_NORDAHEAD;
-	mi_store *st = mi_xcalloc(1, sizeof(*st));
+	mi_store *st;
+
+	if (n < 1 || n > MI_STORE_MAXDBS)
+		return MI_ERR_ARG;
+	st = mi_xcalloc(1, sizeof(*st));
 	st->flags = flags;
+	st->ndbs = n;
+	st->index = index;
 	st->path = mi_xstrdup(path);
 
 	if (flags & MI_STORE_FILE) {
@@ -146,7 +159,7 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 	rc = mdb_env_create(&st->env);
 	if (rc)
 		goto out_free;
-	mdb_env_set_maxdbs(st->env, MI_DB__COUNT + 4);
+	mdb_env_set_maxdbs(st->env, (MDB_dbi)n + 4);
 	mdb_env_set_maxreaders(st->env, 254);
 	if (!rdonly) {
 		/* MCPIDX_INITIAL_MAP (bytes) exists so tests can exercise growth. */
@@ -162,11 +175,11 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 	rc = mdb_txn_begin(st->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
 	if (rc)
 		goto out_env;
-	for (int i = 0; i < MI_DB__COUNT; i++) {
-		rc = mdb_dbi_open(txn, db_names[i], rdonly ? 0 : MDB_CREATE, &st->dbi[i]);
+	for (int i = 0; i < n; i++) {
+		rc = mdb_dbi_open(txn, names[i], rdonly ? 0 : MDB_CREATE, &st->dbi[i]);
 		if (rc) {
 			if (rc == MDB_NOTFOUND)
-				rc = missing_db(txn, st, i);
+				rc = index ? missing_db(txn, st, i) : MI_ERR_NOINDEX;
 			mdb_txn_abort(txn);
 			goto out_env;
 		}
@@ -174,9 +187,9 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 	rc = mdb_txn_commit(txn);
 	if (rc)
 		goto out_env;
-	rc = read_version(st);
-	if (rc)
-		goto out_env;
+	rc = index ? read_version(st) : 0;
+	if (rc || !index)
+		goto out_ok;
 	if (rdonly && st->version == 0) {
 		rc = MI_ERR_NOINDEX;
 		goto out_env;
@@ -185,6 +198,9 @@ int mi_store_open(const char *path, int flags, mi_store **out)
 		rc = MI_ERR_VERSION;
 		goto out_env;
 	}
+out_ok:
+	if (rc)
+		goto out_env;
 	*out = st;
 	return 0;
 
@@ -194,6 +210,17 @@ out_free:
 	free(st->path);
 	free(st);
 	return rc;
+}
+
+int mi_store_open(const char *path, int flags, mi_store **out)
+{
+	return store_open(path, flags, db_names, MI_DB__COUNT, true, out);
+}
+
+int mi_store_open_dbs(const char *path, int flags, const char *const *names,
+		      int n, mi_store **out)
+{
+	return store_open(path, flags, names, n, false, out);
 }
 
 void mi_store_close(mi_store *st)

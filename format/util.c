@@ -552,15 +552,10 @@ char mi_kind_mark(int kind)
 }
 
 static const char *const lang_names[MI_LANG__COUNT] = {
-	[MI_LANG_NONE] = "text", [MI_LANG_C] = "c", [MI_LANG_CPP] = "cpp",
-	[MI_LANG_PYTHON] = "python", [MI_LANG_GO] = "go",
-	[MI_LANG_RUST] = "rust", [MI_LANG_JAVASCRIPT] = "javascript",
-	[MI_LANG_TYPESCRIPT] = "typescript", [MI_LANG_TSX] = "tsx",
-	[MI_LANG_JAVA] = "java", [MI_LANG_CSHARP] = "csharp",
-	[MI_LANG_SWIFT] = "swift", [MI_LANG_RUBY] = "ruby",
-	[MI_LANG_PHP] = "php", [MI_LANG_KOTLIN] = "kotlin",
-	[MI_LANG_BASH] = "bash", [MI_LANG_MARKDOWN] = "markdown",
-	[MI_LANG_SIMPLE] = "simple",
+	[MI_LANG_NONE] = "text",
+#define MI_LANG_ROW(ID, name) [MI_LANG_##ID] = #name,
+#include "lang_list.h"
+#undef MI_LANG_ROW
 };
 
 const char *mi_lang_name(int lang)

@@ -17,7 +17,7 @@
 (record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
 
 ; A field with several declarators (`int a, b;`): the declaration is the
-; first one's symbol, each later declarator its own (lang_b.c trims spans).
+; first one's symbol, each later declarator its own (java.c trims spans).
 (field_declaration type: (_) . declarator: (variable_declarator name: (identifier) @name)) @definition.field
 (field_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.field)
 (constant_declaration type: (_) . declarator: (variable_declarator name: (identifier) @name)) @definition.constant

@@ -9,7 +9,7 @@
 (ERROR . "module" . (constant) @name) @definition.module
 
 ; ---- methods: `def x` (a method inside a class or module), `def self.x`
-; (a class method, lang_b.c flags it static), aliases ----
+; (a class method, ruby.c flags it static), aliases ----
 (method name: (_) @name) @definition.function
 (singleton_method name: (_) @name) @definition.method
 (alias name: (_) @name) @definition.method

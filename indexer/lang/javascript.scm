@@ -1,6 +1,6 @@
 ; JavaScript definitions and references (ours).  In an ES module (a file
 ; with import/export) top-level names are private unless exported
-; (lang_a.c); #names are private class members.
+; (javascript.c); #names are private class members.
 
 ; ---- functions and classes ----
 (function_declaration name: (identifier) @name) @definition.function

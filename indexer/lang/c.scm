@@ -19,7 +19,7 @@
 
 ; Macro-made functions at file level (SYSCALL_DEFINE3(read, ...) { ... })
 ; and file-level variables, also inside #if blocks, are found by mi_c_walk
-; in lang_a.c: patterns under each kind of #if block made this query slow
+; in c.c: patterns under each kind of #if block made this query slow
 ; to compile.
 
 ; A header the grammar could not read (an attribute macro with arguments,

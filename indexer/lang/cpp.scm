@@ -1,5 +1,5 @@
 ; C++ definitions and references (ours).  Function names may be qualified
-; (Foo::bar, ns::Foo::~Foo, operator==): lang_a.c splits them into the
+; (Foo::bar, ns::Foo::~Foo, operator==): cpp.c splits them into the
 ; parent and the simple name.  Member functions declared in a class without
 ; a body are prototypes, like C's.
 

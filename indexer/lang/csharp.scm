@@ -25,7 +25,7 @@
 (record_declaration (parameter_list (parameter name: (identifier) @name) @definition.property))
 
 ; Several declarators (`int a, b;`): the declaration is the first one's
-; symbol, each later declarator its own (lang_b.c trims spans).
+; symbol, each later declarator its own (csharp.c trims spans).
 (field_declaration (variable_declaration type: (_) . (variable_declarator name: (identifier) @name))) @definition.field
 (field_declaration (variable_declaration (variable_declarator) (variable_declarator name: (identifier) @name) @definition.field))
 (event_field_declaration (variable_declaration type: (_) . (variable_declarator name: (identifier) @name))) @definition.field

@@ -1,5 +1,5 @@
 /*
- * lang_simple.c - the scanner for Simple (.spl), a colon-and-indentation
+ * simple.c - the scanner for Simple (.spl), a colon-and-indentation
  * language without a tree-sitter grammar: symbols, call references and
  * syntax diagnostics from one pass over the file's logical lines.
  *
@@ -21,7 +21,7 @@
  *   - the doc comment is the run of '#' lines at the definition's column
  *     directly above it (decorator lines may sit in between).
  */
-#include "indexer_int.h"
+#include "../indexer_int.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -1158,3 +1158,10 @@ int mi_simple_scan(const char *src, size_t len, mi_parsed *out)
 	}
 	return err;
 }
+
+const mi_lang_row mi_lang_simple = {
+	.id = MI_LANG_SIMPLE,
+	.name = "simple",
+	.exts = " .spl ",
+	.scan = mi_simple_scan,
+};

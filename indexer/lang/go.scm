@@ -1,5 +1,5 @@
 ; Go definitions and references (ours).  Methods take their receiver's type
-; as parent (lang_a.c); exported names start with a capital letter.
+; as parent (go.c); exported names start with a capital letter.
 (function_declaration name: (identifier) @name) @definition.function
 (method_declaration name: (field_identifier) @name) @definition.method
 

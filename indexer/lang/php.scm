@@ -14,7 +14,7 @@
 (method_declaration name: (name) @name) @definition.method
 
 ; ---- properties and constants: one symbol per element (`$a, $b`); the
-; declaration stands for its first element (lang_b.c trims spans) ----
+; declaration stands for its first element (php.c trims spans) ----
 (property_declaration type: (_) . (property_element name: (variable_name (name) @name))) @definition.field
 (property_declaration [(visibility_modifier) (static_modifier) (readonly_modifier) (var_modifier)] . (property_element name: (variable_name (name) @name))) @definition.field
 (property_declaration (property_element) (property_element name: (variable_name (name) @name)) @definition.field)

@@ -20,7 +20,7 @@
 
 ; Properties of types and top-level variables, not locals.  Several
 ; patterns in one declaration (`let a = 1, b = 2`): the declaration is the
-; first one's symbol, each later pattern its own (lang_b.c trims spans).
+; first one's symbol, each later pattern its own (swift.c trims spans).
 (class_body (property_declaration (value_binding_pattern) . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
 (class_body (property_declaration name: (pattern) name: (pattern bound_identifier: (simple_identifier) @name) @definition.property))
 (enum_class_body (property_declaration (value_binding_pattern) . name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
