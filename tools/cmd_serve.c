@@ -137,7 +137,7 @@ int mi_cmd_serve(int argc, char **argv)
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
 	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
-	self = mi_self_exe(argv[0]);
+	self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
 	o.allow_hosts = hosts;
