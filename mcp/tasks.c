@@ -621,9 +621,6 @@ static void *task_main(void *arg)
 	pthread_mutex_lock(&tk_mu);
 	mi_buf_reset(&t->result);
 	mi_buf_add(&t->result, res.buf, res.len);
-	/* The status notification goes out before tasks/result can answer
-	 * (it waits for tk_mu), so a client sees them in that order. */
-	send_status(&note);
 	pthread_cond_broadcast(&tk_cv);
 	pthread_mutex_unlock(&tk_mu);
 	mi_mcp_log(tk_srv, "task %s: %s", t->id, mi_task_status[t->status]);
