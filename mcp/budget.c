@@ -6,7 +6,7 @@
  * paged tools) next_offset.  Pure functions over buffers: no protocol, no
  * index.
  */
-#include "mcp_int.h"
+#include "area.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * pipes stderr and never drains it), the queue fills, further lines are
  * dropped and counted, and the count is written once the reader catches up.
  */
-#include "mcp_int.h"
+#include "area.h"
 
 #include <errno.h>
 #include <fcntl.h>

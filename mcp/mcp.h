@@ -27,9 +27,15 @@ typedef struct mi_mcp_opts {
 	unsigned max_requests; /* HTTP requests worked on at once, 0 = 64 */
 } mi_mcp_opts;
 
-/* Serves until stdin closes (stdio) or SIGINT/SIGTERM (HTTP).  Returns 0 or
- * an error after printing why to the log. */
+/* What one server offers: its identity and the tables of its tools,
+ * resources and prompts (mcp/area.h says how to fill one). */
+typedef struct mi_mcp_spec mi_mcp_spec;
+
+/* Serves mcpidx's index until stdin closes (stdio) or SIGINT/SIGTERM
+ * (HTTP).  Returns 0 or an error after printing why to the log. */
 int mi_mcp_serve(const mi_mcp_opts *o);
+/* The same for another spec (a test fixture's tools, prompts, resources). */
+int mi_mcp_serve_spec(const mi_mcp_opts *o, const mi_mcp_spec *spec);
 
 /* ---- client (client.c): mcpidx as a client of upstream MCP servers ------ */
 

@@ -363,6 +363,39 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 
 /* ---- stats ------------------------------------------------------------------------ */
 
+int mi_query_files(mi_query *q, const char *after, size_t limit,
+		   mi_query_file_fn fn, void *ctx, bool *more)
+{
+	mi_txn *t;
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl, n = 0, al = after ? strlen(after) : 0;
+	int rc = mi_txn_begin(q->st, false, &t), r2;
+	*more = false;
+	if (rc)
+		return rc;
+	rc = mi_cursor_open(t, MI_DB_FILES, &cur);
+	for (r2 = rc ? rc : mi_cursor_seek(cur, after, al, &kp, &kl, &vp, &vl); !r2;
+	     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		mi_file_rec f;
+		if (al && kl == al && memcmp(kp, after, al) == 0)
+			continue;   /* the cursor names the last one given */
+		if (n == limit) {
+			*more = true;
+			break;
+		}
+		if (mi_file_decode(vp, vl, &f))
+			continue;
+		fn(ctx, kp, kl, f.size, f.lines, f.lang);
+		mi_file_rec_release(&f);
+		n++;
+	}
+	if (cur)
+		mi_cursor_close(cur);
+	mi_txn_abort(t);
+	return rc;
+}
+
 int mi_query_stats(mi_query *q, mi_out *out)
 {
 	mi_txn *t;

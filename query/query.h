@@ -179,4 +179,16 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
 
+/* One indexed file, for mi_query_files: path[0..len) is valid during the
+ * call only. */
+typedef void (*mi_query_file_fn)(void *ctx, const char *path, size_t len,
+				  uint64_t size, uint32_t lines, int lang);
+/*
+ * Calls fn for up to limit indexed files in path order, starting after the
+ * path `after` (NULL or "": from the first); *more says whether files
+ * follow the last one given.  Returns 0 or an error.
+ */
+int mi_query_files(mi_query *q, const char *after, size_t limit,
+		   mi_query_file_fn fn, void *ctx, bool *more);
+
 #endif

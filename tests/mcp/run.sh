@@ -1,7 +1,8 @@
 #!/bin/sh
 # The MCP test tier: end-to-end tests of `mcpidx serve` with the official
 # TypeScript SDK (test.mjs), then the official conformance suite against
-# `mcpidx serve --http`.  Prints one `PASS name` / `FAIL name: why` line per
+# `mcpidx serve --http`, and the golden answers of golden.py (tests/mcp/golden/).
+# Prints one `PASS name` / `FAIL name: why` line per
 # case (expected conformance failures print `XFAIL`, which is not counted)
 # and exits non-zero on any failure.
 #   MCPIDX=/path/to/mcpidx sh tests/mcp/run.sh [name-filter]
@@ -34,6 +35,8 @@ cp "$MCPIDX" "$bindir/mcpidx" && MCPIDX=$bindir/mcpidx
 
 rc=0
 (cd "$here" && "$NODE" test.mjs "$1") || rc=1
+# Golden answers (tools, resources, both protocol eras) on testdata/mcp.
+MCPIDX=$MCPIDX python3 "$here/golden.py" "$1" || rc=1
 
 # ---- conformance --------------------------------------------------------------
 if [ -n "$1" ] && ! echo conformance | grep -q -- "$1"; then

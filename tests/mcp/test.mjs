@@ -140,7 +140,7 @@ await run('initialize/server-info', async () => {
   eq(v.name, 'mcpidx', 'serverInfo.name');
   assert(v.version && v.title && v.description, 'serverInfo needs version, title, description');
   const caps = client.getServerCapabilities();
-  eq(caps.tools, { listChanged: false }, 'capabilities.tools');
+  eq(caps.tools, { listChanged: true }, 'capabilities.tools (the meta tools come and go with a catalog)');
   assert(caps.logging, 'capabilities.logging');
   assert(caps.tasks && caps.tasks.requests && caps.tasks.requests.tools && caps.tasks.requests.tools.call, 'capabilities.tasks.requests.tools.call');
   assert(caps.tasks.list && caps.tasks.cancel, 'capabilities.tasks list/cancel');
@@ -181,9 +181,10 @@ await run('tools/list/order-and-schemas', async () => {
     assert(t.annotations && t.annotations.openWorldHint === false, `${t.name}: openWorldHint false`);
     const ro = t.name !== 'index_codebase';
     eq(t.annotations.readOnlyHint, ro, `${t.name}.readOnlyHint`);
-    eq(t.execution && t.execution.taskSupport, ro ? 'forbidden' : 'optional', `${t.name}.execution.taskSupport`);
-    assert(t.icons && t.icons[0].src.startsWith('data:image/svg+xml;base64,'), `${t.name}: icons`);
+    eq(t.execution && t.execution.taskSupport, ro ? undefined : 'optional', `${t.name}.execution.taskSupport (absent means forbidden)`);
+    assert(!t.icons, `${t.name}: the icon is the server's (serverInfo), not repeated per tool`);
   }
+  assert(client.getServerVersion().icons[0].src.startsWith('data:image/svg+xml;base64,'), 'serverInfo icons');
   const ic = tools.find((t) => t.name === 'index_codebase');
   eq(ic.annotations.destructiveHint, false, 'index_codebase destructiveHint');
   eq(tools.find((t) => t.name === 'search_code').inputSchema.required, ['query'], 'search_code required');
