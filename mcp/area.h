@@ -83,6 +83,9 @@ struct mi_mcp_ctx {
 	json_t *input_responses;     /* 2026-07-28 retry: answers to our input
 					requests (borrowed), else NULL */
 	const char *request_state;   /* 2026-07-28 retry: our requestState, else NULL */
+	const char *task_id;         /* the task this request runs as, or NULL */
+	atomic_int *cancel;          /* the flag cancelled() reads (for code that
+					polls a flag, such as a child runner) */
 	/* notifications/progress when the client sent a progress token */
 	void (*progress)(mi_mcp_ctx *c, double done, double total, const char *msg);
 	/* notifications/message when the client asked for this level */
@@ -194,7 +197,8 @@ void mi_mcp_result_link(mi_mcp_result *r, const char *path, unsigned from,
  * A handler: reads its arguments (already checked against input_schema;
  * absent optional ones get their defaults from the helpers below) and fills
  * *r.  q is the query handle when the row has MI_TOOL_INDEX, else NULL.
- * Returns 0; a nonzero return with nothing in r becomes a tool error.
+ * Returns 0; a nonzero return with nothing in r becomes a tool error, and a
+ * JSON-RPC code (-32768..-32000) a protocol error whose message is r's text.
  */
 typedef int (*mi_mcp_tool_fn)(mi_mcp_ctx *c, mi_query *q, json_t *args,
 			      mi_mcp_result *r);
@@ -224,6 +228,13 @@ typedef struct mi_mcp_tool {
 	mi_mcp_tool_fn fn;           /* the handler */
 	const char *narrow;          /* how to narrow an answer cut to max_tokens */
 	const char *items;           /* MI_TOOL_PAGED: the result array's key */
+	const char *requires;        /* a client capability the tool needs
+					("sampling", "elicitation"), or NULL */
+	const char *task_kind;       /* its tasks' id prefix ("build"), or NULL */
+	/* Renders input_schema for this environment (an enum of what the
+	 * repository offers), or NULL: input_schema as is.  Calls are still
+	 * checked against input_schema. */
+	void (*schema_fn)(mi_mcp_env *e, mi_buf *out);
 } mi_mcp_tool;
 
 /* A group of tools listed together, and only when they apply. */
@@ -248,6 +259,7 @@ void mi_mcp_file_uri(mi_buf *b, const char *kind, const char *path);
 extern const mi_mcp_tool_group mi_mcp_tools_code;
 extern const mi_mcp_tool_group mi_mcp_tools_index;
 extern const mi_mcp_tool_group mi_mcp_tools_meta;
+extern const mi_mcp_tool_group mi_mcp_tools_compile;
 
 /* The registry of one server's tools (used by the dispatcher). */
 typedef struct mi_mcp_tools mi_mcp_tools;
@@ -256,7 +268,8 @@ void mi_mcp_tools_free(mi_mcp_tools *ts);
 /* Appends "tools":[...] (the groups that apply, in order) for version. */
 void mi_mcp_tools_list(mi_mcp_tools *ts, mi_mcp_env *env, const char *version,
 		       mi_buf *out);
-/* The row named name among the groups that apply, or NULL. */
+/* The row named name, or NULL.  A group that does not apply is not listed,
+ * but its tools still answer (their handlers say why they cannot run). */
 const mi_mcp_tool *mi_mcp_tools_find(mi_mcp_tools *ts, mi_mcp_env *env,
 				      const char *name);
 /*
@@ -268,6 +281,8 @@ const mi_mcp_tool *mi_mcp_tools_find(mi_mcp_tools *ts, mi_mcp_env *env,
 int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 		      json_t *args, mi_buf *out, mi_buf *msg, char *outcome,
 		      size_t outcome_len);
+/* The parsed inputSchema of the row named name (borrowed), or NULL. */
+json_t *mi_mcp_tools_schema(mi_mcp_tools *ts, mi_mcp_env *env, const char *name);
 /* Checks every row's schemas parse and flags agree: 0 or -1 with err. */
 int mi_mcp_tools_selftest(mi_mcp_tools *ts, mi_buf *err);
 
@@ -383,6 +398,10 @@ typedef struct mi_mcp_prompt {
 			mi_buf *values, size_t *total);
 } mi_mcp_prompt;
 
+/* mcpidx's prompts (prompt_code.c). */
+extern const mi_mcp_prompt mi_mcp_prompt_outline;
+extern const mi_mcp_prompt mi_mcp_prompt_explain_symbol;
+
 void mi_mcp_prompts_list(const mi_mcp_spec *spec, mi_buf *out);
 int mi_mcp_prompts_get(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 		       mi_buf *out, mi_buf *msg);
@@ -397,6 +416,7 @@ bool mi_mcp_spec_completes(const mi_mcp_spec *spec);
 /* What a task runs: fn writes the request's result (a JSON object) into out,
  * or returns a JSON-RPC error code with its message in msg. */
 typedef struct mi_mcp_task_run {
+	const char *kind;            /* id prefix ("build", "compile"), or NULL */
 	int (*fn)(mi_mcp_ctx *c, void *arg, mi_buf *out, mi_buf *msg);
 	void *arg;                   /* fn's argument, owned by the task */
 	void (*free_arg)(void *arg); /* frees arg, or NULL */
@@ -416,6 +436,9 @@ int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
  * the result object to out, or returns a JSON-RPC code with msg. */
 int mi_mcp_tasks_method(mi_mcp_ctx *c, const char *owner, bool modern,
 			const char *method, json_t *params, mi_buf *out, mi_buf *msg);
+/* The status ("working", "completed", ...) of task id that owner may see,
+ * its statusMessage appended to msg (may be NULL); NULL when none. */
+const char *mi_mcp_task_state(const char *owner, const char *id, mi_buf *msg);
 /* Cancels every task and waits for their threads (shutdown). */
 void mi_mcp_tasks_shutdown(void);
 

@@ -717,10 +717,17 @@ static int m_tools_call(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 			return MI_RPC_NO_METHOD;
 		}
 	}
+	if (t->requires && !mi_mcp_ctx_has_cap(&c->ctx, t->requires)) {
+		mi_buf_addf(emsg, "%s needs the client capability %s; declare it in %s",
+			    t->name, t->requires, c->modern ? "clientCapabilities" :
+			    "initialize");
+		mi_buf_addf(&c->data, "{\"requiredCapabilities\":{\"%s\":{}}}", t->requires);
+		return c->modern ? MI_RPC_MISSING_CAPABILITY : MI_RPC_INVALID_PARAMS;
+	}
 	c->ctx.name = t->name;
 	if (as_task) {
 		task_call *tc = mi_xcalloc(1, sizeof *tc);
-		mi_mcp_task_run run = { task_call_run, tc, task_call_free };
+		mi_mcp_task_run run = { t->task_kind, task_call_run, tc, task_call_free };
 		json_t *ttl = task ? json_object_get(task, "ttl") : NULL;
 		/* Progress after the request returned reaches a stdio client only. */
 		mi_mcp_sink none = {0};
@@ -1108,30 +1115,113 @@ static void reject(mi_mcp_server *s, mi_buf *out, const char *id, int code,
 	oc->code = code;
 }
 
-/* Decodes an Mcp-Name value (plain, or =?base64?...?=) into out. */
-static bool header_value(const char *h, mi_buf *out)
+/* Strict standard base64 of s[0..n) into out: false on a bad character
+ * or padding. */
+static bool b64_decode(const char *s, size_t n, mi_buf *out)
 {
-	size_t n = strlen(h);
-	if (n >= 12 && strncmp(h, "=?base64?", 9) == 0 && strcmp(h + n - 2, "?=") == 0) {
-		static const char tab[] =
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-		unsigned acc = 0, bits = 0;
-		size_t i;
-		for (i = 9; i < n - 2 && h[i] != '='; i++) {
-			const char *p = strchr(tab, h[i]);
-			if (!p || !h[i])
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i, k;
+	if (n % 4)
+		return false;
+	for (i = 0; i < n; i += 4) {
+		unsigned v[4], pad = 0;
+		for (k = 0; k < 4; k++) {
+			const char *p = s[i + k] ? strchr(tab, s[i + k]) : NULL;
+			if (s[i + k] == '=' && i + 4 == n && k >= 2) {
+				pad++;
+				v[k] = 0;
+			} else if (!p || pad) {
 				return false;
-			acc = (acc << 6) | (unsigned)(p - tab);
-			bits += 6;
-			if (bits >= 8) {
-				bits -= 8;
-				mi_buf_addc(out, (char)((acc >> bits) & 0xff));
+			} else {
+				v[k] = (unsigned)(p - tab);
 			}
 		}
-		return true;
+		mi_buf_addc(out, (char)(v[0] << 2 | v[1] >> 4));
+		if (pad < 2)
+			mi_buf_addc(out, (char)((v[1] & 15) << 4 | v[2] >> 2));
+		if (pad < 1)
+			mi_buf_addc(out, (char)((v[2] & 3) << 6 | v[3]));
 	}
-	mi_buf_adds(out, h);
 	return true;
+}
+
+/* Decodes a header value (plain, or =?base64?...?=) into out; blanks
+ * around it are not part of it (RFC 9110 field values).  False when the
+ * value is malformed. */
+static bool header_value(const char *h, mi_buf *out)
+{
+	size_t n, i;
+	while (*h == ' ' || *h == '\t')
+		h++;
+	n = strlen(h);
+	while (n && (h[n - 1] == ' ' || h[n - 1] == '\t'))
+		n--;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)h[i] < 0x20 && h[i] != '\t')
+			return false;
+	if (n >= 11 && strncmp(h, "=?base64?", 9) == 0 && strncmp(h + n - 2, "?=", 2) == 0)
+		return b64_decode(h + 9, n - 11, out);
+	mi_buf_add(out, h, n);
+	return true;
+}
+
+/*
+ * Checks the Mcp-Param-NAME headers of a tools/call against its arguments:
+ * every argument whose schema carries x-mcp-header NAME must come with the
+ * header, equal to it (numbers compared as numbers).  0 or -32020.
+ */
+static int check_param_headers(mi_mcp_server *s, const mi_mcp_in *in, mi_rpc_msg *m,
+			       mi_buf *msg)
+{
+	json_t *schema = mi_mcp_tools_schema(s->tools, &s->env,
+					     mi_mcp_arg_str(m->params, "name", ""));
+	json_t *props = json_object_get(schema, "properties"), *ps;
+	json_t *args = json_object_get(m->params, "arguments");
+	const char *key;
+	int rc = 0;
+	json_object_foreach(props, key, ps) {
+		json_t *hn = json_object_get(ps, "x-mcp-header"), *v;
+		mi_buf name = {0}, got = {0};
+		const char *h;
+		if (!json_is_string(hn))
+			continue;
+		v = json_object_get(args, key);
+		mi_buf_addf(&name, "Mcp-Param-%s", json_string_value(hn));
+		h = in->header ? in->header(in->header_ctx, name.buf) : NULL;
+		if (!v || json_is_null(v)) {
+			mi_buf_release(&name);
+			continue;
+		}
+		if (!h)
+			mi_buf_addf(msg, "Header mismatch: %s is missing while the "
+				    "arguments carry %s", name.buf, key);
+		else if (!header_value(h, &got))
+			mi_buf_addf(msg, "Header mismatch: %s is not a valid value", name.buf);
+		else if (json_is_string(v) ? strcmp(got.buf ? got.buf : "", json_string_value(v)) :
+			 json_is_integer(v) || json_is_real(v) ?
+			 !got.len || strtod(got.buf, NULL) != json_number_value(v) :
+			 json_is_boolean(v) ? strcmp(mi_buf_str(&got),
+						     json_is_true(v) ? "true" : "false") : 0)
+			mi_buf_addf(msg, "Header mismatch: %s does not match the argument "
+				    "%s", name.buf, key);
+		if (msg->len)
+			rc = MI_RPC_HEADER_MISMATCH;
+		mi_buf_release(&name);
+		mi_buf_release(&got);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
+/* True when header value h, blanks around it aside, is exactly want. */
+static bool header_is(const char *h, const char *want)
+{
+	mi_buf b = {0};
+	bool r = h && header_value(h, &b) && strcmp(mi_buf_str(&b), want) == 0;
+	mi_buf_release(&b);
+	return r;
 }
 
 /*
@@ -1139,8 +1229,8 @@ static bool header_value(const char *h, mi_buf *out)
  * and client capabilities; over HTTP the headers mirror the body.  Returns
  * 0, or a JSON-RPC code with the message (and data) filled.
  */
-static int check_modern(const mi_mcp_in *in, mi_rpc_msg *m, json_t *meta,
-			mi_buf *msg, mi_buf *data)
+static int check_modern(mi_mcp_server *s, const mi_mcp_in *in, mi_rpc_msg *m,
+			json_t *meta, mi_buf *msg, mi_buf *data)
 {
 	json_t *v = json_object_get(meta, MI_META_VERSION);
 	json_t *caps = json_object_get(meta, MI_META_CAPS);
@@ -1152,7 +1242,7 @@ static int check_modern(const mi_mcp_in *in, mi_rpc_msg *m, json_t *meta,
 		return MI_RPC_INVALID_PARAMS;
 	}
 	if (in->http) {
-		if (!in->hdr_version || strcmp(in->hdr_version, json_string_value(v))) {
+		if (!header_is(in->hdr_version, json_string_value(v))) {
 			mi_buf_addf(msg, "Header mismatch: MCP-Protocol-Version %s%.40s%s "
 				    "does not match _meta protocolVersion %.40s",
 				    in->hdr_version ? "'" : "(missing)",
@@ -1174,7 +1264,7 @@ static int check_modern(const mi_mcp_in *in, mi_rpc_msg *m, json_t *meta,
 	if (in->http) {
 		mi_buf hv = {0};
 		int rc = 0;
-		if (!in->hdr_method || strcmp(in->hdr_method, m->method)) {
+		if (!header_is(in->hdr_method, m->method)) {
 			mi_buf_addf(msg, "Header mismatch: Mcp-Method %s does not match "
 				    "the body's method %.60s",
 				    in->hdr_method ? "header" : "is missing; it", m->method);
@@ -1194,6 +1284,8 @@ static int check_modern(const mi_mcp_in *in, mi_rpc_msg *m, json_t *meta,
 		mi_buf_release(&hv);
 		if (rc)
 			return rc;
+		if (!strcmp(m->method, "tools/call"))
+			return check_param_headers(s, in, m, msg);
 	}
 	return 0;
 }
@@ -1248,7 +1340,7 @@ int mi_mcp_handle(mi_mcp_session *ss, const mi_mcp_in *in, mi_buf *out,
 	 * _meta with the stateless keys (or server/discover) is 2026-07-28. */
 	modern = (atomic_load(&ss->state) == 0 || has_modern_meta(meta)) &&
 		 (has_modern_meta(meta) || strcmp(m.method, "server/discover") == 0);
-	if (modern && (code = check_modern(in, &m, meta, &msg, &data))) {
+	if (modern && (code = check_modern(s, in, &m, meta, &msg, &data))) {
 		reject(s, out, m.id_text, code, msg.buf, data.len ? data.buf : NULL, oc);
 		oc->modern = true;
 		goto out;
@@ -1305,6 +1397,7 @@ int mi_mcp_handle(mi_mcp_session *ss, const mi_mcp_in *in, mi_buf *out,
 	c->ctx.log = ctx_log;
 	c->ctx.cancelled = ctx_cancelled;
 	c->ctx.ask = ctx_ask;
+	c->ctx.cancel = &c->cancelled;
 	c->ctx.self = c;
 	pthread_mutex_lock(&ss->mu);
 	c->next = ss->calls;
@@ -1329,7 +1422,17 @@ out:
 int mi_mcp_serve_spec(const mi_mcp_opts *o, const mi_mcp_spec *spec)
 {
 	mi_mcp_server s;
-	int rc = mi_mcp_server_init(&s, o, spec);
+	int rc;
+	if (o->http && *o->http) {
+		/* The HTTP transport waits for SIGINT/SIGTERM: every thread made
+		 * from here on (log writer, poller, tasks) must leave them to it. */
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigaddset(&set, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	}
+	rc = mi_mcp_server_init(&s, o, spec);
 	if (rc)
 		return rc;
 	if (o->http && *o->http)

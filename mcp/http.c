@@ -627,6 +627,11 @@ static unsigned status_of(const mi_mcp_outcome *oc)
 	}
 }
 
+static const char *conn_header(void *ctx, const char *name)
+{
+	return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
 /* A session of its own for one stateless request. */
 static mi_hsess *sess_temp(mi_http *h)
 {
@@ -668,6 +673,8 @@ static MHD_Result do_post(mi_http *h, struct MHD_Connection *con, mi_req *rq)
 	in.hdr_version = pv;
 	in.hdr_method = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Method");
 	in.hdr_name = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Name");
+	in.header = conn_header;
+	in.header_ctx = con;
 	if (!p.modern && pv && !mi_mcp_version_known(pv)) {
 		mi_buf_addf(&m, "Bad Request: unsupported MCP-Protocol-Version %.40s; "
 			    "supported: %s", pv, mi_mcp_versions_json);

@@ -71,6 +71,9 @@ typedef struct mi_mcp_in {
 	const char *hdr_version;     /* HTTP MCP-Protocol-Version, or NULL */
 	const char *hdr_method;      /* HTTP Mcp-Method, or NULL */
 	const char *hdr_name;        /* HTTP Mcp-Name, or NULL */
+	/* Any other HTTP header by name (case-insensitive), or NULL. */
+	const char *(*header)(void *ctx, const char *name);
+	void *header_ctx;            /* for header */
 	bool http;                   /* came over HTTP (headers checked) */
 } mi_mcp_in;
 

@@ -34,6 +34,7 @@ static const mi_mcp_tool_group *const mi_groups[] = {
 	&mi_mcp_tools_code,
 	&mi_mcp_tools_index,
 	&mi_mcp_tools_meta,      /* when the index holds a tool catalog */
+	&mi_mcp_tools_compile,   /* when .mcpidx.toml names compile targets */
 	NULL,
 };
 
@@ -41,6 +42,13 @@ static const mi_mcp_tool_group *const mi_groups[] = {
 static const mi_mcp_resource_kind *const mi_resources[] = {
 	&mi_mcp_resource_file,
 	&mi_mcp_resource_outline,
+	NULL,
+};
+
+/* Prompts, in prompts/list order. */
+static const mi_mcp_prompt *const mi_prompts[] = {
+	&mi_mcp_prompt_outline,
+	&mi_mcp_prompt_explain_symbol,
 	NULL,
 };
 
@@ -55,6 +63,6 @@ const mi_mcp_spec mi_mcp_spec_mcpidx = {
 	.icons = MI_ICONS,
 	.groups = mi_groups,
 	.resources = mi_resources,
-	.prompts = NULL,
+	.prompts = mi_prompts,
 	.index = true,
 };

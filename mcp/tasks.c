@@ -271,6 +271,8 @@ int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 	t->ctx.log = task_log;
 	t->ctx.cancelled = task_cancelled;
 	t->ctx.ask = task_ask;
+	t->ctx.task_id = t->id;
+	t->ctx.cancel = &t->cancel;
 	t->ctx.self = t;
 	pthread_mutex_lock(&tk_mu);
 	purge_locked();
@@ -282,8 +284,8 @@ int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 		memcpy(rnd + 8, &tk_seq, sizeof tk_seq);
 		mi_hash128(rnd, sizeof rnd, h);
 		mi_hash_hex(h, hex);
-		snprintf(t->id, sizeof t->id, "task-%llu-%.16s",
-			 (unsigned long long)++tk_seq, hex);
+		snprintf(t->id, sizeof t->id, "%s-%llu-%.16s",
+			 run->kind ? run->kind : "task", (unsigned long long)++tk_seq, hex);
 	}
 	t->next = tk_list;
 	tk_list = t;
@@ -420,6 +422,22 @@ int mi_mcp_tasks_method(mi_mcp_ctx *c, const char *owner, bool modern,
 out:
 	pthread_mutex_unlock(&tk_mu);
 	return rc;
+}
+
+const char *mi_mcp_task_state(const char *owner, const char *id, mi_buf *msg)
+{
+	const char *st = NULL;
+	mi_task *t;
+	pthread_mutex_lock(&tk_mu);
+	for (t = tk_list; t; t = t->next)
+		if (!strcmp(t->id, id) && (!t->owner[0] || !strcmp(t->owner, owner))) {
+			st = mi_task_status[t->status];
+			if (msg && t->message)
+				mi_buf_adds(msg, t->message);
+			break;
+		}
+	pthread_mutex_unlock(&tk_mu);
+	return st;
 }
 
 void mi_mcp_tasks_shutdown(void)

@@ -196,7 +196,7 @@ static const mi_mcp_tool code_tools[] = {
 	    ",\"meta\":{\"type\":\"object\"}" CUT_OUT),
 	RO, t_read_file,
 	"use mode outline or compact, or expand_at for one symbol, or raise "
-	"max_tokens", NULL
+	"max_tokens", NULL, NULL, NULL, NULL
 },
 {
 	"expand_at", "Expand one symbol",
@@ -213,7 +213,7 @@ static const mi_mcp_tool code_tools[] = {
 	OBJ("\"path\":" STR ",\"name\":" STR ",\"kind\":" STR ",\"start_line\":" INT
 	    ",\"end_line\":" INT ",\"text\":" STR CUT_OUT),
 	RO, t_expand_at,
-	"expand a nested member (Parent.NAME) or ask for what=signature", NULL
+	"expand a nested member (Parent.NAME) or ask for what=signature", NULL, NULL, NULL, NULL
 },
 {
 	"goto_definition", "Go to definition",
@@ -226,7 +226,7 @@ static const mi_mcp_tool code_tools[] = {
 	MAXTOK "},\"required\":[\"symbol\"],\"additionalProperties\":false}",
 	OBJ("\"definitions\":" ARR(OBJ("\"name\":" STR ",\"kind\":" STR ",\"path\":"
 	    STR ",\"line\":" INT ",\"text\":" STR)) ",\"total\":" INT CUT_OUT),
-	RO, t_goto_definition, "pass path to pick one definition", "definitions"
+	RO, t_goto_definition, "pass path to pick one definition", "definitions", NULL, NULL, NULL
 },
 {
 	"find_references", "Find references",
@@ -243,7 +243,7 @@ static const mi_mcp_tool code_tools[] = {
 	OBJ("\"references\":" ARR(OBJ("\"path\":" STR ",\"line\":" INT
 	    ",\"caller\":" STR ",\"text\":" STR)) PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_find_references, "lower limit or use kind=calls",
-	"references"
+	"references", NULL, NULL, NULL
 },
 {
 	"code_research", "Research across the code graph",
@@ -261,7 +261,7 @@ static const mi_mcp_tool code_tools[] = {
 	OBJ("\"nodes\":" ARR(OBJ("\"name\":" STR ",\"path\":" STR ",\"line\":" INT
 	    ",\"depth\":" INT)) ",\"edges\":" ARR("{\"type\":\"object\"}")
 	    ",\"text\":" STR CUT_OUT),
-	RO | MI_TOOL_SLOW, t_code_research, "lower depth or name one symbol", NULL
+	RO | MI_TOOL_SLOW, t_code_research, "lower depth or name one symbol", NULL, NULL, NULL, NULL
 },
 {
 	"search_code", "Search code",
@@ -285,7 +285,7 @@ static const mi_mcp_tool code_tools[] = {
 	    ",\"end_line\":" INT ",\"kind\":" STR ",\"signature\":" STR
 	    ",\"content\":" STR)) PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_code,
-	"lower limit, add path_filter or extensions", "results"
+	"lower limit, add path_filter or extensions", "results", NULL, NULL, NULL
 },
 {
 	"search_docs", "Search documentation",
@@ -301,7 +301,7 @@ static const mi_mcp_tool code_tools[] = {
 	OBJ("\"results\":" ARR(OBJ("\"path\":" STR ",\"start_line\":" INT
 	    ",\"heading\":" STR ",\"content\":" STR)) PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_docs, "lower limit or add path_filter",
-	"results"
+	"results", NULL, NULL, NULL
 },
 };
 

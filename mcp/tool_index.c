@@ -38,7 +38,7 @@ static const mi_mcp_tool index_tools[] = {
 	"\"git_head\":{\"type\":\"string\"},\"files\":{\"type\":\"integer\"},"
 	"\"symbols\":{\"type\":\"integer\"},\"languages\":{\"type\":\"object\"}}}",
 	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_index_status,
-	NULL, NULL
+	NULL, NULL, NULL, NULL, NULL
 },
 {
 	"index_codebase", "Build or update the index",
@@ -56,7 +56,7 @@ static const mi_mcp_tool index_tools[] = {
 	"\"seconds\":{\"type\":\"number\"},\"stats\":{\"type\":[\"object\","
 	"\"null\"]},\"output\":{\"type\":\"string\"}}}",
 	MI_TOOL_IDEMPOTENT | MI_TOOL_SLOW | MI_TOOL_TASK_OPTIONAL, t_index_codebase,
-	NULL, NULL
+	NULL, NULL, NULL, "build", NULL
 },
 };
 

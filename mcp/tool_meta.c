@@ -136,28 +136,28 @@ static const mi_mcp_tool meta_tools[] = {
 	"Finds the tools of the connected MCP servers that fit a task, described in your own words (BM25F over names, descriptions, parameters and task phrasings). Returns up to `limit` tools as `server/tool`, a one-line summary and a signature like (path: string, recursive?: boolean). Call describe_tools with level L2 for the full schema, then execute.",
 	"{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"The task, e.g. 'turn an address into coordinates'\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":50,\"default\":5}},\"required\":[\"query\"]}",
 	"{\"type\":\"object\",\"properties\":{\"tools\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"server\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"signature\":{\"type\":\"string\"},\"score\":{\"type\":\"number\"}},\"required\":[\"name\",\"server\",\"summary\",\"score\"]}},\"total\":{\"type\":\"integer\"}},\"required\":[\"tools\"]}",
-	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_find_tools, NULL, NULL
+	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_find_tools, NULL, NULL, NULL, NULL, NULL
 },
 {
 	"describe_tools", "Describe tools",
 	"Describes tools found by find_tools: level L0 (names), L1 (summary and signature) or L2 (description and the full inputSchema/outputSchema needed to call it).",
 	"{\"type\":\"object\",\"properties\":{\"names\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"description\":\"server/tool names\"},\"level\":{\"type\":\"string\",\"enum\":[\"L0\",\"L1\",\"L2\"],\"default\":\"L2\"}},\"required\":[\"names\"]}",
 	"{\"type\":\"object\",\"properties\":{\"tools\":{\"type\":\"array\"},\"missing\":{\"type\":\"array\"}},\"required\":[\"tools\"]}",
-	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_describe_tools, NULL, NULL
+	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_describe_tools, NULL, NULL, NULL, NULL, NULL
 },
 {
 	"execute", "Execute a tool",
 	"Calls a tool of a connected MCP server (`server/tool`, from find_tools) with its arguments and returns that tool's result unchanged. Tools that change or delete things need a person's confirmation first; the answer says how.",
 	"{\"type\":\"object\",\"properties\":{\"tool_name\":{\"type\":\"string\"},\"arguments\":{\"type\":\"object\",\"description\":\"as the tool's inputSchema says\"},\"confirm\":{\"type\":\"string\",\"description\":\"the one-time code a person got from `mcpidx tools confirm`\"}},\"required\":[\"tool_name\"]}",
 	NULL,
-	MI_TOOL_DESTRUCTIVE | MI_TOOL_OPEN_WORLD | MI_TOOL_INDEX | MI_TOOL_SLOW, t_execute, NULL, NULL
+	MI_TOOL_DESTRUCTIVE | MI_TOOL_OPEN_WORLD | MI_TOOL_INDEX | MI_TOOL_SLOW, t_execute, NULL, NULL, NULL, NULL, NULL
 },
 {
 	"list_namespaces", "List tool servers",
 	"Lists the connected MCP servers (namespaces) with their tool counts and any error from their last fetch.",
 	"{\"type\":\"object\",\"properties\":{}}",
 	"{\"type\":\"object\",\"properties\":{\"namespaces\":{\"type\":\"array\"}},\"required\":[\"namespaces\"]}",
-	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_list_namespaces, NULL, NULL
+	MI_TOOL_READ_ONLY | MI_TOOL_IDEMPOTENT | MI_TOOL_INDEX, t_list_namespaces, NULL, NULL, NULL, NULL, NULL
 },
 };
 

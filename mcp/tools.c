@@ -213,13 +213,12 @@ static bool group_applies(const mi_mcp_tool_group *g, mi_mcp_env *env)
 	return !g->applies || g->applies(env);
 }
 
-/* The row named name among the groups that apply, or NULL. */
+/* The row named name, or NULL. */
 static tool_entry *find(mi_mcp_tools *ts, mi_mcp_env *env, const char *name)
 {
 	size_t i;
 	for (i = 0; i < ts->n; i++)
-		if (strcmp(ts->e[i].t->name, name) == 0 &&
-		    group_applies(ts->e[i].g, env))
+		if (strcmp(ts->e[i].t->name, name) == 0)
 			return &ts->e[i];
 	return NULL;
 }
@@ -229,6 +228,12 @@ const mi_mcp_tool *mi_mcp_tools_find(mi_mcp_tools *ts, mi_mcp_env *env,
 {
 	tool_entry *e = find(ts, env, name);
 	return e ? e->t : NULL;
+}
+
+json_t *mi_mcp_tools_schema(mi_mcp_tools *ts, mi_mcp_env *env, const char *name)
+{
+	tool_entry *e = find(ts, env, name);
+	return e ? e->schema : NULL;
 }
 
 static const char *task_support(unsigned flags)
@@ -256,14 +261,19 @@ void mi_mcp_tools_list(mi_mcp_tools *ts, mi_mcp_env *env, const char *version,
 		first = false;
 		mi_buf_adds(out, "{\"name\":");
 		mi_buf_add_json_str(out, t->name, strlen(t->name));
-		if (title) {
+		if (title && t->title) {
 			mi_buf_adds(out, ",\"title\":");
 			mi_buf_add_json_str(out, t->title, strlen(t->title));
 		}
-		mi_buf_adds(out, ",\"description\":");
-		mi_buf_add_json_str(out, t->description, strlen(t->description));
+		if (t->description) {
+			mi_buf_adds(out, ",\"description\":");
+			mi_buf_add_json_str(out, t->description, strlen(t->description));
+		}
 		mi_buf_adds(out, ",\"inputSchema\":");
-		mi_buf_adds(out, t->input_schema);
+		if (t->schema_fn)
+			t->schema_fn(env, out);
+		else
+			mi_buf_adds(out, t->input_schema);
 		if (structured && t->output_schema) {
 			mi_buf_adds(out, ",\"outputSchema\":");
 			mi_buf_adds(out, t->output_schema);
@@ -678,6 +688,15 @@ int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 		snprintf(outcome, outcome_len, "%s", strstr(mi_buf_str(&r.raw),
 			 "\"isError\":true") ? "tool-error" : "ok");
 		rc = 0;
+		goto out;
+	}
+	if (rc <= -32000 && rc >= -32768) {
+		/* A protocol error, not a tool error. */
+		if (q)
+			mi_mcp_index_put(env);
+		mi_buf_add(msg, r.out.text.buf, r.out.text.len);
+		if (!msg->len)
+			mi_buf_addf(msg, "%s refused the request", t->name);
 		goto out;
 	}
 	if (rc && !r.out.is_error && !r.out.text.len && !r.input_required.len)

@@ -24,7 +24,7 @@ MCPIDX = os.environ.get("MCPIDX", os.path.join(TOP, "mcpidx"))
 REGEN = os.environ.get("MI_REGEN") == "1"
 MODERN = "2026-07-28"
 VOLATILE = {"built", "index_bytes", "seconds", "createdAt", "lastUpdatedAt",
-            "git_head", "tool", "version"}
+            "git_head", "tool", "version", "format_version"}
 
 
 def normalize(v, tmp):
@@ -42,6 +42,8 @@ def normalize(v, tmp):
         return [normalize(x, tmp) for x in v]
     if isinstance(v, str):
         v = v.replace(tmp, "$TMP")
+        v = re.sub(r"\(format \d+, mcpidx [^)]*\)", "(format <n>, mcpidx <version>)", v)
+        v = re.sub(r"built \d{4}-\d\d-\d\dT[\d:]+Z", "built <time>", v)
         return re.sub(r"\d+\.\d+s\b", "<secs>", v)
     return v
 
