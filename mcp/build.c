@@ -444,11 +444,11 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 	mi_buf_adds(&r->out.json, "{\"path\":");
 	mi_buf_add_json_str(&r->out.json, abs, strlen(abs));
 	mi_buf_addf(&r->out.json, ",\"status\":\"completed\",\"exit_code\":0,"
-		    "\"seconds\":%.3f,\"stats\":", secs);
-	if (!stats.is_error && stats.json.len)
+		    "\"seconds\":%.3f", secs);
+	if (!stats.is_error && stats.json.len) {
+		mi_buf_adds(&r->out.json, ",\"stats\":");
 		mi_buf_add(&r->out.json, stats.json.buf, stats.json.len);
-	else
-		mi_buf_adds(&r->out.json, "null");
+	}
 	mi_buf_adds(&r->out.json, ",\"output\":");
 	mi_buf_add_json_str(&r->out.json, mi_buf_str(&output), output.len);
 	mi_buf_addc(&r->out.json, '}');

@@ -1346,6 +1346,18 @@ int mi_mcp_handle(mi_mcp_session *ss, const mi_mcp_in *in, mi_buf *out,
 		goto out;
 	}
 	oc->modern = modern;
+	/* A retry's answers (2026-07-28): an object keyed by our request
+	 * names, the state an opaque string; anything else is a protocol error,
+	 * not a tool error. */
+	if (modern && ((json_object_get(m.params, "inputResponses") &&
+			!json_is_object(json_object_get(m.params, "inputResponses"))) ||
+		       (json_object_get(m.params, "requestState") &&
+			!json_is_string(json_object_get(m.params, "requestState"))))) {
+		reject(s, out, m.id_text, MI_RPC_INVALID_PARAMS,
+		       "inputResponses must be an object and requestState a string",
+		       NULL, oc);
+		goto out;
+	}
 	meth = method_find(s, m.method, modern);
 	if (!meth) {
 		mi_buf_addf(&msg, "Method not found: %.100s%s", m.method,

@@ -511,6 +511,10 @@ static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
 	e->h = h;
 	e->s = s;
 	e->legacy_ids = legacy;
+	/* SEP-1699 priming event: an id and empty data first, with the
+	 * reconnection delay, so a client knows where the stream starts. */
+	if (legacy)
+		mi_buf_addf(&e->q, "id: %lu\nretry: 1000\ndata: \n\n", ++e->seq);
 	mi_buf_add(&e->body, mi_buf_str(&rq->body), rq->body.len);
 	e->in = *in;
 	if (in->hdr_version) {

@@ -8,6 +8,7 @@
  */
 #include "area.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Shared schema pieces. */
@@ -107,12 +108,22 @@ static int t_find_references(mi_mcp_ctx *c, mi_query *q, json_t *args,
 					(size_t)mi_mcp_arg_int(args, "limit", 50), &r->out);
 }
 
+/* Progress per hop: "hop 2 of 3: 14 nodes". */
+static void on_hop(void *arg, int hop, int depth, size_t nodes)
+{
+	mi_mcp_ctx *c = arg;
+	char msg[64];
+	snprintf(msg, sizeof msg, "hop %d of %d: %zu nodes", hop, depth, nodes);
+	c->progress(c, hop, depth, msg);
+}
+
 static int t_code_research(mi_mcp_ctx *c, mi_query *q, json_t *args,
 			   mi_mcp_result *r)
 {
-	return mi_query_research(q, mi_mcp_arg_str(args, "query", ""),
-				 (int)mi_mcp_arg_int(args, "depth", 2),
-				 mi_mcp_arg_str(args, "focus", NULL), &r->out);
+	return mi_query_research_hops(q, mi_mcp_arg_str(args, "query", ""),
+				      (int)mi_mcp_arg_int(args, "depth", 2),
+				      mi_mcp_arg_str(args, "focus", NULL), on_hop, c,
+				      &r->out);
 }
 
 /* extensions: "c,h" or ["c", ".h"] -> "c,h" in buf. */
@@ -273,7 +284,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
 	"\"default\":20}," OFFSET ","
 	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob, e.g. src/**.\"},"
-	"\"extensions\":{\"type\":[\"string\",\"array\"],\"items\":" STR ","
+	"\"extensions\":{\"anyOf\":[" STR ",{\"type\":\"array\",\"items\":" STR "}],"
 	"\"description\":\"c,h or [\\\"py\\\"].\"},"
 	"\"format\":{\"type\":\"string\",\"enum\":[\"toon\",\"json\",\"human\"],"
 	"\"default\":\"toon\",\"description\":\"Text form: toon is a compact "

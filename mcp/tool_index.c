@@ -53,8 +53,8 @@ static const mi_mcp_tool index_tools[] = {
 	"\"Rebuild from scratch.\"}},\"additionalProperties\":false}",
 	"{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
 	"\"status\":{\"type\":\"string\"},\"exit_code\":{\"type\":\"integer\"},"
-	"\"seconds\":{\"type\":\"number\"},\"stats\":{\"type\":[\"object\","
-	"\"null\"]},\"output\":{\"type\":\"string\"}}}",
+	"\"seconds\":{\"type\":\"number\"},\"stats\":{\"type\":\"object\","
+	"\"description\":\"Absent when the index could not be read.\"},\"output\":{\"type\":\"string\"}}}",
 	MI_TOOL_IDEMPOTENT | MI_TOOL_SLOW | MI_TOOL_TASK_OPTIONAL, t_index_codebase,
 	NULL, NULL, NULL, "build", NULL
 },

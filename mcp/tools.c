@@ -380,8 +380,29 @@ static int check_value(const char *tool, const char *key, json_t *ps, json_t *v,
 	json_t *type = json_object_get(ps, "type"), *en = json_object_get(ps, "enum");
 	json_t *mn = json_object_get(ps, "minimum"), *mx = json_object_get(ps, "maximum");
 	json_t *minlen = json_object_get(ps, "minLength"), *items, *e;
+	json_t *any = json_object_get(ps, "anyOf");
 	bool ok = true;
 	size_t i;
+	if (json_is_array(any)) {
+		/* anyOf of typed branches ({"anyOf":[{"type":"string"},{"type":"array"}]},
+		 * the portable spelling of a type list): the first branch that takes v. */
+		json_array_foreach(any, i, e) {
+			mi_buf scratch = {0};
+			int brc = check_value(tool, key, e, v, &scratch);
+			mi_buf_release(&scratch);
+			if (brc == 0)
+				return 0;
+		}
+		mi_buf_addf(err, "Argument '%s' of %s must be ", key, tool);
+		json_array_foreach(any, i, e)
+			mi_buf_addf(err, "%s%s", i ? " or " : "a ",
+				    json_string_value(json_object_get(e, "type")) ?
+				    json_string_value(json_object_get(e, "type")) : "value");
+		mi_buf_adds(err, " (");
+		describe_value(err, v);
+		mi_buf_adds(err, ").");
+		return -1;
+	}
 	if (json_is_string(type)) {
 		ok = type_ok(json_string_value(type), v);
 	} else if (json_is_array(type)) {

@@ -50,6 +50,13 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 /* code_research: {nodes, edges, text}. focus may be NULL. */
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
+/* Called after each hop of a research: hop (1..depth) is done and the
+ * graph holds nodes; the caller may report progress. */
+typedef void (*mi_query_hop_fn)(void *ctx, int hop, int depth, size_t nodes);
+/* mi_query_research, calling hop_fn (may be NULL) after each hop. */
+int mi_query_research_hops(mi_query *q, const char *query, int depth,
+			   const char *focus, mi_query_hop_fn hop_fn, void *ctx,
+			   mi_out *out);
 
 /*
  * How search_code ranks (docs/format-search.md, "Scoring").  The defaults,

@@ -97,7 +97,12 @@ def main():
                 continue
             spec = json.load(open(os.path.join(gdir, name)))
             version = spec.get("version", "2025-11-25")
-            if version not in servers:
+            if spec["method"] == "initialize":
+                # An initialize case negotiates its own session: a fresh server,
+                # so the shared one of its version keeps its version.
+                version = "initialize:" + case
+                servers[version] = Server(repo)
+            elif version not in servers:
                 servers[version] = Server(repo)
                 if version != MODERN:
                     servers[version].rpc("initialize", {

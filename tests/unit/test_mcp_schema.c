@@ -124,10 +124,23 @@ static void check_schema(const char *tool, const char *what, json_t *sch,
 		    !json_is_array(json_object_get(v, "enum")) && strcmp(key, "query") &&
 		    strcmp(key, "symbol") && strcmp(key, "limit"))
 			TEST_FAIL_("%s: input property %s has no description", tool, key);
-		if (input && !type)
-			TEST_FAIL_("%s: input property %s has no type", tool, key);
+		/* Typed everywhere (inputs and outputs): a type, or anyOf
+		 * branches that each have one (the portable spelling of a
+		 * type list, which MCP Inspector --strict asks for). */
+		if (!type) {
+			json_t *any = json_object_get(v, "anyOf"), *b;
+			size_t j;
+			bool typed = json_is_array(any) && json_array_size(any) > 0;
+			json_array_foreach(any, j, b)
+				typed = typed && json_is_string(json_object_get(b, "type"));
+			if (!typed)
+				TEST_FAIL_("%s: %s property %s has no type", tool, what, key);
+		}
+		if (json_is_array(type))
+			TEST_FAIL_("%s: %s property %s: a type list; write anyOf "
+				   "branches (MCP Inspector --strict warns)", tool, what, key);
 		if (type && !json_is_string(type) && !json_is_array(type))
-			TEST_FAIL_("%s: %s property %s: type must be a string or array",
+			TEST_FAIL_("%s: %s property %s: type must be a string",
 				   tool, what, key);
 		if (json_object_get(v, "enum") && !json_is_array(json_object_get(v, "enum")))
 			TEST_FAIL_("%s: %s property %s: enum must be an array", tool,
