@@ -4,7 +4,8 @@
 #   cli:   tests/cli/*.sh               (one test each; exit 0 = pass)
 #   security: tests/security/*.sh       (attacks and faults; same rules as cli)
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
-#   asan:  the unit and cli tiers again, sanitized (unless MI_SKIP_ASAN=1)
+#   lsp:   tests/lsp/run.sh             (PASS/FAIL lines, real LSP client)
+#   asan:  the unit, cli and lsp tiers again, sanitized (unless MI_SKIP_ASAN=1)
 # Run from the repository root.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -69,10 +70,22 @@ if [ -f tests/mcp/run.sh ]; then
 		echo "FAIL mcp suite exited $rc" >> "$out"; count "$out" mcp; tail -20 "$out"
 	fi
 fi
+lsp_tier() { # $1 = label, $2 = mcpidx binary
+	[ -f tests/lsp/run.sh ] || return 0
+	out="$log/$1.out"
+	MCPIDX="$top/$2" sh tests/lsp/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" "$1"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL lsp suite exited $rc" >> "$out"; count "$out" "$1"; tail -20 "$out"
+	fi
+}
+lsp_tier lsp mcpidx
 if [ -z "${MI_SKIP_ASAN:-}" ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	tier asan build/mcpidx-asan build/tests-asan
+	lsp_tier asan-lsp build/mcpidx-asan
 fi
 echo "tests took $(( $(date +%s) - start ))s; logs in $log/"
 [ -n "$failed" ] && echo "failed in:$failed"

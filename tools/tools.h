@@ -26,6 +26,7 @@ int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
 int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
+int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
 
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,
