@@ -77,6 +77,8 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc > 0 && argv[0] && *argv[0])
+		mi_prog = argv[0];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -61,7 +61,8 @@ extern const char *const mi_query_cmd_names[];
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
 
-/* Path of the running executable (for child builds), malloc'd. */
-char *mi_self_exe(const char *argv0);
+/* argv[0] of the process as started (main sets it before any command
+ * runs): what mi_exe_path falls back on to find our own binary. */
+extern const char *mi_prog;
 
 #endif
