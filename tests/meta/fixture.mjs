@@ -3,10 +3,11 @@
 // (read at start and on each tools/list): {"desc": "..."} changes greet's
 // description (a rug pull).  Tools: greet, wipe (destructive), slow
 // (progress, honours cancellation), fail (an error result), crash (exits
-// mid-call), grow (adds a tool at run time: notifications/tools/list_changed).
+// mid-call), grow (adds a tool at run time, and to the state for later runs:
+// notifications/tools/list_changed).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 
 function state() {
@@ -50,12 +51,17 @@ server.registerTool('crash', {
   description: 'Exits the server in the middle of the call.',
   inputSchema: {},
 }, async () => { setTimeout(() => process.exit(3), 10); return new Promise(() => {}); });
-server.registerTool('grow', {
-  description: 'Adds a tool named grown while running.',
-  inputSchema: {},
-}, async () => {
+function addGrown() {
   server.registerTool('grown', { description: 'A tool that appeared at run time.', inputSchema: {} },
                       async () => ({ content: [{ type: 'text', text: 'grown here' }] }));
+}
+if (st.extra) addGrown();
+server.registerTool('grow', {
+  description: 'Adds a tool named grown while running (and in later runs).',
+  inputSchema: {},
+}, async () => {
+  writeFileSync(process.env.FIXTURE_STATE, JSON.stringify({ ...state(), extra: true }));
+  if (!st.extra) addGrown();
   server.sendToolListChanged();
   return { content: [{ type: 'text', text: 'grew' }] };
 });

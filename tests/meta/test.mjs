@@ -208,5 +208,98 @@ await test('hand_written_aliases_find_paraphrases', async () => {
   check(JSON.parse(r.stdout).tools[0]?.name === 'fx/greet', `alias not matched: ${r.stdout}`);
 });
 
+// ---- the same over MCP: mcpidx serve with the official SDK client ----------------
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+async function connect(index) {
+  const client = new Client({ name: 'meta-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: MCPIDX, args: ['serve', index], stderr: 'ignore' }));
+  return client;
+}
+
+const sidx = join(work, 'sidx');
+let sclient;
+
+await test('serve_lists_meta_tools_only_with_a_catalog', async () => {
+  const repo = join(work, 'repo');
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(join(repo, 'a.c'), 'int main(void) { return 0; }\n');
+  let r = await run(['build', repo, '-q']);
+  const plain = await connect(join(repo, '.mcpidx'));
+  let names = (await plain.listTools()).tools.map((t) => t.name);
+  await plain.close();
+  check(!names.includes('find_tools') && names.includes('read_file'), `code-only index lists: ${names}`);
+  r = await buildIndex('serve.servers', servers({ fx: fixture }), sidx);
+  check(r.code === 0, `build: ${r.stderr}`);
+  sclient = await connect(sidx);
+  names = (await sclient.listTools()).tools.map((t) => t.name);
+  for (const n of ['find_tools', 'describe_tools', 'execute', 'list_namespaces', 'read_file'])
+    check(names.includes(n), `${n} not listed: ${names}`);
+});
+
+await test('serve_find_describe_execute', async () => {
+  let r = await sclient.callTool({ name: 'find_tools', arguments: { query: 'create entities in the knowledge graph', limit: 3 } });
+  check(r.structuredContent.tools[0].name === 'memory/create_entities', `find: ${JSON.stringify(r.structuredContent)}`);
+  check(r.content[0].text.includes('memory/create_entities('), `text: ${r.content[0].text}`);
+  r = await sclient.callTool({ name: 'describe_tools', arguments: { names: ['everything/echo'], level: 'L2' } });
+  check(r.structuredContent.tools[0].inputSchema.properties.message, `describe: ${JSON.stringify(r)}`);
+  r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'everything/echo', arguments: { message: 'x y' } } });
+  check(r.content[0].text === 'Echo: x y' && !r.isError, `execute: ${JSON.stringify(r)}`);
+  r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/fail', arguments: {} } });
+  check(r.isError === true && r.content[0].text === 'it failed on purpose', `error result: ${JSON.stringify(r)}`);
+  r = await sclient.callTool({ name: 'list_namespaces', arguments: {} });
+  check(r.structuredContent.namespaces.some((n) => n.name === 'fx'), `namespaces: ${JSON.stringify(r)}`);
+});
+
+await test('serve_progress_passthrough', async () => {
+  const seen = [];
+  const r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/slow', arguments: { steps: 4 } } },
+                                   undefined, { onprogress: (p) => seen.push(p), timeout: 60000 });
+  check(r.structuredContent && r.structuredContent.steps === 4, `result: ${JSON.stringify(r)}`);
+  check(seen.length >= 4 && seen.some((p) => p.message === 'step 4' && p.total === 4), `progress: ${JSON.stringify(seen)}`);
+});
+
+await test('serve_crash_mid_call_then_restart', async () => {
+  let r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/crash', arguments: {} } });
+  check(r.isError && r.content[0].text.includes('stopped during the call'), `crash: ${JSON.stringify(r)}`);
+  r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/greet', arguments: { name: 'bo' } } });
+  check(!r.isError && r.content[0].text === 'hello bo', `after restart: ${JSON.stringify(r)}`);
+});
+
+await test('serve_cancellation_passes_through', async () => {
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 300);
+  let aborted = false;
+  try {
+    await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/slow', arguments: { steps: 400 } } },
+                           undefined, { signal: ac.signal, timeout: 60000 });
+  } catch (e) { aborted = true; }
+  check(aborted, 'the call was not aborted');
+  const r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/greet', arguments: { name: 'cy' } } });
+  check(r.content[0].text === 'hello cy', `after cancel: ${JSON.stringify(r)}`);
+});
+
+await test('serve_upstream_list_changed_reindexes', async () => {
+  let changed = false;
+  sclient.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed = true; });
+  let r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/grow', arguments: {} } });
+  check(r.content[0].text === 'grew', `grow: ${JSON.stringify(r)}`);
+  for (let i = 0; i < 300 && !changed; i++) await new Promise((res) => setTimeout(res, 100));
+  check(changed, 'no notifications/tools/list_changed within 30 s');
+  r = await sclient.callTool({ name: 'find_tools', arguments: { query: 'tool that appeared at run time', limit: 1 } });
+  check(r.structuredContent.tools[0]?.name === 'fx/grown', `re-indexed catalog: ${JSON.stringify(r.structuredContent)}`);
+});
+
+await test('serve_bundles_suggest_tools_used_together', async () => {
+  const r = await sclient.callTool({ name: 'find_tools', arguments: { query: 'greet a person by name', limit: 1 } });
+  const hit = r.structuredContent.tools[0];
+  check(hit.name === 'fx/greet' && hit.related.includes('everything/echo'), `related: ${JSON.stringify(hit)}`);
+  check(r.content[0].text.includes('V* often used with: '), `text: ${r.content[0].text}`);
+  await sclient.close();
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
