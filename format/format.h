@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 3          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 4          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -393,9 +393,10 @@ int mi_meta_get_str(mi_txn *t, const char *key, char **v);
  * boundaries; every part is lowercased and English-stemmed (Snowball), and a
  * word of two or more parts also yields its whole form, lowercased with the
  * '_' removed ("parseConfig" -> "parseconfig", "pars", "config").  Stop words
- * and one-letter or pure-digit parts (except as the whole form) are dropped,
- * as are terms longer than MI_TOK_MAX.  With MI_TOK_CODE, string literals
- * longer than MI_TOK_LITERAL_CAP bytes yield no terms.
+ * and one-letter parts are dropped, as are terms longer than MI_TOK_MAX; the
+ * digits of a longer word are a part ("GetInt8" -> "8").  With MI_TOK_CODE,
+ * string literals longer than MI_TOK_LITERAL_CAP bytes yield no terms, and
+ * neither do a lone digit or a keyword used as a whole word (`int`).
  */
 #define MI_TOK_MAX 48          /* longest term kept, bytes */
 #define MI_TOK_LITERAL_CAP 64  /* longer string literals give no terms */
@@ -429,14 +430,16 @@ enum {
 #define MI_POSTF_AUX 0x20     /* posting flag: the chunk is not a function or method */
 #define MI_POSTF_PRIVATE 0x40 /* posting flag: the chunk's symbol is private */
 #define MI_POSTF_MD 0x80      /* posting flag: a Markdown section */
+#define MI_POSTF_TEST 0x100   /* posting flag: test code (test file or test function) */
+#define MI_POSTF_GEN 0x200    /* posting flag: generated code (*.pb.go, "DO NOT EDIT") */
 
 /* Scoring modes: which weights a posting is scored with. */
 enum { MI_SM_CODE, MI_SM_DOCS_MD, MI_SM_DOCS_CODE, MI_SM__COUNT };
 
 typedef struct mi_bm25f {
-	float k1;                          /* saturation */
+	float k1[MI_SM__COUNT];              /* saturation per mode */
 	float w[MI_SM__COUNT][MI_SF__COUNT]; /* field weights per mode */
-	float b[MI_SF__COUNT];             /* length normalisation per field */
+	float b[MI_SM__COUNT][MI_SF__COUNT]; /* length normalisation per mode and field */
 } mi_bm25f;
 extern const mi_bm25f mi_bm25f_params;
 

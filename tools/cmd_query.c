@@ -143,7 +143,7 @@ static const qcmd qcmds[] = {
 	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
-	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--all]",
+	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
 	 "ranked code search (BM25F over symbols, signatures, docs, bodies)"},
 	{"docs", 1, "QUERY... [--limit N] [--path GLOB]", "search Markdown sections and doc comments"},
 	{"research", 1, "QUERY... [--depth 1-5] [--focus architecture|dependencies|patterns|flow]",
@@ -223,7 +223,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		s.path_filter = opt_get(&a, "path");
 		s.extensions = opt_get(&a, "ext");
 		s.format = opt_get(&a, "format");
-		s.all = opt_get(&a, "all") != NULL;
+		/* search_code: every symbol unless --filter public (--all is
+		 * the default); docs: public unless --all. */
+		const char *sf = opt_get(&a, "filter");
+		s.all = name[0] == 's' ? !(sf && !strcmp(sf, "public")) : opt_get(&a, "all") != NULL;
 		rc = name[0] == 's' ? mi_query_search(q, &s, &o) : mi_query_docs(q, &s, &o);
 	} else if (!strcmp(name, "research")) {
 		const char *d = opt_get(&a, "depth");
