@@ -570,6 +570,12 @@ bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
 /* The read_file answer of r: the bytes mi_render_view gives for it. */
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
 
+/* The lcov file a coverage view reads when none is given: the first of
+ * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and
+ * coverage/coverage.info found in dir, then in each parent up to stop (when
+ * given) or the one holding .git.  malloc'd, or NULL.  (view_cover.c) */
+char *mi_lcov_find(const char *dir, const char *stop);
+
 /* Rough o200k-like token estimate used for budgets and savings figures. */
 size_t mi_token_estimate(const char *s, size_t len);
 
@@ -699,5 +705,26 @@ bool mi_tpost_next(const uint8_t **p, const uint8_t *end, uint32_t *id_delta,
 unsigned mi_sanitize(const char *s, size_t len, size_t max, mi_buf *out);
 /* Appends the flags as a JSON array of names: ["hidden-characters", ...]. */
 void mi_sanitize_flag_names(unsigned flags, mi_buf *out);
+
+/* ---- compile diagnostics (cdiag.c) -------------------------------------------
+ * The latest compile's diagnostics of one file, as the side store keeps them
+ * (side.h: MI_SIDE_DIAGS, key path \0 MI_CDIAG_KIND \0 "", the record's hash
+ * = the file's content hash when the compile ran, so they are dropped once the
+ * file changes): one line per diagnostic, "S LINE COL TEXT\n", S = E, W or H
+ * (a hint, on the line of the diagnostic it belongs to). */
+#define MI_CDIAG_KIND "compile"
+
+typedef struct mi_cdiag {
+	char severity;       /* 'E', 'W' or 'H' */
+	uint32_t line, col;  /* 1-based; 0 = none */
+	const char *msg;     /* points into the text read; not NUL-terminated */
+	size_t msg_len;
+} mi_cdiag;
+
+/* Appends one diagnostic line (newlines in text become spaces). */
+void mi_cdiag_add(mi_buf *out, char sev, uint32_t line, uint32_t col, const char *text);
+/* Reads the next diagnostic from *p (advanced) before end: true with d set,
+ * false at the end.  Lines of another shape are skipped. */
+bool mi_cdiag_next(const char **p, const char *end, mi_cdiag *d);
 
 #endif

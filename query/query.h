@@ -222,4 +222,25 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
 
+/* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
+ * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
+ * the views join them to a file's own diagnostics (read_file, expand_at),
+ * the language server publishes them. */
+
+/* Receives one diagnostic; d->msg is valid only during the call. */
+typedef void (*mi_query_diag_fn)(void *ctx, const mi_cdiag *d);
+/* Calls fn for each of path's compile diagnostics, when they were made
+ * against content with this hash (NULL: whatever the content).  0 or an
+ * error reading the side store; no side store or none for path is 0. */
+int mi_query_compile_diags(mi_query *q, const char *path, const uint8_t hash[16],
+			   mi_query_diag_fn fn, void *ctx);
+/* Receives one file with compile diagnostics: its content hash then (NULL
+ * when unknown) and its mi_cdiag lines, valid only during the call. */
+typedef void (*mi_query_cfile_fn)(void *ctx, const char *path, const uint8_t *hash,
+				  const char *text, size_t len);
+/* Calls fn (may be NULL) for every file the latest compile named, and sets
+ * *latest (may be NULL) to that compile's task id (malloc'd; NULL when no
+ * compile was stored), which changes with every compile.  0 or an error. */
+int mi_query_compile_files(mi_query *q, mi_query_cfile_fn fn, void *ctx, char **latest);
+
 #endif
