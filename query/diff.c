@@ -349,7 +349,8 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		fver_release(&new);
 	}
 	free(a_rev);
-	qsort(c.v, c.n, sizeof(*c.v), change_cmp);
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), change_cmp);
 
 	mi_buf *x = &out->text, *j = &out->json;
 	size_t count[3] = {0};
