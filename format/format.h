@@ -159,13 +159,18 @@ typedef enum mi_vis {
 /* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#define MI_LANG_ROW(ID, name, comment, close, flags) MI_LANG_##ID,
 #include "lang_list.h"
 #undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
 const char *mi_lang_name(int lang);     /* "c", "cpp", ..., "text" for NONE */
+#define MI_LANGF_PROSE 1  /* prose: headings fold like Markdown's, search_docs reads it */
+int mi_lang_flags(int lang);            /* MI_LANGF_* of a language, 0 if unknown */
+/* Line-comment syntax of a language: returns its opening ("#", "//"); *close
+ * is "" or what ends the comment (" -->").  "#" for NONE. */
+const char *mi_lang_comment(int lang, const char **close);
 
 /* ---- records ------------------------------------------------------------------ */
 
@@ -207,6 +212,7 @@ typedef struct mi_ref {
 #define MI_REF_TYPE 1    /* type use, inheritance, implementation */
 #define MI_REF_IMPORT 2  /* import / include of a module or file */
 #define MI_REF_IMPL 3    /* implements / extends / conforms to callee */
+#define MI_REF_VALUE 4   /* callee named as a value: callback, initializer, method value */
 
 /* A diagnostic attached to a line. */
 typedef struct mi_diag {
@@ -529,6 +535,9 @@ typedef struct mi_view_opts {
 	bool coverage;         /* V* coverage: lines from an lcov file */
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+	bool xrefs;            /* read_file: callers and implementers under symbols */
+	const char *const *notes; /* per symbol index: V* lines written under its
+				     entry ('\n' between), NULL = none (outline) */
 } mi_view_opts;
 
 /*
@@ -568,6 +577,21 @@ int mi_render_outline(const char *path, const char *src, size_t len, const mi_pa
 bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
 /* The read_file answer of r: the bytes mi_render_view gives for it. */
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
+
+/*
+ * Appends the folded outline line of symbol idx of p to out, without
+ * indentation: "F> def login(name) { ... }\n" (a symbol kind without a
+ * mark: "V* <code>\n").  For answers that pick symbols from several files
+ * (context packs); the rules are the outline's.  src is the file's source.
+ */
+void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
+		    size_t idx, mi_buf *out);
+
+/* The lcov file a coverage view reads when none is given: the first of
+ * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and
+ * coverage/coverage.info found in dir, then in each parent up to stop (when
+ * given) or the one holding .git.  malloc'd, or NULL.  (view_cover.c) */
+char *mi_lcov_find(const char *dir, const char *stop);
 
 /* Rough o200k-like token estimate used for budgets and savings figures. */
 size_t mi_token_estimate(const char *s, size_t len);
@@ -698,5 +722,26 @@ bool mi_tpost_next(const uint8_t **p, const uint8_t *end, uint32_t *id_delta,
 unsigned mi_sanitize(const char *s, size_t len, size_t max, mi_buf *out);
 /* Appends the flags as a JSON array of names: ["hidden-characters", ...]. */
 void mi_sanitize_flag_names(unsigned flags, mi_buf *out);
+
+/* ---- compile diagnostics (cdiag.c) -------------------------------------------
+ * The latest compile's diagnostics of one file, as the side store keeps them
+ * (side.h: MI_SIDE_DIAGS, key path \0 MI_CDIAG_KIND \0 "", the record's hash
+ * = the file's content hash when the compile ran, so they are dropped once the
+ * file changes): one line per diagnostic, "S LINE COL TEXT\n", S = E, W or H
+ * (a hint, on the line of the diagnostic it belongs to). */
+#define MI_CDIAG_KIND "compile"
+
+typedef struct mi_cdiag {
+	char severity;       /* 'E', 'W' or 'H' */
+	uint32_t line, col;  /* 1-based; 0 = none */
+	const char *msg;     /* points into the text read; not NUL-terminated */
+	size_t msg_len;
+} mi_cdiag;
+
+/* Appends one diagnostic line (newlines in text become spaces). */
+void mi_cdiag_add(mi_buf *out, char sev, uint32_t line, uint32_t col, const char *text);
+/* Reads the next diagnostic from *p (advanced) before end: true with d set,
+ * false at the end.  Lines of another shape are skipped. */
+bool mi_cdiag_next(const char **p, const char *end, mi_cdiag *d);
 
 #endif

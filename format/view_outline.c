@@ -188,6 +188,19 @@ static bool compact_opens(const vctx *c, const mi_symbol *s)
 	return strncmp(sig, "impl", 4) != 0 && strncmp(sig, "extension", 9) != 0;
 }
 
+/* The caller's V* lines of a symbol (cross-references), one per line of
+ * note. */
+static void put_notes(vctx *c, const char *note, int depth)
+{
+	while (*note) {
+		size_t n = strcspn(note, "\n");
+		mi_v_vline(c, depth);
+		mi_buf_add(c->out, note, n);
+		mi_buf_addc(c->out, '\n');
+		note += n + (note[n] == '\n');
+	}
+}
+
 /*
  * Test functions fold to one line under their parent (par -1: the file):
  * "V* tests: TestA, TestB" naming all of them in outline,
@@ -288,6 +301,8 @@ static bool put_entry(vctx *c, size_t i)
 		put_tests(c, (int32_t)i, depth);
 	if (k->container && c->mode == VM_OUTLINE)
 		mi_v_put_traits(c, i, depth);
+	if (c->mode == VM_OUTLINE && c->o->notes && c->o->notes[i])
+		put_notes(c, c->o->notes[i], depth);
 	if (c->mode == VM_OUTLINE)
 		mi_v_put_sym_diags(c, i, depth);
 	mi_v_put_coverage(c, s, depth);
@@ -453,6 +468,7 @@ void mi_v_render_folded(vctx *c)
 	size_t from = c->out->len;
 	if (c->mode == VM_COMPACT)
 		mi_v_put_diag_summary(c);
+	mi_v_put_file_coverage(c);
 	put_file_groups(c);
 	put_private_summary(c);
 	budget(c, from);
@@ -540,4 +556,29 @@ void mi_v_render_folded(vctx *c)
 	c->cut = cut;
 	free(seen);
 	free(stack);
+}
+
+void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
+		    size_t idx, mi_buf *out)
+{
+	static const mi_view_opts all = {.all = true};
+	mi_out tmp = { 0 };
+	vctx c;
+	if (!p || idx >= p->nsyms)
+		return;
+	mi_v_ctx_init(&c, path, src, len, p, &all, &tmp);
+	c.out = out;
+	c.mode = VM_OUTLINE;
+	if (is_block(ekind(&c, idx))) {
+		put_sym_line(&c, idx, 0);
+		if (mi_v_has_body(&c, idx))
+			put_sym_body(&c, idx);
+	} else {
+		mi_buf_adds(out, c.vmark);
+		mi_buf_addc(out, ' ');
+		mi_v_put_code(&c, &p->syms[idx], true);
+	}
+	mi_buf_addc(out, '\n');
+	mi_v_ctx_release(&c);
+	mi_out_release(&tmp);
 }

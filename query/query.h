@@ -108,6 +108,52 @@ typedef struct mi_search_opts {
 int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* search_docs: {results: [...], total} */
 int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
+/* context_pack: what a model needs to change a target, within a budget. */
+typedef struct mi_pack_opts {
+	const char *target;      /* NAME, Parent.NAME or a path; several: commas between */
+	size_t budget_tokens;    /* 0 = 4000; at least 100 */
+	int depth;               /* hops of uses followed: 1 (0 = 1) or 2 */
+} mi_pack_opts;
+
+/*
+ * The target expanded (a symbol's doc comment and body, or a file's full
+ * view; folded when over 60% of the budget), the symbols it uses (callees,
+ * types, constants, across files) as folded outline lines, its callers as
+ * one-line references, ranked by how much the target depends on each and
+ * cut at symbol boundaries to the budget (by mi_token_estimate, with a few
+ * percent kept for its error).  The last line states the tokens and what
+ * was left out.  {target, budget_tokens, depth, tokens, entries: [{role,
+ * name, kind, path, line, end_line, depth, refs}], left_out: [...], text}
+ */
+int mi_query_pack(mi_query *q, const mi_pack_opts *o, mi_out *out);
+
+/*
+ * Diff mode.  The query side never includes indexer/, so the front end
+ * hands down the parser and the language detector (mi_parse_source and
+ * mi_lang_detect in indexer.h).
+ */
+typedef int (*mi_parse_fn)(int lang, const char *src, size_t len, mi_parsed *out);
+typedef int (*mi_detect_fn)(const char *path);
+typedef struct mi_diff_opts {
+	const char *since;      /* NULL or "": the index against the working tree;
+				   "REV": that git revision against the working tree;
+				   "A..B": between two revisions */
+	const char *path;       /* one file only, NULL = the whole repository */
+	mi_parse_fn parse;      /* required */
+	mi_detect_fn detect;    /* required */
+} mi_diff_opts;
+
+/*
+ * changed_symbols: every symbol with a mark that was added (+), removed (-)
+ * or changed (~: a function's text, a class's signature) as its folded
+ * line, "~F> def total() { ... }  shop/cart.py:25", then a count line.
+ * Files are those whose content differs from the index (by hash), or that
+ * git lists as changed; git runs as a child process with an argv.
+ * {since, changed: [{change, name, kind, parent, path, line, text}], total,
+ * files, text}
+ */
+int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out);
+
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 
@@ -221,5 +267,26 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
  * rest, each in name order.  Calls fn for each; 0 or an LMDB error. */
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
+
+/* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
+ * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
+ * the views join them to a file's own diagnostics (read_file, expand_at),
+ * the language server publishes them. */
+
+/* Receives one diagnostic; d->msg is valid only during the call. */
+typedef void (*mi_query_diag_fn)(void *ctx, const mi_cdiag *d);
+/* Calls fn for each of path's compile diagnostics, when they were made
+ * against content with this hash (NULL: whatever the content).  0 or an
+ * error reading the side store; no side store or none for path is 0. */
+int mi_query_compile_diags(mi_query *q, const char *path, const uint8_t hash[16],
+			   mi_query_diag_fn fn, void *ctx);
+/* Receives one file with compile diagnostics: its content hash then (NULL
+ * when unknown) and its mi_cdiag lines, valid only during the call. */
+typedef void (*mi_query_cfile_fn)(void *ctx, const char *path, const uint8_t *hash,
+				  const char *text, size_t len);
+/* Calls fn (may be NULL) for every file the latest compile named, and sets
+ * *latest (may be NULL) to that compile's task id (malloc'd; NULL when no
+ * compile was stored), which changes with every compile.  0 or an error. */
+int mi_query_compile_files(mi_query *q, mi_query_cfile_fn fn, void *ctx, char **latest);
 
 #endif

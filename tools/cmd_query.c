@@ -23,7 +23,7 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", NULL};
+					    "coverage", "show-coverage", "xrefs", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -122,7 +122,8 @@ static int view_opts(const qargs *a, mi_view_opts *v, mi_buf *err)
 	const char *marks = opt_get(a, "marks");
 	v->unicode = opt_get(a, "unicode") || (marks && !strcmp(marks, "unicode"));
 	v->block_guides = opt_get(a, "block-guides") != NULL;
-	v->coverage = opt_get(a, "coverage") != NULL || opt_get(a, "lcov") != NULL;
+	v->xrefs = opt_get(a, "xrefs") != NULL;
+	v->coverage = opt_get(a, "coverage") || opt_get(a, "show-coverage") || opt_get(a, "lcov");
 	v->lcov_path = opt_get(a, "lcov");
 	const char *mt = opt_get(a, "max-tokens");
 	if (mt)
@@ -140,7 +141,7 @@ typedef struct qcmd {
 static const qcmd qcmds[] = {
 	{"def", 1, "NAME [PATH]", "where NAME is defined (Parent.NAME works), with its folded header"},
 	{"refs", 1, "NAME [--all] [--limit N]", "call sites of NAME with their callers (--all: every reference)"},
-	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode]",
+	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
 	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
@@ -148,12 +149,16 @@ static const qcmd qcmds[] = {
 	{"docs", 1, "QUERY... [--limit N] [--path GLOB]", "search Markdown sections and doc comments"},
 	{"research", 1, "QUERY... [--depth 1-5] [--focus architecture|dependencies|patterns|flow]",
 	 "multi-hop: callers of callers, implementations, module dependencies"},
+	{"pack", 1, "TARGET... [--budget N] [--depth 1|2]",
+	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
+	{"changed", 0, "[--since REV|A..B] [--path PATH]",
+	 "symbols added (+), removed (-) or changed (~) since the index was built, or since REV"},
 	{"stats", 0, "", "index counts, build time, git HEAD, languages"},
 };
 #define NQCMDS (sizeof(qcmds) / sizeof(qcmds[0]))
 
 const char *const mi_query_cmd_names[] = {"def", "refs", "outline", "expand", "search",
-					  "docs", "research", "stats", "help", "quit", NULL};
+					  "docs", "research", "pack", "changed", "stats", "help", "quit", NULL};
 
 void mi_query_cmd_help(FILE *out)
 {
@@ -161,6 +166,37 @@ void mi_query_cmd_help(FILE *out)
 	for (size_t i = 0; i < NQCMDS; i++)
 		fprintf(out, "  %-8s %s\n           %s\n", qcmds[i].name, qcmds[i].usage, qcmds[i].help);
 	fprintf(out, "add --json to any command for the JSON object (SPEC 3.1)\n");
+}
+
+/* Prints a view's JSON with seed 000's meta object added (--format json-meta). */
+static void put_json_meta(const mi_out *o, const mi_view_opts *v, FILE *out)
+{
+	const mi_buf *j = &o->json;
+	size_t n = j->len;
+	while (n && j->buf[n - 1] != '}')
+		n--;
+	if (!n || o->is_error) {
+		fputs(mi_buf_str(j), out);
+	} else {
+		fwrite(j->buf, 1, n - 1, out);
+		fprintf(out, "%s\"meta\":{\"mode\":\"%s\"", n > 2 ? "," : "",
+			!v->mode || !strcmp(v->mode, "outline") || !strcmp(v->mode, "mcp") ?
+			"mcp" : v->mode);
+		if (v->line_numbers)
+			fprintf(out, ",\"line_numbers\":\"%s\"", v->line_numbers == 2 ? "zpad" : "plain");
+		fprintf(out, ",\"show_coverage\":%s,\"show_block_guides\":%s}}",
+			v->coverage ? "true" : "false", v->block_guides ? "true" : "false");
+	}
+	fputc('\n', out);
+}
+
+/* --format for a view: 0 text, 1 json, 2 json-meta, -1 unknown. */
+static int view_format(const qargs *a, bool json)
+{
+	const char *f = opt_get(a, "format");
+	if (!f)
+		return json ? 1 : 0;
+	return !strcmp(f, "text") ? 0 : !strcmp(f, "json") ? 1 : !strcmp(f, "json-meta") ? 2 : -1;
 }
 
 int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
@@ -206,8 +242,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 					 lim ? strtoull(lim, NULL, 10) : 0, &o);
 	} else if (!strcmp(name, "outline") || !strcmp(name, "expand")) {
 		mi_view_opts v;
-		if (view_opts(&a, &v, &err)) {
-			fprintf(stderr, "mcpidx query %s: %s\n", name, mi_buf_str(&err));
+		int fmt = view_format(&a, json);
+		if (view_opts(&a, &v, &err) || fmt < 0) {
+			fprintf(stderr, "mcpidx query %s: %s\n", name, fmt < 0 ?
+				"--format takes text, json or json-meta" : mi_buf_str(&err));
 			status = 2;
 			goto out;
 		}
@@ -215,6 +253,12 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 			rc = mi_query_read_file(q, a.pos[0], &v, &o);
 		else
 			rc = mi_query_expand(q, a.pos[0], a.pos[1], opt_get(&a, "what"), &v, &o);
+		if (fmt == 2) {
+			put_json_meta(&o, &v, out);
+			status = (rc || o.is_error) ? 1 : 0;
+			goto out;
+		}
+		json = fmt == 1;
 	} else if (!strcmp(name, "search") || !strcmp(name, "docs")) {
 		mi_search_opts s = {0};
 		s.query = joined(&a, 0);
@@ -231,6 +275,23 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	} else if (!strcmp(name, "research")) {
 		const char *d = opt_get(&a, "depth");
 		rc = mi_query_research(q, joined(&a, 0), d ? atoi(d) : 2, opt_get(&a, "focus"), &o);
+	} else if (!strcmp(name, "pack")) {
+		mi_pack_opts po = {0};
+		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
+		mi_buf_reset(&a.rest);
+		for (int k = 0; k < a.npos; k++) {
+			if (k)
+				mi_buf_addc(&a.rest, ',');
+			mi_buf_adds(&a.rest, a.pos[k]);
+		}
+		po.target = mi_buf_str(&a.rest);
+		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
+		po.depth = d ? atoi(d) : 0;
+		rc = mi_query_pack(q, &po, &o);
+	} else if (!strcmp(name, "changed")) {
+		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
+				  .parse = mi_parse_source, .detect = mi_lang_detect};
+		rc = mi_query_changed(q, &d, &o);
 	} else if (!strcmp(name, "stats")) {
 		rc = mi_query_stats(q, &o);
 	}
@@ -321,6 +382,7 @@ int mi_cmd_outline(int argc, char **argv)
 		FILE *f = argc < 2 ? stderr : stdout;
 		fprintf(f, "usage: mcpidx outline FILE... [--mode outline|compact|full] [--filter public|all]\n"
 			   "       [--line-numbers plain|zpad] [--marks unicode] [--block-guides]\n"
+			   "       [--show-coverage [--lcov FILE]] [--format text|json|json-meta]\n"
 			   "       [--expand SELECTOR [--what body|signature|docs|all]] [--lang NAME] [--json]\n\n"
 			   "Parses each FILE on the fly and prints its folded view (no index needed).\n");
 		return argc < 2 ? 2 : 0;
@@ -337,8 +399,14 @@ int mi_cmd_outline(int argc, char **argv)
 		mi_buf_release(&err);
 		return 2;
 	}
-	bool json = opt_get(&a, "json") != NULL;
+	int fmt = view_format(&a, opt_get(&a, "json") != NULL);
+	bool json = fmt >= 1;
 	const char *lang_name = opt_get(&a, "lang"), *expand = opt_get(&a, "expand");
+	if (fmt < 0) {
+		fprintf(stderr, "mcpidx outline: --format takes text, json or json-meta\n");
+		free_args(&a);
+		return 2;
+	}
 	for (int i = 0; i < a.npos; i++) {
 		const char *path = a.pos[i];
 		int lang = lang_name ? mi_lang_from_name(lang_name) : mi_lang_detect(path);
@@ -363,16 +431,29 @@ int mi_cmd_outline(int argc, char **argv)
 			fprintf(stderr, "mcpidx outline: cannot parse %s: %s\n", path, mi_strerror(rc));
 			status = 1;
 		} else {
+			/* coverage without --lcov: the lcov file near the source */
+			char *lcov = NULL, *dir = mi_xstrdup(path), *slash = strrchr(dir, '/');
+			mi_view_opts fv = v;
+			if (slash)
+				*slash = 0;
+			if (fv.coverage && !fv.lcov_path)
+				fv.lcov_path = lcov = mi_lcov_find(slash ? dir : ".", NULL);
 			if (expand)
-				rc = mi_render_expand(path, src, len, &p, expand, opt_get(&a, "what"), &v, &o);
+				rc = mi_render_expand(path, src, len, &p, expand, opt_get(&a, "what"), &fv, &o);
 			else
-				rc = mi_render_view(path, src, len, &p, &v, &o);
+				rc = mi_render_view(path, src, len, &p, &fv, &o);
+			free(lcov);
+			free(dir);
 			if (a.npos > 1 && !json)
 				printf("== %s\n", path);
 			const mi_buf *b = json ? &o.json : &o.text;
-			fputs(mi_buf_str(b), o.is_error ? stderr : stdout);
-			if (b->len && b->buf[b->len - 1] != '\n')
-				fputc('\n', o.is_error ? stderr : stdout);
+			if (fmt == 2) {
+				put_json_meta(&o, &v, stdout);
+			} else {
+				fputs(mi_buf_str(b), o.is_error ? stderr : stdout);
+				if (b->len && b->buf[b->len - 1] != '\n')
+					fputc('\n', o.is_error ? stderr : stdout);
+			}
 			if (rc || o.is_error)
 				status = 1;
 		}
@@ -382,5 +463,71 @@ int mi_cmd_outline(int argc, char **argv)
 	}
 	free_args(&a);
 	mi_buf_release(&err);
+	return status;
+}
+
+/* ---- mcpidx context TARGET (seed 000's `simple context app.service --format=mcp`) ---- */
+
+int mi_cmd_context(int argc, char **argv)
+{
+	qargs a;
+	mi_buf err = {0};
+	mi_out o = {0};
+	int status = 0;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+		fprintf(f, "usage: mcpidx context TARGET... [--budget N] [--depth 1|2] [--index INDEX]\n"
+			   "       [--format mcp|json]\n\n"
+			   "The context pack of TARGET (a symbol, Parent.symbol or repo-relative file;\n"
+			   "several: separate arguments or commas): the target expanded, what it uses\n"
+			   "folded, its callers, within N tokens (default 4000).  Same as\n"
+			   "`mcpidx query INDEX pack`.  INDEX defaults to the current directory's.\n");
+		return argc < 2 ? 2 : 0;
+	}
+	if (parse_args(argc, argv, &a, &err)) {
+		fprintf(stderr, "mcpidx context: %s\n", mi_buf_str(&err));
+		mi_buf_release(&err);
+		return 2;
+	}
+	const char *fmt = opt_get(&a, "format");
+	bool json = opt_get(&a, "json") || (fmt && !strcmp(fmt, "json"));
+	if (fmt && strcmp(fmt, "mcp") && strcmp(fmt, "json") && strcmp(fmt, "text")) {
+		fprintf(stderr, "mcpidx context: --format takes mcp or json, not '%s'\n", fmt);
+		free_args(&a);
+		return 2;
+	}
+	if (!a.npos) {
+		fprintf(stderr, "mcpidx context: missing TARGET\n");
+		free_args(&a);
+		return 2;
+	}
+	char *index = mi_resolve_index(opt_get(&a, "index"));
+	mi_query *q = NULL;
+	if (mi_query_open(index, &q, &err)) {
+		fprintf(stderr, "mcpidx context: %s\n", mi_buf_str(&err));
+		status = 1;
+	} else {
+		mi_pack_opts po = {0};
+		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
+		for (int k = 0; k < a.npos; k++) {
+			if (k)
+				mi_buf_addc(&a.rest, ',');
+			mi_buf_adds(&a.rest, a.pos[k]);
+		}
+		po.target = mi_buf_str(&a.rest);
+		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
+		po.depth = d ? atoi(d) : 0;
+		int rc = mi_query_pack(q, &po, &o);
+		const mi_buf *out = json ? &o.json : &o.text;
+		fputs(mi_buf_str(out), o.is_error && !json ? stderr : stdout);
+		if (json)
+			fputc('\n', stdout);
+		status = rc || o.is_error ? 1 : 0;
+	}
+	mi_query_close(q);
+	mi_out_release(&o);
+	mi_buf_release(&err);
+	free(index);
+	free_args(&a);
 	return status;
 }

@@ -19,10 +19,14 @@ static const mi_cmd commands[] = {
 	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},
 	{"outline", mi_cmd_outline, "FILE... [--mode outline|compact|full] [--filter public|all] [--json]",
 	 "folded view of files, parsed on the fly (no index needed)"},
+	{"context", mi_cmd_context, "TARGET... [--budget N] [--depth 1|2] [--index INDEX] [--format mcp|json]",
+	 "context pack of TARGET (symbol, Parent.symbol or file) within N tokens"},
 	{"serve", mi_cmd_serve, "[INDEX] [--http 127.0.0.1:PORT] [--log FILE]",
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
 	{"lsp", mi_cmd_lsp, "[INDEX] [--log FILE]",
 	 "language server for editors: folding, symbols, definitions, references"},
+	{"compile", mi_cmd_compile, "TARGET [--flag F]... [--expand] [--group G] [--json]",
+	 "run a compile target named in .mcpidx.toml; print its log groups"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
 	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
@@ -90,6 +94,13 @@ int main(int argc, char **argv)
 		return cmd_version(0, NULL);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		return cmd_help(1, argv + 1);
+	if (!strcmp(name, "--languages")) {
+		mi_buf b = {0};
+		mi_lang_list(&b);
+		fwrite(b.buf ? b.buf : "", 1, b.len, stdout);
+		mi_buf_release(&b);
+		return 0;
+	}
 	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].run(argc - 1, argv + 1);

@@ -21,6 +21,7 @@ typedef struct mi_cmd {
 int mi_cmd_build(int argc, char **argv);
 int mi_cmd_query(int argc, char **argv);
 int mi_cmd_outline(int argc, char **argv);
+int mi_cmd_context(int argc, char **argv); /* cmd_query.c */
 int mi_cmd_serve(int argc, char **argv);
 int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
@@ -28,6 +29,7 @@ int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_tools(int argc, char **argv);   /* cmd_tools.c */
 int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
+int mi_cmd_compile(int argc, char **argv); /* cmd_compile.c */
 
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,
