@@ -39,13 +39,24 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
  * signature, text}]}; path (may be NULL) narrows. */
 int mi_query_definition(mi_query *q, const char *symbol, const char *path,
 			mi_out *out);
-/* find_references: {references: [{path, line, caller, text}]};
+/* find_references: {references: [{path, line, caller, text}], total};
  * kind "calls" or "all". */
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out);
+/* The same from the offset-th reference on (a page: offset counts the
+ * references before it, total counts them all). */
+int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
+			     size_t offset, size_t limit, mi_out *out);
 /* code_research: {nodes, edges, text}. focus may be NULL. */
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
+/* Called after each hop of a research: hop (1..depth) is done and the
+ * graph holds nodes; the caller may report progress. */
+typedef void (*mi_query_hop_fn)(void *ctx, int hop, int depth, size_t nodes);
+/* mi_query_research, calling hop_fn (may be NULL) after each hop. */
+int mi_query_research_hops(mi_query *q, const char *query, int depth,
+			   const char *focus, mi_query_hop_fn hop_fn, void *ctx,
+			   mi_out *out);
 
 /*
  * How search_code ranks (docs/format-search.md, "Scoring").  The defaults,
@@ -93,6 +104,7 @@ typedef struct mi_search_opts {
 	const char *extensions;  /* "c,h", NULL = all */
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
+	size_t offset;           /* skip this many of the best hits (a page) */
 	const mi_rank_params *rank; /* NULL = mi_rank_defaults */
 	/* search_code only: evidence[0..nevidence) is weighed against BM25F,
 	 * each list scaled by its best score: (1 - w) * bm25f + w * evidence,
@@ -113,6 +125,8 @@ typedef struct mi_pack_opts {
 	const char *target;      /* NAME, Parent.NAME or a path; several: commas between */
 	size_t budget_tokens;    /* 0 = 4000; at least 100 */
 	int depth;               /* hops of uses followed: 1 (0 = 1) or 2 */
+	const struct mi_diff_opts *since; /* set: the targets are the symbols changed
+				      since since->since (target may be empty) */
 } mi_pack_opts;
 
 /*
@@ -126,6 +140,35 @@ typedef struct mi_pack_opts {
  * name, kind, path, line, end_line, depth, refs}], left_out: [...], text}
  */
 int mi_query_pack(mi_query *q, const mi_pack_opts *o, mi_out *out);
+
+/*
+ * Diff mode.  The query side never includes indexer/, so the front end
+ * hands down the parser and the language detector (mi_parse_source and
+ * mi_lang_detect in indexer.h).
+ */
+typedef int (*mi_parse_fn)(int lang, const char *src, size_t len, mi_parsed *out);
+typedef int (*mi_detect_fn)(const char *path);
+typedef struct mi_diff_opts {
+	const char *since;      /* NULL or "": the index against the working tree;
+				   "REV": that git revision against the working tree;
+				   "A..B": between two revisions */
+	const char *path;       /* one file only, NULL = the whole repository */
+	mi_parse_fn parse;      /* required */
+	mi_detect_fn detect;    /* required */
+	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
+				   added or changed symbol (context_pack since) */
+} mi_diff_opts;
+
+/*
+ * changed_symbols: every symbol with a mark that was added (+), removed (-)
+ * or changed (~: a function's text, a class's signature) as its folded
+ * line, "~F> def total() { ... }  shop/cart.py:25", then a count line.
+ * Files are those whose content differs from the index (by hash), or that
+ * git lists as changed; git runs as a child process with an argv.
+ * {since, changed: [{change, name, kind, parent, path, line, text}], total,
+ * files, text}
+ */
+int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out);
 
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
@@ -241,6 +284,17 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
 
+/* One indexed file, for mi_query_files: path[0..len) is valid during the
+ * call only. */
+typedef void (*mi_query_file_fn)(void *ctx, const char *path, size_t len,
+				  uint64_t size, uint32_t lines, int lang);
+/*
+ * Calls fn for up to limit indexed files in path order, starting after the
+ * path `after` (NULL or "": from the first); *more says whether files
+ * follow the last one given.  Returns 0 or an error.
+ */
+int mi_query_files(mi_query *q, const char *after, size_t limit,
+		   mi_query_file_fn fn, void *ctx, bool *more);
 /* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
  * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
  * the views join them to a file's own diagnostics (read_file, expand_at),

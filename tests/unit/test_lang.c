@@ -5,7 +5,7 @@
  *
  * Dump format, one line each, symbols then references then diagnostics:
  *   sym <start>-<end> <kind> <pub|priv> <qualified.name> | <sig> | <doc line 1>
- *   ref <line> <call|type|import|impl> <callee> <- <caller qualified name or ->
+ *   ref <line> <call|type|import|impl|value> <callee> <- <caller qualified name or ->
  *   diag <line> <E|W|H> <message>
  * A heading's kind is written with its level: "heading:2".
  *
@@ -119,6 +119,7 @@ static const char *ref_kind_name(int k)
 	case MI_REF_TYPE: return "type";
 	case MI_REF_IMPORT: return "import";
 	case MI_REF_IMPL: return "impl";
+	case MI_REF_VALUE: return "value";
 	default: return "?";
 	}
 }
@@ -322,6 +323,19 @@ TEST(rows_match_list)
 	CHECK(mi_lang_row_get(MI_LANG__COUNT) == NULL);
 }
 
+/* File names without an extension and names a row lists with a '*'. */
+TEST(detect_names)
+{
+	CHECK_INT(mi_lang_detect("init/Kconfig"), MI_LANG_KCONFIG);
+	CHECK_INT(mi_lang_detect("lib/Kconfig.debug"), MI_LANG_KCONFIG);
+	CHECK_INT(mi_lang_detect("Dockerfile"), MI_LANG_DOCKERFILE);
+	CHECK_INT(mi_lang_detect("build/Dockerfile.dev"), MI_LANG_DOCKERFILE);
+	CHECK_INT(mi_lang_detect("arch/x86/entry/entry_64.S"), MI_LANG_ASM);
+	CHECK_INT(mi_lang_detect("Documentation/index.rst"), MI_LANG_RST);
+	CHECK_INT(mi_lang_detect("src/Kconfigure.c"), MI_LANG_C);
+	CHECK_INT(mi_lang_detect("NotADockerfile"), MI_LANG_NONE);
+}
+
 /* The dump itself: a hand-built parse gives the documented lines. */
 TEST(dump_format)
 {
@@ -397,6 +411,7 @@ int main(void)
 	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
 	RUN(queries_compile);
 	RUN(rows_match_list);
+	RUN(detect_names);
 	RUN(dump_format);
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);
