@@ -132,6 +132,14 @@ struct mi_mcp_env {
 	mi_query *q;                 /* NULL until the index opens */
 	dev_t q_dev;                 /* identity of the data file q opened: */
 	ino_t q_ino;                 /* a new inode means a rebuilt index */
+	/* A workspace (several repositories served at once): every repository's
+	 * env, this one first, NULL-terminated; nrepos is 1 and repos NULL when
+	 * one repository is served.  Each has its own index and query handle
+	 * and shares the log and options of the first. */
+	const char *name;            /* the repository's name in a workspace */
+	mi_mcp_env **repos;          /* the first env's list (NULL on the others) */
+	size_t nrepos;               /* repositories served */
+	bool shared;                 /* log and options belong to the first env */
 };
 
 /* What changed, for env->changed. */
@@ -153,8 +161,17 @@ void mi_mcp_env_release(mi_mcp_env *e);
 int mi_mcp_index_get(mi_mcp_env *e, mi_query **q, mi_buf *err);
 void mi_mcp_index_put(mi_mcp_env *e);
 /* A cheap check that reopens the index if a rebuild replaced it (so change
- * notifications go out); the generation after it. */
+ * notifications go out); the generation after it (summed over a
+ * workspace's repositories). */
 uint64_t mi_mcp_index_poll(mi_mcp_env *e);
+/* The workspace repository named name, or NULL.  With one repository
+ * served, its env when name is NULL or that repository's name. */
+mi_mcp_env *mi_mcp_env_repo(mi_mcp_env *e, const char *name);
+/* True when e's index holds the repo-relative (or absolute, inside the
+ * repository) path; the repo-relative form in norm when norm is not NULL. */
+bool mi_mcp_env_holds(mi_mcp_env *e, const char *path, mi_buf *norm);
+/* "a, b, c": the names of the served repositories. */
+void mi_mcp_env_names(const mi_mcp_env *e, mi_buf *out);
 
 /* The server log: one line at info, or at the given level. */
 void mi_mcp_log(mi_mcp_env *e, const char *fmt, ...)
@@ -365,8 +382,13 @@ extern const mi_mcp_resource_kind mi_mcp_resource_outline;
 /* resources/list: every listable kind, one cursor across them. */
 int mi_mcp_resources_list(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 			  mi_buf *out, mi_buf *msg);
-/* resources/templates/list. */
-void mi_mcp_resources_templates(const mi_mcp_spec *spec, mi_buf *out);
+/* resources/templates/list (with a {repo} segment when env serves several). */
+void mi_mcp_resources_templates(const mi_mcp_spec *spec, mi_mcp_env *env, mi_buf *out);
+/* completion/complete of a resource template in a workspace (a {repo}
+ * segment): 1 when ref names one (values filled), else 0. */
+int mi_mcp_resources_ws_complete(mi_mcp_ctx *c, const mi_mcp_spec *spec,
+				 const char *uri, const char *var, const char *prefix,
+				 mi_buf *values, size_t *total, int *rc);
 /* resources/read: the result, or a JSON-RPC code with msg and (resource not
  * found) the error's data object in data. */
 int mi_mcp_resources_read(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,

@@ -386,6 +386,10 @@ int mi_mcp_server_init(mi_mcp_server *s, const mi_mcp_opts *o,
 	s->tools = mi_mcp_tools_new(spec);
 	s->env.changed = env_changed;
 	s->env.changed_ctx = s;
+	for (size_t i = 1; s->env.repos && s->env.repos[i]; i++) {
+		s->env.repos[i]->changed = env_changed;
+		s->env.repos[i]->changed_ctx = s;
+	}
 	pthread_mutex_init(&s->run_mu, NULL);
 	pthread_cond_init(&s->run_cv, NULL);
 	pthread_mutex_init(&s->lis_mu, NULL);
@@ -759,7 +763,7 @@ static int m_resources_list(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 
 static int m_resources_templates(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 {
-	mi_mcp_resources_templates(c->sess->srv->spec, res);
+	mi_mcp_resources_templates(c->sess->srv->spec, &c->sess->srv->env, res);
 	return 0;
 }
 

@@ -146,6 +146,10 @@ int mi_mcp_index_get(mi_mcp_env *e, mi_query **q, mi_buf *err)
 				pthread_rwlock_unlock(&e->qlock);
 				goto out;
 			}
+			/* A workspace merges search hits by their scores. */
+			mi_query_set_scores(nq, e->opts && e->opts->repo_indexes &&
+					    e->opts->repo_indexes[0] &&
+					    e->opts->repo_indexes[1]);
 			e->q = nq;
 			e->q_dev = st.st_dev;
 			e->q_ino = st.st_ino;
@@ -172,18 +176,52 @@ uint64_t mi_mcp_index_poll(mi_mcp_env *e)
 {
 	mi_query *q;
 	mi_buf err = {0};
-	if (mi_mcp_index_get(e, &q, &err) == 0)
-		mi_mcp_index_put(e);
+	uint64_t g = 0;
+	for (size_t i = 0; i < e->nrepos; i++) {
+		mi_mcp_env *r = e->repos ? e->repos[i] : e;
+		mi_buf_reset(&err);
+		if (mi_mcp_index_get(r, &q, &err) == 0)
+			mi_mcp_index_put(r);
+		g += atomic_load(&r->generation);
+	}
 	mi_buf_release(&err);
-	return atomic_load(&e->generation);
+	return g;
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------ */
 
+/* The part of an env every repository has: its index, repository, the
+ * trees index_codebase may build and the binary it runs. */
+static int env_setup(mi_mcp_env *e, const mi_mcp_opts *o, const char *index)
+{
+	struct stat st;
+	pthread_rwlock_init(&e->qlock, NULL);
+	resolve_index(index, &e->index_path, &e->repo_path);
+	e->packed = stat(e->index_path, &st) == 0 && S_ISREG(st.st_mode);
+	e->repo_real = realpath(e->repo_path, NULL);
+	for (size_t i = 0; o->allow_roots && o->allow_roots[i]; i++) {
+		char *r = realpath(o->allow_roots[i], NULL);
+		if (!r || stat(r, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "mcpidx serve: --allow-root %s: %s\n",
+				o->allow_roots[i], r ? "not a directory" : strerror(errno));
+			free(r);
+			return MI_ERR_ARG;
+		}
+		e->allow_real = mi_xrealloc(e->allow_real, (i + 2) * sizeof *e->allow_real);
+		e->allow_real[i] = r;
+		e->allow_real[i + 1] = NULL;
+	}
+	if (o->self_exe && *o->self_exe)
+		e->self_exe = abs_path(o->self_exe);
+	else
+		e->self_exe = mi_exe_path(NULL);
+	return 0;
+}
+
 int mi_mcp_env_init(mi_mcp_env *e, const mi_mcp_opts *o)
 {
 	mi_buf err = {0};
-	struct stat st;
+	size_t n = 0;
 	int level, rc;
 	memset(e, 0, sizeof *e);
 	e->opts = o;
@@ -200,39 +238,49 @@ int mi_mcp_env_init(mi_mcp_env *e, const mi_mcp_opts *o)
 		mi_buf_release(&err);
 		return rc;
 	}
-	pthread_rwlock_init(&e->qlock, NULL);
-	resolve_index(o->index, &e->index_path, &e->repo_path);
-	e->packed = stat(e->index_path, &st) == 0 && S_ISREG(st.st_mode);
-	e->repo_real = realpath(e->repo_path, NULL);
-	for (size_t i = 0; o->allow_roots && o->allow_roots[i]; i++) {
-		char *r = realpath(o->allow_roots[i], NULL);
-		if (!r || stat(r, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "mcpidx serve: --allow-root %s: %s\n",
-				o->allow_roots[i], r ? "not a directory" : strerror(errno));
-			free(r);
-			mi_mcp_env_release(e);
-			return MI_ERR_ARG;
+	while (o->repo_indexes && o->repo_indexes[n])
+		n++;
+	e->nrepos = 1;
+	rc = env_setup(e, o, n ? o->repo_indexes[0] : o->index);
+	if (!rc && n)
+		e->name = o->repo_names[0];
+	if (!rc && n > 1) {
+		e->repos = mi_xcalloc(n + 1, sizeof *e->repos);
+		e->repos[0] = e;
+		for (size_t i = 1; i < n && !rc; i++) {
+			mi_mcp_env *r = mi_xcalloc(1, sizeof *r);
+			r->opts = o;
+			r->log = e->log;
+			r->shared = true;
+			r->name = o->repo_names[i];
+			r->nrepos = 1;
+			e->repos[i] = r;
+			rc = env_setup(r, o, o->repo_indexes[i]);
 		}
-		e->allow_real = mi_xrealloc(e->allow_real, (i + 2) * sizeof *e->allow_real);
-		e->allow_real[i] = r;
-		e->allow_real[i + 1] = NULL;
+		e->nrepos = n;
 	}
-	if (o->self_exe && *o->self_exe)
-		e->self_exe = abs_path(o->self_exe);
-	else
-		e->self_exe = mi_exe_path(NULL);
-	return 0;
+	if (rc)
+		mi_mcp_env_release(e);
+	return rc;
 }
 
 void mi_mcp_env_release(mi_mcp_env *e)
 {
+	for (size_t i = 1; e->repos && e->repos[i]; i++) {
+		mi_mcp_env_release(e->repos[i]);
+		free(e->repos[i]);
+	}
+	free(e->repos);
+	e->repos = NULL;
 	if (e->q)
 		mi_query_close(e->q);
 	e->q = NULL;
-	if (mi_mcp_log_dropped(e->log))
-		mi_mcp_log_at(e, MI_LOG_WARNING, "%llu log lines were dropped in all",
-			      (unsigned long long)mi_mcp_log_dropped(e->log));
-	mi_mcp_log_close(e->log);
+	if (!e->shared) {
+		if (mi_mcp_log_dropped(e->log))
+			mi_mcp_log_at(e, MI_LOG_WARNING, "%llu log lines were dropped in all",
+				      (unsigned long long)mi_mcp_log_dropped(e->log));
+		mi_mcp_log_close(e->log);
+	}
 	e->log = NULL;
 	free(e->repo_real);
 	for (size_t i = 0; e->allow_real && e->allow_real[i]; i++)
@@ -243,4 +291,53 @@ void mi_mcp_env_release(mi_mcp_env *e)
 	free(e->self_exe);
 	pthread_rwlock_destroy(&e->qlock);
 	memset(e, 0, sizeof *e);
+}
+
+/* ---- a workspace ------------------------------------------------------------------------ */
+
+mi_mcp_env *mi_mcp_env_repo(mi_mcp_env *e, const char *name)
+{
+	if (!e->repos)
+		return !name || (e->name && strcmp(e->name, name) == 0) ? e : NULL;
+	for (size_t i = 0; e->repos[i]; i++)
+		if (name && strcmp(e->repos[i]->name, name) == 0)
+			return e->repos[i];
+	return NULL;
+}
+
+bool mi_mcp_env_holds(mi_mcp_env *e, const char *path, mi_buf *norm)
+{
+	const char *repo = e->repo_real ? e->repo_real : e->repo_path;
+	size_t rl = strlen(repo);
+	mi_buf n = {0}, err = {0};
+	mi_query *q;
+	char *src = NULL;
+	size_t len;
+	bool ok = false;
+	if (path[0] == '/') {
+		if (strncmp(path, repo, rl) || path[rl] != '/')
+			goto out;
+		path += rl + 1;
+	}
+	if (mi_path_normalize(path, &n) || mi_mcp_index_get(e, &q, &err))
+		goto out;
+	ok = mi_query_source(q, n.buf, &src, &len) == 0;
+	mi_mcp_index_put(e);
+	if (ok && norm) {
+		mi_buf_reset(norm);
+		mi_buf_add(norm, n.buf, n.len);
+	}
+out:
+	free(src);
+	mi_buf_release(&n);
+	mi_buf_release(&err);
+	return ok;
+}
+
+void mi_mcp_env_names(const mi_mcp_env *e, mi_buf *out)
+{
+	for (size_t i = 0; e->repos && e->repos[i]; i++)
+		mi_buf_addf(out, "%s%s", i ? ", " : "", e->repos[i]->name);
+	if (!e->repos && e->name)
+		mi_buf_adds(out, e->name);
 }

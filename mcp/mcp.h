@@ -27,6 +27,11 @@ typedef struct mi_mcp_opts {
 	unsigned idle_timeout; /* seconds before an idle HTTP connection is
 				  closed, 0 = 30 */
 	unsigned max_requests; /* HTTP requests worked on at once, 0 = 64 */
+	/* Several repositories served at once (a workspace): their indexes
+	 * (as index) and names, NULL-terminated and of equal length; NULL =
+	 * index alone.  index is then ignored. */
+	const char *const *repo_indexes;
+	const char *const *repo_names;
 } mi_mcp_opts;
 
 /* What one server offers: its identity and the tables of its tools,

@@ -43,6 +43,52 @@ static const mi_mcp_prompt *prompt_find(const mi_mcp_spec *spec, const char *nam
 	return NULL;
 }
 
+/* A prompt in a workspace: on the repository its repo argument names,
+ * else the one holding its path argument, else the first; the resources
+ * it embeds named with that repository. */
+static int ws_prompt(mi_mcp_ctx *c, const mi_mcp_spec *spec, const mi_mcp_prompt *p,
+		     json_t *args, mi_buf *out, mi_buf *msg)
+{
+	const char *repo = mi_mcp_arg_str(args, "repo", NULL);
+	const char *path = mi_mcp_arg_str(args, "path", NULL);
+	mi_mcp_env *e = repo ? mi_mcp_env_repo(c->env, repo) : NULL;
+	mi_mcp_ctx sub = *c;
+	mi_buf b = {0}, names = {0};
+	size_t i;
+	int rc;
+	if (repo && !e) {
+		mi_mcp_env_names(c->env, &names);
+		mi_buf_addf(msg, "Unknown repo %.60s: one of %s", repo, names.buf);
+		mi_buf_release(&names);
+		return MI_RPC_INVALID_PARAMS;
+	}
+	for (i = 0; !e && path && c->env->repos[i]; i++)
+		if (mi_mcp_env_holds(c->env->repos[i], path, NULL))
+			e = c->env->repos[i];
+	sub.env = e ? e : c->env->repos[0];
+	mi_buf_addc(&b, '{');
+	rc = p->get(&sub, args, &b, msg);
+	mi_buf_addc(&b, '}');
+	for (i = 0; i < b.len; i++) {
+		size_t k, n;
+		for (k = 0; spec->resources && spec->resources[k]; k++) {
+			const char *t = spec->resources[k]->uri_template;
+			n = strcspn(t, "{");
+			if (b.len - i >= n && memcmp(b.buf + i, t, n) == 0)
+				break;
+		}
+		if (spec->resources && spec->resources[k]) {
+			mi_buf_add(out, b.buf + i, n);
+			mi_buf_addf(out, "%s/", sub.env->name);
+			i += n - 1;
+		} else {
+			mi_buf_addc(out, b.buf[i]);
+		}
+	}
+	mi_buf_release(&b);
+	return rc;
+}
+
 int mi_mcp_prompts_get(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 		       mi_buf *out, mi_buf *msg)
 {
@@ -72,6 +118,8 @@ int mi_mcp_prompts_get(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 	}
 	json_decref(decl);
 	c->name = p->name;
+	if (c->env->nrepos > 1)
+		return ws_prompt(c, spec, p, args, out, msg);
 	mi_buf_addc(out, '{');
 	rc = p->get(c, args, out, msg);
 	mi_buf_addc(out, '}');
@@ -106,6 +154,8 @@ int mi_mcp_complete(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 		const char *uri = mi_mcp_arg_str(ref, "uri", "");
 		size_t i;
 		const mi_mcp_resource_kind *rk = NULL;
+		if (mi_mcp_resources_ws_complete(c, spec, uri, an, val, &values, &total, &rc))
+			goto done;
 		for (i = 0; spec->resources && spec->resources[i]; i++)
 			if (strcmp(spec->resources[i]->uri_template, uri) == 0)
 				rk = spec->resources[i];
@@ -119,6 +169,7 @@ int mi_mcp_complete(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 		mi_buf_adds(msg, "params.ref.type must be ref/prompt or ref/resource");
 		return MI_RPC_INVALID_PARAMS;
 	}
+done:
 	if (rc) {
 		mi_buf_addf(msg, "completion failed: %s", mi_strerror(rc));
 		mi_buf_release(&values);

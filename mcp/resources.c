@@ -136,10 +136,10 @@ static const char *uri_param(const char *uri, const char *key, mi_buf *val)
 
 /* ---- the methods ------------------------------------------------------------------- */
 
-int mi_mcp_resources_list(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
-			  mi_buf *out, mi_buf *msg)
+/* resources/list of one repository; cursor as given (or NULL). */
+static int list_env(mi_mcp_ctx *c, const mi_mcp_spec *spec, const char *cursor,
+		    mi_buf *out, mi_buf *msg)
 {
-	const char *cursor = mi_mcp_arg_str(params, "cursor", NULL);
 	size_t k = 0, nk = 0, i;
 	const char *inner = NULL;
 	mi_buf items = {0}, next = {0};
@@ -197,7 +197,137 @@ out:
 	return rc;
 }
 
-void mi_mcp_resources_templates(const mi_mcp_spec *spec, mi_buf *out)
+/* ---- a workspace: URIs carry the repository ---------------------------------------------------
+ *
+ * With several repositories served, a resource of mcpidx's kinds is
+ * mcpidx://KIND/REPO/PATH: the template's fixed part, the repository's
+ * name, then what one repository would have. */
+
+static bool workspace(const mi_mcp_ctx *c, const mi_mcp_spec *spec)
+{
+	return spec->index && c->env->nrepos > 1;
+}
+
+/* The template of rk in a workspace: "{repo}/" after the fixed part. */
+static void ws_template(const mi_mcp_resource_kind *rk, mi_buf *out)
+{
+	size_t n = template_prefix(rk->uri_template);
+	mi_buf_add(out, rk->uri_template, n);
+	mi_buf_adds(out, "{repo}/");
+	mi_buf_adds(out, rk->uri_template + n);
+}
+
+/* A copy of c on the repository a workspace URI names (after the kind's
+ * prefix), and the URI one repository would have in inner; false when
+ * no repository of that name is served. */
+static bool ws_split(mi_mcp_ctx *c, const mi_mcp_resource_kind *rk, const char *uri,
+		     mi_mcp_ctx *sub, mi_buf *inner)
+{
+	size_t n = template_prefix(rk->uri_template);
+	const char *r = uri + n, *sl = strchr(r, '/');
+	mi_buf name = {0};
+	mi_mcp_env *e;
+	if (!sl)
+		return false;
+	mi_buf_add(&name, r, (size_t)(sl - r));
+	e = mi_mcp_env_repo(c->env, name.buf);
+	mi_buf_release(&name);
+	if (!e)
+		return false;
+	*sub = *c;
+	sub->env = e;
+	mi_buf_add(inner, uri, n);
+	mi_buf_adds(inner, sl + 1);
+	return true;
+}
+
+/* Puts repo into the URIs (and titles) of a list answer's resources. */
+static void ws_rename(const mi_mcp_spec *spec, json_t *res, const char *repo)
+{
+	size_t i, k;
+	json_t *it;
+	json_array_foreach(res, i, it) {
+		const char *u = mi_mcp_arg_str(it, "uri", "");
+		for (k = 0; spec->resources[k]; k++) {
+			const char *t = spec->resources[k]->uri_template;
+			size_t n = template_prefix(t);
+			mi_buf b = {0};
+			if (strncmp(u, t, n))
+				continue;
+			mi_buf_add(&b, u, n);
+			mi_buf_addf(&b, "%s/%s", repo, u + n);
+			json_object_set_new(it, "uri", json_string(b.buf));
+			mi_buf_reset(&b);
+			mi_buf_addf(&b, "%s/%s", repo, mi_mcp_arg_str(it, "title", ""));
+			json_object_set_new(it, "title", json_string(b.buf));
+			mi_buf_release(&b);
+			break;
+		}
+	}
+}
+
+/* resources/list in a workspace: repository after repository; the cursor
+ * is "R:" (the repository's number) then that repository's cursor. */
+static int ws_list(mi_mcp_ctx *c, const mi_mcp_spec *spec, const char *cursor,
+		   mi_buf *out, mi_buf *msg)
+{
+	size_t r = 0;
+	const char *inner = NULL;
+	mi_buf one = {0};
+	mi_mcp_ctx sub = *c;
+	json_t *j = NULL, *next;
+	char *s;
+	int rc;
+	if (cursor) {
+		char *end;
+		r = strtoul(cursor, &end, 10);
+		if (*end != ':' || r >= c->env->nrepos) {
+			mi_buf_addf(msg, "Invalid cursor %.60s: pass nextCursor from the "
+				    "previous resources/list answer", cursor);
+			return MI_RPC_INVALID_PARAMS;
+		}
+		inner = *(end + 1) ? end + 1 : NULL;
+	}
+	sub.env = c->env->repos[r];
+	rc = list_env(&sub, spec, inner, &one, msg);
+	if (rc)
+		goto out;
+	j = json_loadb(one.buf, one.len, 0, NULL);
+	if (!j) {
+		mi_buf_adds(msg, "cannot list resources");
+		rc = MI_RPC_INTERNAL;
+		goto out;
+	}
+	ws_rename(spec, json_object_get(j, "resources"), sub.env->name);
+	next = json_object_get(j, "nextCursor");
+	if (json_is_string(next) || r + 1 < c->env->nrepos) {
+		mi_buf nc = {0};
+		if (json_is_string(next))
+			mi_buf_addf(&nc, "%zu:%s", r, json_string_value(next));
+		else
+			mi_buf_addf(&nc, "%zu:", r + 1);
+		json_object_set_new(j, "nextCursor", json_string(nc.buf));
+		mi_buf_release(&nc);
+	}
+	s = json_dumps(j, JSON_COMPACT);
+	mi_buf_adds(out, s);
+	free(s);
+out:
+	json_decref(j);
+	mi_buf_release(&one);
+	return rc;
+}
+
+int mi_mcp_resources_list(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
+			  mi_buf *out, mi_buf *msg)
+{
+	const char *cursor = mi_mcp_arg_str(params, "cursor", NULL);
+	if (workspace(c, spec))
+		return ws_list(c, spec, cursor, out, msg);
+	return list_env(c, spec, cursor, out, msg);
+}
+
+void mi_mcp_resources_templates(const mi_mcp_spec *spec, mi_mcp_env *env, mi_buf *out)
 {
 	size_t i;
 	bool first = true;
@@ -210,7 +340,14 @@ void mi_mcp_resources_templates(const mi_mcp_spec *spec, mi_buf *out)
 			mi_buf_addc(out, ',');
 		first = false;
 		mi_buf_adds(out, "{\"uriTemplate\":");
-		mi_buf_add_json_str(out, rk->uri_template, strlen(rk->uri_template));
+		if (spec->index && env && env->nrepos > 1) {
+			mi_buf t = {0};
+			ws_template(rk, &t);
+			mi_buf_add_json_str(out, t.buf, t.len);
+			mi_buf_release(&t);
+		} else {
+			mi_buf_add_json_str(out, rk->uri_template, strlen(rk->uri_template));
+		}
 		mi_buf_adds(out, ",\"name\":");
 		mi_buf_add_json_str(out, rk->name, strlen(rk->name));
 		if (rk->title) {
@@ -256,7 +393,28 @@ int mi_mcp_resources_read(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params
 		goto out;
 	}
 	rk = mi_mcp_resource_match(spec, uri);
-	rc = rk ? rk->read(c, uri, &items, msg) : MI_ERR_NOTFOUND;
+	if (rk && workspace(c, spec)) {
+		mi_mcp_ctx sub;
+		mi_buf inner = {0};
+		rc = ws_split(c, rk, uri, &sub, &inner) ?
+		     rk->read(&sub, inner.buf, &items, msg) : MI_ERR_NOTFOUND;
+		if (!rc) {
+			/* The contents name the URI as asked. */
+			json_t *j = json_loadb(items.buf, items.len, JSON_DISABLE_EOF_CHECK, NULL);
+			char *s;
+			if (j) {
+				json_object_set_new(j, "uri", json_string(uri));
+				s = json_dumps(j, JSON_COMPACT);
+				mi_buf_reset(&items);
+				mi_buf_adds(&items, s);
+				free(s);
+				json_decref(j);
+			}
+		}
+		mi_buf_release(&inner);
+	} else {
+		rc = rk ? rk->read(c, uri, &items, msg) : MI_ERR_NOTFOUND;
+	}
 	if (rc == MI_ERR_NOTFOUND) {
 		mi_buf_reset(msg);
 		mi_buf_addf(msg, "Resource not found: %.200s", uri);
@@ -502,3 +660,51 @@ const mi_mcp_resource_kind mi_mcp_resource_outline = {
 	"mode outline or compact, filter public or all.",
 	"text/plain", NULL, outline_read, file_complete,
 };
+
+int mi_mcp_resources_ws_complete(mi_mcp_ctx *c, const mi_mcp_spec *spec,
+				 const char *uri, const char *var, const char *prefix,
+				 mi_buf *values, size_t *total, int *rc)
+{
+	const mi_mcp_resource_kind *rk = NULL;
+	size_t i, n = 0;
+	*rc = 0;
+	if (!workspace(c, spec))
+		return 0;
+	for (i = 0; spec->resources[i] && !rk; i++) {
+		mi_buf t = {0};
+		ws_template(spec->resources[i], &t);
+		if (strcmp(t.buf, uri) == 0)
+			rk = spec->resources[i];
+		mi_buf_release(&t);
+	}
+	if (!rk)
+		return 0;
+	*total = 0;
+	for (i = 0; c->env->repos[i] && !*rc; i++) {
+		mi_mcp_env *e = c->env->repos[i];
+		if (strcmp(var, "repo") == 0) {
+			if (strncmp(e->name, prefix, strlen(prefix)))
+				continue;
+			if (n++)
+				mi_buf_addc(values, ',');
+			mi_buf_add_json_str(values, e->name, strlen(e->name));
+			(*total)++;
+		} else if (rk->complete) {
+			/* A path: every repository's, up to the page. */
+			mi_mcp_ctx sub = *c;
+			mi_buf v = {0};
+			size_t t = 0;
+			sub.env = e;
+			*rc = rk->complete(&sub, var, prefix, &v, &t);
+			if (v.len && n < 100) {
+				if (n)
+					mi_buf_addc(values, ',');
+				mi_buf_add(values, v.buf, v.len);
+				n += t < 100 ? t : 100;
+			}
+			*total += t;
+			mi_buf_release(&v);
+		}
+	}
+	return 1;
+}

@@ -62,6 +62,14 @@ void mi_mcp_result_release(mi_mcp_result *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* Replaces r with src (src is left empty). */
+static void mi_mcp_result_reset_to(mi_mcp_result *r, mi_mcp_result *src)
+{
+	mi_mcp_result_release(r);
+	*r = *src;
+	memset(src, 0, sizeof *src);
+}
+
 int mi_mcp_result_error(mi_mcp_result *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -93,11 +101,16 @@ void mi_mcp_file_uri(mi_buf *b, const char *kind, const char *path)
 	put_uri_path(b, path);
 }
 
-void mi_mcp_result_link(mi_mcp_result *r, const char *path, unsigned from,
-			unsigned to, const char *description)
+/* A resource link to path, in repository repo of a workspace (or NULL). */
+static void link_repo(mi_mcp_result *r, const char *repo, const char *path,
+		      unsigned from, unsigned to, const char *description)
 {
-	mi_buf uri = {0};
+	mi_buf uri = {0}, rp = {0};
 	const char *base = strrchr(path, '/');
+	if (repo) {
+		mi_buf_addf(&rp, "%s/%s", repo, path);
+		path = rp.buf;
+	}
 	mi_mcp_file_uri(&uri, "file", path);
 	if (r->blocks.len)
 		mi_buf_addc(&r->blocks, ',');
@@ -124,26 +137,36 @@ void mi_mcp_result_link(mi_mcp_result *r, const char *path, unsigned from,
 	mi_buf_adds(&r->blocks, ",\"annotations\":{\"audience\":[\"user\"],"
 		    "\"priority\":0.5}}");
 	mi_buf_release(&uri);
+	mi_buf_release(&rp);
+}
+
+void mi_mcp_result_link(mi_mcp_result *r, const char *path, unsigned from,
+			unsigned to, const char *description)
+{
+	link_repo(r, NULL, path, from, to, description);
 }
 
 /* Links to the files an answer names: its own path, or the paths of the
- * items of its result array, at most MI_LINKS_MAX distinct files. */
+ * items of its result array, at most MI_LINKS_MAX distinct files.  In a
+ * workspace the answer's (or each item's) repo goes into the URI. */
 static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 {
+	const char *repo;
 	static const char *const keys[] = {"results", "references", "definitions",
 					   "nodes", NULL};
 	json_t *j, *a = NULL, *it;
-	const char *seen[MI_LINKS_MAX];
+	const char *seen[MI_LINKS_MAX], *seen_repo[MI_LINKS_MAX];
 	size_t ns = 0, i, k;
 	if (!r->out.json.len)
 		return;
 	j = json_loadb(r->out.json.buf, r->out.json.len, 0, NULL);
 	if (!json_is_object(j))
 		goto out;
+	repo = mi_mcp_arg_str(j, "repo", NULL);
 	if (json_is_string(json_object_get(j, "path"))) {
 		json_t *s = json_object_get(j, "start_line");
 		json_t *e = json_object_get(j, "end_line");
-		mi_mcp_result_link(r, json_string_value(json_object_get(j, "path")),
+		link_repo(r, repo, json_string_value(json_object_get(j, "path")),
 				   json_is_integer(s) ? (unsigned)json_integer_value(s) : 0,
 				   json_is_integer(e) ? (unsigned)json_integer_value(e) : 0,
 				   mi_mcp_arg_str(j, "name", NULL));
@@ -160,12 +183,15 @@ static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 		size_t m;
 		if (!p || !*p || ns == MI_LINKS_MAX)
 			continue;
-		for (m = 0; m < ns && strcmp(seen[m], p); m++)
+		const char *ir = mi_mcp_arg_str(it, "repo", repo);
+		for (m = 0; m < ns && (strcmp(seen[m], p) ||
+				       strcmp(seen_repo[m] ? seen_repo[m] : "", ir ? ir : "")); m++)
 			;
 		if (m < ns)
 			continue;
+		seen_repo[ns] = ir;
 		seen[ns++] = p;
-		mi_mcp_result_link(r, p, (unsigned)from, (unsigned)to,
+		link_repo(r, ir, p, (unsigned)from, (unsigned)to,
 				   mi_mcp_arg_str(it, "name", mi_mcp_arg_str(it, "caller",
 						  mi_mcp_arg_str(it, "breadcrumb", NULL))));
 	}
@@ -210,7 +236,42 @@ void mi_mcp_tools_free(mi_mcp_tools *ts)
 
 static bool group_applies(const mi_mcp_tool_group *g, mi_mcp_env *env)
 {
-	return !g->applies || g->applies(env);
+	if (!g->applies)
+		return true;
+	for (size_t i = 0; env->repos && env->repos[i]; i++)
+		if (g->applies(env->repos[i]))
+			return true;
+	return g->applies(env);
+}
+
+#define REPO_DESC "Repository. Default: all of them for search, definitions " \
+	"and references; the one holding path."
+
+/* Writes schema (JSON text) with a repo property added when several
+ * repositories are served: an enum of their names. */
+static void put_schema(mi_buf *out, const char *schema, mi_mcp_env *env)
+{
+	json_t *j, *props, *p, *names;
+	char *s;
+	if (env->nrepos < 2 || !(j = json_loads(schema, 0, NULL))) {
+		mi_buf_adds(out, schema);
+		return;
+	}
+	props = json_object_get(j, "properties");
+	if (!json_is_object(props)) {
+		props = json_object();
+		json_object_set_new(j, "properties", props);
+	}
+	names = json_array();
+	for (size_t i = 0; env->repos[i]; i++)
+		json_array_append_new(names, json_string(env->repos[i]->name));
+	p = json_pack("{s:s,s:o,s:s}", "type", "string", "enum", names,
+		      "description", REPO_DESC);
+	json_object_set_new(props, "repo", p);
+	s = json_dumps(j, JSON_COMPACT);
+	mi_buf_adds(out, s ? s : schema);
+	free(s);
+	json_decref(j);
 }
 
 /* The row named name, or NULL. */
@@ -270,10 +331,16 @@ void mi_mcp_tools_list(mi_mcp_tools *ts, mi_mcp_env *env, const char *version,
 			mi_buf_add_json_str(out, t->description, strlen(t->description));
 		}
 		mi_buf_adds(out, ",\"inputSchema\":");
-		if (t->schema_fn)
+		if (t->schema_fn && env->nrepos > 1) {
+			mi_buf sb = {0};
+			t->schema_fn(env, &sb);
+			put_schema(out, mi_buf_str(&sb), env);
+			mi_buf_release(&sb);
+		} else if (t->schema_fn) {
 			t->schema_fn(env, out);
-		else
-			mi_buf_adds(out, t->input_schema);
+		} else {
+			put_schema(out, t->input_schema, env);
+		}
 		if (structured && t->output_schema) {
 			mi_buf_adds(out, ",\"outputSchema\":");
 			mi_buf_adds(out, t->output_schema);
@@ -668,13 +735,359 @@ static void put_result(mi_buf *out, mi_mcp_result *r, const char *version)
 	}
 }
 
+/* ---- a workspace: several repositories served at once ------------------------------------ */
+
+/*
+ * Where a call goes when several repositories are served:
+ *   - the one its repo argument names;
+ *   - else, for an index tool given a path, the repositories whose index
+ *     holds that file (several only for a tool answering a list);
+ *   - else, for an index tool answering a list (items: definitions,
+ *     references, search hits), every repository, the lists merged;
+ *   - else, for an index tool without required arguments (index_status),
+ *     every repository, the answers side by side;
+ *   - else it needs repo.
+ * A list merges by each item's score when every item has one (search:
+ * the BM25F score), else in repository order; each item names its repo.
+ */
+
+/* A call running across repositories: handed to fan_fn as its ctx. */
+typedef struct fan_ctx {
+	mi_mcp_ctx ctx;              /* the call's ctx (first: fan_fn gets &ctx) */
+	const tool_entry *te;        /* the row */
+	mi_mcp_env **repos;          /* where it runs */
+	size_t n;                    /* how many */
+} fan_ctx;
+
+static bool no_required(const tool_entry *te)
+{
+	return json_array_size(json_object_get(te->schema, "required")) == 0;
+}
+
+/* The repositories a call goes to (into *out, n of them), or -1 with the
+ * tool error in err. */
+static int route(const tool_entry *te, mi_mcp_env *env, json_t *repo, json_t *args,
+		 mi_mcp_env ***out, size_t *n, mi_buf *err)
+{
+	const mi_mcp_tool *t = te->t;
+	const char *path = mi_mcp_arg_str(args, "path", NULL);
+	mi_mcp_env **v = mi_xcalloc(env->nrepos + 1, sizeof *v);
+	mi_buf names = {0};
+	size_t k = 0, i;
+	int rc = 0;
+	mi_mcp_env_names(env, &names);
+	if (repo && !json_is_null(repo)) {
+		mi_mcp_env *r = json_is_string(repo) ?
+			mi_mcp_env_repo(env, json_string_value(repo)) : NULL;
+		if (r) {
+			v[k++] = r;
+		} else {
+			char *d = json_dumps(repo, JSON_ENCODE_ANY | JSON_COMPACT);
+			mi_buf_addf(err, "Argument 'repo' of %s must be one of %s (got %.60s).",
+				    t->name, names.buf, d ? d : "?");
+			free(d);
+			rc = -1;
+		}
+	} else if ((t->flags & MI_TOOL_INDEX) && path && *path) {
+		for (i = 0; env->repos[i]; i++)
+			if (mi_mcp_env_holds(env->repos[i], path, NULL))
+				v[k++] = env->repos[i];
+		if (k == 0) {
+			mi_buf_addf(err, "No file %s in the served repositories (%s). "
+				    "Paths are repo-relative; search_code finds files by "
+				    "content.", path, names.buf);
+			rc = -1;
+		} else if (k > 1 && !t->items) {
+			mi_buf_addf(err, "%s is in several repositories (", path);
+			for (i = 0; i < k; i++)
+				mi_buf_addf(err, "%s%s", i ? ", " : "", v[i]->name);
+			mi_buf_addf(err, "): call %s again with repo, one of them.", t->name);
+			rc = -1;
+		}
+	} else if ((t->flags & MI_TOOL_INDEX) && (t->items || no_required(te))) {
+		for (i = 0; env->repos[i]; i++)
+			v[k++] = env->repos[i];
+	} else {
+		mi_buf_addf(err, "Several repositories are served: call %s with repo, "
+			    "one of %s.", t->name, names.buf);
+		rc = -1;
+	}
+	mi_buf_release(&names);
+	if (rc) {
+		free(v);
+		v = NULL;
+		k = 0;
+	}
+	*out = v;
+	*n = k;
+	return rc;
+}
+
+/* Names the repository of a call that went to one: "repo" in the JSON
+ * object, a first text line (or, when the text is the JSON, the JSON). */
+static void tag_repo(mi_mcp_result *r, const char *repo, json_t *args)
+{
+	mi_buf f = {0}, j = {0};
+	bool same = r->out.text.len == r->out.json.len && r->out.json.len &&
+		    memcmp(r->out.text.buf, r->out.json.buf, r->out.json.len) == 0;
+	mi_buf_adds(&f, "\"repo\":");
+	mi_buf_add_json_str(&f, repo, strlen(repo));
+	if (r->out.json.len && r->out.json.buf[0] == '{') {
+		splice_meta(&j, &r->out.json, f.buf);
+		mi_buf_release(&r->out.json);
+		r->out.json = j;
+	}
+	if (same) {
+		mi_buf_reset(&r->out.text);
+		mi_buf_add(&r->out.text, r->out.json.buf, r->out.json.len);
+	} else {
+		mi_buf t = {0};
+		mi_buf_addf(&t, "[repo %s]\n", repo);
+		mi_buf_add(&t, r->out.text.buf, r->out.text.len);
+		mi_buf_release(&r->out.text);
+		r->out.text = t;
+	}
+	mi_buf_release(&f);
+	(void)args;
+}
+
+/* One repository's part of a fanned-out call. */
+typedef struct fan_part {
+	mi_mcp_result res;           /* its answer */
+	json_t *json;                /* parsed, or NULL */
+	json_t *items;               /* json[items], or NULL */
+	size_t first, count;         /* its items on the merged page: ranks */
+	bool on_page;                /* some are */
+	bool ok;                     /* it answered */
+} fan_part;
+
+typedef struct fan_item {
+	json_t *it;                  /* borrowed from its part */
+	size_t repo, rank;           /* where it came from */
+	double score;
+} fan_item;
+
+static int item_cmp(const void *a, const void *b)
+{
+	const fan_item *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	if (x->repo != y->repo)
+		return x->repo < y->repo ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Runs the row on one repository; 0, or a protocol error code. */
+static int fan_one(fan_ctx *f, size_t i, json_t *args, mi_mcp_result *res)
+{
+	mi_mcp_ctx sub = f->ctx;
+	mi_mcp_env *e = f->repos[i];
+	mi_query *q = NULL;
+	mi_buf err = {0};
+	int rc = 0;
+	sub.env = e;
+	if ((f->te->t->flags & MI_TOOL_INDEX) && mi_mcp_index_get(e, &q, &err)) {
+		mi_mcp_result_error(res, "%s", err.buf);
+		goto out;
+	}
+	rc = f->te->t->fn(&sub, q, args, res);
+	if (q)
+		mi_mcp_index_put(e);
+	if (rc <= -32000 && rc >= -32768)
+		goto out;
+	if (rc && !res->out.is_error && !res->out.text.len)
+		mi_mcp_result_error(res, "%s failed: %s", f->te->t->name, mi_strerror(rc));
+	rc = 0;
+out:
+	mi_buf_release(&err);
+	return rc;
+}
+
+static void add_section(mi_buf *t, const char *repo, const mi_buf *text)
+{
+	mi_buf_addf(t, "[repo %s]\n", repo);
+	mi_buf_add(t, text->buf, text->len);
+	if (text->len && text->buf[text->len - 1] != '\n')
+		mi_buf_addc(t, '\n');
+}
+
+/* The row run on every repository of the call, the answers merged. */
+static int fan_fn(mi_mcp_ctx *c, mi_query *unused, json_t *args, mi_mcp_result *r)
+{
+	fan_ctx *f = (fan_ctx *)c;
+	const mi_mcp_tool *t = f->te->t;
+	const char *key = t->items;
+	bool paged = (t->flags & MI_TOOL_PAGED) && key;
+	json_t *lp = json_object_get(json_object_get(json_object_get(f->te->schema,
+				     "properties"), "limit"), "default");
+	size_t off = paged ? (size_t)mi_mcp_arg_int(args, "offset", 0) : 0;
+	size_t lim = paged ? (size_t)mi_mcp_arg_int(args, "limit",
+			      json_is_integer(lp) ? json_integer_value(lp) : 20) : 0;
+	bool as_json = strcmp(mi_mcp_arg_str(args, "format", ""), "json") == 0;
+	fan_part *p = mi_xcalloc(f->n, sizeof *p);
+	fan_item *items = NULL;
+	size_t ni = 0, nok = 0, i, k, from, to;
+	long long total = 0;
+	bool scored = true;
+	json_t *a1 = args ? json_deep_copy(args) : json_object(), *out, *arr, *un;
+	char *s;
+	int rc = 0;
+	(void)unused;
+	if (paged) {
+		json_object_set_new(a1, "offset", json_integer(0));
+		json_object_set_new(a1, "limit", json_integer((json_int_t)(off + lim)));
+	}
+	for (i = 0; i < f->n; i++) {
+		rc = fan_one(f, i, a1, &p[i].res);
+		if (rc) {
+			mi_mcp_result_reset_to(r, &p[i].res);
+			goto out;
+		}
+		if (p[i].res.out.is_error)
+			continue;
+		p[i].json = json_loadb(p[i].res.out.json.buf, p[i].res.out.json.len, 0, NULL);
+		if (!json_is_object(p[i].json))
+			continue;
+		p[i].ok = true;
+		nok++;
+		if (!key)
+			continue;
+		p[i].items = json_object_get(p[i].json, key);
+		total += json_is_integer(json_object_get(p[i].json, "total")) ?
+			 json_integer_value(json_object_get(p[i].json, "total")) :
+			 (long long)json_array_size(p[i].items);
+		for (k = 0; k < json_array_size(p[i].items); k++) {
+			json_t *it = json_array_get(p[i].items, k);
+			json_t *sc = json_object_get(it, "score");
+			items = mi_xrealloc(items, (ni + 1) * sizeof *items);
+			items[ni].it = it;
+			items[ni].repo = i;
+			items[ni].rank = k;
+			items[ni].score = json_is_number(sc) ? json_number_value(sc) : 0;
+			scored = scored && json_is_number(sc);
+			ni++;
+		}
+	}
+	if (!nok) {
+		/* Nobody answered: the errors, each under its repository. */
+		mi_buf_reset(&r->out.text);
+		for (i = 0; i < f->n; i++)
+			add_section(&r->out.text, f->repos[i]->name, &p[i].res.out.text);
+		r->out.is_error = true;
+		goto out;
+	}
+	out = json_object();
+	mi_buf_reset(&r->out.text);
+	if (!key) {
+		/* Side by side. */
+		arr = json_array();
+		for (i = 0; i < f->n; i++) {
+			if (!p[i].ok)
+				continue;
+			json_object_set_new(p[i].json, "repo", json_string(f->repos[i]->name));
+			json_array_append(arr, p[i].json);
+			add_section(&r->out.text, f->repos[i]->name, &p[i].res.out.text);
+		}
+		json_object_set_new(out, "repos", arr);
+	} else {
+		if (scored)
+			qsort(items, ni, sizeof *items, item_cmp);
+		from = paged ? (off < ni ? off : ni) : 0;
+		to = paged ? (from + lim < ni ? from + lim : ni) : ni;
+		arr = json_array();
+		for (k = from; k < to; k++) {
+			fan_part *pp = &p[items[k].repo];
+			json_object_set_new(items[k].it, "repo",
+					    json_string(f->repos[items[k].repo]->name));
+			json_array_append(arr, items[k].it);
+			if (!pp->on_page || items[k].rank < pp->first) {
+				size_t end = pp->on_page ? pp->first + pp->count : 0;
+				pp->first = items[k].rank;
+				pp->count = end > pp->first ? end - pp->first : 1;
+			}
+			if (items[k].rank + 1 > pp->first + pp->count)
+				pp->count = items[k].rank + 1 - pp->first;
+			pp->on_page = true;
+		}
+		json_object_set_new(out, key, arr);
+		json_object_set_new(out, "total", json_integer(total));
+		/* The text: each repository's own answer for its items, in the
+		 * order of its best one. */
+		for (k = from; k < to && !as_json; k++) {
+			size_t ri = items[k].repo;
+			fan_part *pp = &p[ri];
+			if (!pp->on_page)
+				continue;
+			if (paged && (pp->first || pp->count != json_array_size(pp->items))) {
+				json_t *a3 = json_deep_copy(a1);
+				mi_mcp_result again;
+				memset(&again, 0, sizeof again);
+				json_object_set_new(a3, "offset", json_integer((json_int_t)pp->first));
+				json_object_set_new(a3, "limit", json_integer((json_int_t)pp->count));
+				if (fan_one(f, ri, a3, &again) == 0 && !again.out.is_error)
+					add_section(&r->out.text, f->repos[ri]->name, &again.out.text);
+				mi_mcp_result_release(&again);
+				json_decref(a3);
+			} else {
+				add_section(&r->out.text, f->repos[ri]->name, &pp->res.out.text);
+			}
+			pp->on_page = false;
+		}
+		if (from == to && !as_json)
+			for (i = 0; i < f->n; i++)
+				if (p[i].ok)
+					add_section(&r->out.text, f->repos[i]->name,
+						    &p[i].res.out.text);
+	}
+	un = json_array();
+	for (i = 0; i < f->n; i++) {
+		if (p[i].ok)
+			continue;
+		json_array_append_new(un, json_pack("{s:s,s:s%}", "repo", f->repos[i]->name,
+						    "error", mi_buf_str(&p[i].res.out.text),
+						    p[i].res.out.text.len));
+		if (!as_json)
+			mi_buf_addf(&r->out.text, "[repo %s] unavailable: %s\n",
+				    f->repos[i]->name, mi_buf_str(&p[i].res.out.text));
+	}
+	if (json_array_size(un))
+		json_object_set(out, "unavailable", un);
+	json_decref(un);
+	s = json_dumps(out, JSON_COMPACT | JSON_REAL_PRECISION(7));
+	mi_buf_reset(&r->out.json);
+	mi_buf_adds(&r->out.json, s);
+	if (as_json) {
+		mi_buf_reset(&r->out.text);
+		mi_buf_adds(&r->out.text, s);
+	}
+	free(s);
+	json_decref(out);
+out:
+	for (i = 0; i < f->n; i++) {
+		mi_mcp_result_release(&p[i].res);
+		json_decref(p[i].json);
+	}
+	free(p);
+	free(items);
+	json_decref(a1);
+	return rc;
+}
+
+/* ---- the call ------------------------------------------------------------------------------ */
+
 int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 		      json_t *args, mi_buf *out, mi_buf *msg, char *outcome,
 		      size_t outcome_len)
 {
-	mi_mcp_env *env = c->env;
+	mi_mcp_env *env = c->env, **where = NULL;
 	tool_entry *te = find(ts, env, name);
 	const mi_mcp_tool *t;
+	mi_mcp_tool fan_t;
+	fan_ctx fan;
+	mi_mcp_ctx one;
+	const char *label = NULL;
+	json_t *own = NULL, *repo = NULL;
+	size_t nwhere = 0;
 	mi_buf err = {0};
 	mi_mcp_result r;
 	mi_query *q = NULL;
@@ -687,10 +1100,41 @@ int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 		goto out;
 	}
 	t = te->t;
+	if (env->nrepos > 1 && json_is_object(args)) {
+		/* repo is the workspace's argument, not the row's. */
+		own = json_copy(args);
+		repo = json_incref(json_object_get(own, "repo"));
+		json_object_del(own, "repo");
+		args = own;
+	}
 	if (validate(te, args, &err)) {
 		mi_mcp_result_error(&r, "%s", err.buf);
 		snprintf(outcome, outcome_len, "tool-error: %.70s", err.buf);
 		goto put;
+	}
+	if (env->nrepos > 1) {
+		if (route(te, env, repo, args, &where, &nwhere, &err)) {
+			mi_mcp_result_error(&r, "%s", err.buf);
+			snprintf(outcome, outcome_len, "tool-error: %.70s", err.buf);
+			goto put;
+		}
+		if (nwhere == 1) {
+			one = *c;
+			one.env = env = where[0];
+			c = &one;
+			label = env->name;
+		} else {
+			memset(&fan, 0, sizeof fan);
+			fan.ctx = *c;
+			fan.te = te;
+			fan.repos = where;
+			fan.n = nwhere;
+			fan_t = *t;
+			fan_t.fn = fan_fn;
+			fan_t.flags &= ~(unsigned)MI_TOOL_INDEX;
+			t = &fan_t;
+			c = &fan.ctx;
+		}
 	}
 	if (!(t->flags & MI_TOOL_SLOW))
 		c->progress(c, 0, 1, t->name);
@@ -727,7 +1171,9 @@ int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 	    fit_answer(c, t, q, args, &r,
 		       (size_t)mi_mcp_arg_int(args, "max_tokens", 20000)))
 		snprintf(outcome, outcome_len, "ok (cut to budget)");
-	if (!r.out.is_error && (t->flags & MI_TOOL_INDEX))
+	if (label && !r.out.is_error && !r.input_required.len)
+		tag_repo(&r, label, args);
+	if (!r.out.is_error && (te->t->flags & MI_TOOL_INDEX))
 		auto_links(&r, t);
 	if (q)
 		mi_mcp_index_put(env);
@@ -748,6 +1194,9 @@ put:
 out:
 	mi_mcp_result_release(&r);
 	mi_buf_release(&err);
+	json_decref(own);
+	json_decref(repo);
+	free(where);
 	return rc;
 }
 

@@ -116,6 +116,10 @@ typedef struct mi_search_opts {
 	float semantic_weight;
 } mi_search_opts;
 
+/* Search answers of q also give each hit's BM25F "score" in their JSON:
+ * what a server of several indexes merges their hits by.  Set once, right
+ * after mi_query_open. */
+void mi_query_set_scores(mi_query *q, bool on);
 /* search_code: {results: [...], total} */
 int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* search_docs: {results: [...], total} */

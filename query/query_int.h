@@ -13,6 +13,7 @@ struct mi_query {
 	char *path;     /* index path as given */
 	struct mi_side *side;     /* side store beside the index, opened on first use */
 	pthread_mutex_t side_mu;  /* guards opening side */
+	bool scores;    /* search answers carry each hit's score (a workspace) */
 };
 
 /*

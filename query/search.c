@@ -937,6 +937,7 @@ static void q_weigh_evidence(mi_txn *t, const mi_search_opts *o, q_hit **heap,
 typedef struct q_res {
 	uint64_t doc;
 	int pct;
+	float score;               /* BM25F (mi_query_set_scores) */
 	mi_chunk c;                /* points into the map */
 	char *path;                /* malloc'd */
 	char *content;             /* malloc'd snippet */
@@ -1033,7 +1034,14 @@ static void put_snippet(mi_buf *t, const char *content)
 	}
 }
 
-static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+static void q_put_score(mi_buf *j, bool scores, const q_res *r)
+{
+	if (scores)
+		mi_buf_addf(j, "\"score\":%.6g,", r->score);
+}
+
+static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, bool scores,
+			  mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1048,6 +1056,7 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 		q_json_strn(j, "path", r[i].path, strlen(r[i].path));
 		mi_buf_addf(j, ",\"start_line\":%u,\"end_line\":%u,\"relevance_percent\":%d,",
 			    c->start_line, c->end_line, r[i].pct);
+		q_put_score(j, scores, &r[i]);
 		q_json_strn(j, "kind", q_kind(c), strlen(q_kind(c)));
 		mi_buf_adds(j, ",\"symbols\":[");
 		for (bool first = true; s < e; first = false) {
@@ -1105,7 +1114,8 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 	}
 }
 
-static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, bool scores,
+			  mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1121,6 +1131,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 			    c->end_line);
 		q_json_strn(j, "heading", c->crumb, c->crumb_len);
 		mi_buf_addf(j, ",\"relevance_percent\":%d,", r[i].pct);
+		q_put_score(j, scores, &r[i]);
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
@@ -1311,6 +1322,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		}
 		r->doc = heap[i].doc;
 		r->pct = (int)lroundf(100.0f * heap[i].score / heap[0].score);
+		r->score = heap[i].score;
 		if (r->pct < 1)
 			r->pct = 1;
 		r->path = mi_buf_detach(&pb);
@@ -1327,9 +1339,9 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		nres++;
 	}
 	if (docs)
-		q_render_docs(o, res, nres, out);
+		q_render_docs(o, res, nres, q->scores, out);
 	else
-		q_render_code(o, res, nres, out);
+		q_render_code(o, res, nres, q->scores, out);
 	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
 		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
 			    Q_MAX_TERMS);
@@ -1360,4 +1372,9 @@ int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out)
 int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out)
 {
 	return q_run(q, o, true, out);
+}
+
+void mi_query_set_scores(mi_query *q, bool on)
+{
+	q->scores = on;
 }

@@ -4,17 +4,26 @@
 #include "tools.h"
 #include "../mcp/mcp.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char serve_usage[] =
-	"usage: mcpidx serve [INDEX] [options]\n\n"
+	"usage: mcpidx serve [INDEX...] [--workspace FILE] [options]\n\n"
 	"Serves the index over the Model Context Protocol: JSON-RPC on stdin/stdout,\n"
 	"or streamable HTTP with --http.  Read-only; a rebuild in another process is\n"
 	"picked up by the next request.  INDEX is an index dir, a packed file, or a\n"
-	"repo holding .mcpidx/ (default: the current directory).\n\n"
+	"repo holding .mcpidx/ (default: the current directory).  Several INDEXes (or\n"
+	"NAME=INDEX) serve a workspace: every tool takes a repo argument, search and\n"
+	"navigation answer across all of them.  Repositories are named after their\n"
+	"directory unless named.\n\n"
+	"  --workspace FILE      serve the repositories FILE lists: one [NAME] INDEX\n"
+	"                        per line (relative to FILE's directory; # comments)\n"
 	"  --http ADDR:PORT      serve HTTP (POST /mcp) on a loopback address\n"
 	"  --allow-remote        allow a non-loopback --http address\n"
 	"  --allow-host NAME     accept NAME in Host/Origin besides loopback (repeatable)\n"
@@ -72,6 +81,159 @@ static char *read_token(const char *path)
 	return mi_xstrdup(p);
 }
 
+/* ---- a workspace ------------------------------------------------------------------ */
+
+/* One served repository: its index (as given, resolved) and its name. */
+typedef struct ws_list {
+	char **index;        /* NULL-terminated */
+	char **name;         /* NULL-terminated */
+	size_t n;
+} ws_list;
+
+static bool name_ok(const char *s, size_t n)
+{
+	if (!n || n > 64 || s[0] == '.' || s[0] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._-", s[i]))
+			return false;
+	return true;
+}
+
+/* The default name of an index: its repository's directory, or a packed
+ * file's name without its extension. */
+static char *default_name(const char *index)
+{
+	char *r = realpath(index, NULL), *d, *b, *dot, *out;
+	struct stat st;
+	if (!r)
+		r = mi_xstrdup(index);
+	d = mi_xstrdup(r);
+	b = basename(d);
+	if (strcmp(b, ".mcpidx") == 0) {
+		char *d2 = mi_xstrdup(r);
+		out = mi_xstrdup(basename(dirname(d2)));
+		free(d2);
+	} else {
+		out = mi_xstrdup(b);
+		if (stat(r, &st) == 0 && S_ISREG(st.st_mode) && (dot = strrchr(out, '.')) &&
+		    dot != out)
+			*dot = 0;
+	}
+	free(d);
+	free(r);
+	return out;
+}
+
+/* Adds one repository; 0, or -1 after saying why. */
+static int ws_add(ws_list *w, const char *name, size_t nl, const char *path,
+		  const char *where)
+{
+	struct stat st;
+	char *nm;
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "mcpidx serve: %s%s: %s\n", where, path, strerror(errno));
+		return -1;
+	}
+	nm = name ? mi_xstrndup(name, nl) : default_name(path);
+	if (!name_ok(nm, strlen(nm))) {
+		fprintf(stderr, "mcpidx serve: %s'%s' cannot name a repository: use "
+			"letters, digits, '.', '_' and '-' (not first)\n", where, nm);
+		free(nm);
+		return -1;
+	}
+	for (size_t i = 0; i < w->n; i++)
+		if (strcmp(w->name[i], nm) == 0) {
+			fprintf(stderr, "mcpidx serve: %stwo repositories are named %s (%s "
+				"and %s): name them, NAME=INDEX or a --workspace line "
+				"NAME INDEX\n", where, nm, w->index[i], path);
+			free(nm);
+			return -1;
+		}
+	w->index = mi_xrealloc(w->index, (w->n + 2) * sizeof *w->index);
+	w->name = mi_xrealloc(w->name, (w->n + 2) * sizeof *w->name);
+	w->index[w->n] = mi_resolve_index(path);
+	w->name[w->n] = nm;
+	w->n++;
+	w->index[w->n] = NULL;
+	w->name[w->n] = NULL;
+	return 0;
+}
+
+/* NAME=INDEX or INDEX. */
+static int ws_arg(ws_list *w, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct stat st;
+	if (eq && stat(arg, &st) != 0)
+		return ws_add(w, arg, (size_t)(eq - arg), eq + 1, "");
+	return ws_add(w, NULL, 0, arg, "");
+}
+
+/* Reads a workspace file: one "[NAME] INDEX" per line. */
+static int ws_file(ws_list *w, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[PATH_MAX + 128], where[PATH_MAX + 32], *fd, *dir;
+	int ln = 0, rc = 0;
+	size_t before = w->n;
+	if (!f) {
+		fprintf(stderr, "mcpidx serve: cannot read --workspace %s: %s\n", file,
+			strerror(errno));
+		return -1;
+	}
+	fd = mi_xstrdup(file);
+	dir = dirname(fd);
+	while (!rc && fgets(line, sizeof line, f)) {
+		char *p = line, *a, *b = NULL, path[PATH_MAX + 8];
+		size_t al;
+		ln++;
+		line[strcspn(line, "\r\n")] = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		a = p;
+		al = strcspn(a, " \t");
+		if (a[al]) {
+			b = a + al;
+			while (isspace((unsigned char)*b))
+				b++;
+			for (size_t n = strlen(b); n && isspace((unsigned char)b[n - 1]); n--)
+				b[n - 1] = 0;
+		}
+		snprintf(where, sizeof where, "%s:%d: ", file, ln);
+		if (b && *b) {
+			snprintf(path, sizeof path, "%s%s%s", b[0] == '/' ? "" : dir,
+				 b[0] == '/' ? "" : "/", b);
+			rc = ws_add(w, a, al, path, where);
+		} else {
+			a[al] = 0;
+			snprintf(path, sizeof path, "%s%s%s", a[0] == '/' ? "" : dir,
+				 a[0] == '/' ? "" : "/", a);
+			rc = ws_add(w, NULL, 0, path, where);
+		}
+	}
+	fclose(f);
+	free(fd);
+	if (!rc && w->n == before) {
+		fprintf(stderr, "mcpidx serve: --workspace %s lists no repository: "
+			"write one \"NAME INDEX\" per line\n", file);
+		rc = -1;
+	}
+	return rc;
+}
+
+static void ws_free(ws_list *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->index[i]);
+		free(w->name[i]);
+	}
+	free(w->index);
+	free(w->name);
+}
+
 /* Appends v to a NULL-terminated list. */
 static void list_add(const char ***list, size_t *n, const char *v)
 {
@@ -91,12 +253,15 @@ int mi_cmd_serve(int argc, char **argv)
 		{"max-connections", required_argument, NULL, 'C'},
 		{"idle-timeout", required_argument, NULL, 'I'},
 		{"max-requests", required_argument, NULL, 'Q'},
-		{"log-level", required_argument, NULL, 'V'}, {0},
+		{"log-level", required_argument, NULL, 'V'},
+		{"workspace", required_argument, NULL, 'W'}, {0},
 	};
 	mi_mcp_opts o = {0};
 	const char **hosts = NULL, **roots = NULL;
 	size_t nhosts = 0, nroots = 0;
 	char *token = NULL, *index = NULL, *self = NULL;
+	ws_list ws = {0};
+	const char *wsfile = NULL;
 	const char *env;
 	int c, rc = 2;
 	optind = 1;
@@ -108,6 +273,7 @@ int mi_cmd_serve(int argc, char **argv)
 		case 'A': list_add(&hosts, &nhosts, optarg); break;
 		case 'D': list_add(&roots, &nroots, optarg); break;
 		case 'V': o.log_level = optarg; break;
+		case 'W': wsfile = optarg; break;
 		case 'T':
 			free(token);
 			if (!(token = read_token(optarg)))
@@ -129,14 +295,19 @@ int mi_cmd_serve(int argc, char **argv)
 		default: fputs(serve_usage, stderr); goto out;
 		}
 	}
-	if (argc - optind > 1) {
-		fputs(serve_usage, stderr);
-		goto out;
+	if (wsfile || argc - optind > 1) {
+		for (int i = optind; i < argc; i++)
+			if (ws_arg(&ws, argv[i]))
+				goto out;
+		if (wsfile && ws_file(&ws, wsfile))
+			goto out;
+		o.repo_indexes = (const char *const *)ws.index;
+		o.repo_names = (const char *const *)ws.name;
 	}
 	env = getenv("MCPIDX_TOKEN");
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
-	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
+	index = mi_resolve_index(ws.n ? ws.index[0] : optind < argc ? argv[optind] : NULL);
 	self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
@@ -150,5 +321,6 @@ out:
 	free(token);
 	free(hosts);
 	free(roots);
+	ws_free(&ws);
 	return rc;
 }

@@ -35,6 +35,8 @@ cp "$MCPIDX" "$bindir/mcpidx" && MCPIDX=$bindir/mcpidx
 
 rc=0
 (cd "$here" && "$NODE" test.mjs "$1") || rc=1
+# Several repositories served at once (a workspace).
+(cd "$here" && "$NODE" multi.mjs "$1") || rc=1
 # Golden answers (tools, resources, both protocol eras) on testdata/mcp.
 MCPIDX=$MCPIDX python3 "$here/golden.py" "$1" || rc=1
 
