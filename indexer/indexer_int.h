@@ -90,6 +90,9 @@ int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text);
 void mi_ignore_pop_to(mi_ignore *ig, const char *dir_rel);
 /* true if the repo-relative path (is_dir: a directory) is ignored. */
 bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir);
+/* Like mi_ignore_match, with the reason: 1 ignored (by a rule or a folder
+ * above), 0 re-included by a negated rule ("!venv/"), -1 no rule matches. */
+int mi_ignore_decide(mi_ignore *ig, const char *path_rel, bool is_dir);
 
 /* ---- search writer: indexer/search_write.c ----------------------------------- */
 

@@ -13,6 +13,12 @@ typedef struct mi_walk_file {
 	int lang;          /* mi_lang_id */
 } mi_walk_file;
 
+/* One skipped path, when the walk lists them. */
+typedef struct mi_walk_skip {
+	char *path;        /* repo-relative; a folder ends with '/'; owned */
+	int reason;        /* MI_SKIP_* */
+} mi_walk_skip;
+
 typedef struct mi_walk {
 	const char *root;        /* absolute, real path of the repo */
 	const char *index_dir;   /* absolute index dir to leave out, or NULL */
@@ -21,7 +27,13 @@ typedef struct mi_walk {
 	mi_walk_file *files;     /* result, sorted by path within directories */
 	size_t n, cap;
 	size_t skipped[MI_SKIP__COUNT]; /* counts by reason */
+	bool list;               /* also record each skipped path in skips */
+	mi_walk_skip *skips;     /* skipped paths in walk order, when list */
+	size_t nskips, capskips;
 } mi_walk;
+
+/* Counts a skip (and records path when w->list); is_dir adds a '/'. */
+void mi_walk_skip_add(mi_walk *w, int reason, const char *path, bool is_dir);
 
 int mi_walk_run(mi_walk *w);
 void mi_walk_release(mi_walk *w);

@@ -41,6 +41,13 @@ int mi_cmd_serve(int argc, char **argv)
 		return 2;
 	}
 	char *index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
+	mi_buf lerr = {0};
+	if (mi_index_link_check(index, &lerr)) {
+		fprintf(stderr, "mcpidx serve: %s\n", mi_buf_str(&lerr));
+		mi_buf_release(&lerr);
+		free(index);
+		return 1;
+	}
 	char *self = mi_self_exe(argv[0]);
 	o.index = index;
 	o.self_exe = self;

@@ -59,6 +59,11 @@ extern const char *const mi_query_cmd_names[];
 /* Resolves the index path: an index dir, a packed file, or a repo holding
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
+/* When index (as mi_resolve_index gave it) is a folder .mcpidx that is a
+ * symbolic link, writes why it is not opened into err and returns
+ * MI_ERR_SYMLINK; else 0.  Front ends that resolve paths themselves call it
+ * first, since a resolved path no longer shows the link. */
+int mi_index_link_check(const char *index, mi_buf *err);
 
 /* Path of the running executable (for child builds), malloc'd. */
 char *mi_self_exe(const char *argv0);
