@@ -106,6 +106,22 @@ int mi_path_normalize(const char *in, mi_buf *out);
 /* fnmatch-style glob with '**' spanning directories. */
 bool mi_glob_match(const char *pat, const char *path);
 
+/* ---- portability (POSIX C; Linux calls each have a fallback) ------------------
+ * Built with -DMI_POSIX_ONLY the fallbacks are used on Linux too: the
+ * sanitized test pass does so, so they are tested on every `make test`. */
+
+/* Stable merge sort of n items of size sz; cmp gets ctx as its third
+ * argument.  Same order on every platform (qsort_r's argument order and
+ * stability differ between glibc and the BSDs). */
+void mi_sort(void *base, size_t n, size_t sz,
+	     int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+/* pipe() with FD_CLOEXEC on both ends.  0 or -1 with errno. */
+int mi_pipe_cloexec(int fd[2]);
+/* Absolute path of the running binary (malloc'd): /proc/self/exe, the
+ * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
+ * (or "mcpidx") when nothing better is known. */
+char *mi_exe_path(const char *argv0);
+
 /* ---- symbol kinds ------------------------------------------------------------ */
 
 /* Kinds are stored as small integers: append only, never renumber. */
@@ -146,13 +162,12 @@ typedef enum mi_vis {
 
 /* ---- languages (names only; the parser table lives in indexer/) ----------- */
 
-/* Stable language ids stored in file records: append only. */
+/* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-	MI_LANG_C, MI_LANG_CPP, MI_LANG_PYTHON, MI_LANG_GO, MI_LANG_RUST,
-	MI_LANG_JAVASCRIPT, MI_LANG_TYPESCRIPT, MI_LANG_TSX, MI_LANG_JAVA,
-	MI_LANG_CSHARP, MI_LANG_SWIFT, MI_LANG_RUBY, MI_LANG_PHP, MI_LANG_KOTLIN,
-	MI_LANG_BASH, MI_LANG_MARKDOWN, MI_LANG_SIMPLE,
+#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#include "lang_list.h"
+#undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
@@ -316,12 +331,21 @@ typedef struct mi_cursor mi_cursor;
  * next fresh open.
  */
 int mi_store_open(const char *path, int flags, mi_store **out);
+/*
+ * Opens (or with MI_STORE_CREATE creates) an LMDB environment that is not an
+ * index, with the named databases names[0..n) (n <= MI_STORE_MAXDBS): the db
+ * argument of mi_get, mi_put, mi_cursor_open... is then an index into names.
+ * No format version is checked; the caller keeps its own (format/side.c).
+ * A read-only open of a missing environment returns MI_ERR_NOINDEX.
+ */
+#define MI_STORE_MAXDBS 24
+int mi_store_open_dbs(const char *path, int flags, const char *const *names,
+		      int n, mi_store **out);
 /* Closes the store; an unpublished MI_STORE_FRESH store is deleted. */
 void mi_store_close(mi_store *st);
 /*
- * Makes a MI_STORE_FRESH store the index at its path: syncs it, waits for
- * any write transaction on the index it replaces, renames its data file over
- * path/data.mdb and removes path/lock.mdb (readers that have the old file
+ * Makes a MI_STORE_FRESH store the index at its path: syncs it, renames
+ * its data file over path/data.mdb and removes path/lock.mdb (readers that have the old file
  * open keep answering from it and reopen on their next transaction).  A
  * data.mdb that fails mi_store_check is first renamed to data.mdb.damaged.
  * Nothing else in path is touched.  The store stays open on the published
@@ -599,7 +623,7 @@ int mi_render_expand(const char *path, const char *src, size_t len,
  * it whenever the renderer's bytes change) and mi_outline_serves() says the
  * request's options would render exactly this; otherwise it renders.
  */
-#define MI_VIEW_VERSION 1
+#define MI_VIEW_VERSION 2
 typedef struct mi_outline_rec {
 	const char *text;     /* the view; decode: points into the record */
 	size_t text_len;

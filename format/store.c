@@ -51,7 +51,7 @@ static const char *const db_names[MI_DB__COUNT] = {
  * on until its last transaction ends. */
 typedef struct mi_env {
 	MDB_env *env;              /* the environment */
-	MDB_dbi dbi[MI_DB__COUNT]; /* named databases, opened once */
+	MDB_dbi dbi[MI_STORE_MAXDBS]; /* named databases, opened once */
 	dev_t dev;                 /* data file identity at open */
 	ino_t ino;
 	unsigned psize;            /* page size */
@@ -64,6 +64,9 @@ struct mi_store {
 	mi_env *cur;               /* the env new transactions use */
 	int flags;                 /* MI_STORE_* given to open */
 	int version;               /* format version found, 0 if none */
+	const char *const *names;  /* its named databases (static storage) */
+	int ndbs;                  /* how many: MI_DB__COUNT for an index */
+	bool index;                /* an index (version checks apply) */
 	char *path;                /* as opened: the index folder or the file */
 	char *data;                /* the data file: path/data.mdb, or path */
 	char *fresh;               /* MI_STORE_FRESH until published: the temp folder */
@@ -583,7 +586,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 		e->env = NULL;
 		goto fail;
 	}
-	mdb_env_set_maxdbs(e->env, MI_DB__COUNT + 4);
+	mdb_env_set_maxdbs(e->env, (MDB_dbi)st->ndbs + 4);
 	mdb_env_set_maxreaders(e->env, 254);
 	if (!rdonly) {
 		/* MCPIDX_INITIAL_MAP (bytes) exists so tests can exercise growth. */
@@ -615,11 +618,11 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	rc = g_txn_begin(-1, e->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
 	if (rc)
 		goto fail;
-	for (int i = 0; i < MI_DB__COUNT; i++) {
-		rc = g_dbi_open(-1, txn, db_names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
+	for (int i = 0; i < st->ndbs; i++) {
+		rc = g_dbi_open(-1, txn, st->names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
 		if (rc) {
 			if (rc == MDB_NOTFOUND)
-				rc = missing_db(txn, e, i, version);
+				rc = st->index ? missing_db(txn, e, i, version) : MI_ERR_NOINDEX;
 			mdb_txn_abort(txn);
 			goto fail;
 		}
@@ -628,6 +631,8 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	if (rc)
 		goto fail;
 	guard_register(e);
+	if (!st->index)
+		goto done; /* not an index: its owner checks its own version */
 	if ((rc = read_version(e, version)))
 		goto fail;
 	if (rdonly && *version == 0) {
@@ -638,6 +643,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 		rc = MI_ERR_VERSION;
 		goto fail;
 	}
+done:
 	e->refs = 1;
 	*out = e;
 	return 0;
@@ -735,14 +741,26 @@ static bool is_linked_index(const char *path)
 	return res;
 }
 
-int mi_store_open(const char *path, int flags, mi_store **out)
+_Static_assert(MI_DB__COUNT <= MI_STORE_MAXDBS, "raise MI_STORE_MAXDBS");
+
+/* Opens an environment with the named databases names[0..n); index: the
+ * names are the index's, so its format version is checked. */
+static int store_open(const char *path, int flags, const char *const *names, int n,
+		      bool index, mi_store **out)
 {
 	int rc;
 	struct stat sb;
 	bool rdonly = flags & MI_STORE_RDONLY;
 	mi_buf envpath = {0}, data = {0};
-	mi_store *st = mi_xcalloc(1, sizeof(*st));
+	mi_store *st;
+	*out = NULL;
+	if (n < 1 || n > MI_STORE_MAXDBS)
+		return MI_ERR_ARG;
+	st = mi_xcalloc(1, sizeof(*st));
 	pthread_mutex_init(&st->mu, NULL);
+	st->names = names;
+	st->ndbs = n;
+	st->index = index;
 	st->flags = flags;
 	st->path = mi_xstrdup(path);
 	st->fresh_fd = -1;
@@ -821,6 +839,17 @@ out_free:
 	mi_buf_release(&envpath);
 	mi_buf_release(&data);
 	return rc;
+}
+
+int mi_store_open(const char *path, int flags, mi_store **out)
+{
+	return store_open(path, flags, db_names, MI_DB__COUNT, true, out);
+}
+
+int mi_store_open_dbs(const char *path, int flags, const char *const *names,
+		      int n, mi_store **out)
+{
+	return store_open(path, flags, names, n, false, out);
 }
 
 void mi_store_close(mi_store *st)

@@ -10,9 +10,8 @@ typedef struct TSLanguage TSLanguage;
 typedef struct mi_ts_ctx mi_ts_ctx;
 
 /*
- * One row per language.  To add a language: add its id to mi_lang_id in
- * format/format.h, its grammar to tools/deps.lock and the Makefile, a query
- * in indexer/queries/<name>.scm, and a row in indexer/lang.c.
+ * One row per language, defined by indexer/lang/<name>.c; how to add a
+ * language: indexer/lang/lang_int.h.
  */
 typedef struct mi_lang_row {
 	int id;                       /* mi_lang_id */
@@ -51,25 +50,18 @@ void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, in
 const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len);
 const char *mi_ts_src(mi_ts_ctx *c, size_t *len, uint32_t *base);
 mi_parsed *mi_ts_parsed(mi_ts_ctx *c);
+/* Text of [a, b) of the parsed source with the comments inside it blanked
+ * to spaces (same length, offsets kept): signatures never carry comments.
+ * Points into the source, or into a buffer of c valid until the next call. */
+const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b);
 /* Compile error of a language's query, or NULL. */
 const char *mi_ts_query_error(int lang);
 
-/* Language fix-ups (visibility and kind rules), one per language:
- * indexer/lang_a.c (C, C++, Python, Go, Rust, JS, TS, TSX, Bash) and
- * indexer/lang_b.c (Java, C#, Swift, Ruby, PHP, Kotlin, Markdown). */
-#define MI_FIX(name) void mi_fix_##name(mi_ts_ctx *c, void *def_node, mi_symbol *s)
-MI_FIX(c); MI_FIX(cpp); MI_FIX(python); MI_FIX(go); MI_FIX(rust);
-MI_FIX(javascript); MI_FIX(typescript); MI_FIX(bash);
-MI_FIX(java); MI_FIX(csharp); MI_FIX(swift); MI_FIX(ruby); MI_FIX(php);
-MI_FIX(kotlin); MI_FIX(markdown);
-
-/* C: file-level variables and macro-made functions, in and out of #if. */
-void mi_c_walk(mi_ts_ctx *c, void *root);
-
-/* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked. */
+/* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked
+ * (indexer/lang/c.c). */
 char *mi_c_prefilter(const char *src, size_t len);
 
-/* Simple (.spl) scanner: indexer/lang_simple.c */
+/* Simple (.spl) scanner: indexer/lang/simple.c */
 int mi_simple_scan(const char *src, size_t len, mi_parsed *out);
 
 /* ---- .gitignore matching: indexer/ignore.c ---------------------------------- */

@@ -127,6 +127,85 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 	return found;
 }
 
+/* Files that stand for a module named NAME, by the languages' own rules. */
+static const char *const module_files[] = {
+	"%s/__init__.py", "%s.py", "%s/index.js", "%s/index.ts", "%s.js", "%s.ts",
+	"%s/mod.rs", "%s.rs", "%s.rb", "%s.h", "%s.go", NULL,
+};
+
+/*
+ * A module named name: an indexed file that stands for it (json ->
+ * json/__init__.py), else a module some file imports by exactly that name
+ * (path left empty).  false when neither exists.
+ */
+static bool find_module(mi_txn *t, const char *name, mi_buf *path)
+{
+	const void *v, *kp, *vp;
+	size_t vl, kl;
+	mi_buf_reset(path);
+	for (int i = 0; module_files[i]; i++) {
+		mi_buf_reset(path);
+		mi_buf_addf(path, module_files[i], name);
+		if (!mi_get(t, MI_DB_FILES, path->buf, path->len, &v, &vl))
+			return true;
+	}
+	mi_buf_reset(path);
+	mi_buf k = {0};
+	mi_buf_adds(&k, name);
+	mi_buf_addc(&k, 0);
+	mi_cursor *cur;
+	bool found = false;
+	if (!mi_cursor_open(t, MI_DB_REFS, &cur)) {
+		int r, seen = 0;
+		for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl);
+		     !r && !found && seen < 2000; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl), seen++) {
+			mi_ref ref;
+			found = !mi_ref_decode(vp, vl, &ref, NULL) && ref.kind == MI_REF_IMPORT;
+		}
+		mi_cursor_close(cur);
+	}
+	mi_buf_release(&k);
+	return found;
+}
+
+/*
+ * The indexed file an import in file `from` names: the path as written, a
+ * Python relative module (.decoder, ..util) beside or above `from`, or a
+ * module's own file (find_module).  false, with *file empty, when the
+ * module is outside the index.
+ */
+static bool resolve_import(mi_txn *t, const char *from, const char *mod, mi_buf *file)
+{
+	const void *v;
+	size_t vl;
+	mi_buf_reset(file);
+	if (!mi_get(t, MI_DB_FILES, mod, strlen(mod), &v, &vl)) {
+		mi_buf_adds(file, mod);
+		return true;
+	}
+	if (mod[0] != '.')
+		return find_module(t, mod, file);
+	/* One dot is the importing file's folder, each further dot its parent. */
+	const char *end = strrchr(from, '/');
+	size_t dl = end ? (size_t)(end - from) : 0;
+	const char *p = mod + 1;
+	for (; *p == '.'; p++) {
+		while (dl && from[dl - 1] != '/')
+			dl--;
+		if (dl)
+			dl--;
+	}
+	mi_buf rel = {0};
+	mi_buf_add(&rel, from, dl);
+	if (dl && *p)
+		mi_buf_addc(&rel, '/');
+	for (; *p; p++)
+		mi_buf_addc(&rel, *p == '.' ? '/' : *p);
+	bool found = rel.len && find_module(t, rel.buf, file);
+	mi_buf_release(&rel);
+	return found;
+}
+
 /* Language family of an indexed file: C and C++ call each other, and so do
  * JavaScript, TypeScript and TSX; -1 when unknown. */
 static int lang_family(mi_txn *t, const char *path, size_t pl)
@@ -211,7 +290,7 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 				    (defines_locally(t, name, fp, fl) ||
 				     (tfam >= 0 && lang_family(t, fp, fl) != tfam));
 		}
-		if (last_skip)
+		if (last_skip && rk != MI_REF_IMPORT)
 			continue;
 		bool fresh;
 		int from;
@@ -235,7 +314,7 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_parsed *arena)
 {
 	const char *path = g->n[file_node].path;
-	mi_buf k = {0};
+	mi_buf k = {0}, file = {0};
 	mi_buf_adds(&k, path);
 	mi_buf_addc(&k, 0);
 	mi_cursor *cur;
@@ -263,13 +342,10 @@ static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_par
 		while (ml && (m[ml - 1] == '"' || m[ml - 1] == '>' || m[ml - 1] == '\''))
 			ml--;
 		char *mod = mi_xstrndup(m, ml);
-		/* Is it an indexed file?  Try the path as given. */
-		const void *fv;
-		size_t fvl;
 		bool fresh;
 		int to;
-		if (!mi_get(t, MI_DB_FILES, mod, ml, &fv, &fvl))
-			to = node_add(g, mod, mod, 0, depth, MI_KIND_MODULE, &fresh);
+		if (resolve_import(t, path, mod, &file))
+			to = node_add(g, mod, file.buf, 0, depth, MI_KIND_MODULE, &fresh);
 		else
 			to = node_add(g, mod, "", 0, depth, MI_KIND_MODULE, &fresh);
 		edge_add(g, file_node, to, "imports");
@@ -277,6 +353,7 @@ static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_par
 	}
 	mi_cursor_close(cur);
 	mi_buf_release(&k);
+	mi_buf_release(&file);
 }
 
 static bool is_ident_char(char c)
@@ -363,6 +440,11 @@ int mi_query_research(mi_query *q, const char *query, int depth, const char *foc
 			node_add(&g, norm.buf, norm.buf, 0, 0, MI_KIND_MODULE, &fresh);
 			want_deps = true;
 			ntargets++;
+		} else if (wl && !is_stop(w) && want_deps && find_module(t, w, &path)) {
+			/* A dependency question about a name means the module first
+			 * (json the package, not a variable called json). */
+			node_add(&g, w, path.buf ? path.buf : "", 0, 0, MI_KIND_MODULE, &fresh);
+			ntargets++;
 		} else if (wl && !is_stop(w)) {
 			const char *name = strrchr(w, '.');
 			name = name ? name + 1 : w;
@@ -388,13 +470,14 @@ int mi_query_research(mi_query *q, const char *query, int depth, const char *foc
 	for (int d = 1; d <= depth; d++) {
 		size_t level_end = g.nn;
 		for (size_t i = level_start; i < level_end && !g.truncated; i++) {
-			if (g.n[i].kind == MI_KIND_MODULE && g.n[i].path[0]) {
-				if (want_deps)
+			if (g.n[i].kind == MI_KIND_MODULE) {
+				if (want_deps && g.n[i].path[0])
 					expand_imports(t, &g, (int)i, d, &arena);
+				/* A module named as a target: who imports it, too. */
+				if (want_deps && g.n[i].depth == 0 && strcmp(g.n[i].name, g.n[i].path))
+					expand_refs(t, &g, (int)i, MI_REF_IMPORT, "imports", d, &arena);
 				continue;
 			}
-			if (g.n[i].kind == MI_KIND_MODULE)
-				continue;
 			if (want_impl)
 				expand_refs(t, &g, (int)i, MI_REF_IMPL, "implements", d, &arena);
 			if (want_calls)

@@ -11,11 +11,11 @@
 
 /* Parsed arguments of one query command line. */
 typedef struct qargs {
-	const char *pos[8];   /* positional arguments */
+	const char **pos;     /* positional arguments (owned array, borrowed strings) */
 	int npos;             /* how many */
 	mi_buf rest;          /* positionals from pos[restfrom] joined by spaces */
-	const char *opt[16];  /* option names (without --) */
-	const char *val[16];  /* their values ("" for flags) */
+	const char **opt;     /* option names (without --), owned */
+	const char **val;     /* their values ("" for flags), borrowed */
 	int nopt;             /* how many */
 } qargs;
 
@@ -33,14 +33,14 @@ static bool is_flag(const char *name)
 static int parse_args(int argc, char **argv, qargs *a, mi_buf *err)
 {
 	memset(a, 0, sizeof(*a));
+	/* argc bounds both counts: no argument is ever dropped. */
+	a->pos = mi_xcalloc((size_t)argc + 1, sizeof(*a->pos));
+	a->opt = mi_xcalloc((size_t)argc + 1, sizeof(*a->opt));
+	a->val = mi_xcalloc((size_t)argc + 1, sizeof(*a->val));
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (s[0] == '-' && s[1] == '-' && s[2]) {
 			const char *name = s + 2, *eq = strchr(name, '=');
-			if (a->nopt == 16) {
-				mi_buf_adds(err, "too many options");
-				return 2;
-			}
 			if (eq) {
 				/* --name=value: keep the name part in place */
 				a->opt[a->nopt] = mi_xstrndup(name, (size_t)(eq - name));
@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, qargs *a, mi_buf *err)
 				free((char *)a->opt[a->nopt]);
 				return 2;
 			}
-		} else if (a->npos < 8) {
+		} else {
 			a->pos[a->npos++] = s;
 		}
 	}
@@ -68,6 +68,9 @@ static void free_args(qargs *a)
 {
 	for (int i = 0; i < a->nopt; i++)
 		free((char *)a->opt[i]);
+	free(a->opt);
+	free(a->val);
+	free(a->pos);
 	mi_buf_release(&a->rest);
 }
 

@@ -48,7 +48,7 @@ int mi_cmd_serve(int argc, char **argv)
 		free(index);
 		return 1;
 	}
-	char *self = mi_self_exe(argv[0]);
+	char *self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
 	int rc = mi_mcp_serve(&o);

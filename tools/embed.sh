@@ -1,5 +1,5 @@
 #!/bin/sh
-# Embeds indexer/queries/NAME.scm files as C strings: mi_query_src_NAME.
+# Embeds indexer/lang/NAME.scm files as C strings: mi_query_src_NAME.
 # A line "; @include OTHER" is replaced by OTHER.scm from the same folder
 # (one level), so a query can extend another (tsx = typescript + JSX).
 set -eu

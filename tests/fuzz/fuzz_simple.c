@@ -4,7 +4,7 @@
  * must describe the input it came from.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I. \
- *	    tests/fuzz/fuzz_simple.c indexer/lang_simple.c format/record.c \
+ *	    tests/fuzz/fuzz_simple.c indexer/lang/simple.c format/record.c \
  *	    format/util.c format/store.c format/tokenize.c \
  *	    $(pkg-config --cflags --libs lmdb libxxhash msgpack jansson) \
  *	    -lstemmer -lm -o build/fuzz_simple

@@ -17,7 +17,6 @@
 #include "test.h"
 #include "../../indexer/indexer.h"
 #include "../../indexer/indexer_int.h"
-#include "../../indexer/indexer_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -297,6 +296,32 @@ TEST(queries_compile)
 	}
 }
 
+/* Every row of format/lang_list.h has its parser row (same id and name,
+ * a grammar with a query or a scanner) and a golden unit directory. */
+TEST(rows_match_list)
+{
+	for (int id = 1; id < MI_LANG__COUNT; id++) {
+		const mi_lang_row *row = mi_lang_row_get(id);
+		if (!row) {
+			TEST_FAIL_("language %d (%s) has no row", id, mi_lang_name(id));
+			continue;
+		}
+		if (row->id != id || strcmp(row->name, mi_lang_name(id)))
+			TEST_FAIL_("row %d is %s (id %d): rows follow format/lang_list.h",
+				   id, row->name, row->id);
+		if (!row->scan && !(row->ts && row->query))
+			TEST_FAIL_("%s has neither a grammar with a query nor a scanner", row->name);
+		if (mi_lang_from_name(row->name) != id)
+			TEST_FAIL_("mi_lang_from_name(%s) != %d", row->name, id);
+		char dir[300];
+		snprintf(dir, sizeof(dir), UNITS "/%s", row->name);
+		if (!is_dir(dir))
+			TEST_FAIL_("%s has no golden unit: add %s/<case>/", row->name, dir);
+	}
+	CHECK(mi_lang_row_get(0) == NULL);
+	CHECK(mi_lang_row_get(MI_LANG__COUNT) == NULL);
+}
+
 /* The dump itself: a hand-built parse gives the documented lines. */
 TEST(dump_format)
 {
@@ -371,6 +396,7 @@ int main(void)
 {
 	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
 	RUN(queries_compile);
+	RUN(rows_match_list);
 	RUN(dump_format);
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);

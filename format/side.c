@@ -1,0 +1,545 @@
+/*
+ * side.c - the side store: a writable LMDB environment beside a read-only
+ * index, holding records of one shape in named sub-databases (side.h).
+ * Storage goes through store.c's generic opener; this file never includes
+ * lmdb.h.
+ */
+#include "side.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <msgpack.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define SIDE_FIELDS 8      /* fields of a record value, version 1 */
+#define SIDE_MAX_KEY 500   /* LMDB's limit is 511 */
+
+static const char *const side_names[MI_SIDE__COUNT] = {
+	[MI_SIDE_META] = "meta", [MI_SIDE_ARTIFACTS] = "artifacts",
+	[MI_SIDE_DIAGS] = "diags", [MI_SIDE_ALIASES] = "aliases",
+	[MI_SIDE_APPROVALS] = "approvals", [MI_SIDE_LOG] = "log",
+	[MI_SIDE_CHAINS] = "chains",
+};
+
+/* Logs: keyed by be64(seq), written with mi_side_append. */
+static const bool side_is_log[MI_SIDE__COUNT] = {[MI_SIDE_LOG] = true};
+
+/* mi_meta_* read and write db 0, which is the side store's meta too. */
+_Static_assert((int)MI_SIDE_META == (int)MI_DB_META, "side meta must be db 0");
+
+struct mi_side {
+	mi_store *st;  /* the environment */
+	char *dir;     /* where it was opened */
+};
+
+struct mi_side_txn {
+	mi_side *s;    /* owning store */
+	mi_txn *t;     /* the store transaction */
+	char **mem;    /* decoded records' string blocks, freed at the end */
+	size_t nmem;   /* used */
+	size_t capmem; /* allocated */
+};
+
+const char *mi_side_db_name(int db)
+{
+	return db >= 0 && db < MI_SIDE__COUNT ? side_names[db] : NULL;
+}
+
+int mi_side_db_find(const char *name)
+{
+	for (int i = 0; i < MI_SIDE__COUNT; i++)
+		if (strcmp(side_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int64_t mi_side_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- where it lives ------------------------------------------------------------ */
+
+char *mi_side_locate(const char *index_path, const char *override)
+{
+	const char *env = getenv("MCPIDX_SIDE");
+	struct stat sb;
+	mi_buf b = {0};
+	if (override && *override)
+		return mi_xstrdup(override);
+	if (env && *env)
+		return mi_xstrdup(env);
+	if (!index_path || stat(index_path, &sb) != 0)
+		return NULL;
+	if (S_ISDIR(sb.st_mode))
+		mi_buf_addf(&b, "%s/side", index_path);
+	else if (S_ISREG(sb.st_mode))
+		mi_buf_addf(&b, "%s.side", index_path);
+	else
+		return NULL;
+	return mi_buf_detach(&b);
+}
+
+/* mkdir -p: creates dir and its missing parents.  0 or errno. */
+static int make_dirs(const char *dir)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof tmp)
+		return ENAMETOOLONG;
+	memcpy(tmp, dir, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+			return errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
+/* Records the layout version in a new store, or checks an existing one. */
+static int check_version(mi_side_txn *t, void *ctx)
+{
+	int64_t v;
+	int rc = mi_meta_get_int(t->t, "version", &v);
+	if (rc == MI_ERR_NOTFOUND)
+		return mi_meta_put_int(t->t, "version", MI_SIDE_VERSION);
+	if (rc)
+		return rc;
+	return v == MI_SIDE_VERSION ? 0 : MI_ERR_VERSION;
+}
+
+int mi_side_open(const char *dir, int flags, mi_side **out)
+{
+	struct stat sb;
+	char data[PATH_MAX];
+	mi_side *s;
+	int rc;
+
+	*out = NULL;
+	if (!dir || !*dir)
+		return MI_ERR_ARG;
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	if (!(flags & MI_SIDE_CREATE) && stat(data, &sb) != 0)
+		return MI_ERR_NOINDEX;
+	if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+		return ENOTDIR;
+	if ((flags & MI_SIDE_CREATE) && (rc = make_dirs(dir)))
+		return rc;
+	s = mi_xcalloc(1, sizeof *s);
+	s->dir = mi_xstrdup(dir);
+	rc = mi_store_open_dbs(dir, 0, side_names, MI_SIDE__COUNT, &s->st);
+	if (rc)
+		goto out_free;
+	rc = mi_side_write(s, check_version, NULL);
+	if (rc)
+		goto out_close;
+	*out = s;
+	return 0;
+
+out_close:
+	mi_store_close(s->st);
+out_free:
+	free(s->dir);
+	free(s);
+	return rc;
+}
+
+void mi_side_close(mi_side *s)
+{
+	if (!s)
+		return;
+	mi_store_close(s->st);
+	free(s->dir);
+	free(s);
+}
+
+const char *mi_side_dir(const mi_side *s)
+{
+	return s->dir;
+}
+
+/* ---- transactions -------------------------------------------------------------- */
+
+int mi_side_begin(mi_side *s, bool write, mi_side_txn **out)
+{
+	mi_txn *t;
+	int rc = mi_txn_begin(s->st, write, &t);
+	if (rc)
+		return rc;
+	*out = mi_xcalloc(1, sizeof **out);
+	(*out)->s = s;
+	(*out)->t = t;
+	return 0;
+}
+
+static void txn_free(mi_side_txn *t)
+{
+	for (size_t i = 0; i < t->nmem; i++)
+		free(t->mem[i]);
+	free(t->mem);
+	free(t);
+}
+
+int mi_side_commit(mi_side_txn *t)
+{
+	int rc = mi_txn_commit(t->t);
+	txn_free(t);
+	return rc;
+}
+
+void mi_side_abort(mi_side_txn *t)
+{
+	if (!t)
+		return;
+	mi_txn_abort(t->t);
+	txn_free(t);
+}
+
+int mi_side_write(mi_side *s, mi_side_write_fn fn, void *ctx)
+{
+	mi_side_txn *t;
+	int rc;
+	for (int tries = 0; tries < 16; tries++) {
+		rc = mi_side_begin(s, true, &t);
+		if (rc)
+			return rc;
+		rc = fn(t, ctx);
+		if (rc)
+			mi_side_abort(t);
+		else
+			rc = mi_side_commit(t);
+		if (!mi_store_is_full(rc))
+			return rc;
+		rc = mi_store_grow(s->st);
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* ---- records ------------------------------------------------------------------- */
+
+static int buf_write(void *data, const char *buf, size_t len)
+{
+	mi_buf_add(data, buf, len);
+	return 0;
+}
+
+static void pack_str(msgpack_packer *pk, const char *s, size_t n)
+{
+	msgpack_pack_str(pk, n);
+	msgpack_pack_str_body(pk, s ? s : "", n);
+}
+
+void mi_side_rec_encode(const mi_side_rec *r, mi_buf *out)
+{
+	msgpack_packer pk;
+	msgpack_packer_init(&pk, out, buf_write);
+	msgpack_pack_array(&pk, SIDE_FIELDS);
+	pack_str(&pk, r->path, r->path ? strlen(r->path) : 0);
+	pack_str(&pk, r->kind, r->kind ? strlen(r->kind) : 0);
+	pack_str(&pk, r->name, r->name ? strlen(r->name) : 0);
+	if (r->has_hash) {
+		msgpack_pack_bin(&pk, 16);
+		msgpack_pack_bin_body(&pk, r->hash, 16);
+	} else {
+		msgpack_pack_nil(&pk);
+	}
+	msgpack_pack_int64(&pk, r->created_ms ? r->created_ms : mi_side_now_ms());
+	pack_str(&pk, r->corr, r->corr ? strlen(r->corr) : 0);
+	msgpack_pack_int64(&pk, r->num);
+	pack_str(&pk, r->text, r->text ? r->text_len : 0);
+}
+
+/*
+ * A bounded reader for record values: every length is checked against the
+ * end before it is used, so damaged bytes give MI_ERR_CORRUPT, never a
+ * large allocation (msgpack-c's object model trusts declared sizes).
+ */
+typedef struct rd {
+	const uint8_t *p;   /* next byte */
+	const uint8_t *end; /* one past the last */
+	bool bad;           /* a read failed */
+} rd;
+
+static uint64_t rd_be(rd *r, int n)
+{
+	uint64_t v = 0;
+	if (r->bad || r->end - r->p < n) {
+		r->bad = true;
+		return 0;
+	}
+	for (int i = 0; i < n; i++)
+		v = v << 8 | r->p[i];
+	r->p += n;
+	return v;
+}
+
+static uint32_t rd_array(rd *r)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	if (c >= 0x90 && c <= 0x9f)
+		return c & 0x0f;
+	if (c == 0xdc)
+		return (uint32_t)rd_be(r, 2);
+	if (c == 0xdd)
+		return (uint32_t)rd_be(r, 4);
+	r->bad = true;
+	return 0;
+}
+
+static int64_t rd_int(rd *r)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t u;
+	if (c <= 0x7f)
+		return c;
+	if (c >= 0xe0)
+		return (int8_t)c;
+	switch (c) {
+	case 0xcc: return (int64_t)rd_be(r, 1);
+	case 0xcd: return (int64_t)rd_be(r, 2);
+	case 0xce: return (int64_t)rd_be(r, 4);
+	case 0xcf:
+		u = rd_be(r, 8);
+		if (u > INT64_MAX)
+			r->bad = true;
+		return (int64_t)u;
+	case 0xd0: return (int8_t)rd_be(r, 1);
+	case 0xd1: return (int16_t)rd_be(r, 2);
+	case 0xd2: return (int32_t)rd_be(r, 4);
+	case 0xd3: return (int64_t)rd_be(r, 8);
+	}
+	r->bad = true;
+	return 0;
+}
+
+/* A str (bin: a bin) without copying; *n bytes at the returned pointer. */
+static const uint8_t *rd_raw(rd *r, bool bin, size_t *n)
+{
+	uint8_t c = (uint8_t)rd_be(r, 1);
+	uint64_t len = 0;
+	const uint8_t *p;
+	if (!bin && c >= 0xa0 && c <= 0xbf)
+		len = c & 0x1f;
+	else if (c == (bin ? 0xc4 : 0xd9))
+		len = rd_be(r, 1);
+	else if (c == (bin ? 0xc5 : 0xda))
+		len = rd_be(r, 2);
+	else if (c == (bin ? 0xc6 : 0xdb))
+		len = rd_be(r, 4);
+	else
+		r->bad = true;
+	if (r->bad || (uint64_t)(r->end - r->p) < len) {
+		r->bad = true;
+		*n = 0;
+		return NULL;
+	}
+	p = r->p;
+	r->p += len;
+	*n = (size_t)len;
+	return p;
+}
+
+int mi_side_rec_decode(const void *data, size_t len, mi_side_rec *r, char **mem)
+{
+	const uint8_t *sp[5];
+	size_t sn[5], total = 0;
+	const char **dst[5] = {&r->path, &r->kind, &r->name, &r->corr, &r->text};
+	rd in = {data, (const uint8_t *)data + len, false};
+	const uint8_t *h;
+	size_t hn;
+	char *p;
+
+	*mem = NULL;
+	memset(r, 0, sizeof *r);
+	if (rd_array(&in) < SIDE_FIELDS || in.bad)
+		return MI_ERR_CORRUPT;
+	for (int i = 0; i < 3; i++)
+		sp[i] = rd_raw(&in, false, &sn[i]);
+	if (in.p < in.end && *in.p == 0xc0) {
+		in.p++;
+	} else {
+		h = rd_raw(&in, true, &hn);
+		if (!in.bad && hn != 16)
+			in.bad = true;
+		if (!in.bad) {
+			memcpy(r->hash, h, 16);
+			r->has_hash = true;
+		}
+	}
+	r->created_ms = rd_int(&in);
+	sp[3] = rd_raw(&in, false, &sn[3]);
+	r->num = rd_int(&in);
+	sp[4] = rd_raw(&in, false, &sn[4]);
+	if (in.bad) {
+		memset(r, 0, sizeof *r);
+		return MI_ERR_CORRUPT;
+	}
+	for (int i = 0; i < 5; i++)
+		total += sn[i] + 1;
+	p = *mem = mi_xmalloc(total);
+	for (int i = 0; i < 5; i++) {
+		if (sn[i])
+			memcpy(p, sp[i], sn[i]);
+		p[sn[i]] = 0;
+		*dst[i] = p;
+		p += sn[i] + 1;
+	}
+	r->text_len = sn[4];
+	return 0;
+}
+
+/* Decodes into r with the strings owned by t. */
+static int txn_decode(mi_side_txn *t, const void *data, size_t len, mi_side_rec *r)
+{
+	char *mem;
+	int rc = mi_side_rec_decode(data, len, r, &mem);
+	if (rc)
+		return rc;
+	if (t->nmem == t->capmem) {
+		t->capmem = t->capmem ? t->capmem * 2 : 8;
+		t->mem = mi_xrealloc(t->mem, t->capmem * sizeof *t->mem);
+	}
+	t->mem[t->nmem++] = mem;
+	return 0;
+}
+
+void mi_side_key(mi_buf *out, const char *path, const char *kind, const char *name)
+{
+	mi_buf_reset(out);
+	mi_buf_adds(out, path ? path : "");
+	mi_buf_addc(out, 0);
+	mi_buf_adds(out, kind ? kind : "");
+	mi_buf_addc(out, 0);
+	mi_buf_adds(out, name ? name : "");
+}
+
+static bool db_ok(int db)
+{
+	return db > MI_SIDE_META && db < MI_SIDE__COUNT;
+}
+
+int mi_side_put(mi_side_txn *t, int db, const mi_side_rec *r)
+{
+	mi_buf k = {0}, v = {0};
+	int rc;
+	if (!db_ok(db))
+		return MI_ERR_ARG;
+	mi_side_key(&k, r->path, r->kind, r->name);
+	if (k.len > SIDE_MAX_KEY) {
+		rc = MI_ERR_TOOBIG;
+		goto out;
+	}
+	mi_side_rec_encode(r, &v);
+	rc = mi_put(t->t, db, k.buf, k.len, v.buf, v.len);
+out:
+	mi_buf_release(&k);
+	mi_buf_release(&v);
+	return rc;
+}
+
+int mi_side_get(mi_side_txn *t, int db, const char *path, const char *kind,
+		const char *name, mi_side_rec *r)
+{
+	mi_buf k = {0};
+	const void *v;
+	size_t vl;
+	int rc;
+	if (!db_ok(db))
+		return MI_ERR_ARG;
+	mi_side_key(&k, path, kind, name);
+	rc = mi_get(t->t, db, k.buf, k.len, &v, &vl);
+	if (!rc)
+		rc = txn_decode(t, v, vl, r);
+	mi_buf_release(&k);
+	return rc;
+}
+
+int mi_side_del(mi_side_txn *t, int db, const char *path, const char *kind,
+		const char *name)
+{
+	mi_buf k = {0};
+	const void *v;
+	size_t vl;
+	int rc;
+	if (!db_ok(db))
+		return MI_ERR_ARG;
+	mi_side_key(&k, path, kind, name);
+	rc = mi_get(t->t, db, k.buf, k.len, &v, &vl);
+	if (!rc)
+		rc = mi_del(t->t, db, k.buf, k.len);
+	mi_buf_release(&k);
+	return rc;
+}
+
+int mi_side_append(mi_side_txn *t, int db, const mi_side_rec *r, uint64_t *seq_out)
+{
+	char ck[64];
+	uint8_t key[8];
+	int64_t seq = 0;
+	mi_buf v = {0};
+	int rc;
+	if (!db_ok(db))
+		return MI_ERR_ARG;
+	snprintf(ck, sizeof ck, "seq.%s", side_names[db]);
+	rc = mi_meta_get_int(t->t, ck, &seq);
+	if (rc && rc != MI_ERR_NOTFOUND)
+		return rc;
+	seq++;
+	for (int i = 0; i < 8; i++)
+		key[i] = (uint8_t)((uint64_t)seq >> (56 - 8 * i));
+	mi_side_rec_encode(r, &v);
+	rc = mi_put(t->t, db, key, 8, v.buf, v.len);
+	if (!rc)
+		rc = mi_meta_put_int(t->t, ck, seq);
+	if (!rc && seq_out)
+		*seq_out = (uint64_t)seq;
+	mi_buf_release(&v);
+	return rc;
+}
+
+int mi_side_scan(mi_side_txn *t, int db, const void *prefix, size_t plen,
+		 mi_side_fn fn, void *ctx)
+{
+	mi_cursor *cur;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_side_rec r;
+	int rc;
+	if (!db_ok(db))
+		return MI_ERR_ARG;
+	rc = mi_cursor_open(t->t, db, &cur);
+	if (rc)
+		return rc;
+	for (rc = mi_cursor_seek_prefix(cur, prefix, plen, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
+		rc = txn_decode(t, v, vl, &r);
+		if (rc)
+			break;
+		if (kl == 8 && side_is_log[db])
+			for (int i = 0; i < 8; i++)
+				r.seq = r.seq << 8 | ((const uint8_t *)k)[i];
+		rc = fn(ctx, &r);
+		if (rc)
+			break;
+	}
+	mi_cursor_close(cur);
+	return rc == MI_ERR_NOTFOUND || rc == 1 ? 0 : rc;
+}
+
+uint64_t mi_side_count(mi_side_txn *t, int db)
+{
+	return db_ok(db) ? mi_db_count(t->t, db) : 0;
+}

@@ -1,0 +1,88 @@
+; C definitions and references (ours; the grammar's tags.scm tags
+; prototypes as definitions and has no calls).  The first pattern that
+; captures a node wins, so the specific forms come before the general ones.
+
+; ---- functions ----
+; SYSCALL_DEFINE0(name) { ... }: the grammar reads a type and a declarator.
+(function_definition
+  type: (type_identifier) @name
+  declarator: (parenthesized_declarator)) @definition.function
+(function_definition
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator
+      declarator: (function_declarator declarator: (identifier) @name)))
+    (attributed_declarator (function_declarator declarator: (identifier) @name))
+  ]) @definition.function
+(function_definition) @definition.function
+
+; Macro-made functions at file level (SYSCALL_DEFINE3(read, ...) { ... })
+; and file-level variables, also inside #if blocks, are found by mi_c_walk
+; in c.c: patterns under each kind of #if block made this query slow
+; to compile.
+
+; A header the grammar could not read (an attribute macro with arguments,
+; `static __always_inline __alloc_size(1) void *kmalloc(...)`) followed by a
+; block: the last declarator in the error names the function.
+((ERROR
+   (function_declarator declarator: (identifier) @name) .) @definition.function
+  .
+  (compound_statement) @body)
+((ERROR
+   (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)) .) @definition.function
+  .
+  (compound_statement) @body)
+((ERROR
+   (parameter_declaration declarator: (function_declarator declarator: (identifier) @name)) .) @definition.function
+  .
+  (compound_statement) @body)
+
+; ---- prototypes (declarations, not definitions) ----
+(declaration
+  declarator: [
+    (function_declarator declarator: (identifier) @name)
+    (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+    (pointer_declarator declarator: (pointer_declarator
+      declarator: (function_declarator declarator: (identifier) @name)))
+  ]) @definition.prototype
+
+; ---- types ----
+(struct_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (field_declaration_list)) @definition.union
+(enum_specifier name: (type_identifier) @name body: (enumerator_list)) @definition.enum
+(type_definition type: (struct_specifier !name body: (field_declaration_list) @body) declarator: (type_identifier) @name) @definition.struct
+(type_definition type: (union_specifier !name body: (field_declaration_list) @body) declarator: (type_identifier) @name) @definition.union
+(type_definition type: (enum_specifier !name body: (enumerator_list) @body) declarator: (type_identifier) @name) @definition.enum
+; typedef struct tag { ... } name_t: the struct is `tag`, the alias is its
+; name only (so the struct does not nest under the alias).
+(type_definition
+  type: [(struct_specifier name: (_) body: (_)) (union_specifier name: (_) body: (_)) (enum_specifier name: (_) body: (_))]
+  declarator: (type_identifier) @name @definition.typedef)
+(type_definition
+  type: [(struct_specifier name: (_) body: (_)) (union_specifier name: (_) body: (_)) (enum_specifier name: (_) body: (_))]
+  declarator: (pointer_declarator declarator: (type_identifier) @name @definition.typedef))
+(type_definition
+  type: [(type_identifier) (primitive_type) (sized_type_specifier) (macro_type_specifier)
+         (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
+  declarator: [
+    (type_identifier) @name
+    (pointer_declarator declarator: (type_identifier) @name)
+    (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+    (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+    (array_declarator declarator: (type_identifier) @name)
+  ]) @definition.typedef
+
+(field_declaration_list (field_declaration declarator: (_) @name) @definition.field)
+(enumerator name: (identifier) @name) @definition.enumerator
+
+; ---- macros ----
+(preproc_def name: (identifier) @name) @definition.macro
+(preproc_function_def name: (identifier) @name) @definition.macro
+
+; ---- references ----
+(call_expression function: [
+  (identifier) @name
+  (field_expression field: (field_identifier) @name)
+  (parenthesized_expression (pointer_expression argument: (identifier) @name))]) @reference.call
+(preproc_include path: (_) @name) @reference.import

@@ -1,0 +1,30 @@
+; Go definitions and references (ours).  Methods take their receiver's type
+; as parent (go.c); exported names start with a capital letter.
+(function_declaration name: (identifier) @name) @definition.function
+(method_declaration name: (field_identifier) @name) @definition.method
+
+(type_spec name: (type_identifier) @name type: (struct_type (field_declaration_list) @body)) @definition.struct
+(type_spec name: (type_identifier) @name type: (interface_type) @body) @definition.interface
+(type_spec name: (type_identifier) @name) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
+
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+; embedded field: struct { sync.Mutex; Base }
+(field_declaration_list (field_declaration !name type: [(type_identifier) @name (qualified_type name: (type_identifier) @name) (pointer_type (type_identifier) @name)]) @definition.field)
+(interface_type (method_elem name: (field_identifier) @name) @definition.method)
+
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
+
+; Calls: f(), pkg.F(), obj.M(); composite literals User{} are constructions.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (selector_expression field: (field_identifier) @name)) @reference.call
+(composite_literal type: (type_identifier) @name) @reference.call
+(composite_literal type: (qualified_type name: (type_identifier) @name)) @reference.call
+
+; Embedding an interface in an interface, a type in a struct.
+(interface_type (type_elem (type_identifier) @name)) @reference.impl
+
+(import_spec path: (interpreted_string_literal (interpreted_string_literal_content) @name)) @reference.import
+(import_spec path: (raw_string_literal) @name) @reference.import

@@ -1,0 +1,82 @@
+/*
+ * lang_int.h - what the language files of indexer/lang/ share (not public):
+ * the row each one defines, and helpers over tree-sitter nodes.
+ *
+ * A language is one file here, indexer/lang/<name>.c, defining
+ *	const mi_lang_row mi_lang_<name> = { .id = MI_LANG_<NAME>, ... };
+ * beside its query <name>.scm (embedded as mi_query_src_<name>), plus one
+ * row MI_LANG_ROW(<NAME>, <name>) appended to format/lang_list.h and one
+ * golden unit under testdata/units/<name>/.  A grammar from npm adds a line
+ * to tools/deps.lock and an entry to GRAMMARS in the Makefile.
+ */
+#ifndef MI_LANG_INT_H
+#define MI_LANG_INT_H
+
+#include "../indexer_int.h"
+
+#include <tree_sitter/api.h>
+
+#define MI_SIG_VALUE_MAX 48 /* longest initial value kept in a field signature */
+
+/* A language's fix callback, file-local: mi_fix_<name>. */
+#define MI_FIX(name) static void mi_fix_##name(mi_ts_ctx *c, void *def_node, mi_symbol *s)
+
+/* JavaScript rules, shared by TypeScript and TSX (javascript.c). */
+void mi_fix_javascript(mi_ts_ctx *c, void *def_node, mi_symbol *s);
+
+/* C: file-level variables and macro-made functions, in and out of #if
+ * (c.c, also used by C++). */
+void mi_c_walk(mi_ts_ctx *c, void *root);
+
+/* ---- node helpers: common.c ----------------------------------------------- */
+
+/* true if n is not null and has type `type`. */
+bool mi_ts_type_is(TSNode n, const char *type);
+/* true if the text of n is exactly `text`. */
+bool mi_ts_text_is(mi_ts_ctx *c, TSNode n, const char *text);
+/* true if a direct child of node has type `type` and text `text`. */
+bool mi_ts_has_child_text(mi_ts_ctx *c, TSNode node, const char *type, const char *text);
+/* true if a named child of n has type `type`. */
+bool mi_ts_has_child_type(TSNode n, const char *type);
+/* true if a leaf with text `word` is n or lies below it, at most depth
+ * levels down. */
+bool mi_ts_leaf_in(mi_ts_ctx *c, TSNode n, const char *word, int depth);
+/* Modifier `word` of n: a leaf inside a child whose type names a modifier
+ * list ("modifiers", "modifier", "visibility_modifier", ...), or, when
+ * bare is true, also a keyword that is a direct child of n. */
+bool mi_ts_modifier_in(mi_ts_ctx *c, TSNode n, const char *word, bool bare);
+/* mi_ts_modifier_in with bare keywords. */
+bool mi_ts_has_modifier(mi_ts_ctx *c, TSNode n, const char *word);
+/* First descendant of n (depth first, at most depth levels) of type
+ * `type`, or a null node. */
+TSNode mi_ts_find_desc(TSNode n, const char *type, int depth);
+
+/* Doc comment of a node from the C-style comments just above it: markers
+ * stripped, lines joined by newlines; NULL if none.  Owned by the parse. */
+const char *mi_ts_doc_above(mi_ts_ctx *c, TSNode n);
+
+/* Appends [a, b) of the parsed text to out with comments dropped and white
+ * space folded to single spaces (none after '(' or '[', none before ')'
+ * ']' ','). */
+void mi_ts_add_folded(mi_ts_ctx *c, mi_buf *out, uint32_t a, uint32_t b);
+/* Replaces the signature with the folded text of [a, b) of the source
+ * (byte offsets relative to the parsed text), dropping a trailing ';'. */
+void mi_ts_set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b);
+/* Drops a trailing ';' from the signature the driver computed. */
+void mi_ts_trim_sig(mi_ts_ctx *c, mi_symbol *s);
+/* Prefixes the symbol's name with prefix ("~", "operator "). */
+void mi_ts_set_name(mi_ts_ctx *c, mi_symbol *s, const char *prefix);
+/*
+ * A declaration of several variables (`int a = 1, b;`) gives one symbol per
+ * declarator: the declaration node stands for the first one, a later
+ * declarator node for itself.  Trims the first one's span to its own
+ * declarator and gives each the signature "<modifiers> <type> <declarator>".
+ * decl_type is the grammar's declarator node type; list_type the node that
+ * holds the type and the declarators when it is not the declaration itself
+ * (C#: variable_declaration), else NULL.  Returns the declaration node (the
+ * one holding the modifiers).
+ */
+TSNode mi_ts_split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
+			       const char *decl_type, const char *list_type);
+
+#endif

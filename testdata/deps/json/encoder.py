@@ -1,0 +1,3 @@
+class JSONEncoder:
+    def encode(self, o):
+        return str(o)
