@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 B := build
 TS := $(B)/ts
-PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd
+PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd libcurl
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
 OPT ?= -O2 -g
@@ -45,7 +45,7 @@ SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
 
 DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
 
-SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c lsp/*.c tools/*.c))
+SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c tools/*.c))
 LIB_SRC := $(filter-out tools/main.c,$(SRC))
 QUERIES := $(sort $(wildcard indexer/lang/*.scm))
 HDRS := $(wildcard */*.h */*/*.h)

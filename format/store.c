@@ -45,7 +45,15 @@ static const char *const db_names[MI_DB__COUNT] = {
 	[MI_DB_FREFS] = "frefs", [MI_DB_FILEIDS] = "fileids",
 	[MI_DB_CHUNKS] = "chunks", [MI_DB_POST] = "post", [MI_DB_TERMS] = "terms",
 	[MI_DB_OUTLINES] = "outlines",
+	[MI_DB_SERVERS] = "servers", [MI_DB_TOOLS] = "tools", [MI_DB_TOOLIDS] = "toolids",
+	[MI_DB_TPOST] = "tpost",
 };
+
+bool mi_db_is_catalog(int db)
+{
+	return db == MI_DB_SERVERS || db == MI_DB_TOOLS || db == MI_DB_TOOLIDS ||
+	       db == MI_DB_TPOST;
+}
 
 /* One opened data file.  A store has one current env; a replaced one lives
  * on until its last transaction ends. */
@@ -1185,6 +1193,22 @@ int mi_db_clear(mi_txn *t, int db)
 	int rc;
 	rc = g_drop(t->e->slot, t->txn, t->e->dbi[db], 0);
 	return map_err(rc, t->e->slot);
+}
+
+int mi_db_copy(mi_txn *from, mi_txn *to, int db, const void *prefix, size_t plen)
+{
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	int rc = mi_cursor_open(from, db, &c);
+	if (rc)
+		return rc;
+	for (rc = mi_cursor_seek_prefix(c, prefix, plen, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl))
+		if ((rc = mi_put(to, db, k, kl, v, vl)))
+			break;
+	mi_cursor_close(c);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
 /* ---- cursors ---------------------------------------------------------------------- */

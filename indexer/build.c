@@ -481,6 +481,41 @@ static bool looks_binary(const char *s, size_t n)
 	return memchr(s, 0, n < 8192 ? n : 8192) != NULL;
 }
 
+/*
+ * A fresh build replaces the whole file, but the tool catalog of upstream
+ * MCP servers (written by mi_catalog_write, not by the code build) belongs
+ * to the index too: copy its databases and "tools.*" meta from the index
+ * being replaced, when there is one of this format that opens.
+ */
+static int carry_catalog(mi_store *fresh, const char *idx)
+{
+	mi_store *old = NULL;
+	mi_txn *from = NULL, *to = NULL;
+	int rc = 0;
+	if (mi_store_check(idx, false) || mi_store_open(idx, MI_STORE_RDONLY, &old))
+		return 0; /* nothing to carry */
+	if ((rc = mi_txn_begin(old, false, &from)))
+		goto out;
+	if (mi_db_count(from, MI_DB_TOOLS) == 0 && mi_db_count(from, MI_DB_SERVERS) == 0)
+		goto out;
+	if ((rc = mi_txn_begin(fresh, true, &to)))
+		goto out;
+	for (int db = 0; db < MI_DB__COUNT && !rc; db++)
+		if (mi_db_is_catalog(db))
+			rc = mi_db_copy(from, to, db, "", 0);
+	if (!rc)
+		rc = mi_db_copy(from, to, MI_DB_META, "tools.", 6);
+	if (!rc) {
+		rc = mi_txn_commit(to);
+		to = NULL;
+	}
+out:
+	mi_txn_abort(to);
+	mi_txn_abort(from);
+	mi_store_close(old);
+	return rc;
+}
+
 static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
 		     const char *why)
 {
@@ -754,6 +789,8 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < nold; i++)
 		if (!old[i].r.seen)
 			bs->removed++;
+	if (!rc && fresh && !bs->rebuilt_from)
+		rc = carry_catalog(st, idx);
 	if (!rc && fresh)
 		rc = mi_store_publish(st, &bs->moved_aside);
 	bs->write_seconds = now_s() - t2;

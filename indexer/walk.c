@@ -168,9 +168,10 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_IGNORED, crel, false);
 			continue;
 		}
+		/* Minified files are skipped; generated code (*.pb.go, *_pb2.py)
+		 * is indexed for its definitions and ranked low by search. */
 		if (verdict != 0 && !w->no_ignore &&
-		    (has_suffix(name, ".min.js") || has_suffix(name, ".min.css") ||
-		     has_suffix(name, ".pb.go") || has_suffix(name, "_pb2.py"))) {
+		    (has_suffix(name, ".min.js") || has_suffix(name, ".min.css"))) {
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
 			continue;
 		}

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 static const char build_usage[] =
-	"usage: mcpidx build REPO [options]\n\n"
+	"usage: mcpidx build REPO [options]\n"
+	"       mcpidx build [REPO] --servers FILE [options]\n\n"
 	"Walks REPO (honouring .gitignore and .mcpidxignore), parses new and changed\n"
 	"files and writes the index in one transaction: a killed build leaves the\n"
 	"previous index whole.  Unchanged files (same content hash) are not re-parsed.\n"
@@ -25,6 +26,12 @@ static const char build_usage[] =
 	"      --json          print the stats as one JSON object (with the skipped\n"
 	"                      paths by reason and the files that failed to parse)\n"
 	"      --list-skipped  print each skipped path with its reason\n"
+	"      --servers FILE  also index the tools of the MCP servers of FILE (the\n"
+	"                      mcpServers JSON of MCP clients); without REPO only\n"
+	"                      the tools (index: -o DIR, default ./.mcpidx)\n"
+	"      --only NAME     fetch only this server of FILE (repeatable); the\n"
+	"                      others keep their stored tools\n"
+	"      --offline       fetch nothing: re-index the stored tools (aliases)\n"
 	"  -q, --quiet         print nothing on success\n";
 
 static int progress_fd = -1;
@@ -44,8 +51,15 @@ int mi_cmd_build(int argc, char **argv)
 		{"max-size", required_argument, NULL, 'M'}, {"json", no_argument, NULL, 'J'},
 		{"progress", no_argument, NULL, 'P'}, {"progress-fd", required_argument, NULL, 'F'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
-		{"list-skipped", no_argument, NULL, 'L'}, {0},
+		{"list-skipped", no_argument, NULL, 'L'},
+		{"servers", required_argument, NULL, 'S'}, {"only", required_argument, NULL, 'O'},
+		{"offline", no_argument, NULL, 'N'}, {0},
 	};
+	const char *servers = NULL;
+	char **only = mi_xcalloc((size_t)argc + 1, sizeof(*only));
+	size_t nonly = 0;
+	bool offline = false;
+	int status = 0;
 	mi_build_opts o = {0};
 	bool json = false, quiet = false, force_progress = false, list = false;
 	int c;
@@ -62,12 +76,28 @@ int mi_cmd_build(int argc, char **argv)
 		case 'F': progress_fd = atoi(optarg); break;
 		case 'q': quiet = true; break;
 		case 'L': list = true; break;
-		case 'h': fputs(build_usage, stdout); return 0;
-		default: fputs(build_usage, stderr); return 2;
+		case 'S': servers = optarg; break;
+		case 'O': only[nonly++] = optarg; break;
+		case 'N': offline = true; break;
+		case 'h': fputs(build_usage, stdout); free(only); return 0;
+		default: fputs(build_usage, stderr); free(only); return 2;
 		}
+	}
+	if ((nonly || offline) && !servers) {
+		fprintf(stderr, "mcpidx build: --only and --offline go with --servers FILE\n");
+		free(only);
+		return 2;
+	}
+	if (servers && optind == argc) {
+		char *dir = mi_xstrdup(o.out_dir ? o.out_dir : ".mcpidx");
+		status = mi_catalog_build(servers, dir, only, offline, json, quiet);
+		free(dir);
+		free(only);
+		return status;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "mcpidx build: give exactly one repository folder\n\n%s", build_usage);
+		free(only);
 		return 2;
 	}
 	o.repo = argv[optind];
@@ -82,6 +112,7 @@ int mi_cmd_build(int argc, char **argv)
 		fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
 		mi_buf_release(&err);
 		mi_build_stats_release(&st);
+		free(only);
 		return 1;
 	}
 	mi_buf_release(&err);
@@ -153,5 +184,16 @@ int mi_cmd_build(int argc, char **argv)
 					printf("%-11s %s\n", mi_skip_name(r), st.skips[i].path);
 	}
 	mi_build_stats_release(&st);
-	return 0;
+	if (servers) {
+		mi_buf dir = {0};
+		if (o.out_dir)
+			mi_buf_adds(&dir, o.out_dir);
+		else
+			mi_buf_addf(&dir, "%s/.mcpidx", o.repo);
+		fflush(stdout);
+		status = mi_catalog_build(servers, dir.buf, only, offline, json, quiet);
+		mi_buf_release(&dir);
+	}
+	free(only);
+	return status;
 }

@@ -13,7 +13,7 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const mi_cmd commands[] = {
-	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--json] [--list-skipped]",
+	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--servers FILE] [--json] [--list-skipped]",
 	 "walk, parse and index a repository (incremental; writes REPO/.mcpidx)"},
 	{"query", mi_cmd_query, "[INDEX] [CMD ARGS...] [--json]",
 	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},
@@ -23,6 +23,8 @@ static const mi_cmd commands[] = {
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
 	{"lsp", mi_cmd_lsp, "[INDEX] [--log FILE]",
 	 "language server for editors: folding, symbols, definitions, references"},
+	{"compile", mi_cmd_compile, "TARGET [--flag F]... [--expand] [--group G] [--json]",
+	 "run a compile target named in .mcpidx.toml; print its log groups"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
 	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
@@ -31,6 +33,8 @@ static const mi_cmd commands[] = {
 	 "check a packed file end to end (exit 1 when damaged)"},
 	{"status", mi_cmd_status, "[INDEX] [REPO] [--json] [--quiet]",
 	 "list files changed since the index was built (exit 1 when stale)"},
+	{"tools", mi_cmd_tools, "[-i INDEX] find|describe|namespaces ARGS [--json]",
+	 "the tools of upstream MCP servers: find, describe, namespaces"},
 	{"version", cmd_version, "", "print the version"},
 	{"help", cmd_help, "[COMMAND]", "show help"},
 };
