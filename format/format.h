@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 4          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 5          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -372,6 +372,12 @@ uint64_t mi_store_size(mi_store *st);
 /* Doubles the map size; call with no transaction open after MDB_MAP_FULL
  * (mi_store_is_full), then redo the write transaction. */
 int mi_store_grow(mi_store *st);
+/* Makes the map at least `bytes` larger than the pages in use (no
+ * transaction open), so a write of less cannot fill it. */
+int mi_store_reserve(mi_store *st, uint64_t bytes);
+/* The temporary folder of an unpublished MI_STORE_FRESH store (scratch
+ * files put there go away with it), else NULL. */
+const char *mi_store_fresh_dir(mi_store *st);
 /* true when err means the map is full and mi_store_grow would help. */
 bool mi_store_is_full(int err);
 /*
@@ -432,6 +438,35 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen);
 int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
+/*
+ * Packed databases (src, syms, outlines, chunks of an index): each value is
+ * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
+ * zstd frame of them, made with the index's dictionary for that database
+ * when it has one: meta "zdict.NAME"; sources carry the frame checksum).
+ * mi_put packs and mi_get and cursors unpack, so callers see plain bytes;
+ * an unpacked value lives until the transaction ends, like one read from
+ * the map.  A value that does not unpack is MI_ERR_DAMAGED.
+ */
+#define MI_VAL_RAW 0
+#define MI_VAL_ZSTD 1
+bool mi_db_packed(int db);
+/* Appends v as db stores it in st (packed, or as is) to out; thread-safe,
+ * for values prepared on worker threads and put with mi_put_stored. */
+int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out);
+/* mi_put (append: mi_put_append) of a value already in stored form. */
+int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen, bool append);
+/* Trains a zstd dictionary of at most max bytes from n samples laid end to
+ * end in samples; MI_ERR_ARG when they are too few to train on. */
+int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
+		  mi_buf *out);
+/* Gives packed database db of a store being written its dictionary (once,
+ * before any of its values is packed): kept in meta "zdict.NAME". */
+int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
+/* mi_put of a key that sorts after every key of db in t (LMDB's
+ * MDB_APPEND: no search, pages filled whole).  MI_ERR_ARG when it does not. */
+int mi_put_append(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen);
 /* Deletes every key that starts with prefix. */
 int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen);
 /* Number of entries in db. */

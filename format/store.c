@@ -33,6 +33,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <msgpack.h>
+#include <zdict.h>
+#include <zstd.h>
 
 #define MI_INITIAL_MAP (1ull << 30) /* grows by doubling on MDB_MAP_FULL */
 #define MI_MAX_MAPS 64              /* environments mapped at once per process */
@@ -65,6 +67,8 @@ typedef struct mi_env {
 	unsigned psize;            /* page size */
 	int refs;                  /* open transactions, +1 while current (st->mu) */
 	int slot;                  /* fault registry slot, -1 when none */
+	ZSTD_DDict *ddict[MI_DB__COUNT]; /* an index's dictionaries, for reading */
+	ZSTD_CDict *cdict[MI_DB__COUNT]; /* and for writing (writable stores) */
 } mi_env;
 
 struct mi_store {
@@ -82,17 +86,26 @@ struct mi_store {
 	bool made_dir;             /* open created the folder at path */
 };
 
+/* A value unpacked for a transaction, freed when it ends. */
+typedef struct txn_buf {
+	struct txn_buf *next;
+	char data[];
+} txn_buf;
+
 struct mi_txn {
 	mi_store *st;   /* owning store */
 	mi_env *e;      /* the env it runs on */
 	MDB_txn *txn;   /* LMDB transaction */
 	bool write;     /* write transaction */
+	txn_buf *bufs;  /* values unpacked in it */
 	uintptr_t vlo;  /* a read transaction's keys and values lie in the map's */
 	uintptr_t vhi;  /* pages in use [vlo, vhi); both 0 when unknown */
 };
 
 struct mi_cursor {
 	MDB_cursor *cur; /* LMDB cursor, closed with the handle */
+	mi_txn *t;       /* its transaction (unpacked values live there) */
+	int db;          /* its database */
 	int slot;        /* fault registry slot of its env */
 	uintptr_t vlo, vhi; /* its transaction's (see mi_txn) */
 	uint8_t *pfx;    /* keys must start with this (mi_cursor_seek_prefix), or NULL */
@@ -374,6 +387,16 @@ static bool slot_faulted(int slot)
 	return slot >= 0 && __atomic_load_n(&maps[slot].faulted, __ATOMIC_ACQUIRE);
 }
 
+static bool in_map(uintptr_t lo, uintptr_t hi, const MDB_val *v);
+
+/* in_map against the whole map of e (pages in use unknown here). */
+static bool in_map_env(mi_env *e, const MDB_val *v)
+{
+	uintptr_t lo = e->slot >= 0 ? __atomic_load_n(&maps[e->slot].lo, __ATOMIC_ACQUIRE) : 0;
+	uintptr_t hi = e->slot >= 0 ? __atomic_load_n(&maps[e->slot].hi, __ATOMIC_ACQUIRE) : 0;
+	return in_map(lo, hi, v);
+}
+
 /* false when a key or value LMDB handed out does not lie in the pages in
  * use: a damaged size (an overflow page count, a node size) would have the
  * caller read past the end of the file. */
@@ -517,6 +540,8 @@ static int read_version(mi_env *e, int *version)
 	return slot_faulted(e->slot) ? MI_ERR_DAMAGED : 0;
 }
 
+static int load_dicts(mi_env *e, bool writer);
+
 /* A named database is missing from a read-only open: no index at all, or
  * one whose meta says another format version (an older layout). */
 static int missing_db(MDB_txn *txn, mi_env *e, int i, int *version)
@@ -540,6 +565,10 @@ static void env_free(mi_env *e)
 {
 	if (!e)
 		return;
+	for (int i = 0; i < MI_DB__COUNT; i++) {
+		ZSTD_freeDDict(e->ddict[i]);
+		ZSTD_freeCDict(e->cdict[i]);
+	}
 	guard_unregister(e);
 	if (e->env)
 		mdb_env_close(e->env);
@@ -651,6 +680,8 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 		rc = MI_ERR_VERSION;
 		goto fail;
 	}
+	if ((rc = load_dicts(e, !rdonly)))
+		goto fail;
 done:
 	e->refs = 1;
 	*out = e;
@@ -955,6 +986,27 @@ int mi_store_grow(mi_store *st)
 	return rc;
 }
 
+int mi_store_reserve(mi_store *st, uint64_t bytes)
+{
+	MDB_envinfo info;
+	mi_env *e = st->cur;
+	mdb_env_info(e->env, &info);
+	uint64_t used = ((uint64_t)info.me_last_pgno + 1) * e->psize;
+	if (info.me_mapsize >= used + bytes)
+		return 0;
+	uint64_t want = info.me_mapsize * 2;
+	if (want < used + bytes)
+		want = used + bytes;
+	int rc = mdb_env_set_mapsize(e->env, (size_t)want);
+	guard_register(e);
+	return rc;
+}
+
+const char *mi_store_fresh_dir(mi_store *st)
+{
+	return st->fresh;
+}
+
 bool mi_store_is_full(int err)
 {
 	return err == MDB_MAP_FULL;
@@ -1002,6 +1054,216 @@ bool mi_store_is_nospace(mi_store *st, int err)
 int mi_store_copy(mi_store *st, const char *dst_file)
 {
 	return mdb_env_copy2(st->cur->env, dst_file, MDB_CP_COMPACT);
+}
+
+/* ---- packed values ----------------------------------------------------------------- */
+
+/* The index databases whose values carry a tag byte (MI_VAL_*). */
+static const bool db_is_packed[MI_DB__COUNT] = {
+	[MI_DB_SRC] = true, [MI_DB_SYMS] = true, [MI_DB_OUTLINES] = true,
+	[MI_DB_CHUNKS] = true,
+};
+
+#define PACK_MIN 48            /* shorter values are stored as they are */
+#define PACK_LEVEL 3           /* zstd level */
+#define PACK_MAX (256u << 20)  /* largest value unpacked */
+
+bool mi_db_packed(int db)
+{
+	return db >= 0 && db < MI_DB__COUNT && db_is_packed[db];
+}
+
+static bool packed(const mi_store *st, int db)
+{
+	return st->index && mi_db_packed(db);
+}
+
+/* zstd contexts, one pair per thread, freed with it. */
+typedef struct zctx {
+	ZSTD_CCtx *c;
+	ZSTD_DCtx *d;
+} zctx;
+static pthread_key_t zkey;
+static pthread_once_t zonce = PTHREAD_ONCE_INIT;
+
+static void zctx_free(void *p)
+{
+	zctx *z = p;
+	ZSTD_freeCCtx(z->c);
+	ZSTD_freeDCtx(z->d);
+	free(z);
+}
+
+static void zkey_make(void)
+{
+	pthread_key_create(&zkey, zctx_free);
+}
+
+static zctx *zget(void)
+{
+	pthread_once(&zonce, zkey_make);
+	zctx *z = pthread_getspecific(zkey);
+	if (!z) {
+		z = mi_xcalloc(1, sizeof(*z));
+		z->c = ZSTD_createCCtx();
+		z->d = ZSTD_createDCtx();
+		if (!z->c || !z->d)
+			abort(); /* out of memory is fatal, as everywhere */
+		pthread_setspecific(zkey, z);
+	}
+	return z;
+}
+
+static void meta_dict_key(int db, char *out, size_t n)
+{
+	snprintf(out, n, "zdict.%s", db_names[db]);
+}
+
+/* Loads the dictionaries an index keeps in meta "zdict.DB". */
+static int load_dicts(mi_env *e, bool writer)
+{
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(e->env, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return map_err(rc, e->slot);
+	for (int db = 0; db < MI_DB__COUNT && !rc; db++) {
+		char key[64];
+		if (!db_is_packed[db])
+			continue;
+		meta_dict_key(db, key, sizeof(key));
+		MDB_val k = {strlen(key), key}, v;
+		rc = g_get(e->slot, txn, e->dbi[MI_DB_META], &k, &v);
+		if (rc == MDB_NOTFOUND) {
+			rc = 0;
+			continue;
+		}
+		if (rc || !in_map_env(e, &v))
+			break;
+		e->ddict[db] = ZSTD_createDDict(v.mv_data, v.mv_size);
+		if (writer)
+			e->cdict[db] = ZSTD_createCDict(v.mv_data, v.mv_size, PACK_LEVEL);
+		if (!e->ddict[db] || (writer && !e->cdict[db]))
+			rc = MI_ERR_DAMAGED;
+	}
+	mdb_txn_abort(txn);
+	return rc ? map_err(rc, e->slot) : 0;
+}
+
+int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
+{
+	if (!packed(st, db)) {
+		mi_buf_add(out, v, vl);
+		return 0;
+	}
+	size_t at = out->len;
+	if (vl >= PACK_MIN) {
+		zctx *z = zget();
+		size_t bound = ZSTD_compressBound(vl);
+		mi_buf_grow(out, 1 + bound);
+		mi_env *e = st->cur;
+		ZSTD_CCtx_reset(z->c, ZSTD_reset_session_and_parameters);
+		ZSTD_CCtx_setParameter(z->c, ZSTD_c_compressionLevel, PACK_LEVEL);
+		/* Stored sources carry a checksum: a flipped byte in one is
+		 * found when it is read. */
+		ZSTD_CCtx_setParameter(z->c, ZSTD_c_checksumFlag, db == MI_DB_SRC);
+		if (e && e->cdict[db])
+			ZSTD_CCtx_refCDict(z->c, e->cdict[db]);
+		size_t n = ZSTD_compress2(z->c, out->buf + at + 1, bound, v, vl);
+		if (!ZSTD_isError(n) && n + n / 16 < vl) {
+			out->buf[at] = MI_VAL_ZSTD;
+			out->len = at + 1 + n;
+			out->buf[out->len] = 0;
+			return 0;
+		}
+	}
+	mi_buf_addc(out, MI_VAL_RAW);
+	mi_buf_add(out, v, vl);
+	return 0;
+}
+
+/* The plain bytes of a packed value v of t's db, in place of v. */
+static int unpack(mi_txn *t, MDB_val *v)
+{
+	const uint8_t *p = v->mv_data;
+	if (v->mv_size == 0)
+		return MI_ERR_DAMAGED;
+	if (p[0] == MI_VAL_RAW) {
+		v->mv_data = (void *)(p + 1);
+		v->mv_size--;
+		return 0;
+	}
+	if (p[0] != MI_VAL_ZSTD)
+		return MI_ERR_DAMAGED;
+	unsigned long long n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
+	if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR || n > PACK_MAX)
+		return MI_ERR_DAMAGED;
+	txn_buf *b = mi_xmalloc(sizeof(*b) + (size_t)n + 1);
+	zctx *z = zget();
+	size_t got;
+	unsigned id = ZSTD_getDictID_fromFrame(p + 1, v->mv_size - 1);
+	ZSTD_DDict *dd = NULL;
+	for (int db = 0; db < MI_DB__COUNT && id; db++)
+		if (t->e->ddict[db] && ZSTD_getDictID_fromDDict(t->e->ddict[db]) == id)
+			dd = t->e->ddict[db];
+	if (id && !dd)
+		got = (size_t)-1; /* a dictionary this index does not hold */
+	else if (dd)
+		got = ZSTD_decompress_usingDDict(z->d, b->data, (size_t)n, p + 1, v->mv_size - 1, dd);
+	else
+		got = ZSTD_decompressDCtx(z->d, b->data, (size_t)n, p + 1, v->mv_size - 1);
+	if (ZSTD_isError(got) || got != n) {
+		free(b);
+		return MI_ERR_DAMAGED;
+	}
+	b->data[n] = 0;
+	b->next = t->bufs;
+	t->bufs = b;
+	v->mv_data = b->data;
+	v->mv_size = (size_t)n;
+	return 0;
+}
+
+static void txn_bufs_free(mi_txn *t)
+{
+	while (t->bufs) {
+		txn_buf *b = t->bufs;
+		t->bufs = b->next;
+		free(b);
+	}
+}
+
+int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
+		  mi_buf *out)
+{
+	mi_buf_reset(out);
+	mi_buf_grow(out, max);
+	size_t got = ZDICT_trainFromBuffer(out->buf, max, samples, sizes, n);
+	if (ZDICT_isError(got))
+		return MI_ERR_ARG;
+	out->len = got;
+	return 0;
+}
+
+int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len)
+{
+	mi_txn *t;
+	char key[64];
+	int rc;
+	mi_env *e = st->cur;
+	if (!packed(st, db) || e->cdict[db])
+		return MI_ERR_ARG;
+	meta_dict_key(db, key, sizeof(key));
+	if ((rc = mi_txn_begin(st, true, &t)))
+		return rc;
+	if ((rc = mi_put(t, MI_DB_META, key, strlen(key), dict, len))) {
+		mi_txn_abort(t);
+		return rc;
+	}
+	if ((rc = mi_txn_commit(t)))
+		return rc;
+	e->ddict[db] = ZSTD_createDDict(dict, len);
+	e->cdict[db] = ZSTD_createCDict(dict, len, PACK_LEVEL);
+	return e->ddict[db] && e->cdict[db] ? 0 : MI_ERR_ARG;
 }
 
 /* ---- transactions ----------------------------------------------------------------- */
@@ -1106,6 +1368,7 @@ int mi_txn_commit(mi_txn *t)
 		rc = map_err(rc, t->e->slot);
 	}
 	env_release(t->st, t->e);
+	txn_bufs_free(t);
 	free(t);
 	return rc;
 }
@@ -1116,6 +1379,7 @@ void mi_txn_abort(mi_txn *t)
 		return;
 	mdb_txn_abort(t->txn);
 	env_release(t->st, t->e);
+	txn_bufs_free(t);
 	free(t);
 }
 
@@ -1131,6 +1395,8 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 		return map_err(rc, t->e->slot);
 	if (!in_map(t->vlo, t->vhi, &v))
 		return MI_ERR_DAMAGED;
+	if (packed(t->st, db) && (rc = unpack(t, &v)))
+		return rc;
 	*val = v.mv_data;
 	*vlen = v.mv_size;
 	return 0;
@@ -1140,11 +1406,44 @@ int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen)
 {
 	MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
+	mi_buf b = {0};
+	int rc;
 	if (klen == 0 || klen > 511)
 		return MI_ERR_TOOBIG;
-	int rc;
+	if (packed(t->st, db)) {
+		mi_value_pack(t->st, db, val, vlen, &b);
+		v.mv_data = b.buf;
+		v.mv_size = b.len;
+	}
 	rc = g_put(t->e->slot, t->txn, t->e->dbi[db], &k, &v, 0);
+	mi_buf_release(&b);
 	return map_err(rc, t->e->slot);
+}
+
+int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen, bool append)
+{
+	MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
+	int rc;
+	if (klen == 0 || klen > 511)
+		return MI_ERR_TOOBIG;
+	rc = g_put(t->e->slot, t->txn, t->e->dbi[db], &k, &v, append ? MDB_APPEND : 0);
+	return rc == MDB_KEYEXIST && append ? MI_ERR_ARG : map_err(rc, t->e->slot);
+}
+
+int mi_put_append(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen)
+{
+	mi_buf b = {0};
+	int rc;
+	if (packed(t->st, db)) {
+		mi_value_pack(t->st, db, val, vlen, &b);
+		val = b.buf;
+		vlen = b.len;
+	}
+	rc = mi_put_stored(t, db, key, klen, val, vlen, true);
+	mi_buf_release(&b);
+	return rc;
 }
 
 int mi_del(mi_txn *t, int db, const void *key, size_t klen)
@@ -1221,6 +1520,8 @@ int mi_cursor_open(mi_txn *t, int db, mi_cursor **out)
 		return map_err(rc, t->e->slot);
 	mi_cursor *c = mi_xcalloc(1, sizeof(*c));
 	c->cur = cur;
+	c->t = t;
+	c->db = db;
 	c->slot = t->e->slot;
 	c->vlo = t->vlo;
 	c->vhi = t->vhi;
@@ -1238,6 +1539,8 @@ static int cursor_get(mi_cursor *c, MDB_val *k, MDB_cursor_op op,
 		return map_err(rc, c->slot);
 	if (!in_map(c->vlo, c->vhi, k) || !in_map(c->vlo, c->vhi, &v))
 		return MI_ERR_DAMAGED;
+	if (packed(c->t->st, c->db) && (rc = unpack(c->t, &v)))
+		return rc;
 	if (c->pfx && (k->mv_size < c->plen || memcmp(k->mv_data, c->pfx, c->plen)))
 		return MI_ERR_NOTFOUND;
 	if (kp)

@@ -372,6 +372,26 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	return 0;
 }
 
+/* The build's metadata and statistics (meta db). */
+static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
+{
+	int rc;
+	char *head = git_head(root);
+	(void)((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "view", MI_VIEW_VERSION)) ||
+	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
+	    (rc = mi_meta_put_str(t, "root", root)) ||
+	    (rc = mi_meta_put_str(t, "head", head ? head : "")) ||
+	    (rc = mi_meta_put_int(t, "files", (int64_t)bs->files)) ||
+	    (rc = mi_meta_put_int(t, "symbols", (int64_t)bs->symbols)) ||
+	    (rc = mi_meta_put_int(t, "refs", (int64_t)bs->refs)) ||
+	    (rc = mi_meta_put_int(t, "diags", (int64_t)bs->diags)) ||
+	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks)));
+	free(head);
+	return rc;
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_build_stats *bs, const char *root,
@@ -441,22 +461,8 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		mi_cursor_close(cur);
 	}
 	bs->diags = ndiags;
-	char *head = git_head(root);
-	if ((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
-	    (rc = mi_meta_put_int(t, "view", MI_VIEW_VERSION)) ||
-	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
-	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
-	    (rc = mi_meta_put_str(t, "root", root)) ||
-	    (rc = mi_meta_put_str(t, "head", head ? head : "")) ||
-	    (rc = mi_meta_put_int(t, "files", (int64_t)bs->files)) ||
-	    (rc = mi_meta_put_int(t, "symbols", (int64_t)bs->symbols)) ||
-	    (rc = mi_meta_put_int(t, "refs", (int64_t)bs->refs)) ||
-	    (rc = mi_meta_put_int(t, "diags", (int64_t)bs->diags)) ||
-	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks))) {
-		free(head);
+	if ((rc = put_meta(t, bs, root)))
 		goto fail;
-	}
-	free(head);
 	return mi_txn_commit(t);
 fail:
 	mi_txn_abort(t);
@@ -514,6 +520,39 @@ out:
 	mi_txn_abort(from);
 	mi_store_close(old);
 	return rc;
+}
+
+/* What the fresh writer reports back (mi_build_fresh_out). */
+typedef struct fresh_ctx {
+	const mi_build_opts *o;
+	mi_build_stats *bs;
+	const char *root;
+} fresh_ctx;
+
+static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
+		     const char *why);
+static const char *parse_failure(int err);
+
+static void fresh_skip(void *ctx, int reason, const char *path)
+{
+	fresh_ctx *c = ctx;
+	c->bs->skipped[reason]++;
+	if (c->o->details)
+		note_add(&c->bs->skips, &c->bs->nskips, path, reason, NULL);
+}
+
+static void fresh_fail(void *ctx, int err, const char *path)
+{
+	fresh_ctx *c = ctx;
+	c->bs->errors++;
+	if (c->o->details)
+		note_add(&c->bs->fails, &c->bs->nfails, path, err, parse_failure(err));
+}
+
+static int fresh_meta(void *ctx, mi_txn *t)
+{
+	fresh_ctx *c = ctx;
+	return put_meta(t, c->bs, c->root);
 }
 
 static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
@@ -679,7 +718,23 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			note_add(&bs->skips, &bs->nskips, w.skips[i].path, w.skips[i].reason, NULL);
 	}
 
-	if (!fresh && (rc = load_old(st, &old, &nold, &next_id, false))) {
+	if (fresh) {
+		fresh_ctx fc = {.o = o, .bs = bs, .root = root};
+		mi_build_fresh_out fo = {.ctx = &fc, .skip = fresh_skip, .fail = fresh_fail,
+					 .meta = fresh_meta};
+		double t1 = now_s();
+		bs->walk_seconds = t1 - t0;
+		rc = mi_build_fresh(o, st, root, mi_store_fresh_dir(st), &w, bs, &fo);
+		if (!rc && !bs->rebuilt_from)
+			rc = carry_catalog(st, idx);
+		if (!rc)
+			rc = mi_store_publish(st, &bs->moved_aside);
+		bs->write_seconds = now_s() - t1 - bs->parse_seconds;
+		if (rc)
+			write_failed(err, st, idx, rc, true);
+		goto out;
+	}
+	if ((rc = load_old(st, &old, &nold, &next_id, false))) {
 		if (rc == MI_ERR_DAMAGED)
 			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
 				    "%s (or copy the artifact again)", idx, o->repo);
@@ -789,10 +844,6 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < nold; i++)
 		if (!old[i].r.seen)
 			bs->removed++;
-	if (!rc && fresh && !bs->rebuilt_from)
-		rc = carry_catalog(st, idx);
-	if (!rc && fresh)
-		rc = mi_store_publish(st, &bs->moved_aside);
 	bs->write_seconds = now_s() - t2;
 	if (rc == MI_ERR_STALE)
 		goto out; /* mi_build starts again on the new file */

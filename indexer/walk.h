@@ -39,4 +39,21 @@ int mi_walk_run(mi_walk *w);
 void mi_walk_release(mi_walk *w);
 int mi_walk_cmp(const void *a, const void *b);
 
+/* What a fresh build reports to its caller (build.c) while it runs. */
+typedef struct mi_build_fresh_out {
+	void *ctx;
+	void (*skip)(void *ctx, int reason, const char *path); /* found unreadable, binary, too big */
+	void (*fail)(void *ctx, int err, const char *path);    /* a parse that failed */
+	int (*meta)(void *ctx, mi_txn *t);                     /* the meta records, last */
+} mi_build_fresh_out;
+
+/*
+ * Writes every file of the walk into the empty MI_STORE_FRESH store st
+ * (build_fresh.c): sorts w->files by path, gives file ids in that order,
+ * parses on o->jobs threads in bounded memory, keeps sorter runs in tmpdir.
+ * Fills bs's counts and parse_seconds.  The caller publishes st.
+ */
+int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const char *tmpdir,
+		   mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out);
+
 #endif

@@ -7,6 +7,7 @@
  */
 #include "test.h"
 #include "../../format/format.h"
+#include "../../indexer/indexer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,7 +29,8 @@ static void rm_rf(const char *dir)
 		fprintf(stderr, "could not remove %s\n", dir);
 }
 
-/* Writes an index at dir (in place) with one big source value. */
+/* Writes an index at dir (in place) with one big value in a database whose
+ * values are not packed (so a read of it is a read of the map). */
 static void write_index(const char *dir, int version, size_t big)
 {
 	mi_store *st;
@@ -38,7 +40,7 @@ static void write_index(const char *dir, int version, size_t big)
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_txn_begin(st, true, &t), 0);
 	CHECK_INT(mi_meta_put_int(t, "version", version), 0);
-	CHECK_INT(mi_put(t, MI_DB_SRC, "big.c", 5, v, big), 0);
+	CHECK_INT(mi_put(t, MI_DB_FREFS, "big.c", 5, v, big), 0);
 	CHECK_INT(mi_put(t, MI_DB_FILES, "big.c", 5, "x", 1), 0);
 	CHECK_INT(mi_txn_commit(t), 0);
 	mi_store_close(st);
@@ -68,14 +70,14 @@ TEST(read_of_a_cut_page_is_survived)
 	size_t vl;
 	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_SRC, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(vl, 400000);
 	/* Cut the file under the open transaction, then read the value's
 	 * last byte: past the new end of the file. */
 	CHECK_INT(truncate(data, 3 * 4096), 0);
 	volatile char last = ((const volatile char *)v)[vl - 1];
 	CHECK_INT(last, 0); /* the guard's page of zeros */
-	CHECK_INT(mi_get(t, MI_DB_SRC, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
 	mi_txn_abort(t);
 	CHECK_INT(mi_txn_begin(st, false, &t), MI_ERR_DAMAGED);
 	/* The file copied back whole: the next transaction maps it afresh. */
@@ -83,7 +85,7 @@ TEST(read_of_a_cut_page_is_survived)
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(file_size(data), size);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_SRC, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(((const char *)v)[vl - 1], 'x');
 	mi_txn_abort(t);
 	mi_store_close(st);
@@ -141,7 +143,7 @@ TEST(fresh_store_is_published_by_rename)
 	/* The reader follows the new file at its next transaction. */
 	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
 	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), 0);
-	CHECK_INT(mi_get(t, MI_DB_SRC, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
 	mi_txn_abort(t);
 	/* A writer of the replaced file is told, not let to write into it. */
 	CHECK_INT(mi_txn_begin(writer, true, &t), MI_ERR_STALE);
@@ -232,6 +234,163 @@ TEST(grown_file_is_trimmed)
 	free(dir);
 }
 
+/* Writes files of several languages (names with no '.' before a '/', so
+ * the walk's order is the path order and both builds give the same ids). */
+static void write_repo(const char *dir, int files)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/src", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/src/sub", dir);
+	mkdir(path, 0777);
+	for (int i = 0; i < files; i++) {
+		snprintf(path, sizeof path, "%s/src/%sf%02d.%s", dir, i % 3 ? "" : "sub/", i,
+			 i % 4 == 1 ? "py" : i % 4 == 2 ? "md" : "c");
+		FILE *f = fopen(path, "w");
+		if (!f)
+			continue;
+		for (int j = 0; j < 30; j++) {
+			if (i % 4 == 1)
+				fprintf(f, "def fn_%d_%d(x):\n    \"\"\"Adds %d.\"\"\"\n    return helper(x) + %d\n\n", i, j, j, j);
+			else if (i % 4 == 2)
+				fprintf(f, "## Section %d of %d\n\nText about open connections %d.\n\n", j, i, j);
+			else
+				fprintf(f, "/* Computes %d. */\nint fn_%d_%d(int x) { return helper_%d(x) * %d; }\n", j, i, j, j % 5, j);
+		}
+		fclose(f);
+	}
+}
+
+/* Every entry of every database but meta, in order, as one string. */
+static void dump_index(const char *idx, mi_buf *out)
+{
+	mi_store *st;
+	mi_txn *t;
+	CHECK_INT(mi_store_open(idx, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	for (int db = MI_DB_META + 1; db < MI_DB__COUNT; db++) {
+		mi_cursor *c;
+		const void *k, *v;
+		size_t kl, vl;
+		mi_buf_addf(out, "db %d\n", db);
+		CHECK_INT(mi_cursor_open(t, db, &c), 0);
+		for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+		     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+			mi_buf_addf(out, "%zu %zu ", kl, vl);
+			mi_buf_add(out, k, kl);
+			mi_file_rec f;
+			if (db == MI_DB_FILES && !mi_file_decode(v, vl, &f)) {
+				f.mtime = 0; /* the two trees were written apart */
+				mi_file_encode(&f, out);
+				mi_file_rec_release(&f);
+			} else {
+				mi_buf_add(out, v, vl);
+			}
+			mi_buf_addc(out, '\n');
+		}
+		mi_cursor_close(c);
+	}
+	mi_txn_abort(t);
+	mi_store_close(st);
+}
+
+/* A fresh build (parsed on worker threads, written in path order, names,
+ * references and postings through the sorters) writes exactly what the
+ * in-place path writes for the same files. */
+TEST(fresh_build_equals_update)
+{
+	char *a = tmpdir(), *b = tmpdir(), ia[300], ib[300];
+	mi_build_opts o = {.jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, da = {0}, db = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	snprintf(ib, sizeof ib, "%s/.mcpidx", b);
+	write_repo(a, 40);
+	o.repo = a;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	CHECK_INT(bs.files, 40);
+	mi_build_stats_release(&bs);
+	/* b: an empty first build, then every file added in place. */
+	o.repo = b;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	write_repo(b, 40);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(!bs.fresh);
+	CHECK_INT(bs.indexed, 40);
+	mi_build_stats_release(&bs);
+	dump_index(ia, &da);
+	dump_index(ib, &db);
+	CHECK(da.len > 10000);
+	CHECK_INT(da.len, db.len);
+	CHECK(da.len == db.len && !memcmp(da.buf, db.buf, da.len));
+	mi_buf_release(&da);
+	mi_buf_release(&db);
+	mi_buf_release(&err);
+	rm_rf(a);
+	rm_rf(b);
+	free(a);
+	free(b);
+}
+
+/* Sources are stored compressed with a checksum: they read back the same,
+ * and a flipped byte in a stored one is refused, not served. */
+TEST(packed_values)
+{
+	char *dir = tmpdir(), data[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	mi_buf src = {0}, stored = {0};
+	for (int i = 0; i < 2000; i++)
+		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
+	CHECK(mi_db_packed(MI_DB_SRC) && !mi_db_packed(MI_DB_NAMES));
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_value_pack(st, MI_DB_SRC, src.buf, src.len, &stored), 0);
+	CHECK(stored.len < src.len / 3 && stored.buf[0] == MI_VAL_ZSTD);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_put(t, MI_DB_FILES, "a.c", 3, "x", 1), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "a.c", 3, src.buf, src.len), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "b.c", 3, "tiny", 4), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), 0);
+	CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+	CHECK_INT(mi_get(t, MI_DB_SRC, "b.c", 3, &v, &vl), 0);
+	CHECK(vl == 4 && !memcmp(v, "tiny", 4));
+	mi_txn_abort(t);
+	mi_store_close(st);
+	/* Flip one byte inside the stored frame (found by its bytes). */
+	char *file;
+	size_t flen;
+	CHECK_INT(mi_read_file(data, &file, &flen), 0);
+	char *at = memmem(file, flen, stored.buf + 8, 16);
+	CHECK(at != NULL);
+	if (at) {
+		at[8] ^= 0x20;
+		FILE *f = fopen(data, "r+b");
+		fseek(f, at + 8 - file, SEEK_SET);
+		fputc(at[8], f);
+		fclose(f);
+	}
+	free(file);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), MI_ERR_DAMAGED);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	mi_buf_release(&src);
+	mi_buf_release(&stored);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	RUN(read_of_a_cut_page_is_survived);
@@ -239,5 +398,7 @@ int main(void)
 	RUN(damaged_file_is_moved_aside);
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
+	RUN(fresh_build_equals_update);
+	RUN(packed_values);
 	return test_done();
 }
