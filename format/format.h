@@ -165,13 +165,18 @@ typedef enum mi_vis {
 /* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#define MI_LANG_ROW(ID, name, comment, close, flags) MI_LANG_##ID,
 #include "lang_list.h"
 #undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
 const char *mi_lang_name(int lang);     /* "c", "cpp", ..., "text" for NONE */
+#define MI_LANGF_PROSE 1  /* prose: headings fold like Markdown's, search_docs reads it */
+int mi_lang_flags(int lang);            /* MI_LANGF_* of a language, 0 if unknown */
+/* Line-comment syntax of a language: returns its opening ("#", "//"); *close
+ * is "" or what ends the comment (" -->").  "#" for NONE. */
+const char *mi_lang_comment(int lang, const char **close);
 
 /* ---- records ------------------------------------------------------------------ */
 
@@ -651,6 +656,9 @@ typedef struct mi_view_opts {
 	bool coverage;         /* V* coverage: lines from an lcov file */
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+	bool xrefs;            /* read_file: callers and implementers under symbols */
+	const char *const *notes; /* per symbol index: V* lines written under its
+				     entry ('\n' between), NULL = none (outline) */
 } mi_view_opts;
 
 /*
