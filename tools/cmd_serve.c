@@ -263,6 +263,7 @@ int mi_cmd_serve(int argc, char **argv)
 	ws_list ws = {0};
 	const char *wsfile = NULL;
 	const char *env;
+	mi_buf lerr = {0};
 	int c, rc = 2;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -308,6 +309,13 @@ int mi_cmd_serve(int argc, char **argv)
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
 	index = mi_resolve_index(ws.n ? ws.index[0] : optind < argc ? argv[optind] : NULL);
+	for (size_t i = 0; i < (ws.n ? ws.n : 1); i++) {
+		if (mi_index_link_check(ws.n ? ws.index[i] : index, &lerr)) {
+			fprintf(stderr, "mcpidx serve: %s\n", mi_buf_str(&lerr));
+			rc = 1;
+			goto out;
+		}
+	}
 	self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
@@ -316,6 +324,7 @@ int mi_cmd_serve(int argc, char **argv)
 	o.token = token;
 	rc = mi_mcp_serve(&o) ? 1 : 0;
 out:
+	mi_buf_release(&lerr);
 	free(index);
 	free(self);
 	free(token);
