@@ -6,6 +6,7 @@
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
 #   meta:  tests/meta/run.sh            (PASS/FAIL lines, real upstream MCP servers)
 #   lsp:   tests/lsp/run.sh             (PASS/FAIL lines, real LSP client)
+#   lb:    tests/lb/run.sh              (PASS/FAIL lines, replicas behind HAProxy)
 #   asan:  the unit, cli and lsp tiers again, sanitized (unless MI_SKIP_ASAN=1)
 # Run from the repository root.  MI_OUT is the object tree (default build;
 # build/clang for `make CC=clang test`), MI_BIN the release binary.
@@ -81,6 +82,17 @@ if [ -f tests/meta/run.sh ]; then
 	count "$out" meta
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		echo "FAIL meta suite exited $rc" >> "$out"; count "$out" meta; tail -20 "$out"
+	fi
+fi
+# lb: replicas behind HAProxy (tests/lb/run.sh); release pass only.
+if [ -f tests/lb/run.sh ]; then
+	out="$log/lb.out"
+	MCPIDX="$top/$bin" sh tests/lb/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" lb
+	grep '^SKIP' "$out"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL lb suite exited $rc" >> "$out"; count "$out" lb; tail -20 "$out"
 	fi
 fi
 lsp_tier() { # $1 = label, $2 = mcpidx binary
