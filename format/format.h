@@ -710,6 +710,10 @@ void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
  */
 void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
 		    size_t idx, mi_buf *out);
+/* The same with o's marks (o->unicode: "…" and "V•"); o NULL = ASCII. */
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out);
 
 /* The lcov file a coverage view reads when none is given: the first of
  * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and

@@ -32,6 +32,9 @@ typedef struct mi_mcp_opts {
 	 * index alone.  index is then ignored. */
 	const char *const *repo_indexes;
 	const char *const *repo_names;
+	mi_parse_fn parse;     /* diff mode's parser and language detector */
+	mi_detect_fn detect;   /* (mi_parse_source, mi_lang_detect); NULL: the
+				  diff tools answer that they cannot run */
 } mi_mcp_opts;
 
 /* What one server offers: its identity and the tables of its tools,
