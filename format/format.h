@@ -535,6 +535,9 @@ typedef struct mi_view_opts {
 	bool coverage;         /* V* coverage: lines from an lcov file */
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+	bool xrefs;            /* read_file: callers and implementers under symbols */
+	const char *const *notes; /* per symbol index: V* lines written under its
+				     entry ('\n' between), NULL = none (outline) */
 } mi_view_opts;
 
 /*
