@@ -113,6 +113,8 @@ typedef struct mi_pack_opts {
 	const char *target;      /* NAME, Parent.NAME or a path; several: commas between */
 	size_t budget_tokens;    /* 0 = 4000; at least 100 */
 	int depth;               /* hops of uses followed: 1 (0 = 1) or 2 */
+	const struct mi_diff_opts *since; /* set: the targets are the symbols changed
+				      since since->since (target may be empty) */
 } mi_pack_opts;
 
 /*
@@ -141,6 +143,8 @@ typedef struct mi_diff_opts {
 	const char *path;       /* one file only, NULL = the whole repository */
 	mi_parse_fn parse;      /* required */
 	mi_detect_fn detect;    /* required */
+	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
+				   added or changed symbol (context_pack since) */
 } mi_diff_opts;
 
 /*
