@@ -26,7 +26,9 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	ruby:ruby/src php:php/php/src bash:bash/src kotlin:kotlin/src \
 	markdown:markdown/tree-sitter-markdown/src \
 	markdown_inline:markdown/tree-sitter-markdown-inline/src \
-	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src
+	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src \
+	css:css/src html:html/src lua:lua/src hcl:hcl/src scss:scss/src xml:xml/xml/src \
+	svelte:svelte/src r:r/src powershell:powershell/src
 
 # Our objects and binaries per compiler: the default cc writes build/obj etc.
 # and ./mcpidx; another compiler (CC=clang) gets its own tree under build/.
