@@ -23,8 +23,10 @@ MI_FIX(hcl)
 			break;
 		}
 		if (!strcmp(t, "string_lit") || (i > 0 && !strcmp(t, "identifier"))) {
-			TSNode lit = ts_node_named_child(ch, 0);
-			TSNode src = !strcmp(t, "string_lit") && !ts_node_is_null(lit) ? lit : ch;
+			TSNode src = ch;
+			for (uint32_t j = 0; !strcmp(t, "string_lit") && j < ts_node_named_child_count(ch); j++)
+				if (mi_ts_type_is(ts_node_named_child(ch, j), "template_literal"))
+					src = ts_node_named_child(ch, j);
 			uint32_t tl;
 			const char *tt = mi_ts_text(c, &src, &tl);
 			if (b.len)

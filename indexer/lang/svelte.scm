@@ -6,4 +6,4 @@
 (element (start_tag (attribute (attribute_name) @an (#eq? @an "id") (quoted_attribute_value (attribute_value) @name)))) @definition.field
 (start_tag (tag_name) @name (#match? @name "^[A-Z]")) @reference.call
 (self_closing_tag (tag_name) @name (#match? @name "^[A-Z]")) @reference.call
-(attribute (attribute_name) @an (#match? @an "^on:") (expr_attribute_value (expression (raw_text_expr) @name (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$")))) @reference.value
+(attribute (attribute_name) @an (#match? @an "^on:") (expression (svelte_raw_text) @name (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$"))) @reference.value
