@@ -151,7 +151,7 @@ static const qcmd qcmds[] = {
 	 "multi-hop: callers of callers, implementations, module dependencies"},
 	{"pack", 0, "TARGET... [--budget N] [--depth 1|2] [--since REV|A..B]",
 	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
-	{"changed", 0, "[--since REV|A..B] [--path PATH]",
+	{"changed", 0, "[--since REV|A..B] [--path PATH] [--marks unicode]",
 	 "symbols added (+), removed (-) or changed (~) since the index was built, or since REV"},
 	{"stats", 0, "", "index counts, build time, git HEAD, languages"},
 };
@@ -295,6 +295,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	} else if (!strcmp(name, "changed")) {
 		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
 				  .parse = mi_parse_source, .detect = mi_lang_detect};
+		const char *marks = opt_get(&a, "marks");
+		d.unicode = opt_get(&a, "unicode") || (marks && !strcmp(marks, "unicode"));
 		rc = mi_query_changed(q, &d, &o);
 	} else if (!strcmp(name, "stats")) {
 		rc = mi_query_stats(q, &o);
