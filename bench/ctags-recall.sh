@@ -1,7 +1,7 @@
 #!/bin/sh
 # ctags-recall.sh DIR [LANG] - how many of universal-ctags' function
 # definitions mcpidx finds at the same file and line.
-#   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml
+#   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml, awk
 # Needs: ctags (universal) and `make` (the dump program bench/symdump.c is
 # built into build/symdump; SYMDUMP=path uses another one).
 # Prints the recall and writes the misses to build/recall-<lang>.miss.
@@ -32,7 +32,8 @@ lua) cl=Lua; opt="--kinds-Lua=f"; pat='\.lua$';;
 r) cl=R; opt="--kinds-R=f"; pat='\.[rR]$';;
 powershell) cl=PowerShell; opt="--kinds-PowerShell=f"; pat='\.(ps1|psm1)$';;
 ocaml) cl=OCaml; opt="--kinds-OCaml=f"; pat='\.ml$';;
-*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml)" >&2; exit 2;;
+awk) cl=Awk; opt="--kinds-Awk=f"; pat='\.g?awk$';;
+*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml awk)" >&2; exit 2;;
 esac
 # shellcheck disable=SC2086
 ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
@@ -50,6 +51,8 @@ ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
 			sub(/"\]$/, "", name); sub(/.*\["/, "", name)
 		} else if (lang == "lua") sub(/.*[.:]/, "", name)
 		if (lang == "r" && name ~ /^anonFunc/) next
+		# OCaml: let _ = e and let () = e bind no name
+		if (lang == "ocaml" && (name == "_" || name == "()")) next
 		print $2 "\t" line "\t" name } }' lang="$lang" | sort -u > "$tmp/ctags"
 find "$dir" -type f | grep -E "$pat" | "$dump" "$lang" |
 	awk -F'\t' '$4 == "function" || $4 == "method" { print $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 }' | sort -u > "$tmp/ours"
