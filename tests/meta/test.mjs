@@ -344,5 +344,135 @@ await test('alias_round_trip_scripted_host', async () => {
   await client.close();
 });
 
+// ---- confirmation by elicitation, list changes to every session, the pin at execute --
+
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const e2State = join(work, 'fixture-e.json');
+writeFileSync(e2State, '{}');
+const efx = { command: NODE, args: [join(here, 'fixture.mjs')], env: { FIXTURE_STATE: e2State } };
+const eidx = join(work, 'eidx');
+
+async function connectWith(index, capabilities, onElicit) {
+  const client = new Client({ name: 'meta-test', version: '1' }, { capabilities });
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
+  await client.connect(new StdioClientTransport({ command: MCPIDX, args: ['serve', index], stderr: 'ignore' }));
+  return client;
+}
+
+const exec = (c, tool, args) => c.callTool({ name: 'execute', arguments: { tool_name: tool, arguments: args } });
+
+await test('serve_elicitation_confirms_destructive_calls', async () => {
+  const b = await buildIndex('elicit.servers', { mcpServers: { fx: efx } }, eidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const asked = [];
+  let answer = { action: 'accept', content: { approve: true } };
+  const c = await connectWith(eidx, { elicitation: {} }, async (req) => { asked.push(req.params.message); return answer; });
+  try {
+    let r = await exec(c, 'fx/wipe', { area: 'tmp' });
+    check(!r.isError && r.content[0].text === 'wiped tmp', `accepted: ${JSON.stringify(r)}`);
+    check(asked.length === 1 && asked[0].includes('fx/wipe') && asked[0].includes('"area":"tmp"'), `asked: ${JSON.stringify(asked)}`);
+    answer = { action: 'decline' };
+    r = await exec(c, 'fx/wipe', { area: 'home' });
+    check(r.isError && r.content[0].text.includes('declined'), `declined: ${JSON.stringify(r)}`);
+    answer = { action: 'accept', content: { approve: false } };
+    r = await exec(c, 'fx/wipe', { area: 'home' });
+    check(r.isError && r.content[0].text.includes('declined'), `approve false: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/greet', { name: 'di' });
+    check(r.content[0].text === 'hello di' && asked.length === 3, `a read-only tool asked: ${asked.length}`);
+  } finally {
+    await c.close();
+  }
+  // A client that did not declare elicitation is never asked: token round trip.
+  const plain = await connectWith(eidx, {}, null);
+  try {
+    const r = await exec(plain, 'fx/wipe', { area: 'tmp' });
+    check(r.isError && r.structuredContent?.confirmation_required, `no token path: ${JSON.stringify(r)}`);
+  } finally {
+    await plain.close();
+  }
+});
+
+await test('serve_list_changed_reaches_every_session', async () => {
+  // One HTTP server, two change streams (subscriptions/listen) and a third
+  // session whose call makes the upstream change its tools: both streams hear it.
+  const { spawn } = await import('node:child_process');
+  const p = spawn(MCPIDX, ['serve', eidx, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ac = new AbortController();
+  try {
+    let err = '';
+    const url = await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no listen line: ${err}`)), 10000);
+      p.stderr.on('data', (d) => { err += d; const m = err.match(/serving MCP on (http:\/\/\S+\/mcp)/); if (m) { clearTimeout(t); resolve(m[1]); } });
+      p.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    });
+    const listen = async (k) => {
+      const res = await fetch(url, {
+        method: 'POST', signal: ac.signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+                   'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: `listen-${k}`, method: 'subscriptions/listen',
+                               params: { notifications: { toolsListChanged: true },
+                                         _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                                                  'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      const rd = res.body.getReader();
+      const st = { text: '', acked: false, changed: false };
+      (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await rd.read();
+            if (done) break;
+            st.text += Buffer.from(value).toString();
+            st.acked = st.text.includes('notifications/subscriptions/acknowledged');
+            st.changed = st.text.includes('notifications/tools/list_changed');
+          }
+        } catch { /* aborted */ }
+      })();
+      return st;
+    };
+    const streams = [await listen(1), await listen(2)];
+    for (let i = 0; i < 100 && !streams.every((s) => s.acked); i++) await sleep(50);
+    check(streams.every((s) => s.acked), `not acknowledged: ${streams.map((s) => s.text).join(' | ')}`);
+    const c = new Client({ name: 'meta-test', version: '1' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const r = await exec(c, 'fx/grow', {});
+    check(r.content[0].text === 'grew', `grow: ${JSON.stringify(r)}`);
+    for (let i = 0; i < 300 && !streams.every((s) => s.changed); i++) await sleep(100);
+    check(streams.every((s) => s.changed), `list_changed on ${streams.filter((s) => s.changed).length} of 2 streams within 30 s`);
+    await c.close();
+  } finally {
+    ac.abort();
+    p.kill('SIGTERM');
+  }
+});
+
+await test('serve_execute_rechecks_the_pin', async () => {
+  // The server changes a tool between two re-indexes without a word:
+  // execute compares the pin with the server's own list before calling.
+  const c = await connectWith(eidx, {}, null);
+  try {
+    let r = await exec(c, 'fx/greet', { name: 'ed' });
+    check(r.content[0].text === 'hello ed', `before: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/rug', {});
+    check(r.content[0].text === 'changed', `rug: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/greet', { name: 'ed' });
+    check(r.isError && r.content[0].text.includes('was not run') && r.content[0].text.includes('differ'),
+          `changed tool ran: ${JSON.stringify(r)}`);
+    // the re-index it started quarantines the tool
+    let why = '';
+    for (let i = 0; i < 300 && !why.startsWith('fx/greet: quarantined'); i++) {
+      await sleep(100);
+      r = await c.callTool({ name: 'describe_tools', arguments: { names: ['fx/greet'] } });
+      why = r.content[0].text;
+    }
+    check(why.startsWith('fx/greet: quarantined'), `not quarantined after the re-index: ${why}`);
+  } finally {
+    await c.close();
+  }
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
