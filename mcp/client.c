@@ -28,6 +28,8 @@
 #define CL_PAGES 1000                   /* tools/list pages read at most */
 #define CL_STATELESS "2026-07-28"
 
+static bool known_version(const char *v);
+
 /* Versions we speak, newest first; initialize offers the first. */
 static const char *const cl_versions[] = {
 	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05",
@@ -397,6 +399,24 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		hd = curl_slist_append(hd, l.buf);
 		mi_buf_release(&l);
 	}
+	if (c->stateless && json_is_string(json_object_get(msg, "method"))) {
+		/* 2026-07-28 over HTTP: the headers mirror the body's method and
+		 * the name it acts on. */
+		const char *m = json_string_value(json_object_get(msg, "method"));
+		json_t *ps = json_object_get(msg, "params");
+		json_t *nm = json_object_get(ps, !strcmp(m, "resources/read") ? "uri" : "name");
+		mi_buf l = {0};
+		mi_buf_addf(&l, "Mcp-Method: %s", m);
+		hd = curl_slist_append(hd, l.buf);
+		if ((!strcmp(m, "tools/call") || !strcmp(m, "prompts/get") ||
+		     !strcmp(m, "resources/read")) && json_is_string(nm) &&
+		    !strpbrk(json_string_value(nm), "\r\n")) {
+			mi_buf_reset(&l);
+			mi_buf_addf(&l, "Mcp-Name: %s", json_string_value(nm));
+			hd = curl_slist_append(hd, l.buf);
+		}
+		mi_buf_release(&l);
+	}
 	pthread_mutex_unlock(&c->mu);
 	curl_easy_setopt(h, CURLOPT_URL, c->url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
@@ -668,6 +688,11 @@ fail:
 	return rc;
 }
 
+bool mi_mcp_client_speaks(const char *v)
+{
+	return v && (!strcmp(v, CL_STATELESS) || known_version(v));
+}
+
 static bool known_version(const char *v)
 {
 	for (size_t i = 0; i < sizeof(cl_versions) / sizeof(cl_versions[0]); i++)
@@ -688,15 +713,48 @@ static void take_info(mi_mcp_client *c, json_t *r)
 	c->caps = json_incref(json_object_get(r, "capabilities"));
 }
 
-/* 2024-11-05 .. 2025-11-25: initialize, then notifications/initialized.
- * A server that refuses initialize may speak 2026-07-28: server/discover. */
-static int negotiate(mi_mcp_client *c, int timeout_ms, mi_buf *err)
+/* 2026-07-28 without a handshake: server/discover, whose answer must list
+ * the version. */
+static int discover(mi_mcp_client *c, int timeout_ms, json_t **r, mi_buf *err)
 {
-	json_t *p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", cl_versions[0],
-			      "capabilities", "clientInfo", "name", "mcpidx", "version", MI_VERSION);
-	json_t *r = NULL;
+	json_t *sv, *x;
+	size_t i;
+	int rc;
+	c->stateless = true;
+	snprintf(c->version, sizeof(c->version), "%s", CL_STATELESS);
+	if ((rc = mi_mcp_client_request(c, "server/discover", NULL, timeout_ms, NULL, r, err)))
+		goto fail;
+	sv = json_object_get(*r, "supportedVersions");
+	json_array_foreach(sv, i, x)
+		if (json_is_string(x) && !strcmp(json_string_value(x), CL_STATELESS))
+			return 0;
+	mi_buf_addf(err, "server '%s' answered server/discover without %s in supportedVersions",
+		    c->name, CL_STATELESS);
+	rc = EPROTO;
+fail:
+	c->stateless = false;
+	c->version[0] = 0;
+	return rc;
+}
+
+/* 2024-11-05 .. 2025-11-25: initialize, then notifications/initialized.
+ * A server that refuses initialize may speak 2026-07-28: server/discover.
+ * A version named in the servers file is offered (or, 2026-07-28, used)
+ * instead of negotiated. */
+static int negotiate(mi_mcp_client *c, const char *want, int timeout_ms, mi_buf *err)
+{
+	json_t *p, *r = NULL;
 	mi_buf e1 = {0};
-	int rc = mi_mcp_client_request(c, "initialize", p, timeout_ms, NULL, &r, &e1);
+	int rc;
+	if (want && !strcmp(want, CL_STATELESS)) {
+		if (!(rc = discover(c, timeout_ms, &r, err)))
+			take_info(c, r);
+		json_decref(r);
+		return rc;
+	}
+	p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", want ? want : cl_versions[0],
+		      "capabilities", "clientInfo", "name", "mcpidx", "version", MI_VERSION);
+	rc = mi_mcp_client_request(c, "initialize", p, timeout_ms, NULL, &r, &e1);
 	json_decref(p);
 	if (!rc) {
 		json_t *v = json_object_get(r, "protocolVersion");
@@ -724,12 +782,8 @@ static int negotiate(mi_mcp_client *c, int timeout_ms, mi_buf *err)
 	r = NULL;
 	{
 		mi_buf e2 = {0};
-		c->stateless = true;
-		snprintf(c->version, sizeof(c->version), "%s", CL_STATELESS);
-		rc = mi_mcp_client_request(c, "server/discover", NULL, timeout_ms, NULL, &r, &e2);
+		rc = discover(c, timeout_ms, &r, &e2);
 		if (rc) {
-			c->stateless = false;
-			c->version[0] = 0;
 			mi_buf_addf(err, "%s (server/discover: %s)", mi_buf_str(&e1), mi_buf_str(&e2));
 			mi_buf_release(&e2);
 			goto out;
@@ -778,7 +832,7 @@ int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *er
 		if ((rc = spawn(c, u, err)))
 			goto fail;
 	}
-	if ((rc = negotiate(c, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
+	if ((rc = negotiate(c, u->protocol, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
 		goto fail;
 	*out = c;
 	return 0;

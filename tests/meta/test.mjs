@@ -474,5 +474,60 @@ await test('serve_execute_rechecks_the_pin', async () => {
   }
 });
 
+// ---- protocol versions of upstream servers -----------------------------------------
+
+const FIXTURE = process.env.FIXTURE;
+
+async function httpFixture() {
+  const { spawn } = await import('node:child_process');
+  const p = spawn(FIXTURE, ['--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`fixture: no listen line: ${err}`)), 10000);
+    p.stderr.on('data', (d) => { err += d; const m = err.match(/serving MCP on (http:\/\/\S+\/mcp)/); if (m) { clearTimeout(t); resolve(m[1]); } });
+    p.on('exit', (code) => reject(new Error(`fixture exited ${code}: ${err}`)));
+  });
+  return { url, stop: () => p.kill('SIGTERM') };
+}
+
+await test('upstream_versions_2024_11_05_to_2026_07_28', async () => {
+  check(FIXTURE && readdirSync(dirname(FIXTURE)).includes('mcp-fixture'), `no protocol fixture at ${FIXTURE} (make build/mcp-fixture)`);
+  const h = await httpFixture();
+  try {
+    const at = (v) => (v ? { command: FIXTURE, protocolVersion: v } : { command: FIXTURE });
+    const want = {
+      negotiated: [at(), '2025-11-25'],
+      v20241105: [at('2024-11-05'), '2024-11-05'],
+      v20250326: [at('2025-03-26'), '2025-03-26'],
+      v20250618: [at('2025-06-18'), '2025-06-18'],
+      v20260728: [at('2026-07-28'), '2026-07-28'],
+      http: [{ url: h.url }, '2025-11-25'],
+      http20260728: [{ url: h.url, protocolVersion: '2026-07-28' }, '2026-07-28'],
+      stateless: [{ command: NODE, args: [join(here, 'stateless.mjs')] }, '2026-07-28'],
+    };
+    const vidx = join(work, 'vidx');
+    const b = await buildIndex('versions.servers', { mcpServers: Object.fromEntries(Object.entries(want).map(([k, v]) => [k, v[0]])) }, vidx);
+    check(b.code === 0, `build: ${b.stdout}${b.stderr}`);
+    const by = Object.fromEntries(JSON.parse(b.stdout).fetched.map((f) => [f.name, f]));
+    for (const [name, [, ver]] of Object.entries(want)) {
+      check(by[name] && by[name].error === '' && by[name].protocol === ver,
+            `${name}: want ${ver}, got ${JSON.stringify(by[name])}`);
+      check(by[name].tools === (name === 'stateless' ? 1 : by.negotiated.tools), `${name} tools: ${by[name].tools}`);
+    }
+    for (const name of ['v20241105', 'v20260728', 'http', 'http20260728']) {
+      const r = await run(['tools', '-i', vidx, 'exec', `${name}/test_simple_text`]);
+      check(r.code === 0 && r.stdout.includes('This is a simple text response for testing.'),
+            `exec over ${name}: ${r.stdout}${r.stderr}`);
+    }
+    // a 2026-07-28-only server refuses initialize: discovered, _meta on each request
+    const r = await run(['tools', '-i', vidx, 'exec', 'stateless/whoami']);
+    check(r.code === 0 && r.stdout.includes('version 2026-07-28'), `stateless exec: ${r.stdout}${r.stderr}`);
+  } finally {
+    h.stop();
+  }
+  const bad = await buildIndex('badversion.servers', { mcpServers: { fx: { command: FIXTURE, protocolVersion: '2025-01-01' } } }, join(work, 'bidx'));
+  check(bad.code !== 0 && bad.stderr.includes('"protocolVersion" is one of 2024-11-05'), `bad version: ${bad.code} ${bad.stderr}`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
