@@ -45,7 +45,7 @@ int mi_mcp_serve_spec(const mi_mcp_opts *o, const mi_mcp_spec *spec);
 #include <stdatomic.h>
 #include <sys/types.h>
 
-enum { MI_MCP_STDIO, MI_MCP_HTTP };
+enum { MI_MCP_STDIO, MI_MCP_HTTP, MI_MCP_SSE };
 
 /* Receives a notification from an upstream server (on the connection's
  * reader thread for stdio; during a request for HTTP).  params may be NULL
@@ -61,6 +61,8 @@ typedef struct mi_mcp_upstream {
 	const char *cwd;                /* stdio: working directory or NULL */
 	int stderr_fd;                  /* stdio: child's stderr, -1 = /dev/null */
 	const char *url;                /* streamable HTTP endpoint (instead of command) */
+	bool sse;                       /* url is a legacy HTTP+SSE stream (2024-11-05):
+					 * GET it, POST to the endpoint it names */
 	const char *const *headers;     /* HTTP: "Name: value", NULL-ended */
 	int timeout_ms;                 /* default per request, 0 = 60 s */
 	/* NULL: initialize offering the newest session version, server/discover

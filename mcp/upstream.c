@@ -199,10 +199,6 @@ int mi_server_connect(const mi_server_cfg *s, mi_mcp_note_fn note, void *ctx,
 		.url = s->url, .headers = (const char *const *)s->headers,
 		.timeout_ms = s->timeout_ms, .protocol = s->protocol, .note = note, .note_ctx = ctx,
 	};
-	if (s->sse) {
-		mi_buf_addf(err, "server '%s': the legacy SSE transport is not supported; "
-			    "use its streamable HTTP endpoint (usually /mcp)", s->name);
-		return MI_ERR_ARG;
-	}
+	u.sse = s->sse;
 	return mi_mcp_client_open(&u, out, err);
 }

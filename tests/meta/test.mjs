@@ -474,6 +474,32 @@ await test('serve_execute_rechecks_the_pin', async () => {
   }
 });
 
+await test('ingest_and_execute_over_legacy_sse', async () => {
+  const { spawn } = await import('node:child_process');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), 'sse'],
+                      { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let up = false;
+    child.stderr.on('data', (d) => { if (String(d).includes('running on port')) up = true; });
+    for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
+    check(up, 'server-everything did not start its SSE transport');
+    const sidx2 = join(work, 'ssidx');
+    const r = await buildIndex('sse.servers', { mcpServers: {
+      old: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, headers: { Authorization: `Bearer ${SECRET}` } } } }, sidx2);
+    check(r.code === 0, `build: ${r.stderr}`);
+    const f = JSON.parse(r.stdout).fetched[0];
+    check(f.tools >= 10 && f.error === '' && f.protocol, `sse fetch: ${r.stdout}`);
+    const ns = JSON.parse((await run(['tools', '-i', sidx2, 'namespaces', '--json'])).stdout);
+    check(ns.namespaces[0].transport === 'sse', `transport: ${JSON.stringify(ns)}`);
+    check(!allIndexBytes(sidx2).includes(SECRET), 'a header secret reached the index');
+    const e = await run(['tools', '-i', sidx2, 'exec', 'old/echo', '{"message":"over sse"}']);
+    check(e.code === 0 && e.stdout.includes('Echo: over sse'), `exec over sse: ${e.stdout}${e.stderr}`);
+  } finally {
+    child.kill();
+  }
+});
+
 // ---- protocol versions of upstream servers -----------------------------------------
 
 const FIXTURE = process.env.FIXTURE;
