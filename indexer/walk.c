@@ -47,7 +47,7 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 	mi_walk_file *f = &w->files[w->n++];
 	f->path = mi_xstrdup(rel);
 	f->size = (uint64_t)st->st_size;
-	f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec;
+	f->mtime_ns = (int64_t)MI_ST_MTIM(st).tv_sec * 1000000000ll + MI_ST_MTIM(st).tv_nsec;
 	f->lang = mi_lang_detect(rel);
 }
 
