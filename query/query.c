@@ -29,6 +29,29 @@ int mi_query_open(const char *path, mi_query **out, mi_buf *err)
 			    "Rebuild it: mcpidx build --force REPO", path, MI_FORMAT_VERSION);
 		return rc;
 	}
+	if (rc == MI_ERR_DAMAGED || rc == MI_ERR_SYMLINK) {
+		/* REPO/.mcpidx names its repository; anything else is an -o folder
+		 * or a packed artifact. */
+		size_t n = strlen(path);
+		mi_buf repo = {0};
+		if (n > 8 && !strcmp(path + n - 8, "/.mcpidx"))
+			mi_buf_add(&repo, path, n - 8);
+		else if (!strcmp(path, ".mcpidx"))
+			mi_buf_adds(&repo, ".");
+		if (rc == MI_ERR_DAMAGED && repo.len)
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "%s (or copy the artifact again)", path, repo.buf);
+		else if (rc == MI_ERR_DAMAGED)
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "REPO -o %s (or copy the artifact again)", path, path);
+		else
+			mi_buf_addf(err, "index at %s is a symbolic link: mcpidx does not open an index "
+				    "through a link in a repository, which may have come with it (its "
+				    "lock file would be written wherever it points). Remove the link, or "
+				    "give the index's real folder: mcpidx serve DIR", path);
+		mi_buf_release(&repo);
+		return rc;
+	}
 	if (rc == EACCES && !(flags & MI_STORE_NOLOCK)) {
 		/* A read-only directory: LMDB cannot create its lock file. */
 		rc = mi_store_open(path, flags | MI_STORE_NOLOCK, &st);
@@ -51,6 +74,8 @@ void mi_query_close(mi_query *q)
 		return;
 	mi_store_close(q->st);
 	mi_side_close(q->side);
+	if (q->blame)
+		mi_store_close(q->blame);
 	pthread_mutex_destroy(&q->side_mu);
 	free(q->path);
 	free(q);
@@ -902,8 +927,11 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		if (compiled)
 			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		char **notes = vo.xrefs ? mi_q_xrefs(t, norm.buf, &p) : NULL;
+		if (vo.blame)
+			rc = mi_q_blame(q, norm.buf, rec.hash, &p, &notes, out);
 		vo.notes = (const char *const *)notes;
-		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
+		if (!rc)
+			rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
 		mi_q_xrefs_free(notes, p.nsyms);
 		free(lcov);
 		mi_file_rec_release(&rec);
