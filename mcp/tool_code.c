@@ -63,6 +63,7 @@ static int t_read_file(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *
 	int rc;
 	view_opts(args, &vo);
 	vo.xrefs = mi_mcp_arg_bool(args, "xrefs", false);
+	vo.blame = mi_mcp_arg_bool(args, "with_blame", false);
 	rc = repo_path(c, mi_mcp_arg_str(args, "path", ""), &p, r);
 	if (!rc && mi_mcp_arg_bool(args, "diff", false))
 		rc = mi_mcp_read_diff(c, q, p.buf, args, r);
@@ -211,6 +212,8 @@ static const mi_mcp_tool code_tools[] = {
 	"\"description\":\"V* lcov coverage.\"},"
 	"\"xrefs\":{\"type\":\"boolean\",\"description\":"
 	"\"V* callers and implementers.\"},"
+	"\"with_blame\":{\"type\":\"boolean\",\"description\":"
+	"\"V* last commit of each symbol.\"},"
 	"\"diff\":{\"type\":\"boolean\",\"description\":"
 	"\"Only symbols changed since the build (+ - ~).\"},"
 	MAXTOK "},\"required\":[\"path\"],\"additionalProperties\":false}",

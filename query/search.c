@@ -1040,8 +1040,8 @@ static void q_put_score(mi_buf *j, bool scores, const q_res *r)
 		mi_buf_addf(j, "\"score\":%.6g,", r->score);
 }
 
-static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, bool scores,
-			  mi_out *out)
+static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, size_t total,
+			  bool scores, mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1077,7 +1077,7 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, bool scor
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", n);
+	mi_buf_addf(j, "],\"total\":%zu}", total);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -1114,8 +1114,8 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, bool scor
 	}
 }
 
-static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, bool scores,
-			  mi_out *out)
+static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t total,
+			  bool scores, mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1135,7 +1135,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, bool scor
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", n);
+	mi_buf_addf(j, "],\"total\":%zu}", total);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -1338,10 +1338,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		}
 		nres++;
 	}
+	/* total counts from the first result, so a page at an offset and
+	 * the budget's next_offset speak of the same list. */
+	size_t total = (nh > o->offset ? o->offset : nh) + nres;
 	if (docs)
-		q_render_docs(o, res, nres, q->scores, out);
+		q_render_docs(o, res, nres, total, q->scores, out);
 	else
-		q_render_code(o, res, nres, q->scores, out);
+		q_render_code(o, res, nres, total, q->scores, out);
 	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
 		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
 			    Q_MAX_TERMS);
