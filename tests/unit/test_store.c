@@ -40,7 +40,7 @@ static void write_index(const char *dir, int version, size_t big)
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_txn_begin(st, true, &t), 0);
 	CHECK_INT(mi_meta_put_int(t, "version", version), 0);
-	CHECK_INT(mi_put(t, MI_DB_FREFS, "big.c", 5, v, big), 0);
+	CHECK_INT(mi_put(t, MI_DB_REFS, "big.c", 5, v, big), 0);
 	CHECK_INT(mi_put(t, MI_DB_FILES, "big.c", 5, "x", 1), 0);
 	CHECK_INT(mi_txn_commit(t), 0);
 	mi_store_close(st);
@@ -70,14 +70,14 @@ TEST(read_of_a_cut_page_is_survived)
 	size_t vl;
 	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(vl, 400000);
 	/* Cut the file under the open transaction, then read the value's
 	 * last byte: past the new end of the file. */
 	CHECK_INT(truncate(data, 3 * 4096), 0);
 	volatile char last = ((const volatile char *)v)[vl - 1];
 	CHECK_INT(last, 0); /* the guard's page of zeros */
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
 	mi_txn_abort(t);
 	CHECK_INT(mi_txn_begin(st, false, &t), MI_ERR_DAMAGED);
 	/* The file copied back whole: the next transaction maps it afresh. */
@@ -85,7 +85,7 @@ TEST(read_of_a_cut_page_is_survived)
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(file_size(data), size);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(((const char *)v)[vl - 1], 'x');
 	mi_txn_abort(t);
 	mi_store_close(st);
@@ -143,7 +143,7 @@ TEST(fresh_store_is_published_by_rename)
 	/* The reader follows the new file at its next transaction. */
 	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
 	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
 	mi_txn_abort(t);
 	/* A writer of the replaced file is told, not let to write into it. */
 	CHECK_INT(mi_txn_begin(writer, true, &t), MI_ERR_STALE);
