@@ -1215,6 +1215,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	k = o->limit ? o->limit : docs ? 10 : 20;
 	if (k > Q_MAX_LIMIT)
 		k = Q_MAX_LIMIT;
+	k += o->offset;   /* a page: rank offset + limit, show the last limit */
 
 	if ((err = mi_txn_begin(mi_query_store(q), false, &t))) {
 		mi_out_error(out, err, "cannot read the index at %s: %s. Rebuild it: "
@@ -1293,7 +1294,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 
 	res = mi_xcalloc(nh ? nh : 1, sizeof(*res));
 	size_t nres = 0;
-	for (size_t i = 0; i < nh; i++) {
+	for (size_t i = o->offset; i < nh; i++) {
 		q_res *r = &res[nres];
 		uint8_t ck[8];
 		const void *v, *src;

@@ -4,6 +4,7 @@
 #include "tools.h"
 #include "../mcp/mcp.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,38 +15,140 @@ static const char serve_usage[] =
 	"or streamable HTTP with --http.  Read-only; a rebuild in another process is\n"
 	"picked up by the next request.  INDEX is an index dir, a packed file, or a\n"
 	"repo holding .mcpidx/ (default: the current directory).\n\n"
-	"  --http ADDR:PORT   serve HTTP (POST /mcp) on a loopback address\n"
-	"  --allow-remote     allow a non-loopback --http address\n"
-	"  --log FILE         log one line per call to FILE (default stderr)\n";
+	"  --http ADDR:PORT      serve HTTP (POST /mcp) on a loopback address\n"
+	"  --allow-remote        allow a non-loopback --http address\n"
+	"  --allow-host NAME     accept NAME in Host/Origin besides loopback (repeatable)\n"
+	"  --token-file FILE     HTTP requests must send Authorization: Bearer <first\n"
+	"                        line of FILE> (or set MCPIDX_TOKEN)\n"
+	"  --max-connections N   HTTP connections open at once (default 1000)\n"
+	"  --idle-timeout SECS   close HTTP connections idle this long (default 30)\n"
+	"  --max-requests N      HTTP requests worked on at once (default 64)\n"
+	"  --allow-root DIR      let index_codebase build trees under DIR too (repeatable)\n"
+	"  --log FILE            write the log to FILE (default stderr)\n"
+	"  --log-level LEVEL     debug (a line per call), info, warning, error or off\n"
+	"                        (default: debug with --log, info on stderr)\n";
+
+/* Parses a positive count option; 0 with a message on a bad value. */
+static unsigned count_arg(const char *opt, const char *v)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (!*v || *end || n == 0 || n > 1000000) {
+		fprintf(stderr, "mcpidx serve: %s needs a number from 1 to 1000000, "
+			"not '%s'\n", opt, v);
+		return 0;
+	}
+	return (unsigned)n;
+}
+
+/* Reads the token: the first line of path, without surrounding blanks. */
+static char *read_token(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	size_t n;
+	char *p;
+	if (!f) {
+		fprintf(stderr, "mcpidx serve: cannot read --token-file %s: %s\n", path,
+			strerror(errno));
+		return NULL;
+	}
+	if (!fgets(line, sizeof line, f))
+		line[0] = 0;
+	fclose(f);
+	p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	n = strlen(p);
+	while (n && (p[n - 1] == '\n' || p[n - 1] == '\r' || p[n - 1] == ' ' ||
+		     p[n - 1] == '\t'))
+		p[--n] = 0;
+	if (n < 16) {
+		fprintf(stderr, "mcpidx serve: the token in %s is %s; use at least 16 "
+			"random characters (e.g. openssl rand -hex 32 > %s)\n", path,
+			n ? "too short" : "empty", path);
+		return NULL;
+	}
+	return mi_xstrdup(p);
+}
+
+/* Appends v to a NULL-terminated list. */
+static void list_add(const char ***list, size_t *n, const char *v)
+{
+	*list = mi_xrealloc(*list, (*n + 2) * sizeof **list);
+	(*list)[(*n)++] = v;
+	(*list)[*n] = NULL;
+}
 
 int mi_cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"http", required_argument, NULL, 'H'}, {"log", required_argument, NULL, 'L'},
-		{"allow-remote", no_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'}, {0},
+		{"allow-remote", no_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'},
+		{"allow-host", required_argument, NULL, 'A'},
+		{"allow-root", required_argument, NULL, 'D'},
+		{"token-file", required_argument, NULL, 'T'},
+		{"max-connections", required_argument, NULL, 'C'},
+		{"idle-timeout", required_argument, NULL, 'I'},
+		{"max-requests", required_argument, NULL, 'Q'},
+		{"log-level", required_argument, NULL, 'V'}, {0},
 	};
 	mi_mcp_opts o = {0};
-	int c;
+	const char **hosts = NULL, **roots = NULL;
+	size_t nhosts = 0, nroots = 0;
+	char *token = NULL, *index = NULL, *self = NULL;
+	const char *env;
+	int c, rc = 2;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H': o.http = optarg; break;
 		case 'L': o.log_file = optarg; break;
 		case 'R': o.allow_remote = true; break;
-		case 'h': fputs(serve_usage, stdout); return 0;
-		default: fputs(serve_usage, stderr); return 2;
+		case 'A': list_add(&hosts, &nhosts, optarg); break;
+		case 'D': list_add(&roots, &nroots, optarg); break;
+		case 'V': o.log_level = optarg; break;
+		case 'T':
+			free(token);
+			if (!(token = read_token(optarg)))
+				goto out;
+			break;
+		case 'C':
+			if (!(o.max_connections = count_arg("--max-connections", optarg)))
+				goto out;
+			break;
+		case 'I':
+			if (!(o.idle_timeout = count_arg("--idle-timeout", optarg)))
+				goto out;
+			break;
+		case 'Q':
+			if (!(o.max_requests = count_arg("--max-requests", optarg)))
+				goto out;
+			break;
+		case 'h': fputs(serve_usage, stdout); rc = 0; goto out;
+		default: fputs(serve_usage, stderr); goto out;
 		}
 	}
 	if (argc - optind > 1) {
 		fputs(serve_usage, stderr);
-		return 2;
+		goto out;
 	}
-	char *index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
-	char *self = mi_exe_path(mi_prog);
+	env = getenv("MCPIDX_TOKEN");
+	if (!token && env && *env)
+		token = mi_xstrdup(env);
+	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
+	self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
-	int rc = mi_mcp_serve(&o);
+	o.allow_hosts = hosts;
+	o.allow_roots = roots;
+	o.token = token;
+	rc = mi_mcp_serve(&o) ? 1 : 0;
+out:
 	free(index);
 	free(self);
-	return rc ? 1 : 0;
+	free(token);
+	free(hosts);
+	free(roots);
+	return rc;
 }
