@@ -1217,7 +1217,8 @@ int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 		    (err = mi_meta_put_int(t, sw_bavg_keys[i],
 					   (int64_t)lroundf(f->bavg[i] * 1000))))
 			return err;
-	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)))
+	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)) ||
+	    (err = mi_meta_put_int(t, "search.wsig", mi_bm25f_sig())))
 		return err;
 	if (nchunks)
 		*nchunks = (size_t)f->tot.nchunks;

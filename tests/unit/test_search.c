@@ -809,6 +809,44 @@ TEST(incremental_statistics_match_a_fresh_build)
 
 /* Pruning must not change the answer: compare the top hits of a small limit
  * with the head of a large one. */
+/* Meta "search.wsig" of the index in dir (-1 when absent). */
+static int64_t stored_wsig(const char *dir)
+{
+	mi_store *st;
+	mi_txn *t;
+	int64_t ws = -1;
+
+	if (mi_store_open(dir, MI_STORE_RDONLY, &st))
+		return -1;
+	if (!mi_txn_begin(st, false, &t)) {
+		mi_meta_get_int(t, "search.wsig", &ws);
+		mi_txn_abort(t);
+	}
+	mi_store_close(st);
+	return ws;
+}
+
+/* Fresh and incremental builds both record the weights their bounds were
+ * made with, so a later build under other weights knows to redo them. */
+TEST(index_records_its_ranking_weights)
+{
+	char idx[256], dir[256];
+	mi_build_opts bo = { .repo = "testdata/search", .out_dir = idx, .jobs = 1 };
+	mi_build_stats bs;
+	mi_buf err = { 0 };
+	tfile f = { 0, "completion.c", completion_c };
+	size_t n = 0;
+
+	CHECK(mi_bm25f_sig() > 0);
+	snprintf(idx, sizeof(idx), "%s/wsig-fresh", tmp_root);
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK(stored_wsig(idx) == mi_bm25f_sig());
+	snprintf(dir, sizeof(dir), "%s/wsig-incr", tmp_root);
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	CHECK(stored_wsig(dir) == mi_bm25f_sig());
+	mi_buf_release(&err);
+}
+
 TEST(pruned_top_k_equals_exhaustive)
 {
 	mi_query *q = open_index("main");
@@ -867,6 +905,7 @@ int main(void)
 	RUN(spelled_out_words_meet_abbreviated_names);
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
+	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
 	rc = system(cmd);
 	(void)rc;
