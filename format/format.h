@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 5          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 6          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -124,6 +124,13 @@ int mi_pipe_cloexec(int fd[2]);
  * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
  * (or "mcpidx") when nothing better is known. */
 char *mi_exe_path(const char *argv0);
+/* A struct stat's modification time as a struct timespec: st_mtim (POSIX
+ * 2008), st_mtimespec on macOS. */
+#if defined(__APPLE__)
+#define MI_ST_MTIM(st) ((st)->st_mtimespec)
+#else
+#define MI_ST_MTIM(st) ((st)->st_mtim)
+#endif
 
 /* ---- symbol kinds ------------------------------------------------------------ */
 
@@ -294,7 +301,7 @@ typedef enum mi_db {
 	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
 	MI_DB_NAMES,   /* name \0 path \0 be32(idx) -> "" (definitions by name) */
 	MI_DB_REFS,    /* callee \0 path \0 be32(line) be32(seq) -> mi_ref */
-	MI_DB_FREFS,   /* path \0 be32(seq) -> mi_ref (refs of one file) */
+	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
 	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
@@ -447,7 +454,7 @@ int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen);
 int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
 /*
- * Packed databases (src, syms, outlines, chunks of an index): each value is
+ * Packed databases (src, syms, outlines, frefs, chunks of an index): each value is
  * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
  * zstd frame of them, made with the index's dictionary for that database
  * when it has one: meta "zdict.NAME"; sources carry the frame checksum).
@@ -468,6 +475,21 @@ int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
  * end in samples; MI_ERR_ARG when they are too few to train on. */
 int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
 		  mi_buf *out);
+/*
+ * A file's references: one MI_DB_FREFS value per path, its mi_ref records in
+ * order, each a varint length then the record.  mi_frefs_add appends one to
+ * v; mi_frefs_open reads a path's value (none: an empty list) and
+ * mi_frefs_next hands out each record's bytes in turn (seq counts from 0),
+ * valid until the transaction ends: 0, MI_ERR_NOTFOUND after the last,
+ * MI_ERR_CORRUPT on a bad length.
+ */
+typedef struct mi_frefs {
+	const uint8_t *p, *end; /* what is left of the value */
+	uint32_t seq;           /* of the next record */
+} mi_frefs;
+void mi_frefs_add(mi_buf *v, const mi_ref *r);
+int mi_frefs_open(mi_txn *t, const char *path, size_t pl, mi_frefs *it);
+int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
@@ -664,6 +686,7 @@ typedef struct mi_view_opts {
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
 	bool xrefs;            /* read_file: callers and implementers under symbols */
+	bool blame;            /* read_file: each symbol's last commit (build --blame) */
 	const char *const *notes; /* per symbol index: V* lines written under its
 				     entry ('\n' between), NULL = none (outline) */
 } mi_view_opts;
@@ -714,6 +737,32 @@ void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
  */
 void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
 		    size_t idx, mi_buf *out);
+/* The same with o's marks (o->unicode: "…" and "V•"); o NULL = ASCII. */
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out);
+
+/* ---- blame (blame.c) ----------------------------------------------------------
+ * `mcpidx build --blame` keeps the last commit of each symbol beside the
+ * index, in an LMDB environment of its own (mi_store_open_dbs with
+ * mi_blame_dbs): D/blame for an index directory D, F.blame for a packed
+ * file F.  One database, key = repo-relative path, value = text: the
+ * file's content hash as 32 hex digits and '\n', then one line per symbol
+ * "IDX\tSHORT\tAUTHOR\tDATE\n" (IDX its index among the file's symbols,
+ * SHORT the abbreviated commit or "uncommitted", DATE the author date as
+ * YYYY-MM-DD in UTC).  The index format is unchanged by it. */
+extern const char *const mi_blame_dbs[1];
+/* D/blame or F.blame (malloc'd), NULL when index_path does not exist. */
+char *mi_blame_locate(const char *index_path);
+typedef struct mi_blame_sym {
+	uint32_t idx;            /* the symbol's index in its file */
+	char *commit, *author, *date; /* owned */
+} mi_blame_sym;
+/* Decodes a record computed for content hash `hash`: ESTALE when it
+ * was computed for other content, MI_ERR_CORRUPT when malformed. */
+int mi_blame_decode(const void *data, size_t len, const uint8_t hash[16],
+		    mi_blame_sym **out, size_t *n);
+void mi_blame_free(mi_blame_sym *v, size_t n);
 
 /* The lcov file a coverage view reads when none is given: the first of
  * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and

@@ -133,6 +133,34 @@ static pk_ent *add_ent(pack *k, const char *path, size_t pl, uint32_t idx, const
 	return e;
 }
 
+/* A typing overload stub (Python `@overload` / `@t.overload`): the
+ * implementation is the definition a pack wants. */
+static bool is_overload_stub(const mi_symbol *s)
+{
+	const char *q = s->sig ? s->sig : "";
+	if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
+		return false;
+	while (*q == '@') {
+		size_t n = strcspn(q, "( \n");
+		if ((n == 9 && !memcmp(q, "@overload", 9)) ||
+		    (n > 9 && !memcmp(q + n - 9, ".overload", 9)))
+			return true;
+		q += n;
+		if (*q == '(') {
+			int depth = 0;
+			for (; *q; q++) {
+				depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+				if (!depth)
+					break;
+			}
+			if (*q)
+				q++;
+		}
+		q += strspn(q, " \n");
+	}
+	return false;
+}
+
 /*
  * The definition a reference to `name` from file `from` most likely means:
  * one in the same file, else one in a file of the same language family,
@@ -171,6 +199,7 @@ static bool resolve(pack *k, const char *name, const char *from, mi_buf *path, u
 			int fam = same ? ffam : family(file_lang(k->t, fp, fl));
 			if (same || fam == ffam) {
 				rank = (same ? 0 : 100) + (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) +
+				       (is_overload_stub(&s) ? 30 : 0) +
 				       (s.kind == MI_KIND_VARIABLE || s.kind == MI_KIND_FIELD ? 20 : 0) +
 				       (is_test_path(fpath) ? 10 : 0) + (3 - kind_weight(s.kind));
 			}
@@ -200,20 +229,14 @@ static int name_cmp(const void *a, const void *b)
 static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int depth,
 			 pk_name **names, size_t *nn, size_t *cap)
 {
-	mi_buf pre = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	mi_buf_adds(&pre, path);
-	mi_buf_addc(&pre, 0);
-	if (mi_cursor_open(k->t, MI_DB_FREFS, &cur)) {
-		mi_buf_release(&pre);
+	mi_frefs fr;
+	const void *vp;
+	size_t vl;
+	if (mi_frefs_open(k->t, path, strlen(path), &fr))
 		return;
-	}
-	for (int r = mi_cursor_seek_prefix(cur, pre.buf, pre.len, &kp, &kl, &vp, &vl); !r;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	while (!mi_frefs_next(&fr, &vp, &vl, NULL)) {
 		mi_ref ref;
-		if (kl != pre.len + 4 || mi_ref_decode(vp, vl, &ref, &k->arena) ||
+		if (mi_ref_decode(vp, vl, &ref, &k->arena) ||
 		    ref.kind == MI_REF_IMPORT || !ref.callee || !*ref.callee)
 			continue;
 		if (b && (ref.line < a || ref.line > b))
@@ -232,8 +255,6 @@ static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int 
 		}
 		(*names)[(*nn)++] = (pk_name){ mi_xstrdup(ref.callee), path, 1, depth };
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&pre);
 }
 
 /* The definitions the names of one referring symbol resolve to, as USES
@@ -356,6 +377,7 @@ static int add_symbol_target(pack *k, const char *item)
 			}
 			char *fpath = mi_xstrndup(fp, fl);
 			int rank = (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) + (is_test_path(fpath) ? 20 : 0) +
+				   (is_overload_stub(&s) ? 30 : 0) +
 				   (s.vis == MI_VIS_PRIVATE ? 5 : 0) + (3 - kind_weight(s.kind));
 			if (rank < best) {
 				best = rank;

@@ -74,6 +74,8 @@ void mi_query_close(mi_query *q)
 		return;
 	mi_store_close(q->st);
 	mi_side_close(q->side);
+	if (q->blame)
+		mi_store_close(q->blame);
 	pthread_mutex_destroy(&q->side_mu);
 	free(q->path);
 	free(q);
@@ -105,23 +107,19 @@ char *mi_q_file_path(mi_txn *t, uint32_t file_id)
  * prefix is "path\0". */
 static int load_impl_refs(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 {
-	mi_cursor *cur;
-	const void *kp, *v;
-	size_t kl, vl;
-	int rc = mi_cursor_open(t, MI_DB_FREFS, &cur);
+	mi_frefs fr;
+	const void *v;
+	size_t vl;
+	int rc = mi_frefs_open(t, prefix->buf, prefix->len - 1, &fr);
 	if (rc)
 		return rc;
-	for (rc = mi_cursor_seek_prefix(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != prefix->len + 4)
-			continue; /* not a key of this shape */
-		if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
+	while (!(rc = mi_frefs_next(&fr, &v, &vl, NULL))) {
+		if (((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
 			continue;
 		mi_ref *r = mi_parsed_add_ref(p);
 		if (mi_ref_decode(v, vl, r, p))
 			p->nrefs--;
 	}
-	mi_cursor_close(cur);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
@@ -925,8 +923,11 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		if (compiled)
 			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		char **notes = vo.xrefs ? mi_q_xrefs(t, norm.buf, &p) : NULL;
+		if (vo.blame)
+			rc = mi_q_blame(q, norm.buf, rec.hash, &p, &notes, out);
 		vo.notes = (const char *const *)notes;
-		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
+		if (!rc)
+			rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
 		mi_q_xrefs_free(notes, p.nsyms);
 		free(lcov);
 		mi_file_rec_release(&rec);
