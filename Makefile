@@ -28,7 +28,7 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 
 DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
 
-SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c tools/*.c))
+SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c artifact/*.c mcp/*.c tools/*.c))
 LIB_SRC := $(filter-out tools/main.c,$(SRC))
 QUERIES := $(sort $(wildcard indexer/lang/*.scm))
 HDRS := $(wildcard */*.h */*/*.h)

@@ -63,4 +63,48 @@ int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 
+/* ---- prompts for the host's model (prompt.c) ------------------------------- */
+
+/* Which bodies a file-wide prompt carries besides the outline. */
+enum { MI_PROMPT_BODIES_NONE, MI_PROMPT_BODIES_PUBLIC, MI_PROMPT_BODIES_ALL };
+
+typedef struct mi_prompt_opts {
+	const char *path;          /* repo-relative file */
+	const char *symbol;        /* NAME or Parent.NAME: its body first; NULL = file */
+	const char *const *focus;  /* only these symbols' bodies (NAME or Parent.NAME) */
+	size_t nfocus;             /* entries in focus; 0 = by `bodies` */
+	int bodies;                /* MI_PROMPT_BODIES_*, for a file without focus */
+	const char *instructions;  /* what the model is asked to do; opens the prompt */
+	size_t budget_tokens;      /* cap on the prompt, 0 = 6000 */
+	int64_t deadline_us;       /* CLOCK_MONOTONIC us after which no body is
+				    * added (0 = none) */
+} mi_prompt_opts;
+
+/*
+ * A prompt for the host's model: the instructions, the file's folded outline
+ * (compact when the outline alone would take half the budget) and only the
+ * bodies o asks for, source order, while the budget lasts (a symbol's own
+ * body is cut rather than left out).  out->text is the prompt; out->json
+ * {path, lang, hash, lines, symbol?, line?, outline_mode, tokens, budget,
+ * bodies: [names], omitted: [names]}; hash is the hex xxh3-128 of the
+ * source the prompt describes.
+ */
+int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out);
+
+/*
+ * The indexed content hash of path and, when symbol is non-empty, the start
+ * line of that symbol into *line (may be NULL).  Errors (not indexed, no
+ * such symbol) are MI_ERR_* with the message in out.
+ */
+int mi_query_file_info(mi_query *q, const char *path, const char *symbol,
+		       uint8_t hash[16], uint32_t *line, mi_out *out);
+
+/* Calls fn for each symbol of path (prototypes left out) with its qualified
+ * name (valid for the call), kind and lines; nonzero from fn stops and is
+ * returned.  Errors as mi_query_file_info. */
+typedef int (*mi_query_sym_fn)(void *ctx, const char *name, int kind,
+			       uint32_t start_line, uint32_t end_line);
+int mi_query_file_symbols(mi_query *q, const char *path, mi_query_sym_fn fn,
+			  void *ctx, mi_out *out);
+
 #endif

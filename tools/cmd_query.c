@@ -153,13 +153,15 @@ static const qcmd qcmds[] = {
 #define NQCMDS (sizeof(qcmds) / sizeof(qcmds[0]))
 
 const char *const mi_query_cmd_names[] = {"def", "refs", "outline", "expand", "search",
-					  "docs", "research", "stats", "help", "quit", NULL};
+					  "docs", "research", "stats", "artifacts", "help", "quit", NULL};
 
 void mi_query_cmd_help(FILE *out)
 {
 	fprintf(out, "query commands:\n");
 	for (size_t i = 0; i < NQCMDS; i++)
 		fprintf(out, "  %-8s %s\n           %s\n", qcmds[i].name, qcmds[i].usage, qcmds[i].help);
+	fprintf(out, "  %-8s %s\n           %s\n", "artifacts", "list|show|rm|prompt|store [ARGS]",
+		"artifacts a model wrote about the code (artifacts help)");
 	fprintf(out, "add --json to any command for the JSON object (SPEC 3.1)\n");
 }
 
@@ -176,6 +178,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		mi_query_cmd_help(out);
 		return 0;
 	}
+	if (!strcmp(argv[0], "artifacts"))
+		return mi_artifacts_cmd_run(q, NULL, argc, argv, json, out);
 	for (size_t i = 0; i < NQCMDS; i++)
 		if (!strcmp(qcmds[i].name, argv[0]))
 			cmd = &qcmds[i];

@@ -29,6 +29,8 @@ static const mi_cmd commands[] = {
 	 "check a packed file end to end (exit 1 when damaged)"},
 	{"status", mi_cmd_status, "[INDEX] [REPO] [--json] [--quiet]",
 	 "list files changed since the index was built (exit 1 when stale)"},
+	{"artifacts", mi_cmd_artifacts, "[INDEX] list|show|rm|prompt|store [ARGS] [--side DIR] [--json]",
+	 "artifacts a model wrote about the code (summaries, annotations), stale ones marked"},
 	{"version", cmd_version, "", "print the version"},
 	{"help", cmd_help, "[COMMAND]", "show help"},
 };

@@ -26,6 +26,17 @@ int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
 int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
+int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
+
+/*
+ * Runs one artifacts command line (argv[0] = "artifacts", argv[1] = list,
+ * show, rm, prompt or store) against q's index and its side store (side:
+ * --side DIR, may be NULL) and prints the answer (JSON when json) to out.
+ * Exit status as mi_query_cmd_run.  Shared by `mcpidx artifacts` and the
+ * REPL.
+ */
+int mi_artifacts_cmd_run(mi_query *q, const char *side, int argc, char **argv,
+			 bool json, FILE *out);
 
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,

@@ -1,0 +1,1087 @@
+/*
+ * artifact.c - the artifact tools: prompts for the host's model, storing
+ * its answers pinned to the source's content hash, reading, listing and
+ * deleting them, each answered as one structured object (artifact.h).
+ */
+#include "artifact_int.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MI_ART_MAX_RESULT ((size_t)1 << 20) /* largest result stored */
+
+/* ---- the task table ---------------------------------------------------------------- */
+
+/* One task the host's model can be asked to do.  Adding a task is adding a
+ * row (and its name to mi_art_tasks). */
+typedef struct art_task {
+	const char *name;       /* generate_prompt's task */
+	int bodies;             /* a whole file: which bodies the prompt carries */
+	bool per_symbol;        /* a file's answer is "NAME: text" lines, also
+				 * stored one per symbol */
+	const char *file_ask;   /* instructions for a whole file */
+	const char *symbol_ask; /* for one symbol; %s is its name */
+} art_task;
+
+static const art_task art_tasks[] = {
+{
+	"annotate", MI_PROMPT_BODIES_ALL, true,
+	"Annotate the functions of this file for a code index. For each function or "
+	"method in the outline write one line:\n"
+	"NAME: what it does, in one sentence\n"
+	"NAME is the name as the outline shows it (Parent.name for a method). Say what "
+	"it does and why a caller would use it, in plain words a search would match; "
+	"do not restate the signature. Reply with those lines only.",
+	"Annotate %s for a code index: one or two sentences on what it does, what it "
+	"takes and changes, and when a caller would use it, in plain words a search "
+	"would match. Reply with the annotation only.",
+},
+{
+	"summarize", MI_PROMPT_BODIES_NONE, false,
+	"Summarize this file for a code index in three to six sentences: its purpose, "
+	"its main entry points, the data it works on and how the pieces fit together, "
+	"in plain words a search would match. Reply with the summary only.",
+	"Summarize what %s does in one to three sentences for a code index, in plain "
+	"words a search would match. Reply with the summary only.",
+},
+{
+	"document", MI_PROMPT_BODIES_PUBLIC, false,
+	"Write documentation comments for the public functions of this file that lack "
+	"one (the outline shows the doc comments that exist). For each, give its NAME "
+	"on a line, then the comment in this language's doc-comment style: what it "
+	"does, its parameters, its result and its errors. Reply with those only.",
+	"Write a documentation comment for %s in this language's doc-comment style: "
+	"what it does, its parameters, its result and its errors. Reply with the "
+	"comment only.",
+},
+{
+	"test-plan", MI_PROMPT_BODIES_PUBLIC, false,
+	"Write a test plan for this file: for each public function, the cases to test "
+	"(normal, edge and error cases) as a bulleted list under its name. Reply with "
+	"the plan only.",
+	"Write a test plan for %s: the cases to test (normal, edge and error cases) as "
+	"a bulleted list. Reply with the plan only.",
+},
+};
+
+const char *const mi_art_tasks[] = {"annotate", "summarize", "document", "test-plan", NULL};
+
+#define NTASKS (sizeof art_tasks / sizeof *art_tasks)
+
+static const art_task *task_find(const char *name)
+{
+	for (size_t i = 0; name && i < NTASKS; i++)
+		if (strcmp(art_tasks[i].name, name) == 0)
+			return &art_tasks[i];
+	return NULL;
+}
+
+/* ---- the handle ---------------------------------------------------------------------- */
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? mi_xstrdup(s) : NULL;
+}
+
+mi_art *mi_art_new(const mi_art_opts *o)
+{
+	mi_art *a = mi_xcalloc(1, sizeof *a);
+	a->o = *o;
+	a->index = dup_or_null(o->index);
+	a->repo = dup_or_null(o->repo);
+	a->side_dir = mi_side_locate(o->index, o->side);
+	a->o.index = a->index;
+	a->o.repo = a->repo;
+	a->o.side = a->side_dir;
+	if (a->o.max_steps <= 0)
+		a->o.max_steps = MI_ART_MAX_STEPS;
+	if (a->o.callback_timeout_ms <= 0)
+		a->o.callback_timeout_ms = MI_ART_CALLBACK_MS;
+	if (a->o.tool_timeout_ms <= 0)
+		a->o.tool_timeout_ms = MI_ART_TOOL_MS;
+	if (a->o.chain_ttl_ms <= 0)
+		a->o.chain_ttl_ms = MI_ART_CHAIN_TTL_MS;
+	pthread_mutex_init(&a->mu, NULL);
+	return a;
+}
+
+void mi_art_free(mi_art *a)
+{
+	if (!a)
+		return;
+	mi_side_close(a->side);
+	pthread_mutex_destroy(&a->mu);
+	free(a->index);
+	free(a->repo);
+	free(a->side_dir);
+	free(a);
+}
+
+const char *mi_art_side_dir(const mi_art *a)
+{
+	return a->side_dir;
+}
+
+/* ---- answers ------------------------------------------------------------------------- */
+
+int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
+{
+	mi_buf msg = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	mi_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	mi_out_reset(out);
+	out->is_error = true;
+	mi_buf_add(&out->text, msg.buf, msg.len);
+	if (next && *next)
+		mi_buf_addf(&out->text, "\nNext: %s", next);
+	mi_buf_adds(&out->json, "{\"status\":\"error\",\"data\":null,\"error\":");
+	mi_buf_add_json_str(&out->json, mi_buf_str(&msg), msg.len);
+	mi_buf_adds(&out->json, ",\"nextAction\":");
+	mi_buf_add_json_str(&out->json, next ? next : "", next ? strlen(next) : 0);
+	mi_buf_addc(&out->json, '}');
+	mi_buf_release(&msg);
+	return err ? err : MI_ERR_ARG;
+}
+
+void mi_art_success(mi_out *out, const char *data, const char *text, const char *next)
+{
+	mi_out_reset(out);
+	mi_buf_adds(&out->text, text ? text : "");
+	if (next && *next)
+		mi_buf_addf(&out->text, "%sNext: %s", out->text.len &&
+			    out->text.buf[out->text.len - 1] != '\n' ? "\n" : "", next);
+	mi_buf_adds(&out->json, "{\"status\":\"success\",\"data\":");
+	mi_buf_adds(&out->json, data ? data : "null");
+	mi_buf_adds(&out->json, ",\"error\":null,\"nextAction\":");
+	mi_buf_add_json_str(&out->json, next ? next : "", next ? strlen(next) : 0);
+	mi_buf_addc(&out->json, '}');
+}
+
+/* Turns a query error answer into an "error" answer with a next action. */
+static int from_query(mi_out *out, int rc, const char *next)
+{
+	mi_buf msg = {0};
+	mi_buf_add(&msg, out->text.buf, out->text.len);
+	rc = mi_art_error(out, rc, next, "%s", mi_buf_str(&msg));
+	mi_buf_release(&msg);
+	return rc;
+}
+
+static void iso_time(int64_t ms, char out[32])
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	out[0] = 0;
+	if (gmtime_r(&t, &tm))
+		strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static bool hex_hash(const char *hex, uint8_t out[16])
+{
+	if (!hex || strlen(hex) != 32)
+		return false;
+	for (int i = 0; i < 16; i++) {
+		unsigned v;
+		if (!isxdigit((unsigned char)hex[2 * i]) || !isxdigit((unsigned char)hex[2 * i + 1]) ||
+		    sscanf(hex + 2 * i, "%2x", &v) != 1)
+			return false;
+		out[i] = (uint8_t)v;
+	}
+	return true;
+}
+
+/* ---- staleness ----------------------------------------------------------------------- */
+
+/* The content hash of path as it is now: the working tree's file when the
+ * repository is known and holds it, else the index's record.  false: the
+ * file is gone from both. */
+static bool current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16])
+{
+	mi_out ignore;
+	bool ok = false;
+	if (a->repo) {
+		mi_buf full = {0};
+		char *data = NULL;
+		size_t len = 0;
+		mi_buf_addf(&full, "%s/%s", a->repo, path);
+		ok = mi_read_file(full.buf, &data, &len) == 0;
+		if (ok)
+			mi_hash128(data, len, h);
+		free(data);
+		mi_buf_release(&full);
+		if (ok)
+			return true;
+	}
+	memset(&ignore, 0, sizeof ignore);
+	ok = q && mi_query_file_info(q, path, NULL, h, NULL, &ignore) == 0;
+	mi_out_release(&ignore);
+	return ok;
+}
+
+/* One artifact as JSON, with its staleness against now (NULL: gone). */
+static void artifact_json(mi_buf *j, const mi_side_rec *r, const uint8_t *now,
+			  bool with_text)
+{
+	char hex[33] = "", cur[33] = "", when[32];
+	bool stale = !now || !r->has_hash || memcmp(now, r->hash, 16) != 0;
+	if (r->has_hash)
+		mi_hash_hex(r->hash, hex);
+	if (now)
+		mi_hash_hex(now, cur);
+	iso_time(r->created_ms, when);
+	mi_buf_adds(j, "{\"path\":");
+	mi_buf_add_json_str(j, r->path, strlen(r->path));
+	mi_buf_adds(j, ",\"task\":");
+	mi_buf_add_json_str(j, r->kind, strlen(r->kind));
+	mi_buf_adds(j, ",\"symbol\":");
+	if (*r->name)
+		mi_buf_add_json_str(j, r->name, strlen(r->name));
+	else
+		mi_buf_adds(j, "null");
+	mi_buf_addf(j, ",\"line\":%lld,\"hash\":\"%s\",\"created\":\"%s\",\"chain\":",
+		    (long long)r->num, hex, when);
+	mi_buf_add_json_str(j, r->corr, strlen(r->corr));
+	mi_buf_addf(j, ",\"stale\":%s", stale ? "true" : "false");
+	if (stale)
+		mi_buf_addf(j, ",\"stale_reason\":\"%s\",\"current_hash\":%s%s%s",
+			    now ? "the source changed since the artifact was made" :
+			    "the source file is gone", now ? "\"" : "", now ? cur : "null",
+			    now ? "\"" : "");
+	mi_buf_addf(j, ",\"chars\":%zu", r->text_len);
+	if (with_text) {
+		mi_buf_adds(j, ",\"text\":");
+		mi_buf_add_json_str(j, r->text, r->text_len);
+	}
+	mi_buf_addc(j, '}');
+}
+
+/* ---- normalising a request ---------------------------------------------------------------- */
+
+/* Copies r with its path normalised into norm; an "error" answer when the
+ * path is missing or leaves the repository. */
+static int norm_req(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_path,
+		    mi_out *out)
+{
+	*n = *r;
+	if (!r->path || !*r->path) {
+		if (!need_path)
+			return 0;
+		return mi_art_error(out, MI_ERR_ARG, "Pass path, e.g. {\"path\": \"src/main.c\"}.",
+				    "Missing required argument: path.");
+	}
+	if (mi_path_normalize(r->path, norm))
+		return mi_art_error(out, MI_ERR_PATH, "Give a path relative to the repository "
+				    "root, e.g. \"src/main.c\".", "Path '%s' is outside the "
+				    "repository or malformed (no \"..\", not absolute).", r->path);
+	n->path = norm->buf;
+	if (n->symbol && !*n->symbol)
+		n->symbol = NULL;
+	return 0;
+}
+
+static int bad_task(const char *task, mi_out *out, bool with_parse)
+{
+	return mi_art_error(out, MI_ERR_ARG, with_parse ?
+			    "Use one of: parse, annotate, summarize." :
+			    "Use one of: annotate, summarize, document, test-plan.",
+			    "Unknown task '%s'.", task ? task : "");
+}
+
+/* ---- generate_prompt and generate_artifact ----------------------------------------------- */
+
+static int prompt_ready(mi_art *a, mi_query *q, const mi_art_req *r, const art_task *tk,
+			mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_prompt_opts po;
+	mi_buf ask = {0}, args = {0}, data = {0};
+	mi_out p;
+	mi_art_step st;
+	json_t *pj = NULL;
+	const char *hash = "";
+	char *prompt = NULL;
+	int rc;
+
+	memset(&p, 0, sizeof p);
+	memset(&st, 0, sizeof st);
+	memset(&po, 0, sizeof po);
+	if (r->symbol)
+		mi_buf_addf(&ask, tk->symbol_ask, r->symbol);
+	else
+		mi_buf_adds(&ask, tk->file_ask);
+	if (!r->symbol && r->nfocus)
+		mi_buf_adds(&ask, "\nConcentrate on the symbols whose bodies are given below.");
+	po.path = r->path;
+	po.symbol = r->symbol;
+	po.focus = r->focus;
+	po.nfocus = r->nfocus;
+	po.bodies = tk->bodies;
+	po.instructions = ask.buf;
+	po.budget_tokens = a->o.prompt_tokens;
+	po.deadline_us = start + a->o.tool_timeout_ms * 1000;
+	rc = mi_query_prompt(q, &po, &p);
+	if (rc) {
+		mi_out_reset(out);
+		mi_buf_add(&out->text, p.text.buf, p.text.len);
+		rc = from_query(out, rc, r->symbol ? "read_file {\"path\": ..., \"filter\": "
+				"\"all\"} lists the file's symbols; pass one of those." :
+				"Check the path with list_artifacts or read_file; rebuild the "
+				"index if the file is new (index_codebase).");
+		goto out;
+	}
+	pj = json_loadb(p.json.buf, p.json.len, 0, NULL);
+	if (json_is_string(json_object_get(pj, "hash")))
+		hash = json_string_value(json_object_get(pj, "hash"));
+	rc = mi_art_chain_step(a, r, MI_ART_STEP_PROMPT, &st, out);
+	if (rc)
+		goto out;
+	mi_art_callback_args(&args, r, tk->name, r->symbol, hash, &st);
+	prompt = mi_xstrndup(p.text.buf ? p.text.buf : "", p.text.len);
+
+	mi_out_reset(out);
+	mi_buf_adds(&out->json, "{\"status\":\"prompt_ready\",\"data\":{\"chain\":");
+	mi_buf_addf(&out->json, "\"%s\",\"step\":%d,\"max_steps\":%d,\"expires_in_ms\":%lld,"
+		    "\"prompt\":", st.chain, st.step, st.max,
+		    (long long)a->o.callback_timeout_ms);
+	mi_buf_add(&out->json, p.json.buf, p.json.len);
+	mi_buf_adds(&out->json, "},\"error\":null,\"nextAction\":");
+	{
+		static const char next[] = "Run promptForHostLLM with your own model, then "
+			"call store_llm_result with callbackArgs plus \"result\": the model's "
+			"answer.";
+		mi_buf_add_json_str(&out->json, next, sizeof next - 1);
+	}
+	mi_buf_adds(&out->json, ",\"promptForHostLLM\":");
+	mi_buf_add_json_str(&out->json, prompt, strlen(prompt));
+	mi_buf_adds(&out->json, ",\"callbackTool\":\"store_llm_result\",\"callbackArgs\":");
+	mi_buf_add(&out->json, args.buf, args.len);
+	mi_buf_addc(&out->json, '}');
+	mi_buf_addf(&out->text, "prompt_ready (chain %s, step %d of %d): run the prompt "
+		    "below with your own model, then call store_llm_result with these "
+		    "arguments plus \"result\" (the model's answer) within %lld s:\n%s\n"
+		    "----- prompt -----\n%s", st.chain, st.step, st.max,
+		    (long long)(a->o.callback_timeout_ms / 1000), args.buf, prompt);
+	rc = 0;
+out:
+	mi_art_log(a, r, &st, rc ? "error" : "prompt_ready", mi_art_now_us() - start);
+	json_decref(pj);
+	free(prompt);
+	mi_out_release(&p);
+	mi_buf_release(&ask);
+	mi_buf_release(&args);
+	mi_buf_release(&data);
+	return rc;
+}
+
+int mi_art_generate_prompt(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf norm = {0};
+	mi_art_req n;
+	const art_task *tk;
+	int rc = norm_req(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	tk = task_find(n.task);
+	if (!tk) {
+		rc = bad_task(n.task, out, false);
+		goto out;
+	}
+	rc = prompt_ready(a, q, &n, tk, out);
+out:
+	mi_buf_release(&norm);
+	return rc;
+}
+
+/* generate_artifact task parse: the file's structure, straight from the index. */
+static int parse_artifact(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_view_opts vo;
+	mi_out v;
+	mi_buf data = {0};
+	uint8_t h[16];
+	char hex[33];
+	json_t *vj = NULL;
+	int rc;
+	memset(&v, 0, sizeof v);
+	memset(&vo, 0, sizeof vo);
+	vo.mode = "outline";
+	vo.all = true;
+	rc = mi_query_file_info(q, r->path, NULL, h, NULL, &v);
+	if (!rc)
+		rc = mi_query_read_file(q, r->path, &vo, &v);
+	if (rc) {
+		mi_out_reset(out);
+		mi_buf_add(&out->text, v.text.buf, v.text.len);
+		mi_out_release(&v);
+		return from_query(out, rc, "Check the path (repo-relative); rebuild the "
+				  "index if the file is new (index_codebase).");
+	}
+	vj = json_loadb(v.json.buf, v.json.len, 0, NULL);
+	mi_hash_hex(h, hex);
+	mi_buf_adds(&data, "{\"artifact\":{\"path\":");
+	mi_buf_add_json_str(&data, r->path, strlen(r->path));
+	mi_buf_addf(&data, ",\"task\":\"parse\",\"hash\":\"%s\",\"stored\":false,"
+		    "\"symbols\":%lld,\"line_count\":%lld,\"text\":", hex,
+		    (long long)json_integer_value(json_object_get(vj, "symbols")),
+		    (long long)json_integer_value(json_object_get(vj, "line_count")));
+	mi_buf_add_json_str(&data, v.text.buf ? v.text.buf : "", v.text.len);
+	mi_buf_adds(&data, "}}");
+	{
+		mi_buf text = {0};
+		mi_buf_add(&text, v.text.buf, v.text.len);
+		mi_art_success(out, data.buf, text.buf, "For a description in words, call "
+			       "generate_artifact with task summarize or annotate.");
+		mi_buf_release(&text);
+	}
+	json_decref(vj);
+	mi_out_release(&v);
+	mi_buf_release(&data);
+	return 0;
+}
+
+int mi_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf norm = {0};
+	mi_art_req n;
+	int rc = norm_req(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	if (n.task && strcmp(n.task, "parse") == 0)
+		rc = parse_artifact(a, q, &n, out);
+	else if (n.task && (strcmp(n.task, "annotate") == 0 || strcmp(n.task, "summarize") == 0))
+		rc = prompt_ready(a, q, &n, task_find(n.task), out);
+	else
+		rc = bad_task(n.task, out, true);
+out:
+	mi_buf_release(&norm);
+	return rc;
+}
+
+/* ---- store_llm_result ------------------------------------------------------------------- */
+
+/* Symbols of a file, for matching "NAME: text" lines of an annotation. */
+typedef struct sym_list {
+	mi_buf names;      /* NUL-separated qualified names */
+	mi_buf lines;      /* uint32_t start line per name */
+	size_t n;          /* count */
+} sym_list;
+
+static int sym_collect(void *ctx, const char *name, int kind, uint32_t start, uint32_t end)
+{
+	sym_list *l = ctx;
+	mi_buf_add(&l->names, name, strlen(name) + 1);
+	mi_buf_add(&l->lines, &start, sizeof start);
+	l->n++;
+	return 0;
+}
+
+/* The line of the symbol called name (qualified or simple), or 0 with
+ * *found false. */
+static uint32_t sym_line(const sym_list *l, const char *name, size_t nlen, bool *found,
+			 const char **qname)
+{
+	const char *p = l->names.buf;
+	for (size_t i = 0; i < l->n; i++, p += strlen(p) + 1) {
+		const char *dot = strrchr(p, '.');
+		if ((strlen(p) == nlen && memcmp(p, name, nlen) == 0) ||
+		    (dot && strlen(dot + 1) == nlen && memcmp(dot + 1, name, nlen) == 0)) {
+			uint32_t line;
+			memcpy(&line, l->lines.buf + i * sizeof line, sizeof line);
+			*found = true;
+			*qname = p;
+			return line;
+		}
+	}
+	*found = false;
+	return 0;
+}
+
+typedef struct store_ctx {
+	const mi_art_req *r;     /* the call (normalised) */
+	const uint8_t *hash;     /* of the source the result describes */
+	uint32_t line;           /* the symbol's line, 0 for a file */
+	const char *chain;       /* correlation id */
+	const sym_list *syms;    /* per-symbol lines: the file's symbols, or NULL */
+	int64_t now;             /* created */
+	int per_symbol;          /* out: per-symbol records written */
+} store_ctx;
+
+/* "NAME: text" with optional list marks and emphasis around NAME. */
+static bool split_line(const char *s, size_t n, const char **name, size_t *nlen,
+		       const char **text, size_t *tlen)
+{
+	size_t i = 0, ne;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '-' || s[i] == '*'))
+		i++;
+	while (i < n && (s[i] == '`' || s[i] == '*'))
+		i++;
+	*name = s + i;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' ||
+			 s[i] == '$' || s[i] == ':' ) && !(s[i] == ':' && (i + 1 >= n || s[i + 1] != ':')))
+		i += s[i] == ':' ? 2 : 1;
+	ne = (size_t)(s + i - *name);
+	while (i < n && (s[i] == '`' || s[i] == '*' || s[i] == '(' || s[i] == ')'))
+		i++;
+	if (!ne || i >= n || s[i] != ':')
+		return false;
+	i++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*nlen = ne;
+	*text = s + i;
+	*tlen = n - i;
+	while (*tlen && ((*text)[*tlen - 1] == ' ' || (*text)[*tlen - 1] == '\r'))
+		(*tlen)--;
+	return *tlen > 0;
+}
+
+static int store_fn(mi_side_txn *t, void *ctx)
+{
+	store_ctx *c = ctx;
+	const mi_art_req *r = c->r;
+	mi_side_rec rec;
+	int rc;
+	c->per_symbol = 0;
+	memset(&rec, 0, sizeof rec);
+	rec.path = r->path;
+	rec.kind = r->task;
+	rec.name = r->symbol ? r->symbol : "";
+	memcpy(rec.hash, c->hash, 16);
+	rec.has_hash = true;
+	rec.created_ms = c->now;
+	rec.corr = c->chain;
+	rec.num = c->line;
+	rec.text = r->result;
+	rec.text_len = strlen(r->result);
+	rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
+	if (rc || !c->syms)
+		return rc;
+	for (const char *p = r->result; *p;) {
+		const char *nl = strchr(p, '\n'), *name, *text, *qname;
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), nlen, tlen;
+		bool found;
+		if (split_line(p, n, &name, &nlen, &text, &tlen)) {
+			uint32_t line = sym_line(c->syms, name, nlen, &found, &qname);
+			if (found) {
+				char *one = mi_xstrndup(text, tlen);
+				rec.name = qname;
+				rec.num = line;
+				rec.text = one;
+				rec.text_len = tlen;
+				rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
+				free(one);
+				if (rc)
+					return rc;
+				c->per_symbol++;
+			}
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+int mi_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_buf norm = {0}, data = {0}, text = {0};
+	mi_art_req n;
+	mi_art_step st;
+	const art_task *tk;
+	sym_list syms = {{0}, {0}, 0};
+	uint8_t hash[16], now[16];
+	uint32_t line = 0;
+	mi_side *s;
+	mi_side_rec rec;
+	store_ctx c;
+	bool have_now;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	rc = norm_req(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	tk = task_find(n.task);
+	if (!tk) {
+		rc = bad_task(n.task, out, false);
+		goto out;
+	}
+	if (!n.result || !*n.result) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Pass the model's answer as \"result\".",
+				  "store_llm_result needs a non-empty result.");
+		goto out;
+	}
+	if (strlen(n.result) > MI_ART_MAX_RESULT) {
+		rc = mi_art_error(out, MI_ERR_TOOBIG, "Ask the model for a shorter answer "
+				  "(one artifact is at most 1 MiB).", "The result is %zu bytes, "
+				  "over the 1 MiB limit.", strlen(n.result));
+		goto out;
+	}
+	rc = mi_query_file_info(q, n.path, n.symbol, hash, &line, out);
+	if (rc) {
+		rc = from_query(out, rc, n.symbol ? "read_file {\"path\": ..., \"filter\": "
+				"\"all\"} lists the file's symbols." : "Check the path; rebuild the "
+				"index if the file is new (index_codebase).");
+		goto out;
+	}
+	if (n.hash && *n.hash && !hex_hash(n.hash, hash)) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Pass callbackArgs back unchanged.",
+				  "'hash' must be the 32 hex digits generate_prompt gave.");
+		goto out;
+	}
+	if (tk->per_symbol && !n.symbol) {
+		mi_out ignore;
+		memset(&ignore, 0, sizeof ignore);
+		mi_query_file_symbols(q, n.path, sym_collect, &syms, &ignore);
+		mi_out_release(&ignore);
+	}
+	rc = mi_art_chain_step(a, &n, MI_ART_STEP_ANSWER, &st, out);
+	if (rc)
+		goto out;
+	if ((rc = mi_art_side(a, true, &s, out)))
+		goto out;
+	memset(&c, 0, sizeof c);
+	c.r = &n;
+	c.hash = hash;
+	c.line = line;
+	c.chain = st.chain;
+	c.syms = syms.n ? &syms : NULL;
+	c.now = mi_side_now_ms();
+	rc = mi_side_write(s, store_fn, &c);
+	if (rc) {
+		rc = mi_art_error(out, rc, "Retry; if it persists, check the artifact store's "
+				  "directory.", "Cannot store the artifact in %s: %s.",
+				  mi_side_dir(s), mi_strerror(rc));
+		goto out;
+	}
+
+	have_now = current_hash(a, q, n.path, now);
+	memset(&rec, 0, sizeof rec);
+	rec.path = n.path;
+	rec.kind = n.task;
+	rec.name = n.symbol ? n.symbol : "";
+	memcpy(rec.hash, hash, 16);
+	rec.has_hash = true;
+	rec.created_ms = c.now;
+	rec.corr = st.chain;
+	rec.num = line;
+	rec.text = n.result;
+	rec.text_len = strlen(n.result);
+	mi_buf_adds(&data, "{\"artifact\":");
+	artifact_json(&data, &rec, have_now ? now : NULL, false);
+	mi_buf_addf(&data, ",\"step\":%d,\"max_steps\":%d,\"per_symbol\":%d}", st.step,
+		    st.max, c.per_symbol);
+	mi_buf_addf(&text, "stored %s%s%s for %s (chain %s, step %d of %d, %zu chars",
+		    n.task, n.symbol ? " of " : "", n.symbol ? n.symbol : "", n.path,
+		    st.chain, st.step, st.max, strlen(n.result));
+	if (c.per_symbol)
+		mi_buf_addf(&text, ", %d symbol annotations", c.per_symbol);
+	mi_buf_adds(&text, ")");
+	if (!have_now || memcmp(now, hash, 16) != 0)
+		mi_buf_adds(&text, "; stale already: the source changed since the prompt was made");
+	mi_art_success(out, data.buf, text.buf, !have_now || memcmp(now, hash, 16) != 0 ?
+		       "The source changed after the prompt was made: rebuild the index "
+		       "(index_codebase) and call generate_prompt again for a fresh one." :
+		       "get_artifact {path, task} reads it back; search_code finds the "
+		       "function by the words of its artifact.");
+	rc = 0;
+out:
+	mi_art_log(a, &n, &st, rc ? "error" : "stored", mi_art_now_us() - start);
+	mi_buf_release(&norm);
+	mi_buf_release(&data);
+	mi_buf_release(&text);
+	mi_buf_release(&syms.names);
+	mi_buf_release(&syms.lines);
+	return rc;
+}
+
+/* ---- get, list, delete ------------------------------------------------------------------- */
+
+typedef struct match {
+	const char *task;    /* only this task, or NULL */
+	const char *symbol;  /* only this symbol, or NULL */
+	mi_art *a;           /* for current hashes */
+	mi_query *q;
+	const char *hpath;   /* path whose current hash is in cur */
+	uint8_t cur[16];
+	bool have_cur;
+	mi_buf json;         /* artifacts, comma-separated */
+	mi_buf text;         /* their text form */
+	size_t n, stale;     /* matched, of which stale */
+	bool with_text;      /* include the text in json */
+	int64_t deadline;    /* monotonic us */
+	bool timed_out;      /* stopped at the deadline */
+} match;
+
+static bool wanted(const match *m, const mi_side_rec *r)
+{
+	return (!m->task || strcmp(m->task, r->kind) == 0) &&
+	       (!m->symbol || strcmp(m->symbol, r->name) == 0);
+}
+
+static bool is_stale(match *m, const mi_side_rec *r)
+{
+	if (!m->hpath || strcmp(m->hpath, r->path) != 0) {
+		free((char *)m->hpath);
+		m->hpath = mi_xstrdup(r->path);
+		m->have_cur = current_hash(m->a, m->q, r->path, m->cur);
+	}
+	return !m->have_cur || !r->has_hash || memcmp(m->cur, r->hash, 16) != 0;
+}
+
+static int get_fn(void *ctx, const mi_side_rec *r)
+{
+	match *m = ctx;
+	bool stale;
+	char when[32];
+	if (!wanted(m, r))
+		return 0;
+	stale = is_stale(m, r);
+	if (m->n)
+		mi_buf_addc(&m->json, ',');
+	artifact_json(&m->json, r, m->have_cur ? m->cur : NULL, true);
+	iso_time(r->created_ms, when);
+	mi_buf_addf(&m->text, "%s== %s%s%s (%s, chain %s)%s\n", m->n ? "\n" : "", r->kind,
+		    *r->name ? " " : "", r->name, when, r->corr,
+		    stale ? " STALE (the source changed since it was written)" : "");
+	mi_buf_add(&m->text, r->text, r->text_len);
+	mi_buf_addc(&m->text, '\n');
+	m->n++;
+	m->stale += stale;
+	return 0;
+}
+
+static void match_release(match *m)
+{
+	free((char *)m->hpath);
+	mi_buf_release(&m->json);
+	mi_buf_release(&m->text);
+}
+
+int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf norm = {0}, pre = {0}, data = {0};
+	mi_art_req n;
+	match m;
+	mi_side *s;
+	mi_side_txn *t;
+	int rc;
+	memset(&m, 0, sizeof m);
+	rc = norm_req(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	m.task = n.task && *n.task ? n.task : NULL;
+	m.symbol = n.symbol;
+	m.a = a;
+	m.q = q;
+	m.with_text = true;
+	rc = mi_art_side(a, false, &s, out);
+	if (rc == MI_ERR_NOINDEX)
+		goto none;
+	if (rc)
+		goto out;
+	if ((rc = mi_side_begin(s, false, &t))) {
+		rc = mi_art_error(out, rc, "Retry.", "Cannot read the artifact store: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+	mi_buf_add(&pre, n.path, strlen(n.path) + 1);
+	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, get_fn, &m);
+	mi_side_abort(t);
+	if (rc) {
+		rc = mi_art_error(out, rc, "Delete it (delete_artifact) and generate it again.",
+				  "An artifact of %s is damaged: %s.", n.path, mi_strerror(rc));
+		goto out;
+	}
+none:
+	if (!m.n) {
+		mi_buf what = {0};
+		if (m.task)
+			mi_buf_addf(&what, ", task %s", m.task);
+		if (m.symbol)
+			mi_buf_addf(&what, ", symbol %s", m.symbol);
+		rc = mi_art_error(out, MI_ERR_NOTFOUND, "Make one: call generate_prompt {path, "
+				  "task, symbol?} and answer its prompt; list_artifacts shows what "
+				  "exists.", "No artifact for %s%s.", n.path, mi_buf_str(&what));
+		mi_buf_release(&what);
+		goto out;
+	}
+	mi_buf_adds(&data, "{\"path\":");
+	mi_buf_add_json_str(&data, n.path, strlen(n.path));
+	mi_buf_addf(&data, ",\"count\":%zu,\"stale\":%zu,\"artifacts\":[", m.n, m.stale);
+	mi_buf_add(&data, m.json.buf, m.json.len);
+	mi_buf_adds(&data, "]}");
+	mi_art_success(out, data.buf, m.text.buf, m.stale ?
+		       "Stale artifacts describe an older version of the file: call "
+		       "generate_prompt {path, task} to refresh them." : NULL);
+	rc = 0;
+out:
+	match_release(&m);
+	mi_buf_release(&norm);
+	mi_buf_release(&pre);
+	mi_buf_release(&data);
+	return rc;
+}
+
+/* ---- list: a tree ---------------------------------------------------------------- */
+
+/* The node for directory path components under root, created as needed. */
+static json_t *tree_dir(json_t *root, const char *path, size_t len)
+{
+	json_t *node = root;
+	size_t i = 0;
+	while (i < len) {
+		const char *slash = memchr(path + i, '/', len - i);
+		size_t n;
+		json_t *dirs = json_object_get(node, "dirs"), *d, *found = NULL;
+		size_t k;
+		if (!slash)
+			break;
+		n = (size_t)(slash - (path + i));
+		json_array_foreach(dirs, k, d) {
+			const char *nm = json_string_value(json_object_get(d, "name"));
+			if (strlen(nm) == n && memcmp(nm, path + i, n) == 0) {
+				found = d;
+				break;
+			}
+		}
+		if (!found) {
+			found = json_pack("{s:s%,s:[],s:[]}", "name", path + i, n, "dirs", "files");
+			json_array_append_new(dirs, found);
+		}
+		node = found;
+		i += n + 1;
+	}
+	return node;
+}
+
+typedef struct list_ctx {
+	match m;           /* filters, staleness */
+	json_t *root;      /* the tree */
+	json_t *file;      /* current file node */
+	const char *fpath; /* its path (owned by the node) */
+	size_t files;      /* file nodes */
+} list_ctx;
+
+static int list_fn(void *ctx, const mi_side_rec *r)
+{
+	list_ctx *l = ctx;
+	json_t *dir, *art;
+	const char *base;
+	bool stale;
+	if (!wanted(&l->m, r))
+		return 0;
+	if (l->m.deadline && mi_art_now_us() > l->m.deadline) {
+		l->m.timed_out = true;
+		return 1;
+	}
+	if (!l->fpath || strcmp(l->fpath, r->path) != 0) {
+		dir = tree_dir(l->root, r->path, strlen(r->path));
+		base = strrchr(r->path, '/');
+		l->file = json_pack("{s:s,s:s,s:[]}", "name", base ? base + 1 : r->path,
+				    "path", r->path, "artifacts");
+		json_array_append_new(json_object_get(dir, "files"), l->file);
+		l->fpath = json_string_value(json_object_get(l->file, "path"));
+		l->files++;
+	}
+	stale = is_stale(&l->m, r);
+	art = json_pack("{s:s,s:s?,s:I,s:I,s:b}", "task", r->kind, "symbol",
+			*r->name ? r->name : NULL, "created_ms", (json_int_t)r->created_ms,
+			"chars", (json_int_t)r->text_len, "stale", stale);
+	json_array_append_new(json_object_get(l->file, "artifacts"), art);
+	l->m.n++;
+	l->m.stale += stale;
+	return 0;
+}
+
+static void tree_text(json_t *node, int depth, mi_buf *out)
+{
+	json_t *d, *f, *x;
+	size_t i, k;
+	json_array_foreach(json_object_get(node, "dirs"), i, d) {
+		mi_buf_addf(out, "%*s%s/\n", depth * 2, "", json_string_value(json_object_get(d, "name")));
+		tree_text(d, depth + 1, out);
+	}
+	json_array_foreach(json_object_get(node, "files"), i, f) {
+		mi_buf_addf(out, "%*s%s:", depth * 2, "", json_string_value(json_object_get(f, "name")));
+		json_array_foreach(json_object_get(f, "artifacts"), k, x) {
+			const char *sym = json_string_value(json_object_get(x, "symbol"));
+			mi_buf_addf(out, "%s %s%s%s%s", k ? "," : "",
+				    json_string_value(json_object_get(x, "task")), sym ? " " : "",
+				    sym ? sym : "", json_is_true(json_object_get(x, "stale")) ?
+				    " (stale)" : "");
+		}
+		mi_buf_addc(out, '\n');
+	}
+}
+
+int mi_art_list(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf dir = {0}, text = {0};
+	list_ctx l;
+	mi_side *s;
+	mi_side_txn *t;
+	char *tree = NULL;
+	int rc = 0;
+	memset(&l, 0, sizeof l);
+	if (r->directory && *r->directory && strcmp(r->directory, ".") != 0 &&
+	    strcmp(r->directory, "/") != 0) {
+		if (mi_path_normalize(r->directory, &dir)) {
+			rc = mi_art_error(out, MI_ERR_PATH, "Give a directory relative to the "
+					  "repository root, e.g. \"src\".", "Directory '%s' is "
+					  "outside the repository or malformed.", r->directory);
+			goto out;
+		}
+		if (dir.buf[dir.len - 1] != '/')
+			mi_buf_addc(&dir, '/');
+	}
+	l.m.task = r->type && *r->type ? r->type : NULL;
+	l.m.a = a;
+	l.m.q = q;
+	l.m.deadline = mi_art_now_us() + a->o.tool_timeout_ms * 1000;
+	l.root = json_pack("{s:s,s:[],s:[]}", "name", dir.len ? dir.buf : "", "dirs", "files");
+	rc = mi_art_side(a, false, &s, out);
+	if (rc == MI_ERR_NOINDEX)
+		goto done;
+	if (rc)
+		goto out;
+	if ((rc = mi_side_begin(s, false, &t))) {
+		rc = mi_art_error(out, rc, "Retry.", "Cannot read the artifact store: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, dir.buf ? dir.buf : "", dir.len, list_fn, &l);
+	mi_side_abort(t);
+	if (rc) {
+		rc = mi_art_error(out, rc, "Delete the damaged artifacts (delete_artifact) "
+				  "and generate them again.", "Cannot list artifacts: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+done:
+	/* Directories under dir/ are nested from the path's start: show from dir. */
+	{
+		json_t *top = dir.len ? tree_dir(l.root, dir.buf, dir.len) : l.root;
+		mi_buf data = {0};
+		if (!l.m.n)
+			mi_buf_addf(&text, "no artifacts%s%s%s%s\n", dir.len ? " under " : "",
+				    dir.len ? dir.buf : "", l.m.task ? " of task " : "",
+				    l.m.task ? l.m.task : "");
+		else
+			tree_text(top, 0, &text);
+		if (l.m.timed_out)
+			mi_buf_addf(&text, "(cut: the listing took longer than the tool timeout "
+				    "of %lld ms; narrow it with directory)\n",
+				    (long long)a->o.tool_timeout_ms);
+		tree = json_dumps(top, JSON_COMPACT);
+		mi_buf_addf(&data, "{\"directory\":");
+		mi_buf_add_json_str(&data, dir.len ? dir.buf : "", dir.len);
+		mi_buf_addf(&data, ",\"total\":%zu,\"files\":%zu,\"stale\":%zu,\"truncated\":%s,"
+			    "\"tree\":%s}", l.m.n, l.files, l.m.stale,
+			    l.m.timed_out ? "true" : "false", tree);
+		mi_art_success(out, data.buf, text.buf, !l.m.n ?
+			       "Make one: call generate_prompt {path, task} and answer its "
+			       "prompt with store_llm_result." : l.m.stale ?
+			       "Stale artifacts describe older sources: generate_prompt "
+			       "refreshes one; delete_artifact removes it." :
+			       "get_artifact {path} shows a file's artifacts.");
+		mi_buf_release(&data);
+		rc = 0;
+	}
+out:
+	free(tree);
+	json_decref(l.root);
+	match_release(&l.m);
+	mi_buf_release(&dir);
+	mi_buf_release(&text);
+	return rc;
+}
+
+/* ---- delete ---------------------------------------------------------------------------- */
+
+typedef struct del_ctx {
+	const mi_art_req *r;  /* normalised call */
+	mi_buf keys;          /* kind \0 name \0 of the matches */
+	size_t n;             /* deleted */
+} del_ctx;
+
+static int del_collect(void *ctx, const mi_side_rec *r)
+{
+	del_ctx *d = ctx;
+	if ((d->r->task && *d->r->task && strcmp(d->r->task, r->kind) != 0) ||
+	    (d->r->symbol && strcmp(d->r->symbol, r->name) != 0))
+		return 0;
+	mi_buf_add(&d->keys, r->kind, strlen(r->kind) + 1);
+	mi_buf_add(&d->keys, r->name, strlen(r->name) + 1);
+	return 0;
+}
+
+static int del_fn(mi_side_txn *t, void *ctx)
+{
+	del_ctx *d = ctx;
+	mi_buf pre = {0};
+	int rc;
+	mi_buf_reset(&d->keys);
+	d->n = 0;
+	mi_buf_add(&pre, d->r->path, strlen(d->r->path) + 1);
+	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, del_collect, d);
+	for (size_t off = 0; !rc && off < d->keys.len;) {
+		const char *kind = d->keys.buf + off, *name = kind + strlen(kind) + 1;
+		off = (size_t)(name - d->keys.buf) + strlen(name) + 1;
+		rc = mi_side_del(t, MI_SIDE_ARTIFACTS, d->r->path, kind, name);
+		if (!rc)
+			d->n++;
+	}
+	mi_buf_release(&pre);
+	return rc;
+}
+
+int mi_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_buf norm = {0}, data = {0}, text = {0};
+	mi_art_req n;
+	del_ctx d;
+	mi_side *s;
+	int rc;
+	memset(&d, 0, sizeof d);
+	rc = norm_req(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	d.r = &n;
+	rc = mi_art_side(a, false, &s, out);
+	if (rc && rc != MI_ERR_NOINDEX)
+		goto out;
+	if (!rc && (rc = mi_side_write(s, del_fn, &d))) {
+		rc = mi_art_error(out, rc, "Retry.", "Cannot delete from the artifact store: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+	if (!d.n) {
+		rc = mi_art_error(out, MI_ERR_NOTFOUND, "list_artifacts shows what exists.",
+				  "No artifact of %s matches%s%s%s%s.", n.path,
+				  n.task && *n.task ? " task " : "", n.task ? n.task : "",
+				  n.symbol ? " symbol " : "", n.symbol ? n.symbol : "");
+		goto out;
+	}
+	mi_buf_adds(&data, "{\"path\":");
+	mi_buf_add_json_str(&data, n.path, strlen(n.path));
+	mi_buf_addf(&data, ",\"deleted\":%zu}", d.n);
+	mi_buf_addf(&text, "deleted %zu artifact%s of %s", d.n, d.n == 1 ? "" : "s", n.path);
+	mi_art_success(out, data.buf, text.buf, NULL);
+	rc = 0;
+out:
+	if (n.path)
+		mi_art_log(a, &n, NULL, rc ? "error" : "deleted", mi_art_now_us() - start);
+	mi_buf_release(&norm);
+	mi_buf_release(&data);
+	mi_buf_release(&text);
+	mi_buf_release(&d.keys);
+	return rc;
+}
