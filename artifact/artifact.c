@@ -115,6 +115,7 @@ void mi_art_free(mi_art *a)
 	if (!a)
 		return;
 	mi_side_close(a->side);
+	mi_art_ev_free(a->ev);
 	pthread_mutex_destroy(&a->mu);
 	free(a->index);
 	free(a->repo);

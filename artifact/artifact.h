@@ -83,6 +83,30 @@ int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
 int mi_art_list(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
 int mi_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
 
+/* ---- artifacts as search evidence (evidence.c) ---------------------------- */
+
+/* A stored summary or annotation that matches a query. */
+typedef struct mi_art_hit {
+	const char *path;    /* file (owned by the array) */
+	const char *symbol;  /* NAME or Parent.NAME; "" for the whole file */
+	uint32_t line;       /* the symbol's start line when stored; 0: file */
+	float score;         /* BM25 of the query over the artifact texts, > 0 */
+	uint8_t hash[16];    /* of the source it describes (= the index's now) */
+} mi_art_hit;
+
+/*
+ * The summaries, annotations and documentation artifacts whose text
+ * matches query, best first, at most max, fresh ones only (their hash is
+ * the index's hash of the file; q NULL: unchecked).  Scored with BM25 over
+ * all such artifacts with the index's tokenizer; the term index is kept in
+ * memory and rebuilt when the side store's artifacts change.  *out is
+ * malloc'd (free with mi_art_evidence_free; NULL and 0 when none or no side
+ * store).  0 or an error.
+ */
+int mi_art_evidence(mi_art *a, mi_query *q, const char *query, size_t max,
+		    mi_art_hit **out, size_t *n);
+void mi_art_evidence_free(mi_art_hit *ev, size_t n);
+
 /* Task names generate_prompt accepts, NULL-terminated (for schemas, help). */
 extern const char *const mi_art_tasks[];
 

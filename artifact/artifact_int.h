@@ -16,7 +16,11 @@ struct mi_art {
 	char *repo;            /* working tree or NULL */
 	pthread_mutex_t mu;    /* guards side */
 	mi_side *side;         /* opened on first use */
+	struct mi_art_ev *ev;  /* search evidence term index (guarded by mu) */
 };
+
+/* Frees the evidence term index (evidence.c). */
+void mi_art_ev_free(struct mi_art_ev *e);
 
 /*
  * The side store, opened on first use.  create: a writer (creates it when

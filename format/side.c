@@ -431,6 +431,30 @@ static bool db_ok(int db)
 	return db > MI_SIDE_META && db < MI_SIDE__COUNT;
 }
 
+/* Counts writes to db, so readers can tell when a cache of it is old. */
+static int bump_gen(mi_side_txn *t, int db)
+{
+	char key[64];
+	int64_t g = 0;
+	int rc;
+	snprintf(key, sizeof key, "gen.%s", side_names[db]);
+	rc = mi_meta_get_int(t->t, key, &g);
+	if (rc && rc != MI_ERR_NOTFOUND)
+		return rc;
+	return mi_meta_put_int(t->t, key, g + 1);
+}
+
+int64_t mi_side_gen(mi_side_txn *t, int db)
+{
+	char key[64];
+	int64_t g = 0;
+	if (!db_ok(db))
+		return 0;
+	snprintf(key, sizeof key, "gen.%s", side_names[db]);
+	mi_meta_get_int(t->t, key, &g);
+	return g;
+}
+
 int mi_side_put(mi_side_txn *t, int db, const mi_side_rec *r)
 {
 	mi_buf k = {0}, v = {0};
@@ -444,6 +468,8 @@ int mi_side_put(mi_side_txn *t, int db, const mi_side_rec *r)
 	}
 	mi_side_rec_encode(r, &v);
 	rc = mi_put(t->t, db, k.buf, k.len, v.buf, v.len);
+	if (!rc)
+		rc = bump_gen(t, db);
 out:
 	mi_buf_release(&k);
 	mi_buf_release(&v);
@@ -480,6 +506,8 @@ int mi_side_del(mi_side_txn *t, int db, const char *path, const char *kind,
 	rc = mi_get(t->t, db, k.buf, k.len, &v, &vl);
 	if (!rc)
 		rc = mi_del(t->t, db, k.buf, k.len);
+	if (!rc)
+		rc = bump_gen(t, db);
 	mi_buf_release(&k);
 	return rc;
 }
@@ -504,6 +532,8 @@ int mi_side_append(mi_side_txn *t, int db, const mi_side_rec *r, uint64_t *seq_o
 	rc = mi_put(t->t, db, key, 8, v.buf, v.len);
 	if (!rc)
 		rc = mi_meta_put_int(t->t, ck, seq);
+	if (!rc)
+		rc = bump_gen(t, db);
 	if (!rc && seq_out)
 		*seq_out = (uint64_t)seq;
 	mi_buf_release(&v);

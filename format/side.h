@@ -142,6 +142,9 @@ int mi_side_scan(mi_side_txn *t, int db, const void *prefix, size_t plen,
 		 mi_side_fn fn, void *ctx);
 /* Number of records in db. */
 uint64_t mi_side_count(mi_side_txn *t, int db);
+/* db's generation: a number that changes with every put, del or append
+ * committed to it (0 when never written), for caches of its contents. */
+int64_t mi_side_gen(mi_side_txn *t, int db);
 
 /* Builds the key path \0 kind \0 name into out (reset first). */
 void mi_side_key(mi_buf *out, const char *path, const char *kind, const char *name);

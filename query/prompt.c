@@ -85,6 +85,26 @@ static bool callable(int kind)
 	return kind == MI_KIND_FUNCTION || kind == MI_KIND_METHOD;
 }
 
+int mi_query_file_hash(mi_query *q, const char *path, uint8_t hash[16])
+{
+	mi_txn *t;
+	mi_file_rec rec;
+	const void *v;
+	size_t vl;
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc)
+		return rc;
+	rc = mi_get(t, MI_DB_FILES, path, strlen(path), &v, &vl);
+	if (!rc)
+		rc = mi_file_decode(v, vl, &rec);
+	if (!rc) {
+		memcpy(hash, rec.hash, 16);
+		mi_file_rec_release(&rec);
+	}
+	mi_txn_abort(t);
+	return rc;
+}
+
 int mi_query_file_info(mi_query *q, const char *path, const char *symbol,
 		       uint8_t hash[16], uint32_t *line, mi_out *out)
 {

@@ -99,6 +99,10 @@ int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out);
 int mi_query_file_info(mi_query *q, const char *path, const char *symbol,
 		       uint8_t hash[16], uint32_t *line, mi_out *out);
 
+/* Just the indexed content hash of path (already normalised): 0 or
+ * MI_ERR_NOTFOUND.  One lookup, for checks over many files. */
+int mi_query_file_hash(mi_query *q, const char *path, uint8_t hash[16]);
+
 /* Calls fn for each symbol of path (prototypes left out) with its qualified
  * name (valid for the call), kind and lines; nonzero from fn stops and is
  * returned.  Errors as mi_query_file_info. */

@@ -149,6 +149,8 @@ TEST(records)
 	CHECK_INT(mi_side_get(t, MI_SIDE_DIAGS, "src/a.c", "summarize", "", &got),
 		  MI_ERR_NOTFOUND);
 	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), 3);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_ARTIFACTS), 4);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_DIAGS), 0);
 	/* One file: "path\0". */
 	CHECK_INT(mi_side_scan(t, MI_SIDE_ARTIFACTS, "src/a.c", 8, collect_fn, &col), 0);
 	CHECK_STR(col.out.buf, "src/a.c|annotate|main|the entry point;"
@@ -176,6 +178,7 @@ TEST(records)
 	CHECK_INT(mi_side_open(dir, 0, &s), 0);
 	CHECK_INT(mi_side_begin(s, false, &t), 0);
 	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), 2);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_ARTIFACTS), 5);
 	mi_side_abort(t);
 	mi_side_close(s);
 	mi_buf_release(&col.out);
