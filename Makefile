@@ -1,7 +1,8 @@
 # mcpidx - a plain Makefile.
 #   make            build ./mcpidx (installs missing dependencies first)
 #   make run        build, index this repository, show it answering
-#   make test       the whole test suite, then one pass under ASan+UBSan
+#   make test       the whole test suite, then one pass under ASan+UBSan (built with clang)
+#   make CC=clang test   the same with every object built by clang (its own tree: build/clang/)
 #   make bench      benchmarks beside named peers (bench/*.mk)
 #   make install PREFIX=/usr/local
 
@@ -11,7 +12,7 @@ B := build
 TS := $(B)/ts
 PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd
 
-WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
 OPT ?= -O2 -g
 CFLAGS_BASE = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -I$(TS)/runtime/vendor/tree-sitter/lib/include
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -26,20 +27,36 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	markdown:markdown/tree-sitter-markdown/src \
 	markdown_inline:markdown/tree-sitter-markdown-inline/src
 
+# Our objects and binaries per compiler: the default cc writes build/obj etc.
+# and ./mcpidx; another compiler (CC=clang) gets its own tree under build/.
+ifeq ($(notdir $(CC)),cc)
+O := $(B)
+BIN := mcpidx
+else ifeq ($(notdir $(CC)),gcc)
+O := $(B)
+BIN := mcpidx
+else
+O := $(B)/$(notdir $(CC))
+BIN := $(O)/mcpidx
+endif
+# The sanitized pass is built with clang (falls back to CC where it is absent),
+# so every `make test` also proves the code builds and passes with clang.
+SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
+
 DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
 
-SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c artifact/*.c mcp/*.c tools/*.c))
+SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c artifact/*.c mcp/*.c lsp/*.c tools/*.c))
 LIB_SRC := $(filter-out tools/main.c,$(SRC))
 QUERIES := $(sort $(wildcard indexer/lang/*.scm))
 HDRS := $(wildcard */*.h */*/*.h)
 
 # Two flavours of our objects: release (build/obj) and sanitized (build/asan).
-OBJ := $(SRC:%.c=$(B)/obj/%.o) $(B)/obj/gen/queries.o
-ASAN_OBJ := $(SRC:%.c=$(B)/asan/%.o) $(B)/asan/gen/queries.o
+OBJ := $(SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/queries.o
+ASAN_OBJ := $(SRC:%.c=$(O)/asan/%.o) $(O)/asan/gen/queries.o
 GRAMMAR_LIB := $(B)/grammars.a
 
 .PHONY: all deps run test test-fast test-asan unit cli mcp-test bench install clean valgrind fuzz
-all: mcpidx
+all: $(BIN)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): tools/deps.lock tools/fetch-deps.sh
@@ -74,59 +91,63 @@ $(B)/gen/queries.c: $(QUERIES) tools/embed.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed.sh $(QUERIES) > $@
 
-$(B)/obj/gen/queries.o: $(B)/gen/queries.c
+$(O)/obj/gen/queries.o: $(B)/gen/queries.c
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -c $< -o $@
-$(B)/asan/gen/queries.o: $(B)/gen/queries.c
+$(O)/asan/gen/queries.o: $(B)/gen/queries.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -c $< -o $@
+	$(SAN_CC) -O1 -g -c $< -o $@
 
 # ---- our code ----
-$(B)/obj/%.o: %.c $(HDRS) $(DEPS_STAMP)
+$(O)/obj/%.o: %.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
 
-SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-$(B)/asan/%.o: %.c $(HDRS) $(DEPS_STAMP)
+# MI_POSIX_ONLY: the sanitized pass takes the POSIX fallbacks of Linux calls.
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DMI_POSIX_ONLY
+$(O)/asan/%.o: %.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
+	$(SAN_CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
 
-mcpidx: $(OBJ) $(GRAMMAR_LIB) $(EXTRA_OBJ)
+$(BIN): $(OBJ) $(GRAMMAR_LIB) $(EXTRA_OBJ)
+	@mkdir -p $(dir $@)
 	$(CC) $(OPT) -o $@ $(OBJ) $(EXTRA_OBJ) $(GRAMMAR_LIB) $(LIBS)
 
-$(B)/mcpidx-asan: $(ASAN_OBJ) $(GRAMMAR_LIB)
-	$(CC) -g $(SAN) -o $@ $(ASAN_OBJ) $(GRAMMAR_LIB) $(LIBS)
+$(O)/mcpidx-asan: $(ASAN_OBJ) $(GRAMMAR_LIB)
+	$(SAN_CC) -g $(SAN) -o $@ $(ASAN_OBJ) $(GRAMMAR_LIB) $(LIBS)
 
 # ---- unit tests: tests/unit/test_*.c, each its own binary over the library ----
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
-UNIT_ASAN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests-asan/%)
-LIB_OBJ := $(filter-out $(B)/obj/tools/main.o,$(OBJ))
-LIB_ASAN := $(filter-out $(B)/asan/tools/main.o,$(ASAN_OBJ))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+UNIT_ASAN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests-asan/%)
+LIB_OBJ := $(filter-out $(O)/obj/tools/main.o,$(OBJ))
+LIB_ASAN := $(filter-out $(O)/asan/tools/main.o,$(ASAN_OBJ))
 
-$(B)/tests/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) $(GRAMMAR_LIB)
+$(O)/tests/%: tests/unit/%.c tests/unit/test.h $(LIB_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
-$(B)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
+$(O)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_ASAN) $(GRAMMAR_LIB) $(LIBS)
+	$(SAN_CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_ASAN) $(GRAMMAR_LIB) $(LIBS)
 
 # The regression replayer includes the fuzz targets' code.
-$(B)/tests/test_fuzz_regress $(B)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c)
+$(O)/tests/test_fuzz_regress $(O)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c)
 
 # ---- entry points ----
 run: mcpidx
 	sh tools/demo.sh
 
-test: mcpidx $(UNIT_BIN) $(B)/mcpidx-asan $(UNIT_ASAN)
-	sh tests/run.sh
+# tests/run.sh finds the binaries through MI_OUT (object tree) and MI_BIN.
+RUN_TESTS = MI_OUT=$(O) MI_BIN=$(BIN) sh tests/run.sh
+test: $(BIN) $(UNIT_BIN) $(O)/mcpidx-asan $(UNIT_ASAN)
+	$(RUN_TESTS)
 
 # Quick loop while developing: no sanitized pass.
-test-fast: mcpidx $(UNIT_BIN)
-	MI_SKIP_ASAN=1 sh tests/run.sh
+test-fast: $(BIN) $(UNIT_BIN)
+	MI_SKIP_ASAN=1 $(RUN_TESTS)
 
-valgrind: mcpidx $(UNIT_BIN)
-	MI_VALGRIND=1 MI_SKIP_ASAN=1 sh tests/run.sh
+valgrind: $(BIN) $(UNIT_BIN)
+	MI_VALGRIND=1 MI_SKIP_ASAN=1 $(RUN_TESTS)
 
 # libFuzzer targets (clang): make fuzz, then run build/fuzz/fuzz_NAME CORPUS_DIR
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -137,10 +158,10 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
 
 -include $(sort $(wildcard bench/*.mk))
 
-install: mcpidx
+install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 mcpidx $(DESTDIR)$(PREFIX)/bin/mcpidx
 	install -m 644 docs/mcpidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/mcpidx.1
 
 clean:
-	rm -rf $(B)/obj $(B)/asan $(B)/tests $(B)/tests-asan $(B)/gen $(B)/mcpidx-asan mcpidx
+	rm -rf $(B)/obj $(B)/asan $(B)/tests $(B)/tests-asan $(B)/gen $(B)/mcpidx-asan mcpidx $(B)/clang

@@ -13,7 +13,7 @@ if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; the
 	make -s build/obj/gen/queries.o build/grammars.a >/dev/null || exit 2
 	# shellcheck disable=SC2046
 	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
-		build/obj/indexer/*.o build/obj/gen/queries.o build/grammars.a \
+		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
 		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lstemmer -lpthread -lm \
 		-o "$dump" || { echo "ctags-recall: cannot build $dump (run make first)" >&2; exit 2; }
 fi

@@ -100,6 +100,22 @@ int mi_path_normalize(const char *in, mi_buf *out);
 /* fnmatch-style glob with '**' spanning directories. */
 bool mi_glob_match(const char *pat, const char *path);
 
+/* ---- portability (POSIX C; Linux calls each have a fallback) ------------------
+ * Built with -DMI_POSIX_ONLY the fallbacks are used on Linux too: the
+ * sanitized test pass does so, so they are tested on every `make test`. */
+
+/* Stable merge sort of n items of size sz; cmp gets ctx as its third
+ * argument.  Same order on every platform (qsort_r's argument order and
+ * stability differ between glibc and the BSDs). */
+void mi_sort(void *base, size_t n, size_t sz,
+	     int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+/* pipe() with FD_CLOEXEC on both ends.  0 or -1 with errno. */
+int mi_pipe_cloexec(int fd[2]);
+/* Absolute path of the running binary (malloc'd): /proc/self/exe, the
+ * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
+ * (or "mcpidx") when nothing better is known. */
+char *mi_exe_path(const char *argv0);
+
 /* ---- symbol kinds ------------------------------------------------------------ */
 
 /* Kinds are stored as small integers: append only, never renumber. */

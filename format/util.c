@@ -12,6 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#elif defined(__FreeBSD__)
+#include <sys/sysctl.h>
+#endif
 
 /* ---- allocation -------------------------------------------------------------- */
 
@@ -564,3 +569,113 @@ const char *mi_lang_name(int lang)
 		return "text";
 	return lang_names[lang];
 }
+
+/* ---- portability ------------------------------------------------------------ */
+
+static void sort_merge(char *a, char *tmp, size_t n, size_t sz,
+		       int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+	if (n < 2)
+		return;
+	size_t h = n / 2;
+	sort_merge(a, tmp, h, sz, cmp, ctx);
+	sort_merge(a + h * sz, tmp, n - h, sz, cmp, ctx);
+	if (cmp(a + (h - 1) * sz, a + h * sz, ctx) <= 0)
+		return; /* already in order */
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n) {
+		/* <= keeps equal items in their original order */
+		if (cmp(a + i * sz, a + j * sz, ctx) <= 0)
+			memcpy(tmp + k++ * sz, a + i++ * sz, sz);
+		else
+			memcpy(tmp + k++ * sz, a + j++ * sz, sz);
+	}
+	memcpy(tmp + k * sz, a + i * sz, (h - i) * sz);
+	k += h - i;
+	memcpy(a, tmp, k * sz); /* the tail a[j..n) is already in place */
+}
+
+void mi_sort(void *base, size_t n, size_t sz,
+	     int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+	if (n < 2 || !sz)
+		return;
+	char *tmp = mi_xmalloc(n * sz);
+	sort_merge(base, tmp, n, sz, cmp, ctx);
+	free(tmp);
+}
+
+int mi_pipe_cloexec(int fd[2])
+{
+#if defined(__linux__) && !defined(MI_POSIX_ONLY)
+	return pipe2(fd, O_CLOEXEC);
+#else
+	if (pipe(fd) != 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int fl = fcntl(fd[i], F_GETFD);
+		if (fl < 0 || fcntl(fd[i], F_SETFD, fl | FD_CLOEXEC) < 0) {
+			int e = errno;
+			close(fd[0]);
+			close(fd[1]);
+			errno = e;
+			return -1;
+		}
+	}
+	return 0;
+#endif
+}
+
+/* argv0 as the shell would have found it: a path as given, else the first
+ * executable of that name in PATH. */
+static char *exe_from_argv0(const char *argv0)
+{
+	char *r = NULL;
+	if (!argv0 || !*argv0)
+		return NULL;
+	if (strchr(argv0, '/'))
+		return realpath(argv0, NULL);
+	const char *path = getenv("PATH");
+	mi_buf cand = {0};
+	while (path && *path && !r) {
+		const char *e = strchr(path, ':');
+		size_t n = e ? (size_t)(e - path) : strlen(path);
+		mi_buf_reset(&cand);
+		if (n)
+			mi_buf_add(&cand, path, n);
+		else
+			mi_buf_addc(&cand, '.');
+		mi_buf_addc(&cand, '/');
+		mi_buf_adds(&cand, argv0);
+		if (access(cand.buf, X_OK) == 0)
+			r = realpath(cand.buf, NULL);
+		path = e ? e + 1 : NULL;
+	}
+	mi_buf_release(&cand);
+	return r;
+}
+
+char *mi_exe_path(const char *argv0)
+{
+	char *r = NULL;
+#if defined(__linux__) && !defined(MI_POSIX_ONLY)
+	r = realpath("/proc/self/exe", NULL);
+#elif defined(__APPLE__)
+	char buf[4096];
+	uint32_t n = sizeof(buf);
+	if (_NSGetExecutablePath(buf, &n) == 0)
+		r = realpath(buf, NULL);
+#elif defined(__FreeBSD__)
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1};
+	char buf[4096];
+	size_t n = sizeof(buf);
+	if (sysctl(mib, 4, buf, &n, NULL, 0) == 0)
+		r = realpath(buf, NULL);
+#endif
+	if (!r)
+		r = exe_from_argv0(argv0);
+	if (!r)
+		r = mi_xstrdup(argv0 && *argv0 ? argv0 : "mcpidx");
+	return r;
+}
+

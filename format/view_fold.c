@@ -177,7 +177,7 @@ void mi_v_relate(vctx *c)
 	}
 	if (!ntypes)
 		return;
-	qsort_r(types, ntypes, sizeof(int32_t), cmp_by_name, p->syms);
+	mi_sort(types, ntypes, sizeof(int32_t), cmp_by_name, (void *)p->syms);
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const mi_symbol *s = &p->syms[i];
 		if (s->kind != MI_KIND_METHOD || c->par[i] >= 0 || !*str0(s->parent))

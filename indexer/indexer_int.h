@@ -50,6 +50,10 @@ void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, in
 const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len);
 const char *mi_ts_src(mi_ts_ctx *c, size_t *len, uint32_t *base);
 mi_parsed *mi_ts_parsed(mi_ts_ctx *c);
+/* Text of [a, b) of the parsed source with the comments inside it blanked
+ * to spaces (same length, offsets kept): signatures never carry comments.
+ * Points into the source, or into a buffer of c valid until the next call. */
+const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b);
 /* Compile error of a language's query, or NULL. */
 const char *mi_ts_query_error(int lang);
 

@@ -52,6 +52,8 @@ struct mi_ts_ctx {
 	struct def_tmp *defs;    /* definitions found so far (ts_extract) */
 	size_t ndefs, capdefs;
 	uint32_t npatterns;      /* the query's pattern count */
+	TSNode def;              /* the definition being made into a symbol */
+	mi_buf scratch;          /* text with comments blanked (mi_ts_uncomment) */
 };
 
 typedef struct def_tmp {
@@ -258,10 +260,79 @@ static TSNode find_body(TSNode def)
 	return null;
 }
 
+static bool is_comment(TSNode n)
+{
+	const char *t = ts_node_type(n);
+	return strstr(t, "comment") != NULL;
+}
+
+/* Appends to out the [start, end) ranges of the comments inside [a, b) of
+ * the parsed text, searching below node n (which holds [a, b)). */
+static void comments_in(TSNode n, uint32_t a, uint32_t b, mi_buf *out)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(n);
+	int depth = 0;
+	bool more = ts_tree_cursor_goto_first_child_for_byte(&cur, a) >= 0;
+	while (more) {
+		TSNode x = ts_tree_cursor_current_node(&cur);
+		uint32_t xs = ts_node_start_byte(x), xe = ts_node_end_byte(x);
+		if (xs < b && xe > a) {
+			if (is_comment(x)) {
+				uint32_t r[2] = {xs < a ? a : xs, xe > b ? b : xe};
+				mi_buf_add(out, (const char *)r, sizeof(r));
+			} else if (depth < 64 && ts_tree_cursor_goto_first_child(&cur)) {
+				depth++;
+				continue;
+			}
+		}
+		/* next node: a sibling still before b, else up and on */
+		while (!(xs < b && ts_tree_cursor_goto_next_sibling(&cur))) {
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&cur)) {
+				more = false;
+				break;
+			}
+			depth--;
+			xs = 0;
+		}
+	}
+	ts_tree_cursor_delete(&cur);
+}
+
+const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b)
+{
+	if (b > c->len)
+		b = (uint32_t)c->len;
+	if (a >= b)
+		return c->src + a;
+	/* the smallest node known to hold [a, b): the definition or above */
+	TSNode n = c->def;
+	while (!ts_node_is_null(n) && (ts_node_start_byte(n) > a || ts_node_end_byte(n) < b))
+		n = ts_node_parent(n);
+	if (ts_node_is_null(n))
+		return c->src + a;
+	mi_buf r = {0};
+	comments_in(n, a, b, &r);
+	if (!r.len) {
+		mi_buf_release(&r);
+		return c->src + a;
+	}
+	mi_buf_reset(&c->scratch);
+	mi_buf_add(&c->scratch, c->src + a, b - a);
+	for (size_t i = 0; i + 2 * sizeof(uint32_t) <= r.len; i += 2 * sizeof(uint32_t)) {
+		uint32_t k[2];
+		memcpy(k, r.buf + i, sizeof(k));
+		memset(c->scratch.buf + (k[0] - a), ' ', k[1] - k[0]);
+	}
+	mi_buf_release(&r);
+	return c->scratch.buf;
+}
+
 /* Folds runs of white space into one space, trims, drops a trailing
  * '{' or ':' or '=>' opener. */
-static const char *fold_sig(mi_ts_ctx *c, const char *s, size_t n)
+static const char *fold_sig(mi_ts_ctx *c, uint32_t a, uint32_t b)
 {
+	const char *s = mi_ts_uncomment(c, a, b);
+	size_t n = b > a ? b - a : 0;
 	char small[MI_MAX_SIG + 8];
 	size_t o = 0;
 	bool space = false;
@@ -327,12 +398,6 @@ static void strip_comment(const char *s, size_t n, mi_buf *out)
 		}
 		i = e + 1;
 	}
-}
-
-static bool is_comment(TSNode n)
-{
-	const char *t = ts_node_type(n);
-	return strstr(t, "comment") != NULL;
 }
 
 /* Doc comment: comments immediately above the definition (or above the
@@ -686,7 +751,8 @@ static int ts_extract(mi_ts_ctx *c)
 			s->body_byte = sig_end + c->base;
 			s->body_line = ts_node_start_point(body).row + 1;
 		}
-		s->sig = fold_sig(c, c->src + sb, sig_end - sb);
+		c->def = d->node;
+		s->sig = fold_sig(c, sb, sig_end);
 		s->doc = find_doc(c, d->node, d->doc);
 		if (sp > 0) {
 			int32_t pi = stack[sp - 1];
@@ -760,6 +826,7 @@ out:
 	free(prefiltered);
 	free(c->defs);
 	c->defs = NULL;
+	mi_buf_release(&c->scratch);
 	c->ndefs = c->capdefs = 0;
 	free(refs);
 	if (qc)

@@ -287,9 +287,7 @@ int mi_mcp_server_init(mi_mcp_server *s, const mi_mcp_opts *o)
 	if (o->self_exe && *o->self_exe)
 		s->self_exe = abs_path(o->self_exe);
 	else
-		s->self_exe = realpath("/proc/self/exe", NULL);
-	if (!s->self_exe)
-		s->self_exe = mi_xstrdup("mcpidx");
+		s->self_exe = mi_exe_path(NULL);
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }

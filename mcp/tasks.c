@@ -207,8 +207,8 @@ static int spawn_build(mi_mcp_server *s, const char *path, bool force,
 		argv[argc++] = "3";
 	}
 	argv[argc] = NULL;
-	if (pipe2(opipe, O_CLOEXEC) != 0 ||
-	    (progress_fd && pipe2(ppipe, O_CLOEXEC) != 0)) {
+	if (mi_pipe_cloexec(opipe) != 0 ||
+	    (progress_fd && mi_pipe_cloexec(ppipe) != 0)) {
 		*err = errno;
 		return -1;
 	}

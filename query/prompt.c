@@ -140,7 +140,7 @@ out:
 	return rc;
 }
 
-int mi_query_file_symbols(mi_query *q, const char *path, mi_query_sym_fn fn,
+int mi_query_file_symbols(mi_query *q, const char *path, mi_query_file_sym_fn fn,
 			  void *ctx, mi_out *out)
 {
 	mi_buf norm = {0}, name = {0};

@@ -63,6 +63,38 @@ int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 
+/* ---- spans for editors (spans.c) ------------------------------------------
+ * The language server computes positions itself, so it reads the index as
+ * spans: one file's source and symbols, and symbols by name. */
+
+/* One indexed file, decoded. */
+typedef struct mi_query_file {
+	char *src;          /* the indexed source, malloc'd, NUL-terminated */
+	size_t len;         /* bytes of src */
+	uint8_t hash[16];   /* xxh3-128 of src when it was indexed */
+	mi_parsed parsed;   /* symbols (parent_idx links), diagnostics, impl refs */
+} mi_query_file;
+
+/* Loads path (repo-relative) into f; release with mi_query_file_release
+ * (also safe after a failure).  0, MI_ERR_PATH, MI_ERR_NOTFOUND when the
+ * file is not indexed, MI_ERR_CORRUPT. */
+int mi_query_file_load(mi_query *q, const char *path, mi_query_file *f);
+void mi_query_file_release(mi_query_file *f);
+/* The indexed source of path (normalized, repo-relative) alone: *src is
+ * malloc'd and NUL-terminated.  0 or MI_ERR_NOTFOUND. */
+int mi_query_source(mi_query *q, const char *path, char **src, size_t *len);
+/* The absolute repository root the index was built from (malloc'd), or
+ * NULL when the index does not record it. */
+char *mi_query_root(mi_query *q);
+
+/* Receives one symbol: path and s are valid only during the call. */
+typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s);
+/* Symbols whose name contains needle, ignoring case (all of them for ""),
+ * at most limit (0 = 100): exact names first, then prefixes, then the
+ * rest, each in name order.  Calls fn for each; 0 or an LMDB error. */
+int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
+		     mi_query_sym_fn fn, void *ctx);
+
 /* ---- prompts for the host's model (prompt.c) ------------------------------- */
 
 /* Which bodies a file-wide prompt carries besides the outline. */
@@ -106,9 +138,9 @@ int mi_query_file_hash(mi_query *q, const char *path, uint8_t hash[16]);
 /* Calls fn for each symbol of path (prototypes left out) with its qualified
  * name (valid for the call), kind and lines; nonzero from fn stops and is
  * returned.  Errors as mi_query_file_info. */
-typedef int (*mi_query_sym_fn)(void *ctx, const char *name, int kind,
+typedef int (*mi_query_file_sym_fn)(void *ctx, const char *name, int kind,
 			       uint32_t start_line, uint32_t end_line);
-int mi_query_file_symbols(mi_query *q, const char *path, mi_query_sym_fn fn,
+int mi_query_file_symbols(mi_query *q, const char *path, mi_query_file_sym_fn fn,
 			  void *ctx, mi_out *out);
 
 #endif

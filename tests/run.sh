@@ -1,12 +1,16 @@
 #!/bin/sh
 # Runs every test tier and prints the closing line "N passed, N failed".
-#   unit:  build/tests/test_*           (PASS/FAIL lines)
+#   unit:  $MI_OUT/tests/test_*         (PASS/FAIL lines)
 #   cli:   tests/cli/*.sh               (one test each; exit 0 = pass)
 #   security: tests/security/*.sh       (attacks and faults; same rules as cli)
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
-#   asan:  the unit and cli tiers again, sanitized (unless MI_SKIP_ASAN=1)
-# Run from the repository root.
+#   lsp:   tests/lsp/run.sh             (PASS/FAIL lines, real LSP client)
+#   asan:  the unit, cli and lsp tiers again, sanitized (unless MI_SKIP_ASAN=1)
+# Run from the repository root.  MI_OUT is the object tree (default build;
+# build/clang for `make CC=clang test`), MI_BIN the release binary.
 top=$(cd "$(dirname "$0")/.." && pwd)
+out_dir=${MI_OUT:-build}
+bin=${MI_BIN:-mcpidx}
 cd "$top" || exit 2
 log=build/test-log
 mkdir -p "$log"
@@ -59,20 +63,32 @@ tier() { # $1 = label, $2 = mcpidx binary, $3 = unit test dir
 }
 
 start=$(date +%s)
-tier unit mcpidx build/tests
+tier unit "$bin" "$out_dir/tests"
 if [ -f tests/mcp/run.sh ]; then
 	out="$log/mcp.out"
-	MCPIDX="$top/mcpidx" sh tests/mcp/run.sh > "$out" 2>&1
+	MCPIDX="$top/$bin" sh tests/mcp/run.sh > "$out" 2>&1
 	rc=$?
 	count "$out" mcp
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		echo "FAIL mcp suite exited $rc" >> "$out"; count "$out" mcp; tail -20 "$out"
 	fi
 fi
+lsp_tier() { # $1 = label, $2 = mcpidx binary
+	[ -f tests/lsp/run.sh ] || return 0
+	out="$log/$1.out"
+	MCPIDX="$top/$2" sh tests/lsp/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" "$1"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL lsp suite exited $rc" >> "$out"; count "$out" "$1"; tail -20 "$out"
+	fi
+}
+lsp_tier lsp "$bin"
 if [ -z "${MI_SKIP_ASAN:-}" ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-	tier asan build/mcpidx-asan build/tests-asan
+	tier asan "$out_dir/mcpidx-asan" "$out_dir/tests-asan"
+	lsp_tier asan-lsp "$out_dir/mcpidx-asan"
 fi
 echo "tests took $(( $(date +%s) - start ))s; logs in $log/"
 [ -n "$failed" ] && echo "failed in:$failed"

@@ -6,7 +6,6 @@
 #include "tools.h"
 #include "../artifact/artifact.h"
 
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,19 +42,6 @@ static const art_cmd art_cmds[] = {
 	{"store", 1, mi_art_store},
 };
 #define NART (sizeof art_cmds / sizeof *art_cmds)
-
-/* The repository an index directory REPO/.mcpidx belongs to, or NULL. */
-static char *repo_of(const char *index)
-{
-	char *d = mi_xstrdup(index), *r = NULL;
-	size_t n = strlen(d);
-	while (n > 1 && d[n - 1] == '/')
-		d[--n] = 0;
-	if (n >= 7 && strcmp(d + n - 7, ".mcpidx") == 0 && (n == 7 || d[n - 8] == '/'))
-		r = mi_xstrdup(dirname(d));
-	free(d);
-	return r;
-}
 
 static int read_stdin(mi_buf *b)
 {
@@ -149,7 +135,7 @@ int mi_artifacts_cmd_run(mi_query *q, const char *side, int argc, char **argv,
 	memset(&o, 0, sizeof o);
 	o.index = mi_query_path(q);
 	o.side = side;
-	o.repo = repo = repo_of(o.index);
+	o.repo = repo = mi_query_root(q); /* NULL: staleness against the index */
 	a = mi_art_new(&o);
 	rc = cmd->fn(a, q, &r, &ans);
 	if (json) {

@@ -256,7 +256,7 @@ static int hook_install(const char *hook, const char *chained, const char *top)
 	struct stat sb;
 	mi_buf s = {0};
 	int status = 1, rc;
-	char *exe = mi_self_exe("mcpidx");
+	char *exe = mi_exe_path(mi_prog);
 	bool exists = lstat(hook, &sb) == 0, ours = exists && is_ours(hook);
 	bool have_chained = lstat(chained, &sb) == 0;
 

@@ -41,7 +41,7 @@ int mi_cmd_serve(int argc, char **argv)
 		return 2;
 	}
 	char *index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
-	char *self = mi_self_exe(argv[0]);
+	char *self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
 	int rc = mi_mcp_serve(&o);

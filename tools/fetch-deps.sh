@@ -9,6 +9,8 @@ command -v npm >/dev/null 2>&1 || debs="$debs npm"
 # The test suite drives the CLI with python3 (JSON checks, a pty) and git.
 command -v python3 >/dev/null 2>&1 || debs="$debs python3"
 command -v git >/dev/null 2>&1 || debs="$debs git"
+# The sanitized test pass and the fuzz targets are built with clang.
+debs="$debs clang libclang-rt-14-dev"
 missing=""
 for p in $debs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -21,6 +21,8 @@ static const mi_cmd commands[] = {
 	 "folded view of files, parsed on the fly (no index needed)"},
 	{"serve", mi_cmd_serve, "[INDEX] [--http 127.0.0.1:PORT] [--log FILE]",
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
+	{"lsp", mi_cmd_lsp, "[INDEX] [--log FILE]",
+	 "language server for editors: folding, symbols, definitions, references"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
 	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
@@ -77,6 +79,8 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (argc > 0 && argv[0] && *argv[0])
+		mi_prog = argv[0];
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

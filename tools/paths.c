@@ -1,5 +1,5 @@
 /*
- * paths.c - where the index and the running binary are.
+ * paths.c - where the index is, and how we were started.
  */
 #include "tools.h"
 
@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+const char *mi_prog = "mcpidx";
 
 char *mi_resolve_index(const char *arg)
 {
@@ -26,13 +28,3 @@ char *mi_resolve_index(const char *arg)
 	return mi_xstrdup(arg);
 }
 
-char *mi_self_exe(const char *argv0)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	if (n > 0) {
-		buf[n] = 0;
-		return mi_xstrdup(buf);
-	}
-	return mi_xstrdup(argv0);
-}

@@ -26,6 +26,7 @@ int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
 int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
+int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
 int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
 
 /*
@@ -71,7 +72,8 @@ extern const char *const mi_query_cmd_names[];
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
 
-/* Path of the running executable (for child builds), malloc'd. */
-char *mi_self_exe(const char *argv0);
+/* argv[0] of the process as started (main sets it before any command
+ * runs): what mi_exe_path falls back on to find our own binary. */
+extern const char *mi_prog;
 
 #endif

@@ -24,17 +24,21 @@ static void stretch_to(mi_ts_ctx *c, mi_symbol *s, TSNode n)
 	s->end_line = end_line(n);
 }
 
-/* Folded text of src[a, b): runs of white space become one space. */
+/* Folded text of src[a, b): comments dropped, runs of white space become
+ * one space. */
 static const char *folded(mi_ts_ctx *c, uint32_t a, uint32_t b)
 {
 	size_t len;
 	uint32_t base;
-	const char *src = mi_ts_src(c, &len, &base);
+	mi_ts_src(c, &len, &base);
 	if (b > len)
 		b = (uint32_t)len;
+	if (a > b)
+		a = b;
+	const char *src = mi_ts_uncomment(c, a, b);
 	mi_buf o = {0};
 	bool sp = false;
-	for (uint32_t i = a; i < b && o.len < 400; i++) {
+	for (uint32_t i = 0; i < b - a && o.len < 400; i++) {
 		unsigned char ch = (unsigned char)src[i];
 		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
 			sp = o.len > 0;

@@ -158,13 +158,21 @@ bool mi_ts_has_modifier(mi_ts_ctx *c, TSNode n, const char *word)
 	return mi_ts_modifier_in(c, n, word, true);
 }
 
-/* Appends src[a, b) to out with white space folded to single spaces (none
+/* Appends src[a, b) to out with comments dropped and white space folded to single spaces (none
  * after '(' or '[', none before ')' ']' ','). */
-void mi_ts_add_folded(mi_buf *out, const char *src, uint32_t a, uint32_t b)
+void mi_ts_add_folded(mi_ts_ctx *c, mi_buf *out, uint32_t a, uint32_t b)
 {
+	size_t len;
+	uint32_t base;
+	mi_ts_src(c, &len, &base);
+	if (b > len)
+		b = (uint32_t)len;
+	if (a >= b)
+		return;
+	const char *t = mi_ts_uncomment(c, a, b);
 	bool space = out->len > 0;
-	for (uint32_t i = a; i < b; i++) {
-		unsigned char ch = (unsigned char)src[i];
+	for (uint32_t i = 0; i < b - a; i++) {
+		unsigned char ch = (unsigned char)t[i];
 		if (isspace(ch)) {
 			space = out->len > 0;
 			continue;
@@ -184,14 +192,8 @@ void mi_ts_add_folded(mi_buf *out, const char *src, uint32_t a, uint32_t b)
  * (byte offsets relative to the parsed text), dropping a trailing ';'. */
 void mi_ts_set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b)
 {
-	size_t len;
-	uint32_t base;
-	const char *src = mi_ts_src(c, &len, &base);
 	mi_buf o = {0};
-	if (b > len)
-		b = (uint32_t)len;
-	if (a < b)
-		mi_ts_add_folded(&o, src, a, b);
+	mi_ts_add_folded(c, &o, a, b);
 	while (o.len && (o.buf[o.len - 1] == ';' || o.buf[o.len - 1] == ' '))
 		o.len--;
 	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.len ? o.buf : "", o.len);
@@ -260,7 +262,7 @@ TSNode mi_ts_split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
 	if (ts_node_is_null(decl) || ts_node_is_null(list) || ts_node_is_null(owner))
 		return def;
 	TSNode type = ts_node_child_by_field_name(list, "type", 4);
-	const char *src = mi_ts_src(c, &len, &base);
+	mi_ts_src(c, &len, &base);
 	mi_buf o = {0};
 	uint32_t pre_end = 0;
 	if (!ts_node_is_null(type)) {
@@ -275,8 +277,8 @@ TSNode mi_ts_split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
 				break;
 			}
 	}
-	mi_ts_add_folded(&o, src, ts_node_start_byte(owner), pre_end);
-	mi_ts_add_folded(&o, src, ts_node_start_byte(decl), declarator_sig_end(c, decl));
+	mi_ts_add_folded(c, &o, ts_node_start_byte(owner), pre_end);
+	mi_ts_add_folded(c, &o, ts_node_start_byte(decl), declarator_sig_end(c, decl));
 	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.buf ? o.buf : "", o.len);
 	mi_buf_release(&o);
 	if (ts_node_eq(owner, def)) {

@@ -55,9 +55,10 @@ TSNode mi_ts_find_desc(TSNode n, const char *type, int depth);
  * stripped, lines joined by newlines; NULL if none.  Owned by the parse. */
 const char *mi_ts_doc_above(mi_ts_ctx *c, TSNode n);
 
-/* Appends src[a, b) to out with white space folded to single spaces (none
- * after '(' or '[', none before ')' ']' ','). */
-void mi_ts_add_folded(mi_buf *out, const char *src, uint32_t a, uint32_t b);
+/* Appends [a, b) of the parsed text to out with comments dropped and white
+ * space folded to single spaces (none after '(' or '[', none before ')'
+ * ']' ','). */
+void mi_ts_add_folded(mi_ts_ctx *c, mi_buf *out, uint32_t a, uint32_t b);
 /* Replaces the signature with the folded text of [a, b) of the source
  * (byte offsets relative to the parsed text), dropping a trailing ';'. */
 void mi_ts_set_sig(mi_ts_ctx *c, mi_symbol *s, uint32_t a, uint32_t b);

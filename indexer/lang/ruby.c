@@ -102,9 +102,9 @@ MI_FIX(ruby)
 		if (!ts_node_is_null(m)) {
 			size_t l;
 			mi_buf o = {0};
-			const char *src = mi_ts_src(c, &l, &base);
-			mi_ts_add_folded(&o, src, ts_node_start_byte(m), ts_node_end_byte(m));
-			mi_ts_add_folded(&o, src, ts_node_start_byte(n), ts_node_end_byte(n));
+			mi_ts_src(c, &l, &base);
+			mi_ts_add_folded(c, &o, ts_node_start_byte(m), ts_node_end_byte(m));
+			mi_ts_add_folded(c, &o, ts_node_start_byte(n), ts_node_end_byte(n));
 			s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.buf, o.len);
 			mi_buf_release(&o);
 			stmt = call;

@@ -36,10 +36,10 @@ static void swift_list_item(mi_ts_ctx *c, TSNode def, mi_symbol *s, TSNode owner
 {
 	size_t len;
 	uint32_t base;
-	const char *src = mi_ts_src(c, &len, &base);
+	mi_ts_src(c, &len, &base);
 	mi_buf o = {0};
-	mi_ts_add_folded(&o, src, ts_node_start_byte(owner), lead_end);
-	mi_ts_add_folded(&o, src, ts_node_start_byte(item), item_end);
+	mi_ts_add_folded(c, &o, ts_node_start_byte(owner), lead_end);
+	mi_ts_add_folded(c, &o, ts_node_start_byte(item), item_end);
 	s->sig = mi_parsed_strndup(mi_ts_parsed(c), o.buf ? o.buf : "", o.len);
 	mi_buf_release(&o);
 	if (more && ts_node_eq(def, owner)) {

@@ -1,0 +1,371 @@
+// End-to-end tests of `mcpidx lsp`, driven by vscode-languageserver-protocol
+// (the client side of the protocol VS Code itself uses) over stdio.
+// Prints one `PASS name` or `FAIL name: why` line per case; exits 1 on any FAIL.
+//   MCPIDX=/path/to/mcpidx node test.mjs [name-filter]
+import lspNode from 'vscode-languageserver-protocol/node.js';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const {
+  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
+  InitializeRequest, InitializedNotification, ShutdownRequest, ExitNotification,
+  FoldingRangeRequest, DocumentSymbolRequest, WorkspaceSymbolRequest,
+  DefinitionRequest, ReferencesRequest, DidOpenTextDocumentNotification,
+  DidChangeTextDocumentNotification, DidCloseTextDocumentNotification,
+  ShowMessageNotification, PublishDiagnosticsNotification,
+} = lspNode;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const top = path.resolve(here, '../..');
+const MCPIDX = process.env.MCPIDX || path.join(top, 'mcpidx');
+const filter = process.argv[2] || '';
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpidx-lsp-')));
+const repo = path.join(tmp, 'repo');       // fixture copy, indexed
+const bare = path.join(tmp, 'bare');       // fixture copy, never indexed
+
+let failures = 0;
+function assert(cond, why) { if (!cond) throw new Error(why); }
+function eq(a, b, what) {
+  assert(JSON.stringify(a) === JSON.stringify(b),
+    `${what}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`);
+}
+const uri = (root, rel) => pathToFileURL(path.join(root, rel)).href;
+const read = (root, rel) => fs.readFileSync(path.join(root, rel), 'utf8');
+const folds = (r) => r.map((f) => [f.startLine, f.endLine]);
+
+async function run(name, fn, timeoutMs = 20000) {
+  if (filter && !name.includes(filter)) return;
+  const t0 = Date.now();
+  let timer;
+  try {
+    await Promise.race([fn(), new Promise((_, rej) => {
+      timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    })]);
+    console.log(`PASS lsp/${name} (${Date.now() - t0} ms)`);
+  } catch (e) {
+    failures++;
+    console.log(`FAIL lsp/${name}: ${String(e && e.message || e).replace(/\n/g, ' ').slice(0, 500)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Starts `mcpidx lsp` and connects the protocol client to it.  opts:
+// root (workspace folder), args (extra command-line arguments), caps
+// (client capabilities), init (false: do not initialize).
+async function start(opts = {}) {
+  const proc = spawn(MCPIDX, ['lsp', ...(opts.args || [])], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((res) => proc.on('exit', (code) => res(code)));
+  const conn = createProtocolConnection(new StreamMessageReader(proc.stdout),
+    new StreamMessageWriter(proc.stdin));
+  const notes = [];
+  conn.onNotification(ShowMessageNotification.type, (p) => notes.push(['show', p]));
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => notes.push(['diag', p]));
+  conn.onError(() => {});
+  conn.listen();
+  const s = {
+    proc, conn, notes, exited, stderr: () => stderr, init: null,
+    req: (type, params) => conn.sendRequest(type, params),
+    open(root, rel, text) {
+      const t = text ?? read(root, rel);
+      conn.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: uri(root, rel), languageId: '', version: 1, text: t },
+      });
+      return t;
+    },
+    async stop() {
+      await conn.sendRequest(ShutdownRequest.type);
+      await conn.sendNotification(ExitNotification.type);
+      const code = await exited;
+      conn.dispose();
+      return code;
+    },
+  };
+  if (opts.init !== false) {
+    s.init = await conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: opts.root ? pathToFileURL(opts.root).href : null,
+      capabilities: opts.caps || {
+        textDocument: {
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          foldingRange: { lineFoldingOnly: true },
+        },
+      },
+    });
+    await conn.sendNotification(InitializedNotification.type, {});
+  }
+  return s;
+}
+
+// The lines an editor still shows once every fold is closed.
+function visibleLines(nlines, ranges) {
+  const hidden = new Set();
+  for (const r of ranges) for (let l = r.startLine + 1; l <= r.endLine; l++) hidden.add(l);
+  const v = [];
+  for (let l = 0; l < nlines; l++) if (!hidden.has(l)) v.push(l);
+  return v;
+}
+
+fs.cpSync(path.join(top, 'testdata/lsp'), repo, { recursive: true });
+fs.cpSync(path.join(top, 'testdata/lsp'), bare, { recursive: true });
+execFileSync(MCPIDX, ['build', repo], { stdio: 'pipe' });
+
+await run('initialize', async () => {
+  const s = await start({ root: repo });
+  const c = s.init.capabilities;
+  eq(c.positionEncoding, 'utf-16', 'default encoding');
+  assert(c.foldingRangeProvider && c.documentSymbolProvider && c.workspaceSymbolProvider &&
+    c.definitionProvider && c.referencesProvider, `capabilities ${JSON.stringify(c)}`);
+  eq(c.textDocumentSync.change, 2, 'incremental sync');
+  eq(s.init.serverInfo.name, 'mcpidx', 'serverInfo');
+  eq(await s.stop(), 0, `exit status after shutdown and exit; stderr: ${s.stderr().slice(-1500)}`);
+});
+
+await run('folding-c-index', async () => {
+  const s = await start({ root: repo });
+  const r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'src/shapes.c') } });
+  eq(folds(r), [[4, 7], [10, 14], [17, 20]], 'function bodies');
+  const h = await s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'src/shapes.h') } });
+  eq(folds(h), [[5, 8]], 'struct');
+  await s.stop();
+});
+
+// `:McpidxBrief` (docs/editors.md) folds a buffer to its outline: it closes
+// the fold of every symbol that holds no multi-line symbol (functions,
+// methods, structs, leaf sections) and leaves the containers open.  Done the
+// same way here, each line of `mcpidx outline` stays visible and every body
+// line of a function is hidden.
+function briefClosed(symbols) {
+  const closed = [];
+  const walk = (list) => {
+    for (const y of list || []) {
+      if (y.range.end.line <= y.range.start.line) continue;
+      const blocks = (y.children || []).filter((c) => c.range.end.line > c.range.start.line);
+      if (blocks.length) walk(y.children);
+      else closed.push(y.range.start.line);
+    }
+  };
+  walk(symbols);
+  return closed;
+}
+
+await run('folds-to-outline', async () => {
+  const s = await start({ root: repo });
+  for (const rel of ['src/shapes.c', 'src/shapes.h', 'app/models.py', 'docs/guide.md']) {
+    const src = read(repo, rel).split('\n');
+    const nlines = src.length - (src[src.length - 1] === '' ? 1 : 0);
+    const u = uri(repo, rel);
+    const r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: u } });
+    const sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: u } });
+    const closed = briefClosed(sym);
+    for (const l of closed)
+      assert(r.some((f) => f.startLine === l), `${rel}: no fold starts at line ${l + 1}`);
+    const visible = new Set(visibleLines(nlines, r.filter((f) => closed.includes(f.startLine))));
+    const outline = execFileSync(MCPIDX, ['outline', '--filter', 'all', '--line-numbers', 'plain',
+      path.join(repo, rel)], { encoding: 'utf8' });
+    const lines = outline.split('\n').filter((l) => /^\d+ /.test(l));
+    assert(lines.length >= 1, `${rel}: outline too short: ${outline}`);
+    for (const l of lines) {
+      const n = parseInt(l, 10) - 1;
+      assert(visible.has(n), `${rel}: outline line ${n + 1} (${l}) is folded away`);
+    }
+    const fns = [];
+    const walk = (list) => (list || []).forEach((y) => {
+      if (y.kind === 12 || y.kind === 6) fns.push(y);
+      walk(y.children);
+    });
+    walk(sym);
+    for (const y of fns)
+      for (let l = y.range.start.line + 1; l <= y.range.end.line; l++)
+        assert(!visible.has(l), `${rel}: body line ${l + 1} of ${y.name} stays visible`);
+  }
+  await s.stop();
+});
+
+await run('folding-markdown', async () => {
+  const s = await start({ root: repo });
+  const r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'docs/guide.md') } });
+  eq(folds(r), [[0, 14], [4, 11], [8, 11], [12, 14]], 'sections');
+  await s.stop();
+});
+
+await run('folding-live-buffer', async () => {
+  const s = await start({ root: repo });
+  const u = uri(repo, 'src/shapes.c');
+  const text = s.open(repo, 'src/shapes.c');
+  // Insert a three-line function after line 2: every later range moves down.
+  await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: u, version: 2 },
+    contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
+      text: 'int twice(int v)\n{\n\treturn 2 * v;\n}\n\n' }],
+  });
+  let r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: u } });
+  eq(folds(r), [[3, 6], [9, 12], [15, 19], [22, 25]], 'after an insertion');
+  let sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: u } });
+  assert(sym.some((y) => y.name === 'twice'), 'new function listed');
+  // Delete the new function again (a range edit), then replace the whole text.
+  await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: u, version: 3 },
+    contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 8, character: 0 } }, text: '' }],
+  });
+  r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: u } });
+  eq(folds(r), [[4, 7], [10, 14], [17, 20]], 'back to the indexed text');
+  await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: u, version: 4 }, contentChanges: [{ text: 'int one(void)\n{\n\treturn 1;\n}\n' }],
+  });
+  r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: u } });
+  eq(folds(r), [[0, 3]], 'whole-text change');
+  await s.conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: u } });
+  r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: u } });
+  eq(folds(r), [[4, 7], [10, 14], [17, 20]], 'closed: the index again');
+  assert(text.length > 0, 'opened');
+  await s.stop();
+});
+
+await run('document-symbols', async () => {
+  const s = await start({ root: repo });
+  const sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(repo, 'app/models.py') } });
+  const acc = sym.find((y) => y.name === 'Account');
+  assert(acc, `Account missing: ${JSON.stringify(sym)}`);
+  eq(acc.kind, 5, 'class kind');
+  eq(acc.range.start, { line: 3, character: 0 }, 'class range start');
+  eq(acc.selectionRange, { start: { line: 3, character: 6 }, end: { line: 3, character: 13 } }, 'class name');
+  eq((acc.children || []).map((c) => [c.name, c.kind]), [['__init__', 6], ['validate_token', 6]], 'methods');
+  eq(acc.children[1].detail, 'def validate_token(self, token)', 'signature as detail');
+  eq(sym.find((y) => y.name === 'make_account').kind, 12, 'function kind');
+  const md = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(repo, 'docs/guide.md') } });
+  eq(md.map((y) => y.name), ['Guide'], 'one top heading');
+  eq(md[0].children.map((y) => y.name), ['Install', 'Usage'], 'sections');
+  eq(md[0].children[0].children.map((y) => y.name), ['From source'], 'subsection');
+  await s.stop();
+});
+
+await run('document-symbols-flat', async () => {
+  const s = await start({ root: repo, caps: {} });
+  const sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(repo, 'app/models.py') } });
+  const m = sym.find((y) => y.name === 'validate_token');
+  assert(m && m.location && m.location.uri === uri(repo, 'app/models.py'), `flat: ${JSON.stringify(m)}`);
+  eq(m.containerName, 'Account', 'container');
+  await s.stop();
+});
+
+await run('workspace-symbols', async () => {
+  const s = await start({ root: repo });
+  const r = await s.req(WorkspaceSymbolRequest.type, { query: 'perim' });
+  const names = r.map((y) => `${y.name}@${path.relative(repo, fileURLToPath(y.location.uri))}`);
+  assert(names.includes('perimeter@src/shapes.c') && names.includes('perimeter@src/shapes.h'),
+    `perimeter: ${names}`);
+  const def = r.find((y) => y.location.uri.endsWith('shapes.c'));
+  eq(def.location.range, { start: { line: 17, character: 0 }, end: { line: 20, character: 1 } }, 'range');
+  const exact = await s.req(WorkspaceSymbolRequest.type, { query: 'Account' });
+  eq(exact[0].name, 'Account', 'exact match first');
+  const all = await s.req(WorkspaceSymbolRequest.type, { query: '' });
+  assert(all.length >= 10, `empty query lists symbols: ${all.length}`);
+  eq((await s.req(WorkspaceSymbolRequest.type, { query: 'zzzz_nothing' })).length, 0, 'no match');
+  await s.stop();
+});
+
+await run('definition-and-references', async () => {
+  const s = await start({ root: repo });
+  const main = uri(repo, 'src/main.c');
+  // line 7: "\t/* naïve 🙂 */ int r = area(a, b);" - the emoji is two UTF-16 units
+  const col = 'area'.length && '\t/* naïve 🙂 */ int r = '.length;
+  const d = await s.req(DefinitionRequest.type, { textDocument: { uri: main }, position: { line: 7, character: col + 1 } });
+  const defs = d.map((l) => `${path.relative(repo, fileURLToPath(l.uri))}:${l.range.start.line}:${l.range.start.character}`);
+  eq(defs.includes('src/shapes.c:10:4'), true, `definition of area: ${defs}`);
+  const refs = await s.req(ReferencesRequest.type, { textDocument: { uri: main }, position: { line: 7, character: col },
+    context: { includeDeclaration: false } });
+  const at = refs.map((l) => `${path.relative(repo, fileURLToPath(l.uri))}:${l.range.start.line}:${l.range.start.character}-${l.range.end.character}`);
+  eq(at.includes(`src/main.c:7:${col}-${col + 4}`), true, `call site in UTF-16 columns: ${at}`);
+  const withDecl = await s.req(ReferencesRequest.type, { textDocument: { uri: main }, position: { line: 7, character: col },
+    context: { includeDeclaration: true } });
+  assert(withDecl.length > refs.length, 'includeDeclaration adds the definition');
+  const none = await s.req(DefinitionRequest.type, { textDocument: { uri: main }, position: { line: 2, character: 0 } });
+  assert(none === null || none.length === 0, `no word: ${JSON.stringify(none)}`);
+  await s.stop();
+});
+
+await run('utf8-positions', async () => {
+  const s = await start({ root: repo, caps: { general: { positionEncodings: ['utf-8', 'utf-16'] } } });
+  eq(s.init.capabilities.positionEncoding, 'utf-8', 'negotiated');
+  const main = uri(repo, 'src/main.c');
+  const col = Buffer.byteLength('\t/* naïve 🙂 */ int r = ');
+  const refs = await s.req(ReferencesRequest.type, { textDocument: { uri: main }, position: { line: 7, character: col },
+    context: { includeDeclaration: false } });
+  const hit = refs.find((l) => l.uri === main && l.range.start.line === 7);
+  eq(hit && hit.range.start.character, col, 'byte column');
+  await s.stop();
+});
+
+await run('no-index', async () => {
+  const s = await start({ root: bare });
+  await new Promise((res) => setTimeout(res, 100));
+  const warn = s.notes.find((n) => n[0] === 'show');
+  assert(warn && /mcpidx build/.test(warn[1].message), `no warning: ${JSON.stringify(s.notes)}`);
+  const r = await s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(bare, 'src/shapes.c') } });
+  eq(folds(r), [[4, 7], [10, 14], [17, 20]], 'parsed from disk');
+  const w = await s.req(WorkspaceSymbolRequest.type, { query: 'area' });
+  eq(w.length, 0, 'no workspace symbols without an index');
+  await s.stop();
+});
+
+await run('index-argument', async () => {
+  // INDEX on the command line, no workspace folder: paths are relative to
+  // the repository the index records.
+  const s = await start({ args: [path.join(repo, '.mcpidx')] });
+  const r = await s.req(WorkspaceSymbolRequest.type, { query: 'span' });
+  assert(r.some((y) => y.location.uri === uri(repo, 'src/shapes.c')), `uris: ${JSON.stringify(r)}`);
+  await s.stop();
+});
+
+await run('rebuild-picked-up', async () => {
+  const dir = path.join(tmp, 'rebuild');
+  fs.cpSync(path.join(top, 'testdata/lsp'), dir, { recursive: true });
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  const s = await start({ root: dir });
+  eq((await s.req(WorkspaceSymbolRequest.type, { query: 'volume' })).length, 0, 'before');
+  fs.appendFileSync(path.join(dir, 'src/shapes.c'), '\nint volume(int h)\n{\n\treturn h;\n}\n');
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  const w = await s.req(WorkspaceSymbolRequest.type, { query: 'volume' });
+  eq(w.map((y) => y.name), ['volume'], 'after the rebuild');
+  await s.stop();
+});
+
+await run('errors', async () => {
+  const s = await start({ init: false });
+  const code = async (p) => { try { await p; return 'ok'; } catch (e) { return e.code; } };
+  eq(await code(s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'src/shapes.c') } })),
+    -32002, 'before initialize');
+  await s.req(InitializeRequest.type, { processId: null, rootUri: pathToFileURL(repo).href, capabilities: {} });
+  eq(await code(s.req(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} })),
+    -32600, 'second initialize');
+  eq(await code(s.conn.sendRequest('textDocument/hover', { textDocument: { uri: 'file:///x' }, position: { line: 0, character: 0 } })),
+    -32601, 'unknown method');
+  eq(await code(s.conn.sendRequest('textDocument/foldingRange', {})), -32602, 'missing uri');
+  eq(await code(s.conn.sendRequest('textDocument/foldingRange', { textDocument: { uri: 'https://example.com/a.c' } })),
+    -32602, 'not a file uri');
+  eq(await code(s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'src/missing.c') } })),
+    -32803, 'missing file');
+  eq(await code(s.conn.sendRequest('workspace/symbol', {})), -32602, 'workspace/symbol without query');
+  await s.req(ShutdownRequest.type);
+  eq(await code(s.req(FoldingRangeRequest.type, { textDocument: { uri: uri(repo, 'src/shapes.c') } })),
+    -32600, 'after shutdown');
+  await s.conn.sendNotification(ExitNotification.type);
+  eq(await s.exited, 0, `exit status; stderr: ${s.stderr().slice(-1500)}`);
+  s.conn.dispose();
+});
+
+await run('exit-without-shutdown', async () => {
+  const s = await start({ root: repo });
+  await s.conn.sendNotification(ExitNotification.type);
+  eq(await s.exited, 1, 'exit status without shutdown');
+  s.conn.dispose();
+});
+
+fs.rmSync(tmp, { recursive: true, force: true });
+process.exit(failures ? 1 : 0);

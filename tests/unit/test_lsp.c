@@ -1,0 +1,119 @@
+/*
+ * test_lsp.c - the language server's text layer: positions in each
+ * encoding (surrogate pairs, CRLF, clamping), words under the cursor,
+ * file:// URIs, and incremental edits of an open document.
+ */
+#include "test.h"
+#include "../../lsp/lsp_int.h"
+
+/* "a\u00e9\U0001F642b": a (1 byte), e-acute (2), emoji (4), b (1). */
+static const char line2[] = "x\nu\xc3\xa9\xf0\x9f\x99\x82v w\r\nlast";
+
+TEST(positions_per_encoding)
+{
+	static const struct { int enc; uint32_t v_col; } rows[] = {
+		{MI_ENC_UTF8, 7}, {MI_ENC_UTF16, 4}, {MI_ENC_UTF32, 3},
+	};
+	size_t len = strlen(line2), v = 9; /* byte of 'v' */
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		mi_lsp_lines l;
+		uint32_t ln, ch;
+		mi_lsp_lines_init(&l, line2, len, rows[i].enc);
+		CHECK_INT(l.n, 3);
+		mi_lsp_position(&l, v, &ln, &ch);
+		CHECK_INT(ln, 1);
+		CHECK_INT(ch, rows[i].v_col);
+		CHECK_INT(mi_lsp_offset(&l, 1, rows[i].v_col), v);
+		/* past the line's end: before its CR LF */
+		CHECK_INT(mi_lsp_offset(&l, 1, 1000), 12);
+		/* past the last line: the end of the text */
+		CHECK_INT(mi_lsp_offset(&l, 9, 0), len);
+		CHECK_INT(mi_lsp_offset(&l, 2, 2), len - 2);
+		mi_lsp_lines_release(&l);
+	}
+}
+
+TEST(surrogate_pair_halves)
+{
+	mi_lsp_lines l;
+	mi_lsp_lines_init(&l, line2, strlen(line2), MI_ENC_UTF16);
+	/* the emoji is units 2..3 of line 1: its second half is not a boundary */
+	CHECK_INT(mi_lsp_offset(&l, 1, 2), 5);
+	CHECK_INT(mi_lsp_offset(&l, 1, 3), 5);
+	mi_lsp_lines_release(&l);
+}
+
+TEST(words)
+{
+	const char *s = "  call(foo_bar, 42);";
+	size_t a, b;
+	CHECK_INT(mi_lsp_word_at(s, strlen(s), 3, &a, &b), 4);
+	CHECK_INT(a, 2);
+	CHECK_INT(mi_lsp_word_at(s, strlen(s), 6, &a, &b), 4); /* just after "call" */
+	CHECK_INT(mi_lsp_word_at(s, strlen(s), 10, &a, &b), 7);
+	CHECK_INT(a, 7);
+	CHECK_INT(mi_lsp_word_at(s, strlen(s), 16, &a, &b), 0); /* a number */
+	CHECK_INT(mi_lsp_word_at(s, strlen(s), 0, &a, &b), 0);
+	CHECK_INT(mi_lsp_find_word(s, 0, strlen(s), "foo"), (size_t)-1);
+	CHECK_INT(mi_lsp_find_word(s, 0, strlen(s), "foo_bar"), 7);
+	CHECK_INT(mi_lsp_find_word(s, 8, strlen(s), "oo_bar"), 8); /* from bounds the left */
+}
+
+TEST(uris)
+{
+	mi_buf b = {0};
+	char *p;
+	mi_lsp_path_uri("/tmp/a b/c#d%.c", &b);
+	CHECK_STR(b.buf, "file:///tmp/a%20b/c%23d%25.c");
+	p = mi_lsp_uri_path(b.buf);
+	CHECK_STR(p, "/tmp/a b/c#d%.c");
+	free(p);
+	p = mi_lsp_uri_path("file://localhost/etc/x.c");
+	CHECK_STR(p, "/etc/x.c");
+	free(p);
+	CHECK(mi_lsp_uri_path("file://host/x.c") == NULL);
+	CHECK(mi_lsp_uri_path("https://example.com/x.c") == NULL);
+	CHECK(mi_lsp_uri_path("file:///a%00b") == NULL);
+	mi_buf_release(&b);
+}
+
+TEST(incremental_edits)
+{
+	mi_lsp_doc d = {0};
+	mi_buf err = {0};
+	json_t *c;
+	mi_parsed_init(&d.parsed);
+	mi_buf_adds(&d.text, "int a;\n\xf0\x9f\x99\x82 int b;\n");
+	/* replace "b" (UTF-16 column 4 on line 1: after the emoji and a space) */
+	c = json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}", "range", "start", "line", 1,
+		      "character", 7, "end", "line", 1, "character", 8, "text", "cde");
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), 0);
+	CHECK_STR(d.text.buf, "int a;\n\xf0\x9f\x99\x82 int cde;\n");
+	json_decref(c);
+	c = json_pack("{s:s}", "text", "whole");
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), 0);
+	CHECK_STR(d.text.buf, "whole");
+	json_decref(c);
+	c = json_pack("{s:{s:{s:i}},s:s}", "range", "start", "line", -1, "text", "x");
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), -1);
+	CHECK_CONTAINS(err.buf, "range");
+	json_decref(c);
+	c = json_pack("{s:i}", "text", 3);
+	mi_buf_reset(&err);
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), -1);
+	CHECK_CONTAINS(err.buf, "text");
+	json_decref(c);
+	mi_buf_release(&err);
+	mi_buf_release(&d.text);
+	mi_parsed_release(&d.parsed);
+}
+
+int main(void)
+{
+	RUN(positions_per_encoding);
+	RUN(surrogate_pair_halves);
+	RUN(words);
+	RUN(uris);
+	RUN(incremental_edits);
+	return test_done();
+}
