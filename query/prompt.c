@@ -208,10 +208,10 @@ static bool in_focus(const mi_prompt_opts *o, const mi_symbol *s)
 
 static void json_names(mi_buf *j, const char *key, const mi_buf *names)
 {
-	const char *p = names->buf, *end = names->buf + names->len;
+	const char *p = mi_buf_str(names), *end = p + names->len;
 	bool first = true;
 	mi_buf_addf(j, ",\"%s\":[", key);
-	while (p && p < end) {
+	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		if (!first)
