@@ -19,4 +19,19 @@ typedef struct mi_mcp_opts {
  * an error after printing why to the log. */
 int mi_mcp_serve(const mi_mcp_opts *o);
 
+/*
+ * The artifact tools that write (mcp/artifacts.c), shared with the command
+ * line: generate_prompt (a prompt for the host's model, counted as a step of
+ * a bounded chain), generate_artifact (parse at once; annotate/summarize as
+ * generate_prompt), store_llm_result (the model's answer, pinned to the
+ * source's content hash, "NAME: text" lines of an annotation also stored per
+ * symbol) and delete_artifact.  Answers as query.h's artifact section says;
+ * a chain over its budget (MAX_STEPS, age, callback timeout) is refused with
+ * an "error" answer whose nextAction says what to do.  0 or the error.
+ */
+int mi_mcp_art_prompt(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+
 #endif

@@ -30,4 +30,15 @@ int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbo
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);
 
+/* ---- artifacts (artifacts.c, evidence.c) ------------------------------------ */
+
+struct mi_art_ev;
+/* The handle's lock (guards its side store handle and evidence index). */
+void mi_art_lock(mi_art *a);
+void mi_art_unlock(mi_art *a);
+/* Where the handle keeps its evidence term index (use under the lock). */
+struct mi_art_ev **mi_art_ev_slot(mi_art *a);
+/* Frees an evidence term index (evidence.c). */
+void mi_art_ev_free(struct mi_art_ev *e);
+
 #endif

@@ -4,7 +4,7 @@
  * scripts.  The same commands run in the REPL (`artifacts list` ...).
  */
 #include "tools.h"
-#include "../artifact/artifact.h"
+#include "../mcp/mcp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +37,9 @@ typedef struct art_cmd {
 static const art_cmd art_cmds[] = {
 	{"list", 0, mi_art_list},
 	{"show", 1, mi_art_get},
-	{"rm", 1, mi_art_delete},
-	{"prompt", 1, mi_art_generate_prompt},
-	{"store", 1, mi_art_store},
+	{"rm", 1, mi_mcp_art_delete},
+	{"prompt", 1, mi_mcp_art_prompt},
+	{"store", 1, mi_mcp_art_store},
 };
 #define NART (sizeof art_cmds / sizeof *art_cmds)
 

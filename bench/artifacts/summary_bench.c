@@ -23,7 +23,6 @@
 #include "format/format.h"
 #include "format/side.h"
 #include "query/query.h"
-#include "artifact/artifact.h"
 
 #include <jansson.h>
 #include <math.h>

@@ -4,7 +4,8 @@
  * tokenizer), rebuilt when the side store's artifacts change, scored with
  * BM25 against a query.  Only artifacts still fresh against the index count.
  */
-#include "artifact_int.h"
+#include "query_int.h"
+#include "../format/side.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,16 +154,16 @@ static int build_fn(void *ctx, const mi_side_rec *r)
 }
 
 /* The term index of the artifacts as of t, rebuilt when they changed since
- * a->ev was built.  Called with a->mu held. */
+ * (*mi_art_ev_slot(a)) was built.  Called with a->mu held. */
 static int ev_current(mi_art *a, mi_side_txn *t)
 {
 	int64_t gen = mi_side_gen(t, MI_SIDE_ARTIFACTS);
 	build_ctx b;
 	int rc;
-	if (a->ev && a->ev->gen == gen)
+	if ((*mi_art_ev_slot(a)) && (*mi_art_ev_slot(a))->gen == gen)
 		return 0;
-	mi_art_ev_free(a->ev);
-	a->ev = NULL;
+	mi_art_ev_free((*mi_art_ev_slot(a)));
+	(*mi_art_ev_slot(a)) = NULL;
 	memset(&b, 0, sizeof b);
 	b.e = mi_xcalloc(1, sizeof *b.e);
 	b.e->gen = gen;
@@ -178,7 +179,7 @@ static int ev_current(mi_art *a, mi_side_txn *t)
 		return rc;
 	}
 	b.e->avglen = b.e->ndocs ? (double)b.total / (double)b.e->ndocs : 1.0;
-	a->ev = b.e;
+	(*mi_art_ev_slot(a)) = b.e;
 	return 0;
 }
 
@@ -239,10 +240,10 @@ int mi_art_evidence(mi_art *a, mi_query *q, const char *query, size_t max,
 		goto out;
 	if ((rc = mi_side_begin(s, false, &t)))
 		goto out;
-	pthread_mutex_lock(&a->mu);
+	mi_art_lock(a);
 	rc = ev_current(a, t);
-	if (!rc && a->ev->ndocs) {
-		struct mi_art_ev *e = a->ev;
+	if (!rc && (*mi_art_ev_slot(a))->ndocs) {
+		struct mi_art_ev *e = (*mi_art_ev_slot(a));
 		score = mi_xcalloc(e->ndocs, sizeof *score);
 		for (size_t off = 0; off < qc.terms.len; off += strlen(qc.terms.buf + off) + 1) {
 			const char *term = qc.terms.buf + off;
@@ -285,7 +286,7 @@ int mi_art_evidence(mi_art *a, mi_query *q, const char *query, size_t max,
 			n = k;
 		}
 	}
-	pthread_mutex_unlock(&a->mu);
+	mi_art_unlock(a);
 	mi_side_abort(t);
 	if (!rc) {
 		*out = ev;

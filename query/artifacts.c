@@ -1,34 +1,29 @@
 /*
- * artifact.c - the artifact tools: prompts for the host's model, storing
- * its answers pinned to the source's content hash, reading, listing and
- * deleting them, each answered as one structured object (artifact.h).
+ * artifacts.c - the read side of artifacts (what the host's own model wrote
+ * about the code, kept in the side store, format/side.h): the task table and
+ * the prompt each task asks for, reading one file's artifacts and listing
+ * them as a tree, each checked against the source it describes (stale when
+ * the file changed), and the structured answers every artifact tool gives.
+ * The writes (store, delete, chains) are in mcp/artifacts.c.
  */
-#include "artifact_int.h"
+#include "query_int.h"
+#include "../format/side.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define MI_ART_MAX_RESULT ((size_t)1 << 20) /* largest result stored */
-
 /* ---- the task table ---------------------------------------------------------------- */
 
 /* One task the host's model can be asked to do.  Adding a task is adding a
  * row (and its name to mi_art_tasks). */
-typedef struct art_task {
-	const char *name;       /* generate_prompt's task */
-	int bodies;             /* a whole file: which bodies the prompt carries */
-	bool per_symbol;        /* a file's answer is "NAME: text" lines, also
-				 * stored one per symbol */
-	const char *file_ask;   /* instructions for a whole file */
-	const char *symbol_ask; /* for one symbol; %s is its name */
-} art_task;
-
-static const art_task art_tasks[] = {
+static const mi_art_task art_tasks[] = {
 {
 	"annotate", MI_PROMPT_BODIES_ALL, true,
 	"Annotate the functions of this file for a code index. For each function or "
@@ -73,7 +68,7 @@ const char *const mi_art_tasks[] = {"annotate", "summarize", "document", "test-p
 
 #define NTASKS (sizeof art_tasks / sizeof *art_tasks)
 
-static const art_task *task_find(const char *name)
+const mi_art_task *mi_art_task_find(const char *name)
 {
 	for (size_t i = 0; name && i < NTASKS; i++)
 		if (strcmp(art_tasks[i].name, name) == 0)
@@ -82,6 +77,23 @@ static const art_task *task_find(const char *name)
 }
 
 /* ---- the handle ---------------------------------------------------------------------- */
+
+struct mi_art {
+	mi_art_opts o;         /* options; the strings below are the copies */
+	char *index;           /* index path */
+	char *side_dir;        /* side store directory, NULL when unknown */
+	char *repo;            /* working tree or NULL */
+	pthread_mutex_t mu;    /* guards side and ev */
+	mi_side *side;         /* opened on first use */
+	struct mi_art_ev *ev;  /* search evidence term index */
+};
+
+int64_t mi_art_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static char *dup_or_null(const char *s)
 {
@@ -129,6 +141,60 @@ const char *mi_art_side_dir(const mi_art *a)
 }
 
 /* ---- answers ------------------------------------------------------------------------- */
+const mi_art_opts *mi_art_options(const mi_art *a)
+{
+	return &a->o;
+}
+
+void mi_art_lock(mi_art *a)
+{
+	pthread_mutex_lock(&a->mu);
+}
+
+void mi_art_unlock(mi_art *a)
+{
+	pthread_mutex_unlock(&a->mu);
+}
+
+struct mi_art_ev **mi_art_ev_slot(mi_art *a)
+{
+	return &a->ev;
+}
+
+int mi_art_side(mi_art *a, bool create, mi_side **s, mi_out *out)
+{
+	int rc = 0;
+	pthread_mutex_lock(&a->mu);
+	if (a->side)
+		goto out;
+	if (!a->side_dir) {
+		rc = mi_art_error(out, MI_ERR_NOINDEX, "Build the index first: mcpidx build REPO "
+				  "(or call index_codebase); artifacts are kept beside it.",
+				  "No index at %s, so there is no place for artifacts yet.",
+				  a->index ? a->index : "(none)");
+		goto out;
+	}
+	rc = mi_side_open(a->side_dir, create ? MI_SIDE_CREATE : 0, &a->side);
+	if (rc == MI_ERR_NOINDEX && !create)
+		goto out;
+	if (rc == EACCES || rc == EROFS || rc == EPERM)
+		mi_art_error(out, rc, "Serve with --side DIR naming a writable directory, or "
+			     "set MCPIDX_SIDE.", "The artifact store at %s is not writable (%s).",
+			     a->side_dir, mi_strerror(rc));
+	else if (rc == MI_ERR_VERSION)
+		mi_art_error(out, rc, "Move the directory away (its artifacts cannot be read "
+			     "by this mcpidx) or use --side DIR.", "The artifact store at %s was "
+			     "written by another version of mcpidx (layout version differs from %d).",
+			     a->side_dir, MI_SIDE_VERSION);
+	else if (rc)
+		mi_art_error(out, rc, "Check the directory, or use --side DIR.",
+			     "Cannot open the artifact store at %s: %s.", a->side_dir,
+			     mi_strerror(rc));
+out:
+	*s = a->side;
+	pthread_mutex_unlock(&a->mu);
+	return rc;
+}
 
 int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
 {
@@ -166,7 +232,7 @@ void mi_art_success(mi_out *out, const char *data, const char *text, const char 
 }
 
 /* Turns a query error answer into an "error" answer with a next action. */
-static int from_query(mi_out *out, int rc, const char *next)
+int mi_art_from_query(mi_out *out, int rc, const char *next)
 {
 	mi_buf msg = {0};
 	mi_buf_add(&msg, out->text.buf, out->text.len);
@@ -184,7 +250,7 @@ static void iso_time(int64_t ms, char out[32])
 		strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static bool hex_hash(const char *hex, uint8_t out[16])
+bool mi_art_hex_hash(const char *hex, uint8_t out[16])
 {
 	if (!hex || strlen(hex) != 32)
 		return false;
@@ -203,7 +269,7 @@ static bool hex_hash(const char *hex, uint8_t out[16])
 /* The content hash of path as it is now: the working tree's file when the
  * repository is known and holds it, else the index's record.  false: the
  * file is gone from both. */
-static bool current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16])
+bool mi_art_current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16])
 {
 	mi_out ignore;
 	bool ok = false;
@@ -227,8 +293,7 @@ static bool current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16]
 }
 
 /* One artifact as JSON, with its staleness against now (NULL: gone). */
-static void artifact_json(mi_buf *j, const mi_side_rec *r, const uint8_t *now,
-			  bool with_text)
+void mi_art_json(mi_buf *j, const mi_side_rec *r, const uint8_t *now, bool with_text)
 {
 	char hex[33] = "", cur[33] = "", when[32];
 	bool stale = !now || !r->has_hash || memcmp(now, r->hash, 16) != 0;
@@ -267,8 +332,8 @@ static void artifact_json(mi_buf *j, const mi_side_rec *r, const uint8_t *now,
 
 /* Copies r with its path normalised into norm; an "error" answer when the
  * path is missing or leaves the repository. */
-static int norm_req(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_path,
-		    mi_out *out)
+int mi_art_norm(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_path,
+		mi_out *out)
 {
 	*n = *r;
 	if (!r->path || !*r->path) {
@@ -287,7 +352,7 @@ static int norm_req(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_
 	return 0;
 }
 
-static int bad_task(const char *task, mi_out *out, bool with_parse)
+int mi_art_bad_task(const char *task, mi_out *out, bool with_parse)
 {
 	return mi_art_error(out, MI_ERR_ARG, with_parse ?
 			    "Use one of: parse, annotate, summarize." :
@@ -295,23 +360,14 @@ static int bad_task(const char *task, mi_out *out, bool with_parse)
 			    "Unknown task '%s'.", task ? task : "");
 }
 
-/* ---- generate_prompt and generate_artifact ----------------------------------------------- */
+/* ---- the prompt of a task ------------------------------------------------------------ */
 
-static int prompt_ready(mi_art *a, mi_query *q, const mi_art_req *r, const art_task *tk,
-			mi_out *out)
+int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+		   mi_out *prompt, mi_out *out)
 {
-	int64_t start = mi_art_now_us();
 	mi_prompt_opts po;
-	mi_buf ask = {0}, args = {0}, data = {0};
-	mi_out p;
-	mi_art_step st;
-	json_t *pj = NULL;
-	const char *hash = "";
-	char *prompt = NULL;
+	mi_buf ask = {0};
 	int rc;
-
-	memset(&p, 0, sizeof p);
-	memset(&st, 0, sizeof st);
 	memset(&po, 0, sizeof po);
 	if (r->symbol)
 		mi_buf_addf(&ask, tk->symbol_ask, r->symbol);
@@ -326,82 +382,22 @@ static int prompt_ready(mi_art *a, mi_query *q, const mi_art_req *r, const art_t
 	po.bodies = tk->bodies;
 	po.instructions = ask.buf;
 	po.budget_tokens = a->o.prompt_tokens;
-	po.deadline_us = start + a->o.tool_timeout_ms * 1000;
-	rc = mi_query_prompt(q, &po, &p);
+	po.deadline_us = mi_art_now_us() + a->o.tool_timeout_ms * 1000;
+	rc = mi_query_prompt(q, &po, prompt);
 	if (rc) {
 		mi_out_reset(out);
-		mi_buf_add(&out->text, p.text.buf, p.text.len);
-		rc = from_query(out, rc, r->symbol ? "read_file {\"path\": ..., \"filter\": "
-				"\"all\"} lists the file's symbols; pass one of those." :
-				"Check the path with list_artifacts or read_file; rebuild the "
-				"index if the file is new (index_codebase).");
-		goto out;
+		mi_buf_add(&out->text, prompt->text.buf, prompt->text.len);
+		rc = mi_art_from_query(out, rc, r->symbol ? "read_file {\"path\": ..., \"filter\": "
+				       "\"all\"} lists the file's symbols; pass one of those." :
+				       "Check the path with list_artifacts or read_file; rebuild "
+				       "the index if the file is new (index_codebase).");
 	}
-	pj = json_loadb(p.json.buf, p.json.len, 0, NULL);
-	if (json_is_string(json_object_get(pj, "hash")))
-		hash = json_string_value(json_object_get(pj, "hash"));
-	rc = mi_art_chain_step(a, r, MI_ART_STEP_PROMPT, &st, out);
-	if (rc)
-		goto out;
-	mi_art_callback_args(&args, r, tk->name, r->symbol, hash, &st);
-	prompt = mi_xstrndup(p.text.buf ? p.text.buf : "", p.text.len);
-
-	mi_out_reset(out);
-	mi_buf_adds(&out->json, "{\"status\":\"prompt_ready\",\"data\":{\"chain\":");
-	mi_buf_addf(&out->json, "\"%s\",\"step\":%d,\"max_steps\":%d,\"expires_in_ms\":%lld,"
-		    "\"prompt\":", st.chain, st.step, st.max,
-		    (long long)a->o.callback_timeout_ms);
-	mi_buf_add(&out->json, p.json.buf, p.json.len);
-	mi_buf_adds(&out->json, "},\"error\":null,\"nextAction\":");
-	{
-		static const char next[] = "Run promptForHostLLM with your own model, then "
-			"call store_llm_result with callbackArgs plus \"result\": the model's "
-			"answer.";
-		mi_buf_add_json_str(&out->json, next, sizeof next - 1);
-	}
-	mi_buf_adds(&out->json, ",\"promptForHostLLM\":");
-	mi_buf_add_json_str(&out->json, prompt, strlen(prompt));
-	mi_buf_adds(&out->json, ",\"callbackTool\":\"store_llm_result\",\"callbackArgs\":");
-	mi_buf_add(&out->json, args.buf, args.len);
-	mi_buf_addc(&out->json, '}');
-	mi_buf_addf(&out->text, "prompt_ready (chain %s, step %d of %d): run the prompt "
-		    "below with your own model, then call store_llm_result with these "
-		    "arguments plus \"result\" (the model's answer) within %lld s:\n%s\n"
-		    "----- prompt -----\n%s", st.chain, st.step, st.max,
-		    (long long)(a->o.callback_timeout_ms / 1000), args.buf, prompt);
-	rc = 0;
-out:
-	mi_art_log(a, r, &st, rc ? "error" : "prompt_ready", mi_art_now_us() - start);
-	json_decref(pj);
-	free(prompt);
-	mi_out_release(&p);
 	mi_buf_release(&ask);
-	mi_buf_release(&args);
-	mi_buf_release(&data);
-	return rc;
-}
-
-int mi_art_generate_prompt(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
-{
-	mi_buf norm = {0};
-	mi_art_req n;
-	const art_task *tk;
-	int rc = norm_req(r, &n, &norm, true, out);
-	if (rc)
-		goto out;
-	tk = task_find(n.task);
-	if (!tk) {
-		rc = bad_task(n.task, out, false);
-		goto out;
-	}
-	rc = prompt_ready(a, q, &n, tk, out);
-out:
-	mi_buf_release(&norm);
 	return rc;
 }
 
 /* generate_artifact task parse: the file's structure, straight from the index. */
-static int parse_artifact(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+int mi_art_parse(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 {
 	mi_view_opts vo;
 	mi_out v;
@@ -421,7 +417,7 @@ static int parse_artifact(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *o
 		mi_out_reset(out);
 		mi_buf_add(&out->text, v.text.buf, v.text.len);
 		mi_out_release(&v);
-		return from_query(out, rc, "Check the path (repo-relative); rebuild the "
+		return mi_art_from_query(out, rc, "Check the path (repo-relative); rebuild the "
 				  "index if the file is new (index_codebase).");
 	}
 	vj = json_loadb(v.json.buf, v.json.len, 0, NULL);
@@ -447,260 +443,6 @@ static int parse_artifact(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *o
 	return 0;
 }
 
-int mi_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
-{
-	mi_buf norm = {0};
-	mi_art_req n;
-	int rc = norm_req(r, &n, &norm, true, out);
-	if (rc)
-		goto out;
-	if (n.task && strcmp(n.task, "parse") == 0)
-		rc = parse_artifact(a, q, &n, out);
-	else if (n.task && (strcmp(n.task, "annotate") == 0 || strcmp(n.task, "summarize") == 0))
-		rc = prompt_ready(a, q, &n, task_find(n.task), out);
-	else
-		rc = bad_task(n.task, out, true);
-out:
-	mi_buf_release(&norm);
-	return rc;
-}
-
-/* ---- store_llm_result ------------------------------------------------------------------- */
-
-/* Symbols of a file, for matching "NAME: text" lines of an annotation. */
-typedef struct sym_list {
-	mi_buf names;      /* NUL-separated qualified names */
-	mi_buf lines;      /* uint32_t start line per name */
-	size_t n;          /* count */
-} sym_list;
-
-static int sym_collect(void *ctx, const char *name, int kind, uint32_t start, uint32_t end)
-{
-	sym_list *l = ctx;
-	mi_buf_add(&l->names, name, strlen(name) + 1);
-	mi_buf_add(&l->lines, &start, sizeof start);
-	l->n++;
-	return 0;
-}
-
-/* The line of the symbol called name (qualified or simple), or 0 with
- * *found false. */
-static uint32_t sym_line(const sym_list *l, const char *name, size_t nlen, bool *found,
-			 const char **qname)
-{
-	const char *p = l->names.buf;
-	for (size_t i = 0; i < l->n; i++, p += strlen(p) + 1) {
-		const char *dot = strrchr(p, '.');
-		if ((strlen(p) == nlen && memcmp(p, name, nlen) == 0) ||
-		    (dot && strlen(dot + 1) == nlen && memcmp(dot + 1, name, nlen) == 0)) {
-			uint32_t line;
-			memcpy(&line, l->lines.buf + i * sizeof line, sizeof line);
-			*found = true;
-			*qname = p;
-			return line;
-		}
-	}
-	*found = false;
-	return 0;
-}
-
-typedef struct store_ctx {
-	const mi_art_req *r;     /* the call (normalised) */
-	const uint8_t *hash;     /* of the source the result describes */
-	uint32_t line;           /* the symbol's line, 0 for a file */
-	const char *chain;       /* correlation id */
-	const sym_list *syms;    /* per-symbol lines: the file's symbols, or NULL */
-	int64_t now;             /* created */
-	int per_symbol;          /* out: per-symbol records written */
-} store_ctx;
-
-/* "NAME: text" with optional list marks and emphasis around NAME. */
-static bool split_line(const char *s, size_t n, const char **name, size_t *nlen,
-		       const char **text, size_t *tlen)
-{
-	size_t i = 0, ne;
-	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '-' || s[i] == '*'))
-		i++;
-	while (i < n && (s[i] == '`' || s[i] == '*'))
-		i++;
-	*name = s + i;
-	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' ||
-			 s[i] == '$' || s[i] == ':' ) && !(s[i] == ':' && (i + 1 >= n || s[i + 1] != ':')))
-		i += s[i] == ':' ? 2 : 1;
-	ne = (size_t)(s + i - *name);
-	while (i < n && (s[i] == '`' || s[i] == '*' || s[i] == '(' || s[i] == ')'))
-		i++;
-	if (!ne || i >= n || s[i] != ':')
-		return false;
-	i++;
-	while (i < n && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	*nlen = ne;
-	*text = s + i;
-	*tlen = n - i;
-	while (*tlen && ((*text)[*tlen - 1] == ' ' || (*text)[*tlen - 1] == '\r'))
-		(*tlen)--;
-	return *tlen > 0;
-}
-
-static int store_fn(mi_side_txn *t, void *ctx)
-{
-	store_ctx *c = ctx;
-	const mi_art_req *r = c->r;
-	mi_side_rec rec;
-	int rc;
-	c->per_symbol = 0;
-	memset(&rec, 0, sizeof rec);
-	rec.path = r->path;
-	rec.kind = r->task;
-	rec.name = r->symbol ? r->symbol : "";
-	memcpy(rec.hash, c->hash, 16);
-	rec.has_hash = true;
-	rec.created_ms = c->now;
-	rec.corr = c->chain;
-	rec.num = c->line;
-	rec.text = r->result;
-	rec.text_len = strlen(r->result);
-	rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
-	if (rc || !c->syms)
-		return rc;
-	for (const char *p = r->result; *p;) {
-		const char *nl = strchr(p, '\n'), *name, *text, *qname;
-		size_t n = nl ? (size_t)(nl - p) : strlen(p), nlen, tlen;
-		bool found;
-		if (split_line(p, n, &name, &nlen, &text, &tlen)) {
-			uint32_t line = sym_line(c->syms, name, nlen, &found, &qname);
-			if (found) {
-				char *one = mi_xstrndup(text, tlen);
-				rec.name = qname;
-				rec.num = line;
-				rec.text = one;
-				rec.text_len = tlen;
-				rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
-				free(one);
-				if (rc)
-					return rc;
-				c->per_symbol++;
-			}
-		}
-		p += n + (nl ? 1 : 0);
-	}
-	return 0;
-}
-
-int mi_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
-{
-	int64_t start = mi_art_now_us();
-	mi_buf norm = {0}, data = {0}, text = {0};
-	mi_art_req n;
-	mi_art_step st;
-	const art_task *tk;
-	sym_list syms = {{0}, {0}, 0};
-	uint8_t hash[16], now[16];
-	uint32_t line = 0;
-	mi_side *s;
-	mi_side_rec rec;
-	store_ctx c;
-	bool have_now;
-	int rc;
-
-	memset(&st, 0, sizeof st);
-	rc = norm_req(r, &n, &norm, true, out);
-	if (rc)
-		goto out;
-	tk = task_find(n.task);
-	if (!tk) {
-		rc = bad_task(n.task, out, false);
-		goto out;
-	}
-	if (!n.result || !*n.result) {
-		rc = mi_art_error(out, MI_ERR_ARG, "Pass the model's answer as \"result\".",
-				  "store_llm_result needs a non-empty result.");
-		goto out;
-	}
-	if (strlen(n.result) > MI_ART_MAX_RESULT) {
-		rc = mi_art_error(out, MI_ERR_TOOBIG, "Ask the model for a shorter answer "
-				  "(one artifact is at most 1 MiB).", "The result is %zu bytes, "
-				  "over the 1 MiB limit.", strlen(n.result));
-		goto out;
-	}
-	rc = mi_query_file_info(q, n.path, n.symbol, hash, &line, out);
-	if (rc) {
-		rc = from_query(out, rc, n.symbol ? "read_file {\"path\": ..., \"filter\": "
-				"\"all\"} lists the file's symbols." : "Check the path; rebuild the "
-				"index if the file is new (index_codebase).");
-		goto out;
-	}
-	if (n.hash && *n.hash && !hex_hash(n.hash, hash)) {
-		rc = mi_art_error(out, MI_ERR_ARG, "Pass callbackArgs back unchanged.",
-				  "'hash' must be the 32 hex digits generate_prompt gave.");
-		goto out;
-	}
-	if (tk->per_symbol && !n.symbol) {
-		mi_out ignore;
-		memset(&ignore, 0, sizeof ignore);
-		mi_query_file_symbols(q, n.path, sym_collect, &syms, &ignore);
-		mi_out_release(&ignore);
-	}
-	rc = mi_art_chain_step(a, &n, MI_ART_STEP_ANSWER, &st, out);
-	if (rc)
-		goto out;
-	if ((rc = mi_art_side(a, true, &s, out)))
-		goto out;
-	memset(&c, 0, sizeof c);
-	c.r = &n;
-	c.hash = hash;
-	c.line = line;
-	c.chain = st.chain;
-	c.syms = syms.n ? &syms : NULL;
-	c.now = mi_side_now_ms();
-	rc = mi_side_write(s, store_fn, &c);
-	if (rc) {
-		rc = mi_art_error(out, rc, "Retry; if it persists, check the artifact store's "
-				  "directory.", "Cannot store the artifact in %s: %s.",
-				  mi_side_dir(s), mi_strerror(rc));
-		goto out;
-	}
-
-	have_now = current_hash(a, q, n.path, now);
-	memset(&rec, 0, sizeof rec);
-	rec.path = n.path;
-	rec.kind = n.task;
-	rec.name = n.symbol ? n.symbol : "";
-	memcpy(rec.hash, hash, 16);
-	rec.has_hash = true;
-	rec.created_ms = c.now;
-	rec.corr = st.chain;
-	rec.num = line;
-	rec.text = n.result;
-	rec.text_len = strlen(n.result);
-	mi_buf_adds(&data, "{\"artifact\":");
-	artifact_json(&data, &rec, have_now ? now : NULL, false);
-	mi_buf_addf(&data, ",\"step\":%d,\"max_steps\":%d,\"per_symbol\":%d}", st.step,
-		    st.max, c.per_symbol);
-	mi_buf_addf(&text, "stored %s%s%s for %s (chain %s, step %d of %d, %zu chars",
-		    n.task, n.symbol ? " of " : "", n.symbol ? n.symbol : "", n.path,
-		    st.chain, st.step, st.max, strlen(n.result));
-	if (c.per_symbol)
-		mi_buf_addf(&text, ", %d symbol annotations", c.per_symbol);
-	mi_buf_adds(&text, ")");
-	if (!have_now || memcmp(now, hash, 16) != 0)
-		mi_buf_adds(&text, "; stale already: the source changed since the prompt was made");
-	mi_art_success(out, data.buf, text.buf, !have_now || memcmp(now, hash, 16) != 0 ?
-		       "The source changed after the prompt was made: rebuild the index "
-		       "(index_codebase) and call generate_prompt again for a fresh one." :
-		       "get_artifact {path, task} reads it back; search_code finds the "
-		       "function by the words of its artifact.");
-	rc = 0;
-out:
-	mi_art_log(a, &n, &st, rc ? "error" : "stored", mi_art_now_us() - start);
-	mi_buf_release(&norm);
-	mi_buf_release(&data);
-	mi_buf_release(&text);
-	mi_buf_release(&syms.names);
-	mi_buf_release(&syms.lines);
-	return rc;
-}
 
 /* ---- get, list, delete ------------------------------------------------------------------- */
 
@@ -731,7 +473,7 @@ static bool is_stale(match *m, const mi_side_rec *r)
 	if (!m->hpath || strcmp(m->hpath, r->path) != 0) {
 		free((char *)m->hpath);
 		m->hpath = mi_xstrdup(r->path);
-		m->have_cur = current_hash(m->a, m->q, r->path, m->cur);
+		m->have_cur = mi_art_current_hash(m->a, m->q, r->path, m->cur);
 	}
 	return !m->have_cur || !r->has_hash || memcmp(m->cur, r->hash, 16) != 0;
 }
@@ -746,7 +488,7 @@ static int get_fn(void *ctx, const mi_side_rec *r)
 	stale = is_stale(m, r);
 	if (m->n)
 		mi_buf_addc(&m->json, ',');
-	artifact_json(&m->json, r, m->have_cur ? m->cur : NULL, true);
+	mi_art_json(&m->json, r, m->have_cur ? m->cur : NULL, true);
 	iso_time(r->created_ms, when);
 	mi_buf_addf(&m->text, "%s== %s%s%s (%s, chain %s)%s\n", m->n ? "\n" : "", r->kind,
 		    *r->name ? " " : "", r->name, when, r->corr,
@@ -774,7 +516,7 @@ int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 	mi_side_txn *t;
 	int rc;
 	memset(&m, 0, sizeof m);
-	rc = norm_req(r, &n, &norm, true, out);
+	rc = mi_art_norm(r, &n, &norm, true, out);
 	if (rc)
 		goto out;
 	m.task = n.task && *n.task ? n.task : NULL;
@@ -1005,84 +747,3 @@ out:
 }
 
 /* ---- delete ---------------------------------------------------------------------------- */
-
-typedef struct del_ctx {
-	const mi_art_req *r;  /* normalised call */
-	mi_buf keys;          /* kind \0 name \0 of the matches */
-	size_t n;             /* deleted */
-} del_ctx;
-
-static int del_collect(void *ctx, const mi_side_rec *r)
-{
-	del_ctx *d = ctx;
-	if ((d->r->task && *d->r->task && strcmp(d->r->task, r->kind) != 0) ||
-	    (d->r->symbol && strcmp(d->r->symbol, r->name) != 0))
-		return 0;
-	mi_buf_add(&d->keys, r->kind, strlen(r->kind) + 1);
-	mi_buf_add(&d->keys, r->name, strlen(r->name) + 1);
-	return 0;
-}
-
-static int del_fn(mi_side_txn *t, void *ctx)
-{
-	del_ctx *d = ctx;
-	mi_buf pre = {0};
-	int rc;
-	mi_buf_reset(&d->keys);
-	d->n = 0;
-	mi_buf_add(&pre, d->r->path, strlen(d->r->path) + 1);
-	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, del_collect, d);
-	for (size_t off = 0; !rc && off < d->keys.len;) {
-		const char *kind = d->keys.buf + off, *name = kind + strlen(kind) + 1;
-		off = (size_t)(name - d->keys.buf) + strlen(name) + 1;
-		rc = mi_side_del(t, MI_SIDE_ARTIFACTS, d->r->path, kind, name);
-		if (!rc)
-			d->n++;
-	}
-	mi_buf_release(&pre);
-	return rc;
-}
-
-int mi_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
-{
-	int64_t start = mi_art_now_us();
-	mi_buf norm = {0}, data = {0}, text = {0};
-	mi_art_req n;
-	del_ctx d;
-	mi_side *s;
-	int rc;
-	memset(&d, 0, sizeof d);
-	rc = norm_req(r, &n, &norm, true, out);
-	if (rc)
-		goto out;
-	d.r = &n;
-	rc = mi_art_side(a, false, &s, out);
-	if (rc && rc != MI_ERR_NOINDEX)
-		goto out;
-	if (!rc && (rc = mi_side_write(s, del_fn, &d))) {
-		rc = mi_art_error(out, rc, "Retry.", "Cannot delete from the artifact store: %s.",
-				  mi_strerror(rc));
-		goto out;
-	}
-	if (!d.n) {
-		rc = mi_art_error(out, MI_ERR_NOTFOUND, "list_artifacts shows what exists.",
-				  "No artifact of %s matches%s%s%s%s.", n.path,
-				  n.task && *n.task ? " task " : "", n.task ? n.task : "",
-				  n.symbol ? " symbol " : "", n.symbol ? n.symbol : "");
-		goto out;
-	}
-	mi_buf_adds(&data, "{\"path\":");
-	mi_buf_add_json_str(&data, n.path, strlen(n.path));
-	mi_buf_addf(&data, ",\"deleted\":%zu}", d.n);
-	mi_buf_addf(&text, "deleted %zu artifact%s of %s", d.n, d.n == 1 ? "" : "s", n.path);
-	mi_art_success(out, data.buf, text.buf, NULL);
-	rc = 0;
-out:
-	if (n.path)
-		mi_art_log(a, &n, NULL, rc ? "error" : "deleted", mi_art_now_us() - start);
-	mi_buf_release(&norm);
-	mi_buf_release(&data);
-	mi_buf_release(&text);
-	mi_buf_release(&d.keys);
-	return rc;
-}

@@ -1,0 +1,756 @@
+/*
+ * artifacts.c - the writing side of artifacts: generate_prompt hands the
+ * host a prompt and a callback, store_llm_result stores the host model's
+ * answer pinned to the content hash of its source, delete_artifact removes
+ * artifacts; every round trip belongs to a bounded chain (a chain id, a step
+ * budget, an age limit, a timeout on each prompt), counted in the side store
+ * in one write transaction per step and logged there.  The read side (the
+ * prompts, get and list, the answers' shape) is query/artifacts.c.
+ */
+#include "mcp.h"
+#include "../format/side.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MI_ART_MAX_RESULT ((size_t)1 << 20) /* largest result stored */
+
+/* ---- chains ---------------------------------------------------------------------- */
+
+/* One step of a chain, as taken by chain_step. */
+typedef struct art_step {
+	char chain[40];   /* chain id ("ch-" + 16 hex) */
+	int step;         /* this call's step number, from 1 */
+	int max;          /* the chain's limit */
+	bool answered;    /* store: a waiting prompt of the chain was answered */
+} art_step;
+
+/* What a step does to the chain's waiting prompts. */
+enum {
+	STEP_PLAIN,   /* neither */
+	STEP_PROMPT,  /* issues a prompt for (task, path, symbol) */
+	STEP_ANSWER,  /* answers that prompt (store_llm_result) */
+};
+
+static void art_log(mi_art *a, const mi_art_req *r, const art_step *st,
+		    const char *outcome, int64_t us);
+
+#define REFUSED 1 /* the step was refused: the write is aborted, ctx says why */
+
+typedef struct step_ctx {
+	mi_art *a;             /* handle */
+	const mi_art_req *r;   /* the call */
+	int kind;              /* STEP_* */
+	int64_t now;           /* wall clock, ms */
+	char fresh[40];        /* id for a new chain */
+	art_step *st;       /* out: the step taken */
+	int err;               /* refusal: error code */
+	mi_buf msg;            /* refusal: what happened */
+	mi_buf next;           /* refusal: what the host can do */
+	mi_buf pending;        /* name of the prompt record */
+} step_ctx;
+
+static void new_chain_id(char out[40])
+{
+	uint8_t b[8];
+	char hex[17];
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+		uint64_t x = (uint64_t)mi_art_now_us() ^ ((uint64_t)getpid() << 32);
+		memcpy(b, &x, sizeof b);
+	}
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	snprintf(out, 40, "ch-%s", hex);
+}
+
+/* The prompt record's name: task \x1f path \x1f symbol. */
+static void prompt_name(mi_buf *b, const mi_art_req *r)
+{
+	mi_buf_reset(b);
+	mi_buf_addf(b, "%s\x1f%s\x1f%s", r->task ? r->task : "", r->path ? r->path : "",
+		    r->symbol ? r->symbol : "");
+}
+
+typedef struct sweep {
+	int64_t before;  /* chains started before this are expired */
+	mi_buf ids;      /* their ids, NUL-separated */
+} sweep;
+
+static int sweep_fn(void *ctx, const mi_side_rec *r)
+{
+	sweep *s = ctx;
+	if (!*r->kind && r->created_ms < s->before)
+		mi_buf_add(&s->ids, r->path, strlen(r->path) + 1);
+	return 0;
+}
+
+typedef struct keys {
+	mi_buf k;        /* kind \0 name \0 pairs */
+} keys;
+
+static int keys_fn(void *ctx, const mi_side_rec *r)
+{
+	keys *k = ctx;
+	mi_buf_add(&k->k, r->kind, strlen(r->kind) + 1);
+	mi_buf_add(&k->k, r->name, strlen(r->name) + 1);
+	return 0;
+}
+
+/* Deletes every record of chain id. */
+static int drop_chain(mi_side_txn *t, const char *id)
+{
+	keys k = {{0}};
+	size_t plen = strlen(id) + 1;
+	int rc = mi_side_scan(t, MI_SIDE_CHAINS, id, plen, keys_fn, &k);
+	for (size_t off = 0; !rc && off < k.k.len;) {
+		const char *kind = k.k.buf + off;
+		const char *name = kind + strlen(kind) + 1;
+		off = (size_t)(name - k.k.buf) + strlen(name) + 1;
+		rc = mi_side_del(t, MI_SIDE_CHAINS, id, kind, name);
+		if (rc == MI_ERR_NOTFOUND)
+			rc = 0;
+	}
+	mi_buf_release(&k.k);
+	return rc;
+}
+
+/* Forgets chains older than the age limit: they can never step again. */
+static int sweep_chains(mi_side_txn *t, int64_t before)
+{
+	sweep s = {before, {0}};
+	int rc = mi_side_scan(t, MI_SIDE_CHAINS, "", 0, sweep_fn, &s);
+	for (size_t off = 0; !rc && off < s.ids.len; off += strlen(s.ids.buf + off) + 1)
+		rc = drop_chain(t, s.ids.buf + off);
+	mi_buf_release(&s.ids);
+	return rc;
+}
+
+static int refuse(step_ctx *c, int err, const char *next, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int refuse(step_ctx *c, int err, const char *next, const char *fmt, ...)
+{
+	va_list ap;
+	c->err = err;
+	va_start(ap, fmt);
+	mi_buf_vaddf(&c->msg, fmt, ap);
+	va_end(ap);
+	mi_buf_adds(&c->next, next);
+	return REFUSED;
+}
+
+static int step_fn(mi_side_txn *t, void *ctx)
+{
+	step_ctx *c = ctx;
+	const mi_art_opts *o = mi_art_options(c->a);
+	art_step *st = c->st;
+	const char *id = c->r->chain && *c->r->chain ? c->r->chain : NULL;
+	mi_side_rec ch, pr;
+	int rc;
+
+	/* fn may run again after the map grew: start from scratch. */
+	mi_buf_reset(&c->msg);
+	mi_buf_reset(&c->next);
+	memset(st, 0, sizeof *st);
+	st->max = o->max_steps;
+	if (!id) {
+		rc = sweep_chains(t, c->now - o->chain_ttl_ms);
+		if (rc)
+			return rc;
+		snprintf(st->chain, sizeof st->chain, "%s", c->fresh);
+		memset(&ch, 0, sizeof ch);
+		ch.path = st->chain;
+		ch.corr = st->chain;
+		ch.created_ms = c->now;
+		ch.text = c->r->tool ? c->r->tool : "";
+		ch.text_len = strlen(ch.text);
+		st->step = 1;
+	} else {
+		if (strlen(id) >= sizeof st->chain)
+			return refuse(c, MI_ERR_ARG, "Call the tool without 'chain' to start a new chain.",
+				      "'%.60s' is not a chain id.", id);
+		snprintf(st->chain, sizeof st->chain, "%s", id);
+		rc = mi_side_get(t, MI_SIDE_CHAINS, id, "", "", &ch);
+		if (rc == MI_ERR_NOTFOUND)
+			return refuse(c, MI_ERR_NOTFOUND, "Start a new chain: call generate_prompt "
+				      "again without 'chain'.", "Unknown chain '%s': it expired (a "
+				      "chain lives %lld minutes) or was never issued by this "
+				      "repository's server.", id, (long long)(o->chain_ttl_ms / 60000));
+		if (rc)
+			return rc;
+		if (c->now - ch.created_ms > o->chain_ttl_ms)
+			return refuse(c, MI_ERR_CANCELLED, "Start a new chain: call generate_prompt "
+				      "again without 'chain'.", "Chain '%s' expired: it started "
+				      "%lld minutes ago and a chain lives %lld minutes.", id,
+				      (long long)((c->now - ch.created_ms) / 60000),
+				      (long long)(o->chain_ttl_ms / 60000));
+		if (ch.num >= o->max_steps)
+			return refuse(c, MI_ERR_TOOBIG, "Stop this workflow here and report what you "
+				      "have, or start a new chain: call the tool again without "
+				      "'chain'. The limit is set with mcpidx serve --max-steps N.",
+				      "Chain '%s' has used all of its %d steps (MAX_STEPS); step %lld "
+				      "is refused.", id, o->max_steps, (long long)ch.num + 1);
+		st->step = (int)ch.num + 1;
+	}
+	ch.num = st->step;
+	rc = mi_side_put(t, MI_SIDE_CHAINS, &ch);
+	if (rc)
+		return rc;
+
+	prompt_name(&c->pending, c->r);
+	if (c->kind == STEP_PROMPT) {
+		memset(&pr, 0, sizeof pr);
+		pr.path = st->chain;
+		pr.kind = "prompt";
+		pr.name = c->pending.buf;
+		pr.corr = st->chain;
+		pr.created_ms = c->now;
+		pr.num = st->step;
+		return mi_side_put(t, MI_SIDE_CHAINS, &pr);
+	}
+	if (c->kind == STEP_ANSWER && id) {
+		rc = mi_side_get(t, MI_SIDE_CHAINS, id, "prompt", c->pending.buf, &pr);
+		if (rc == MI_ERR_NOTFOUND)
+			return 0; /* stored again, or a result the host made on its own */
+		if (rc)
+			return rc;
+		if (c->now - pr.created_ms > o->callback_timeout_ms)
+			return refuse(c, MI_ERR_CANCELLED, "Call generate_prompt again for a fresh "
+				      "prompt (same path and task, this chain or a new one) and "
+				      "answer it sooner; the timeout is set with mcpidx serve "
+				      "--callback-timeout MS.", "The prompt of step %lld of chain "
+				      "'%s' was handed out %.1f s ago; its callback timeout is "
+				      "%.1f s, so this result is refused.", (long long)pr.num, id,
+				      (double)(c->now - pr.created_ms) / 1000.0,
+				      (double)o->callback_timeout_ms / 1000.0);
+		st->answered = true;
+		return mi_side_del(t, MI_SIDE_CHAINS, id, "prompt", c->pending.buf);
+	}
+	return 0;
+}
+
+static int chain_step(mi_art *a, const mi_art_req *r, int kind, art_step *st,
+		      mi_out *out)
+{
+	step_ctx c;
+	mi_side *s;
+	int rc;
+	memset(&c, 0, sizeof c);
+	c.a = a;
+	c.r = r;
+	c.kind = kind;
+	c.st = st;
+	c.now = mi_side_now_ms();
+	new_chain_id(c.fresh);
+	rc = mi_art_side(a, true, &s, out);
+	if (rc)
+		goto out;
+	rc = mi_side_write(s, step_fn, &c);
+	if (rc == REFUSED) {
+		rc = mi_art_error(out, c.err, mi_buf_str(&c.next), "%s", mi_buf_str(&c.msg));
+		art_log(a, r, st, "refused", 0);
+	} else if (rc) {
+		rc = mi_art_error(out, rc, "Retry; if it persists, check the artifact store's "
+				  "directory.", "Cannot record the step in the artifact store "
+				  "%s: %s.", mi_side_dir(s), mi_strerror(rc));
+	}
+out:
+	mi_buf_release(&c.msg);
+	mi_buf_release(&c.next);
+	mi_buf_release(&c.pending);
+	return rc;
+}
+
+/* ---- the step log ---------------------------------------------------------------- */
+
+typedef struct log_ctx {
+	const mi_side_rec *rec; /* what to append */
+} log_ctx;
+
+static int log_fn(mi_side_txn *t, void *ctx)
+{
+	log_ctx *c = ctx;
+	return mi_side_append(t, MI_SIDE_LOG, c->rec, NULL);
+}
+
+static void art_log(mi_art *a, const mi_art_req *r, const art_step *st,
+		const char *outcome, int64_t us)
+{
+	mi_side_rec rec;
+	mi_buf text = {0}, corr = {0};
+	mi_side *s = NULL;
+	mi_out ignore;
+	log_ctx c = {&rec};
+	memset(&ignore, 0, sizeof ignore);
+	if (mi_art_side(a, true, &s, &ignore))
+		goto out;
+	if (st && st->chain[0])
+		mi_buf_adds(&corr, st->chain);
+	else
+		mi_buf_addf(&corr, "call-%llu", (unsigned long long)r->call_id);
+	mi_buf_adds(&text, "{\"task\":");
+	mi_buf_add_json_str(&text, r->task ? r->task : "", r->task ? strlen(r->task) : 0);
+	mi_buf_adds(&text, ",\"symbol\":");
+	mi_buf_add_json_str(&text, r->symbol ? r->symbol : "", r->symbol ? strlen(r->symbol) : 0);
+	mi_buf_addf(&text, ",\"step\":%d,\"max_steps\":%d,\"ms\":%.3f,\"call\":%llu,"
+		    "\"outcome\":", st ? st->step : 0, st ? st->max : 0, (double)us / 1000.0,
+		    (unsigned long long)r->call_id);
+	mi_buf_add_json_str(&text, outcome, strlen(outcome));
+	mi_buf_addc(&text, '}');
+	memset(&rec, 0, sizeof rec);
+	rec.path = r->tool ? r->tool : "";
+	rec.kind = outcome;
+	rec.name = r->path ? r->path : "";
+	rec.corr = corr.buf;
+	rec.num = st ? st->step : 0;
+	rec.text = text.buf;
+	rec.text_len = text.len;
+	mi_side_write(s, log_fn, &c);
+out:
+	mi_out_release(&ignore);
+	mi_buf_release(&text);
+	mi_buf_release(&corr);
+}
+
+static void callback_args(mi_buf *out, const mi_art_req *r, const char *task,
+			  const char *symbol, const char *hash_hex,
+			  const art_step *st)
+{
+	mi_buf_adds(out, "{\"path\":");
+	mi_buf_add_json_str(out, r->path, strlen(r->path));
+	mi_buf_adds(out, ",\"task\":");
+	mi_buf_add_json_str(out, task, strlen(task));
+	if (symbol && *symbol) {
+		mi_buf_adds(out, ",\"symbol\":");
+		mi_buf_add_json_str(out, symbol, strlen(symbol));
+	}
+	mi_buf_addf(out, ",\"chain\":\"%s\",\"step\":%d", st->chain, st->step);
+	if (hash_hex && *hash_hex)
+		mi_buf_addf(out, ",\"hash\":\"%s\"", hash_hex);
+	mi_buf_addc(out, '}');
+}
+
+/* ---- generate_prompt and generate_artifact ----------------------------------------------- */
+
+static int prompt_ready(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+			mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_buf args = {0};
+	mi_out p;
+	art_step st;
+	json_t *pj = NULL;
+	const char *hash = "";
+	char *prompt = NULL;
+	int rc;
+
+	memset(&p, 0, sizeof p);
+	memset(&st, 0, sizeof st);
+	rc = mi_art_compose(a, q, r, tk, &p, out);
+	if (rc)
+		goto out;
+	pj = json_loadb(p.json.buf, p.json.len, 0, NULL);
+	if (json_is_string(json_object_get(pj, "hash")))
+		hash = json_string_value(json_object_get(pj, "hash"));
+	rc = chain_step(a, r, STEP_PROMPT, &st, out);
+	if (rc)
+		goto out;
+	callback_args(&args, r, tk->name, r->symbol, hash, &st);
+	prompt = mi_xstrndup(p.text.buf ? p.text.buf : "", p.text.len);
+
+	mi_out_reset(out);
+	mi_buf_adds(&out->json, "{\"status\":\"prompt_ready\",\"data\":{\"chain\":");
+	mi_buf_addf(&out->json, "\"%s\",\"step\":%d,\"max_steps\":%d,\"expires_in_ms\":%lld,"
+		    "\"prompt\":", st.chain, st.step, st.max,
+		    (long long)mi_art_options(a)->callback_timeout_ms);
+	mi_buf_add(&out->json, p.json.buf, p.json.len);
+	mi_buf_adds(&out->json, "},\"error\":null,\"nextAction\":");
+	{
+		static const char next[] = "Run promptForHostLLM with your own model, then "
+			"call store_llm_result with callbackArgs plus \"result\": the model's "
+			"answer.";
+		mi_buf_add_json_str(&out->json, next, sizeof next - 1);
+	}
+	mi_buf_adds(&out->json, ",\"promptForHostLLM\":");
+	mi_buf_add_json_str(&out->json, prompt, strlen(prompt));
+	mi_buf_adds(&out->json, ",\"callbackTool\":\"store_llm_result\",\"callbackArgs\":");
+	mi_buf_add(&out->json, args.buf, args.len);
+	mi_buf_addc(&out->json, '}');
+	mi_buf_addf(&out->text, "prompt_ready (chain %s, step %d of %d): run the prompt "
+		    "below with your own model, then call store_llm_result with these "
+		    "arguments plus \"result\" (the model's answer) within %lld s:\n%s\n"
+		    "----- prompt -----\n%s", st.chain, st.step, st.max,
+		    (long long)(mi_art_options(a)->callback_timeout_ms / 1000), args.buf, prompt);
+	rc = 0;
+out:
+	art_log(a, r, &st, rc ? "error" : "prompt_ready", mi_art_now_us() - start);
+	json_decref(pj);
+	free(prompt);
+	mi_out_release(&p);
+	mi_buf_release(&args);
+	return rc;
+}
+
+int mi_mcp_art_prompt(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf norm = {0};
+	mi_art_req n;
+	const mi_art_task *tk;
+	int rc = mi_art_norm(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	tk = mi_art_task_find(n.task);
+	if (!tk) {
+		rc = mi_art_bad_task(n.task, out, false);
+		goto out;
+	}
+	rc = prompt_ready(a, q, &n, tk, out);
+out:
+	mi_buf_release(&norm);
+	return rc;
+}
+
+int mi_mcp_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	mi_buf norm = {0};
+	mi_art_req n;
+	int rc = mi_art_norm(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	if (n.task && strcmp(n.task, "parse") == 0)
+		rc = mi_art_parse(a, q, &n, out);
+	else if (n.task && (strcmp(n.task, "annotate") == 0 || strcmp(n.task, "summarize") == 0))
+		rc = prompt_ready(a, q, &n, mi_art_task_find(n.task), out);
+	else
+		rc = mi_art_bad_task(n.task, out, true);
+out:
+	mi_buf_release(&norm);
+	return rc;
+}
+
+/* ---- store_llm_result ------------------------------------------------------------------- */
+
+/* Symbols of a file, for matching "NAME: text" lines of an annotation. */
+typedef struct sym_list {
+	mi_buf names;      /* NUL-separated qualified names */
+	mi_buf lines;      /* uint32_t start line per name */
+	size_t n;          /* count */
+} sym_list;
+
+static int sym_collect(void *ctx, const char *name, int kind, uint32_t start, uint32_t end)
+{
+	sym_list *l = ctx;
+	mi_buf_add(&l->names, name, strlen(name) + 1);
+	mi_buf_add(&l->lines, &start, sizeof start);
+	l->n++;
+	return 0;
+}
+
+/* The line of the symbol called name (qualified or simple), or 0 with
+ * *found false. */
+static uint32_t sym_line(const sym_list *l, const char *name, size_t nlen, bool *found,
+			 const char **qname)
+{
+	const char *p = l->names.buf;
+	for (size_t i = 0; i < l->n; i++, p += strlen(p) + 1) {
+		const char *dot = strrchr(p, '.');
+		if ((strlen(p) == nlen && memcmp(p, name, nlen) == 0) ||
+		    (dot && strlen(dot + 1) == nlen && memcmp(dot + 1, name, nlen) == 0)) {
+			uint32_t line;
+			memcpy(&line, l->lines.buf + i * sizeof line, sizeof line);
+			*found = true;
+			*qname = p;
+			return line;
+		}
+	}
+	*found = false;
+	return 0;
+}
+
+typedef struct store_ctx {
+	const mi_art_req *r;     /* the call (normalised) */
+	const uint8_t *hash;     /* of the source the result describes */
+	uint32_t line;           /* the symbol's line, 0 for a file */
+	const char *chain;       /* correlation id */
+	const sym_list *syms;    /* per-symbol lines: the file's symbols, or NULL */
+	int64_t now;             /* created */
+	int per_symbol;          /* out: per-symbol records written */
+} store_ctx;
+
+/* "NAME: text" with optional list marks and emphasis around NAME. */
+static bool split_line(const char *s, size_t n, const char **name, size_t *nlen,
+		       const char **text, size_t *tlen)
+{
+	size_t i = 0, ne;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '-' || s[i] == '*'))
+		i++;
+	while (i < n && (s[i] == '`' || s[i] == '*'))
+		i++;
+	*name = s + i;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' ||
+			 s[i] == '$' || s[i] == ':' ) && !(s[i] == ':' && (i + 1 >= n || s[i + 1] != ':')))
+		i += s[i] == ':' ? 2 : 1;
+	ne = (size_t)(s + i - *name);
+	while (i < n && (s[i] == '`' || s[i] == '*' || s[i] == '(' || s[i] == ')'))
+		i++;
+	if (!ne || i >= n || s[i] != ':')
+		return false;
+	i++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*nlen = ne;
+	*text = s + i;
+	*tlen = n - i;
+	while (*tlen && ((*text)[*tlen - 1] == ' ' || (*text)[*tlen - 1] == '\r'))
+		(*tlen)--;
+	return *tlen > 0;
+}
+
+static int store_fn(mi_side_txn *t, void *ctx)
+{
+	store_ctx *c = ctx;
+	const mi_art_req *r = c->r;
+	mi_side_rec rec;
+	int rc;
+	c->per_symbol = 0;
+	memset(&rec, 0, sizeof rec);
+	rec.path = r->path;
+	rec.kind = r->task;
+	rec.name = r->symbol ? r->symbol : "";
+	memcpy(rec.hash, c->hash, 16);
+	rec.has_hash = true;
+	rec.created_ms = c->now;
+	rec.corr = c->chain;
+	rec.num = c->line;
+	rec.text = r->result;
+	rec.text_len = strlen(r->result);
+	rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
+	if (rc || !c->syms)
+		return rc;
+	for (const char *p = r->result; *p;) {
+		const char *nl = strchr(p, '\n'), *name, *text, *qname;
+		size_t n = nl ? (size_t)(nl - p) : strlen(p), nlen, tlen;
+		bool found;
+		if (split_line(p, n, &name, &nlen, &text, &tlen)) {
+			uint32_t line = sym_line(c->syms, name, nlen, &found, &qname);
+			if (found) {
+				char *one = mi_xstrndup(text, tlen);
+				rec.name = qname;
+				rec.num = line;
+				rec.text = one;
+				rec.text_len = tlen;
+				rc = mi_side_put(t, MI_SIDE_ARTIFACTS, &rec);
+				free(one);
+				if (rc)
+					return rc;
+				c->per_symbol++;
+			}
+		}
+		p += n + (nl ? 1 : 0);
+	}
+	return 0;
+}
+
+int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_buf norm = {0}, data = {0}, text = {0};
+	mi_art_req n;
+	art_step st;
+	const mi_art_task *tk;
+	sym_list syms = {{0}, {0}, 0};
+	uint8_t hash[16], now[16];
+	uint32_t line = 0;
+	mi_side *s;
+	mi_side_rec rec;
+	store_ctx c;
+	bool have_now;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	rc = mi_art_norm(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	tk = mi_art_task_find(n.task);
+	if (!tk) {
+		rc = mi_art_bad_task(n.task, out, false);
+		goto out;
+	}
+	if (!n.result || !*n.result) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Pass the model's answer as \"result\".",
+				  "store_llm_result needs a non-empty result.");
+		goto out;
+	}
+	if (strlen(n.result) > MI_ART_MAX_RESULT) {
+		rc = mi_art_error(out, MI_ERR_TOOBIG, "Ask the model for a shorter answer "
+				  "(one artifact is at most 1 MiB).", "The result is %zu bytes, "
+				  "over the 1 MiB limit.", strlen(n.result));
+		goto out;
+	}
+	rc = mi_query_file_info(q, n.path, n.symbol, hash, &line, out);
+	if (rc) {
+		rc = mi_art_from_query(out, rc, n.symbol ? "read_file {\"path\": ..., \"filter\": "
+				"\"all\"} lists the file's symbols." : "Check the path; rebuild the "
+				"index if the file is new (index_codebase).");
+		goto out;
+	}
+	if (n.hash && *n.hash && !mi_art_hex_hash(n.hash, hash)) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Pass callbackArgs back unchanged.",
+				  "'hash' must be the 32 hex digits generate_prompt gave.");
+		goto out;
+	}
+	if (tk->per_symbol && !n.symbol) {
+		mi_out ignore;
+		memset(&ignore, 0, sizeof ignore);
+		mi_query_file_symbols(q, n.path, sym_collect, &syms, &ignore);
+		mi_out_release(&ignore);
+	}
+	rc = chain_step(a, &n, STEP_ANSWER, &st, out);
+	if (rc)
+		goto out;
+	if ((rc = mi_art_side(a, true, &s, out)))
+		goto out;
+	memset(&c, 0, sizeof c);
+	c.r = &n;
+	c.hash = hash;
+	c.line = line;
+	c.chain = st.chain;
+	c.syms = syms.n ? &syms : NULL;
+	c.now = mi_side_now_ms();
+	rc = mi_side_write(s, store_fn, &c);
+	if (rc) {
+		rc = mi_art_error(out, rc, "Retry; if it persists, check the artifact store's "
+				  "directory.", "Cannot store the artifact in %s: %s.",
+				  mi_side_dir(s), mi_strerror(rc));
+		goto out;
+	}
+
+	have_now = mi_art_current_hash(a, q, n.path, now);
+	memset(&rec, 0, sizeof rec);
+	rec.path = n.path;
+	rec.kind = n.task;
+	rec.name = n.symbol ? n.symbol : "";
+	memcpy(rec.hash, hash, 16);
+	rec.has_hash = true;
+	rec.created_ms = c.now;
+	rec.corr = st.chain;
+	rec.num = line;
+	rec.text = n.result;
+	rec.text_len = strlen(n.result);
+	mi_buf_adds(&data, "{\"artifact\":");
+	mi_art_json(&data, &rec, have_now ? now : NULL, false);
+	mi_buf_addf(&data, ",\"step\":%d,\"max_steps\":%d,\"per_symbol\":%d}", st.step,
+		    st.max, c.per_symbol);
+	mi_buf_addf(&text, "stored %s%s%s for %s (chain %s, step %d of %d, %zu chars",
+		    n.task, n.symbol ? " of " : "", n.symbol ? n.symbol : "", n.path,
+		    st.chain, st.step, st.max, strlen(n.result));
+	if (c.per_symbol)
+		mi_buf_addf(&text, ", %d symbol annotations", c.per_symbol);
+	mi_buf_adds(&text, ")");
+	if (!have_now || memcmp(now, hash, 16) != 0)
+		mi_buf_adds(&text, "; stale already: the source changed since the prompt was made");
+	mi_art_success(out, data.buf, text.buf, !have_now || memcmp(now, hash, 16) != 0 ?
+		       "The source changed after the prompt was made: rebuild the index "
+		       "(index_codebase) and call generate_prompt again for a fresh one." :
+		       "get_artifact {path, task} reads it back; search_code finds the "
+		       "function by the words of its artifact.");
+	rc = 0;
+out:
+	art_log(a, &n, &st, rc ? "error" : "stored", mi_art_now_us() - start);
+	mi_buf_release(&norm);
+	mi_buf_release(&data);
+	mi_buf_release(&text);
+	mi_buf_release(&syms.names);
+	mi_buf_release(&syms.lines);
+	return rc;
+}
+
+
+typedef struct del_ctx {
+	const mi_art_req *r;  /* normalised call */
+	mi_buf keys;          /* kind \0 name \0 of the matches */
+	size_t n;             /* deleted */
+} del_ctx;
+
+static int del_collect(void *ctx, const mi_side_rec *r)
+{
+	del_ctx *d = ctx;
+	if ((d->r->task && *d->r->task && strcmp(d->r->task, r->kind) != 0) ||
+	    (d->r->symbol && strcmp(d->r->symbol, r->name) != 0))
+		return 0;
+	mi_buf_add(&d->keys, r->kind, strlen(r->kind) + 1);
+	mi_buf_add(&d->keys, r->name, strlen(r->name) + 1);
+	return 0;
+}
+
+static int del_fn(mi_side_txn *t, void *ctx)
+{
+	del_ctx *d = ctx;
+	mi_buf pre = {0};
+	int rc;
+	mi_buf_reset(&d->keys);
+	d->n = 0;
+	mi_buf_add(&pre, d->r->path, strlen(d->r->path) + 1);
+	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, del_collect, d);
+	for (size_t off = 0; !rc && off < d->keys.len;) {
+		const char *kind = d->keys.buf + off, *name = kind + strlen(kind) + 1;
+		off = (size_t)(name - d->keys.buf) + strlen(name) + 1;
+		rc = mi_side_del(t, MI_SIDE_ARTIFACTS, d->r->path, kind, name);
+		if (!rc)
+			d->n++;
+	}
+	mi_buf_release(&pre);
+	return rc;
+}
+
+int mi_mcp_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
+{
+	int64_t start = mi_art_now_us();
+	mi_buf norm = {0}, data = {0}, text = {0};
+	mi_art_req n;
+	del_ctx d;
+	mi_side *s;
+	int rc;
+	memset(&d, 0, sizeof d);
+	rc = mi_art_norm(r, &n, &norm, true, out);
+	if (rc)
+		goto out;
+	d.r = &n;
+	rc = mi_art_side(a, false, &s, out);
+	if (rc && rc != MI_ERR_NOINDEX)
+		goto out;
+	if (!rc && (rc = mi_side_write(s, del_fn, &d))) {
+		rc = mi_art_error(out, rc, "Retry.", "Cannot delete from the artifact store: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+	if (!d.n) {
+		rc = mi_art_error(out, MI_ERR_NOTFOUND, "list_artifacts shows what exists.",
+				  "No artifact of %s matches%s%s%s%s.", n.path,
+				  n.task && *n.task ? " task " : "", n.task ? n.task : "",
+				  n.symbol ? " symbol " : "", n.symbol ? n.symbol : "");
+		goto out;
+	}
+	mi_buf_adds(&data, "{\"path\":");
+	mi_buf_add_json_str(&data, n.path, strlen(n.path));
+	mi_buf_addf(&data, ",\"deleted\":%zu}", d.n);
+	mi_buf_addf(&text, "deleted %zu artifact%s of %s", d.n, d.n == 1 ? "" : "s", n.path);
+	mi_art_success(out, data.buf, text.buf, NULL);
+	rc = 0;
+out:
+	if (n.path)
+		art_log(a, &n, NULL, rc ? "error" : "deleted", mi_art_now_us() - start);
+	mi_buf_release(&norm);
+	mi_buf_release(&data);
+	mi_buf_release(&text);
+	mi_buf_release(&d.keys);
+	return rc;
+}
+
