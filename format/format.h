@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 2          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 3          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -285,6 +285,10 @@ typedef enum mi_db {
 	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
 	MI_DB_TERMS,   /* search: term -> term stats (df, max score bound) */
 	MI_DB_OUTLINES,/* path -> mi_outline_rec (the default read_file view) */
+	MI_DB_SERVERS, /* catalog: server name -> mi_server_rec (format/catalog.c) */
+	MI_DB_TOOLS,   /* catalog: "server/tool" -> mi_tool_rec */
+	MI_DB_TOOLIDS, /* catalog: be32(tool id) -> "server/tool" */
+	MI_DB_TPOST,   /* catalog: term -> tool postings (all tools, id order) */
 	MI_DB__COUNT
 } mi_db;
 
@@ -350,6 +354,9 @@ int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen);
 uint64_t mi_db_count(mi_txn *t, int db);
 /* Drops every entry of db (used by --force). */
 int mi_db_clear(mi_txn *t, int db);
+/* true for the databases of the tool catalog, which a code build (even with
+ * --force) leaves alone: only the catalog writer replaces them. */
+bool mi_db_is_catalog(int db);
 
 /*
  * Cursors iterate in key order.  mi_cursor_seek positions at the first key
@@ -561,5 +568,132 @@ void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
 
 /* Rough o200k-like token estimate used for budgets and savings figures. */
 size_t mi_token_estimate(const char *s, size_t len);
+
+/* ---- tool catalog (catalog.c, sanitize.c; docs/format-catalog.md) ----------------
+ * The tools of upstream MCP servers, written whole by the catalog writer
+ * (indexer/catalog_write.c) and read by query/catalog.c.  A tool is named
+ * "server/tool"; its id is its rank in name order, dense from 0. */
+
+/* BM25F fields of a tool.  Bits of a tool posting's field mask. */
+enum {
+	MI_TF_NAME,    /* the tool's own name, split into parts */
+	MI_TF_TITLE,   /* its title */
+	MI_TF_DESC,    /* its description */
+	MI_TF_PARAM,   /* parameter names (nested ones too) */
+	MI_TF_PDOC,    /* parameter descriptions and enum values */
+	MI_TF_SERVER,  /* the server's name, title and first line of instructions */
+	MI_TF_ALIAS,   /* task phrasings: the host's model or the servers file */
+	MI_TF__COUNT
+};
+
+typedef struct mi_tool_bm25 {
+	float k1;               /* saturation */
+	float w[MI_TF__COUNT];  /* field weights */
+	float b[MI_TF__COUNT];  /* length normalisation per field */
+} mi_tool_bm25;
+extern const mi_tool_bm25 mi_tool_bm25_params;
+
+/* Tool flags (mi_tool_rec.flags): annotations the server declared
+ * explicitly, and what the sanitizer found in the description. */
+#define MI_TOOLF_READONLY    0x01  /* annotations.readOnlyHint true */
+#define MI_TOOLF_DESTRUCTIVE 0x02  /* annotations.destructiveHint true (explicit) */
+#define MI_TOOLF_IDEMPOTENT  0x04  /* annotations.idempotentHint true */
+#define MI_TOOLF_OPENWORLD   0x08  /* annotations.openWorldHint true */
+#define MI_TOOLF_SENSITIVE   0x10  /* listed as sensitive in the servers file */
+
+/*
+ * One tool (MI_DB_TOOLS value).  JSON members are stored as compact JSON
+ * text ("" when the server gave none); description is stored raw, exactly
+ * as the server sent it: show it through mi_sanitize.  Decoded strings point
+ * into the value (valid as long as it is) and are not NUL-terminated.
+ */
+typedef struct mi_tool_rec {
+	uint32_t id;            /* rank in name order */
+	uint32_t flags;         /* MI_TOOLF_* */
+	uint8_t hash[16];       /* mi_tool_hash: the pin */
+	const char *server; uint32_t server_len;
+	const char *name; uint32_t name_len;     /* upstream name, no namespace */
+	const char *title; uint32_t title_len;
+	const char *desc; uint32_t desc_len;     /* raw */
+	const char *input; uint32_t input_len;   /* inputSchema JSON */
+	const char *output; uint32_t output_len; /* outputSchema JSON or "" */
+	const char *annot; uint32_t annot_len;   /* annotations JSON or "" */
+	const char *icons; uint32_t icons_len;   /* icons JSON or "" */
+	const char *sig; uint32_t sig_len;       /* mi_tool_signature of input */
+	const char *aliases; uint32_t aliases_len; /* indexed phrasings, '\n' between */
+} mi_tool_rec;
+
+void mi_tool_encode(const mi_tool_rec *r, mi_buf *out);
+int mi_tool_decode(const void *data, size_t len, mi_tool_rec *r); /* MI_ERR_CORRUPT */
+
+/* One upstream server (MI_DB_SERVERS value).  Never holds its command,
+ * arguments, environment, URL or headers: those stay in the servers file. */
+typedef struct mi_server_rec {
+	const char *name; uint32_t name_len;         /* the namespace */
+	const char *transport; uint32_t transport_len; /* "stdio", "http", "sse" */
+	const char *protocol; uint32_t protocol_len; /* negotiated version */
+	const char *info; uint32_t info_len;         /* serverInfo JSON */
+	const char *instructions; uint32_t instructions_len;
+	const char *error; uint32_t error_len;       /* last fetch error, "" when it worked */
+	uint32_t ntools;        /* tools stored for it */
+	int64_t fetched;        /* unix time of the last successful fetch */
+} mi_server_rec;
+
+void mi_server_encode(const mi_server_rec *r, mi_buf *out);
+int mi_server_decode(const void *data, size_t len, mi_server_rec *r); /* MI_ERR_CORRUPT */
+
+/*
+ * The pin of a tool: xxh3-128 over its name, description, and the
+ * canonical (sorted-key, compact) JSON of inputSchema, outputSchema and
+ * annotations.  JSON texts may be NULL or "".  A schema whose keys merely
+ * moved keeps its hash; any change of wording does not.
+ */
+void mi_tool_hash(const char *name, const char *desc, const char *input,
+		  const char *output, const char *annot, uint8_t out[16]);
+
+/* The simplified signature of an inputSchema: "(path: string, recursive?:
+ * boolean)", enums as "a"|"b", arrays as T[]; "()" for none.  Appends. */
+void mi_tool_signature(const char *input_json, mi_buf *out);
+
+/* The parameter names and descriptions of an inputSchema (nested
+ * properties and array items included), appended one per line to names and
+ * docs (enum values go with the docs). */
+void mi_tool_params(const char *input_json, mi_buf *names, mi_buf *docs);
+
+/* The first sentence (or line) of a description, at most max bytes, cut on
+ * a word boundary with "..."; appends. */
+void mi_tool_first_line(const char *s, size_t len, size_t max, mi_buf *out);
+
+/*
+ * Tool postings (MI_DB_TPOST value): for each tool holding the term, in id
+ * order: varint id delta (the first is the id), u8 field mask, then per set
+ * field: varint tf, varint field length (terms).
+ */
+#define MI_TPOST_MAX 24  /* bytes one entry takes at most per field, + 6 */
+void mi_tpost_put(mi_buf *out, uint32_t id_delta, unsigned mask,
+		  const uint32_t *tf, const uint32_t *len);
+/* Reads one entry at *p (advanced); false at the end or on bad bytes. */
+bool mi_tpost_next(const uint8_t **p, const uint8_t *end, uint32_t *id_delta,
+		   unsigned *mask, uint32_t *tf, uint32_t *len);
+
+/* ---- sanitizer (sanitize.c): upstream text is untrusted ---------------- */
+
+#define MI_SAN_HIDDEN      0x1  /* control, zero-width, bidi or tag characters removed */
+#define MI_SAN_MARKUP      0x2  /* hidden markup removed (HTML comments, tags) */
+#define MI_SAN_INSTRUCTION 0x4  /* reads like instructions to the model */
+#define MI_SAN_TRUNCATED   0x8  /* cut at the size cap */
+
+/*
+ * Appends s[0..len) as it may be shown to a model: invalid UTF-8 becomes
+ * U+FFFD; control characters other than newline and tab, zero-width,
+ * bidirectional-override and Unicode tag characters are dropped; HTML
+ * comments and tags are removed (their text kept); runs of blank lines
+ * shrink to one; at most max bytes (0: no cap).  Returns the MI_SAN_* flags
+ * of what it found, instruction-like wording included (which is kept, and
+ * flagged, so a person can read what the server tried).
+ */
+unsigned mi_sanitize(const char *s, size_t len, size_t max, mi_buf *out);
+/* Appends the flags as a JSON array of names: ["hidden-characters", ...]. */
+void mi_sanitize_flag_names(unsigned flags, mi_buf *out);
 
 #endif

@@ -22,7 +22,15 @@ static const char *const db_names[MI_DB__COUNT] = {
 	[MI_DB_FREFS] = "frefs", [MI_DB_FILEIDS] = "fileids",
 	[MI_DB_CHUNKS] = "chunks", [MI_DB_POST] = "post", [MI_DB_TERMS] = "terms",
 	[MI_DB_OUTLINES] = "outlines",
+	[MI_DB_SERVERS] = "servers", [MI_DB_TOOLS] = "tools", [MI_DB_TOOLIDS] = "toolids",
+	[MI_DB_TPOST] = "tpost",
 };
+
+bool mi_db_is_catalog(int db)
+{
+	return db == MI_DB_SERVERS || db == MI_DB_TOOLS || db == MI_DB_TOOLIDS ||
+	       db == MI_DB_TPOST;
+}
 
 struct mi_store {
 	MDB_env *env;              /* the environment */

@@ -41,7 +41,8 @@ void mi_v_assign_diags(vctx *c)
 		uint32_t ln = c->dord[k].line;
 		for (; i < p->nsyms && p->syms[i].start_line <= ln; i++) {
 			const mi_symbol *s = &p->syms[i];
-			if (!c->shown[i] || !is_block(s->kind))
+			if (!c->shown[i] || !is_block(s->kind) || mi_v_is_test(c, i) ||
+			    mi_v_is_overload(c, s))
 				continue;
 			while (top > 0 && p->syms[open[top - 1]].end_line < s->start_line)
 				top--;

@@ -6,6 +6,7 @@
 #include "view_int.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,4 +231,49 @@ void mi_v_link_tree(vctx *c)
 		}
 	}
 	assert(no == p->nsyms);
+}
+
+/* ---- entries that fold into lists ---------------------------------------------------- */
+
+bool mi_v_is_test(const vctx *c, size_t i)
+{
+	return is_fn(ekind(c, i)) && (c->p->syms[i].flags & MI_SYMF_TEST);
+}
+
+bool mi_v_is_overload(const vctx *c, const mi_symbol *s)
+{
+	if (c->p->lang != MI_LANG_PYTHON || !is_fn(s->kind))
+		return false;
+	const char *q = str0(s->sig);
+	while (*q == '@') {
+		const char *e = q + 1;
+		while (isalnum((unsigned char)*e) || *e == '_' || *e == '.')
+			e++;
+		if (e - q >= 9 && !memcmp(e - 8, "overload", 8) && (e - q == 9 || e[-9] == '.'))
+			return true;
+		e = *e == '(' ? mi_v_skip_group(e) : e;
+		if (!e)
+			return false;
+		while (*e == ' ')
+			e++;
+		q = e;
+	}
+	return false;
+}
+
+bool mi_v_is_import_var(const vctx *c, const mi_symbol *s)
+{
+	int lang = c->p->lang;
+	if ((lang != MI_LANG_JAVASCRIPT && lang != MI_LANG_TYPESCRIPT && lang != MI_LANG_TSX) ||
+	    (s->kind != MI_KIND_VARIABLE && s->kind != MI_KIND_CONSTANT) ||
+	    s->end_byte > c->len || s->end_byte <= s->start_byte)
+		return false;
+	return memmem(c->src + s->start_byte, s->end_byte - s->start_byte, "require(", 8) != NULL;
+}
+
+bool mi_v_drops_self(const vctx *c, const mi_symbol *s)
+{
+	return c->p->lang == MI_LANG_PYTHON && is_fn(s->kind) && s->parent_idx >= 0 &&
+	       (size_t)s->parent_idx < c->p->nsyms &&
+	       c->p->syms[s->parent_idx].kind == MI_KIND_CLASS;
 }

@@ -40,6 +40,8 @@ typedef struct kind_row {
 #define GROUP_CAP_COMPACT 4
 #define DIAG_CAP 8            /* diagnostic lines per outline, then a summary */
 #define GENERIC_MAX 20        /* a type parameter list longer than this is elided */
+#define DEFAULT_MAX 10        /* a default value longer than this is elided */
+#define ANNOT_MAX 14          /* a longer annotation of a defaulted parameter is dropped */
 #define TRUNC_RESERVE 24      /* tokens kept for the truncation line */
 
 /* Everything one rendering needs; arrays are indexed by symbol. */
@@ -78,6 +80,8 @@ typedef struct vctx {
 	size_t diags_out;        /* diagnostic lines written */
 	size_t diags_left[3];    /* E, W, H not written for the cap */
 	bool cut;                /* the cap cut the view short */
+	bool self_param;         /* the line being written is a Python method's:
+				    its `self`/`cls` parameter is left out */
 } vctx;
 
 /* The kind table (view.c). */
@@ -189,6 +193,14 @@ bool mi_v_trait_impl(const vctx *c, const mi_symbol *s);
 void mi_v_collect_members(const vctx *c, size_t i, namelist *l, size_t *methods, int how);
 bool mi_v_has_block_children(const vctx *c, size_t i);
 bool mi_v_has_body(const vctx *c, size_t i);
+/* A test function (MI_SYMF_TEST): listed by name on a "V* tests" line. */
+bool mi_v_is_test(const vctx *c, size_t i);
+/* A Python @overload stub: the implementation that follows shows it. */
+bool mi_v_is_overload(const vctx *c, const mi_symbol *s);
+/* A JavaScript/TypeScript top-level `const x = require(...)`: an import. */
+bool mi_v_is_import_var(const vctx *c, const mi_symbol *s);
+/* A Python method whose first parameter (self, cls) goes without saying. */
+bool mi_v_drops_self(const vctx *c, const mi_symbol *s);
 
 /* ---- view_sig.c: the code column ---- */
 

@@ -189,6 +189,39 @@ static bool compact_opens(const vctx *c, const mi_symbol *s)
 }
 
 /*
+ * Test functions fold to one line under their parent (par -1: the file):
+ * "V* tests: TestA, TestB" naming all of them in outline,
+ * "V* 31 tests: TestA, TestB, TestC, +28 more" in compact.  Their
+ * signatures say nothing a reader needs; expand_at shows one.
+ */
+static void put_tests(vctx *c, int32_t par, int depth)
+{
+	const mi_parsed *p = c->p;
+	namelist l = { 0 };
+	if (par >= 0) {
+		for (int32_t j = c->kid[par]; j >= 0; j = c->sib[j])
+			if (c->shown[j] && mi_v_is_test(c, (size_t)j))
+				mi_v_nl_add(&l, p->syms[j].name);
+	} else {
+		for (size_t j = 0; j < p->nsyms; j++)
+			if (c->shown[j] && c->par[j] < 0 && mi_v_is_test(c, j))
+				mi_v_nl_add(&l, p->syms[j].name);
+	}
+	if (l.n) {
+		mi_v_vline(c, depth);
+		if (c->mode == VM_COMPACT) {
+			mi_buf_addf(c->out, "%zu test%s: ", l.n, l.n == 1 ? "" : "s");
+			mi_v_nl_put(c, &l, GROUP_CAP_COMPACT);
+		} else {
+			mi_buf_adds(c->out, "tests: ");
+			mi_v_nl_put(c, &l, SIZE_MAX / 2);
+		}
+		mi_buf_addc(c->out, '\n');
+	}
+	mi_v_nl_free(&l);
+}
+
+/*
  * Writes the entry of symbol i (its line, its V* lines); children follow as
  * entries of their own.  Returns true when its children get lines.
  *
@@ -251,6 +284,8 @@ static bool put_entry(vctx *c, size_t i)
 		}
 		mi_v_nl_free(&l);
 	}
+	if (opens)
+		put_tests(c, (int32_t)i, depth);
 	if (k->container && c->mode == VM_OUTLINE)
 		mi_v_put_traits(c, i, depth);
 	if (c->mode == VM_OUTLINE)
@@ -332,6 +367,8 @@ static void put_file_groups(vctx *c)
 			if (s->kind == MI_KIND_TYPEDEF && ntys &&
 			    bsearch(&s->name, tys, ntys, sizeof(*tys), cmp_str))
 				continue;
+			if (mi_v_is_import_var(c, s))
+				continue;
 			mi_v_nl_add(&l, s->name);
 		}
 		if (l.n) {
@@ -349,8 +386,9 @@ static void put_file_groups(vctx *c)
 /*
  * A file whose blocks are all private would fold to nothing (or to its
  * macros) under filter=public; one line says what is there instead:
- * "V* 12 private functions: a, b, +10 more (filter: all)".  Top-level
- * blocks are named, or every top-level symbol when there is no block.
+ * "V* 12 private functions: a, b, +10 more (filter: all)" (compact: the
+ * count only).  Top-level blocks are named, or every top-level symbol when
+ * there is no block.
  */
 static void put_private_summary(vctx *c)
 {
@@ -366,7 +404,8 @@ static void put_private_summary(vctx *c)
 	namelist l = { 0 };
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const mi_symbol *s = &p->syms[i];
-		if (s->parent_idx >= 0 || (blocks && !is_block(s->kind)) || !is_ident(s->name))
+		if (c->shown[i] || s->parent_idx >= 0 || (blocks && !is_block(s->kind)) ||
+		    !is_ident(s->name))
 			continue;
 		size_t before = l.n;
 		mi_v_nl_add(&l, s->name);
@@ -375,9 +414,12 @@ static void put_private_summary(vctx *c)
 	}
 	if (l.n) {
 		mi_v_vline(c, 0);
-		mi_buf_addf(c->out, "%zu private %s%s: ", l.n, fns ? "function" : "symbol",
+		mi_buf_addf(c->out, "%zu private %s%s", l.n, fns ? "function" : "symbol",
 			    l.n == 1 ? "" : "s");
-		mi_v_nl_put(c, &l, c->mode == VM_COMPACT ? LIST_CAP_COMPACT : LIST_CAP_OUTLINE);
+		if (c->mode != VM_COMPACT) {
+			mi_buf_adds(c->out, ": ");
+			mi_v_nl_put(c, &l, LIST_CAP_OUTLINE);
+		}
 		mi_buf_adds(c->out, " (filter: all)\n");
 	}
 	mi_v_nl_free(&l);
@@ -428,7 +470,8 @@ void mi_v_render_folded(vctx *c)
 	for (k = 0; k < p->nsyms; k++) {
 		size_t i = (size_t)c->order[k];
 		const mi_symbol *s = &p->syms[i];
-		if (!c->shown[i] || (!is_block(ekind(c, i)) && s->kind != MI_KIND_HEADING))
+		if (!c->shown[i] || (!is_block(ekind(c, i)) && s->kind != MI_KIND_HEADING) ||
+		    mi_v_is_test(c, i) || mi_v_is_overload(c, s))
 			continue;
 		if (s->kind == MI_KIND_POINTCUT && pointcuts) {
 			/* a pointcut shows once, however often it is declared */
@@ -476,6 +519,7 @@ void mi_v_render_folded(vctx *c)
 	if (cut) {
 		put_truncated(c, count_left(c, k));
 	} else {
+		put_tests(c, -1, 0);
 		mi_v_put_file_auto_traits(c);
 		if (c->mode == VM_OUTLINE) {
 			for (size_t d = 0; d < p->ndiags; d++)

@@ -8,10 +8,230 @@
 #include <ctype.h>
 #include <string.h>
 
+/* Does `q` open a string literal in this language?  A Rust '\'' is a
+ * lifetime. */
+static bool is_quote(int lang, char q)
+{
+	return q == '"' || (q == '\'' && lang != MI_LANG_RUST) ||
+	       (q == '`' && (lang == MI_LANG_JAVASCRIPT || lang == MI_LANG_TYPESCRIPT ||
+			     lang == MI_LANG_TSX || lang == MI_LANG_GO));
+}
+
+/* Index just past the string literal opening at s[i] (or n). */
+static size_t skip_quoted(const char *s, size_t n, size_t i)
+{
+	char q = s[i];
+	for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\')
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* Where a default value starting at s[a] ends: the ',' or closing bracket
+ * at its own depth (strings and nested brackets skipped), trailing blanks
+ * left out. */
+static size_t value_end(int lang, const char *s, size_t n, size_t a)
+{
+	int d = 0;
+	size_t i = a;
+	while (i < n) {
+		char ch = s[i];
+		if (is_quote(lang, ch)) {
+			i = skip_quoted(s, n, i);
+			continue;
+		}
+		if (ch == '(' || ch == '[' || ch == '{')
+			d++;
+		else if (ch == ')' || ch == ']' || ch == '}') {
+			if (d-- == 0)
+				break;
+		} else if (ch == ',' && d == 0)
+			break;
+		i++;
+	}
+	while (i > a && s[i - 1] == ' ')
+		i--;
+	return i;
+}
+
+/* Where a Python annotation starting at s[a] ends: at the '=' of its
+ * default, or the ',' or ')' after it (nested brackets and strings
+ * skipped). */
+static size_t annot_end(const char *s, size_t n, size_t a)
+{
+	int d = 0;
+	for (size_t i = a; i < n; i++) {
+		char ch = s[i];
+		if (is_quote(MI_LANG_PYTHON, ch)) {
+			i = skip_quoted(s, n, i) - 1;
+		} else if (ch == '(' || ch == '[' || ch == '{') {
+			d++;
+		} else if (ch == ')' || ch == ']' || ch == '}') {
+			if (d-- == 0)
+				return i;
+		} else if (d == 0 && (ch == ',' || (ch == '=' && s[i + 1] != '='))) {
+			return i;
+		}
+	}
+	return n;
+}
+
+/* The bracket closing the generic list that opens at s[i] ('<' or '['),
+ * or 0 when it does not close before the signature ends. */
+static size_t generic_close(const char *s, size_t n, size_t i)
+{
+	char open = s[i], close = open == '<' ? '>' : ']';
+	int d = 0;
+	for (; i < n; i++) {
+		if (s[i] == open)
+			d++;
+		else if (s[i] == close && !(close == '>' && s[i - 1] == '-') && --d == 0)
+			return i;
+		else if (s[i] == ';' || s[i] == '{' || (open == '<' && s[i] == ')'))
+			return 0;
+	}
+	return 0;
+}
+
+/* Writes the generic list s[lt..gt] shortened: its first parameter and
+ * ", ..." when it holds several, or "..." when even the first one is over
+ * GENERIC_MAX characters.  The list is kept whole when it holds one short
+ * parameter, or, with `loose`, when it is short itself. */
+static void put_generic(vctx *c, const char *s, size_t lt, size_t gt, bool loose)
+{
+	size_t first = 0, commas = 0;
+	int d = 0;
+	for (size_t i = lt + 1; i < gt; i++) {
+		if (s[i] == '<' || s[i] == '(' || s[i] == '[')
+			d++;
+		else if ((s[i] == '>' && s[i - 1] != '-') || s[i] == ')' || s[i] == ']')
+			d--;
+		else if (s[i] == ',' && d == 0 && commas++ == 0)
+			first = i;
+	}
+	size_t inner = gt - lt - 1;
+	if ((commas == 0 || loose) && inner <= GENERIC_MAX) {
+		mi_buf_add(c->out, s + lt, gt - lt + 1);
+		return;
+	}
+	mi_buf_add(c->out, s + lt, 1);
+	size_t flen = commas ? first - lt - 1 : inner;
+	if (flen <= GENERIC_MAX) {
+		mi_buf_add(c->out, s + lt + 1, flen);
+		if (commas)
+			mi_buf_addf(c->out, ", %s", c->ell);
+	} else {
+		mi_buf_adds(c->out, c->ell);
+	}
+	mi_buf_add(c->out, s + gt, 1);
+}
+
+/* At the parameter list's '(' (s[i]) of a Python method: writes up to it
+ * and returns where to go on from, past a leading `self` or `cls`. */
+static size_t skip_self(vctx *c, const char *s, size_t n, size_t i, size_t from)
+{
+	size_t k = i + 1, w = 0;
+	if (k + 4 <= n && !strncmp(s + k, "self", 4))
+		w = 4;
+	else if (k + 3 <= n && !strncmp(s + k, "cls", 3))
+		w = 3;
+	if (!w || k + w >= n || (s[k + w] != ',' && s[k + w] != ')'))
+		return from;
+	mi_buf_add(c->out, s + from, k - from);
+	k += w;
+	if (s[k] == ',')
+		k++;
+	while (k < n && s[k] == ' ')
+		k++;
+	return k;
+}
+
 /*
- * Writes sig with a long generic parameter list elided: the first '<...>'
- * glued to a name before any '(' becomes "<T, ...>" when it holds more than
- * one parameter or is longer than GENERIC_MAX.
+ * Writes the part of a signature from its parameter list on, shortened for
+ * a folded line: a default value longer than DEFAULT_MAX characters becomes
+ * "..." (`_w=WHITESPACE.match` -> `_w=...`); a generic argument list of a
+ * parameter or return type longer than GENERIC_MAX characters keeps its
+ * first argument (`Map<String, ...>`); in Python a defaulted parameter
+ * drops an annotation longer than ANNOT_MAX (`x=None`), and a method its
+ * `self`.  Every parameter name stays.
+ */
+static void put_params(vctx *c, const char *s, size_t n)
+{
+	int lang = c->p->lang;
+	bool generics = lang != MI_LANG_C && lang != MI_LANG_BASH && lang != MI_LANG_MARKDOWN;
+	size_t i = 0, from = 0, colon = 0;
+	int paren = 0, nest = 0;
+	bool inside = false;
+	while (i < n) {
+		char ch = s[i];
+		bool top = inside && paren == 1 && nest == 0; /* between two parameters' commas */
+		if (is_quote(lang, ch)) {
+			i = skip_quoted(s, n, i);
+			continue;
+		}
+		if (inside && generics && (ch == '<' || ch == '[') && i > 0 &&
+		    (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) {
+			size_t gt = generic_close(s, n, i);
+			if (gt && gt - i - 1 > GENERIC_MAX) {
+				mi_buf_add(c->out, s + from, i - from);
+				put_generic(c, s, i, gt, true);
+				from = i = gt + 1;
+				continue;
+			}
+		}
+		if (ch == '(') {
+			if (!inside && c->self_param)
+				from = skip_self(c, s, n, i, from);
+			paren++;
+			inside = true;
+		} else if (ch == ')') {
+			paren--;
+		} else if (ch == '[' || ch == '{') {
+			nest++;
+		} else if (ch == ']' || ch == '}') {
+			nest--;
+		} else if (top && ch == ',') {
+			colon = 0;
+		} else if (top && ch == ':' && !colon && lang == MI_LANG_PYTHON) {
+			colon = i;
+			size_t eq = annot_end(s, n, i + 1);
+			if (eq < n && s[eq] == '=' && eq - i > ANNOT_MAX) {
+				/* `x: t.Optional[t.Sequence[str]] = None` -> `x=None` */
+				mi_buf_add(c->out, s + from, i - from);
+				mi_buf_addc(c->out, '=');
+				from = eq + 1;
+				while (from < n && s[from] == ' ')
+					from++;
+				i = eq;
+				continue;
+			}
+		} else if (top && ch == '=' && i + 1 < n && s[i + 1] != '=' && s[i + 1] != '>' &&
+			   !strchr("=!<>:+-*/%&|^", s[i - 1])) {
+			size_t a = i + 1;
+			while (a < n && s[a] == ' ')
+				a++;
+			size_t e = value_end(lang, s, n, a);
+			if (e - a > DEFAULT_MAX) {
+				if (a > from)
+					mi_buf_add(c->out, s + from, a - from);
+				mi_buf_adds(c->out, c->ell);
+				from = e;
+			}
+			i = e;
+			continue;
+		}
+		i++;
+	}
+	if (lang == MI_LANG_PYTHON && n - from >= 8 && !memcmp(s + n - 8, " -> None", 8))
+		n -= 8; /* a procedure: its return type says nothing */
+	mi_buf_add(c->out, s + from, n - from);
+}
+
+/*
+ * Writes sig for a line.  With `elide` (outline lines) it is shortened:
+ * the first '<...>' glued to a name before any '(' (the declared entity's
+ * type parameters) becomes "<T, ...>" when it holds more than one parameter
+ * or is longer than GENERIC_MAX, and the rest goes through put_params.
  */
 void mi_v_put_sig(vctx *c, const char *sig, size_t n, bool elide)
 {
@@ -20,7 +240,11 @@ void mi_v_put_sig(vctx *c, const char *sig, size_t n, bool elide)
 			 (sig[n - 1] == ':' && (c->p->lang == MI_LANG_PYTHON ||
 						c->p->lang == MI_LANG_SIMPLE))))
 		n--;
-	if (elide && c->p->lang != MI_LANG_C && c->p->lang != MI_LANG_MARKDOWN &&
+	if (!elide) {
+		mi_buf_add(c->out, sig, n);
+		return;
+	}
+	if (c->p->lang != MI_LANG_C && c->p->lang != MI_LANG_MARKDOWN &&
 	    c->p->lang != MI_LANG_BASH) {
 		for (size_t i = 1; i < n; i++) {
 			if (sig[i] == '(' || sig[i] == '{' || sig[i] == '=')
@@ -46,33 +270,12 @@ void mi_v_put_sig(vctx *c, const char *sig, size_t n, bool elide)
 		}
 	}
 	if (gt == 0) {
-		mi_buf_add(c->out, sig, n);
+		put_params(c, sig, n);
 		return;
 	}
-	size_t first = 0, commas = 0;
-	int d = 0;
-	for (size_t i = lt + 1; i < gt; i++) {
-		if (sig[i] == '<' || sig[i] == '(' || sig[i] == '[')
-			d++;
-		else if ((sig[i] == '>' && sig[i - 1] != '-') || sig[i] == ')' || sig[i] == ']')
-			d--;
-		else if (sig[i] == ',' && d == 0 && commas++ == 0)
-			first = i;
-	}
-	size_t inner = gt - lt - 1;
-	if (commas == 0 && inner <= GENERIC_MAX) {
-		mi_buf_add(c->out, sig, n);
-		return;
-	}
-	mi_buf_add(c->out, sig, lt + 1);
-	size_t flen = commas ? first - lt - 1 : inner;
-	if (flen <= GENERIC_MAX) {
-		mi_buf_add(c->out, sig + lt + 1, flen);
-		mi_buf_addf(c->out, ", %s", c->ell);
-	} else {
-		mi_buf_adds(c->out, c->ell);
-	}
-	mi_buf_add(c->out, sig + gt, n - gt);
+	mi_buf_add(c->out, sig, lt);
+	put_generic(c, sig, lt, gt, false);
+	put_params(c, sig + gt + 1, n - gt - 1);
 }
 
 /* End of a bracketed run from s (at an opening '(' '[' or '{'), skipping
@@ -154,12 +357,14 @@ const char *mi_v_put_annotations(vctx *c, const char *sig)
  * Outline lines (elide) drop annotations and long generic lists. */
 void mi_v_put_code(vctx *c, const mi_symbol *s, bool elide)
 {
+	c->self_param = elide && mi_v_drops_self(c, s);
 	const char *sig = str0(s->sig);
 	if (!*sig)
 		sig = str0(s->name);
 	if (elide)
 		sig = mi_v_put_annotations(c, sig);
 	mi_v_put_sig(c, sig, strlen(sig), elide);
+	c->self_param = false;
 }
 
 /* Length of sig up to the end of the function's name ("pub fn login"),

@@ -383,7 +383,8 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		return rc;
 	if (clear) {
 		for (int db = 0; db < MI_DB__COUNT; db++)
-			if ((rc = mi_db_clear(t, db)))
+			if ((!mi_db_is_catalog(db) || bs->rebuilt_from) &&
+			    (rc = mi_db_clear(t, db)))
 				goto fail;
 	}
 	/* Deleted files, then changed ones (old records out first). */

@@ -83,4 +83,65 @@ int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err);
 void mi_build_list_free(char **paths, size_t n);
 
+/* ---- the tool catalog of upstream MCP servers (catalog_write.c) --------- */
+
+/* One tool as an upstream server listed it.  JSON members are JSON text
+ * (NULL or "" when absent).  All strings are the caller's. */
+typedef struct mi_catalog_tool {
+	const char *name;            /* upstream name, without the namespace */
+	const char *title;           /* may be NULL */
+	const char *description;     /* raw, as sent */
+	const char *input_schema;    /* inputSchema */
+	const char *output_schema;   /* outputSchema */
+	const char *annotations;     /* annotations */
+	const char *icons;           /* icons */
+	const char *const *aliases;  /* task phrasings given by hand */
+	size_t naliases;
+	unsigned flags;              /* extra MI_TOOLF_* (MI_TOOLF_SENSITIVE) */
+} mi_catalog_tool;
+
+/* One upstream server and what fetching its catalog gave. */
+typedef struct mi_catalog_server {
+	const char *name;            /* the namespace: no '/', not empty */
+	const char *transport;       /* "stdio", "http", "sse" */
+	const char *protocol;        /* negotiated protocol version */
+	const char *info;            /* serverInfo JSON, may be NULL */
+	const char *instructions;    /* may be NULL */
+	const char *error;           /* non-NULL: the fetch failed; the tools
+				      * stored for it before are kept */
+	const mi_catalog_tool *tools;
+	size_t ntools;
+} mi_catalog_server;
+
+typedef struct mi_catalog_opts {
+	const char *out_dir;         /* the index directory (created if missing) */
+	bool keep_others;            /* servers not listed keep their stored
+				      * tools (re-indexing some); else dropped */
+	const char *servers_file;    /* absolute path recorded for serve, or NULL */
+	/* Aliases kept beside the catalog (the side store), may be NULL: called
+	 * per tool with its pin; appends phrasings, one per line, to out. */
+	void (*aliases)(void *ctx, const char *tool, const uint8_t hash[16], mi_buf *out);
+	void *aliases_ctx;
+} mi_catalog_opts;
+
+typedef struct mi_catalog_stats {
+	size_t servers;              /* servers in the catalog after the write */
+	size_t tools;                /* tools in the catalog */
+	size_t failed;               /* servers given with an error */
+	size_t kept;                 /* tools kept from before for failed servers */
+	size_t aliases;              /* tools that carry aliases */
+	double write_seconds;        /* the write transaction */
+} mi_catalog_stats;
+
+/*
+ * Replaces the tool catalog of the index at o->out_dir in one write
+ * transaction (the code databases are left alone; a reader sees the old
+ * catalog or the new one, never a mix): records, ids in name order,
+ * postings and statistics.  A server given with an error keeps its stored
+ * tools; one not given is dropped unless keep_others.  Returns 0 or an error
+ * with a message in err.
+ */
+int mi_catalog_write(const mi_catalog_opts *o, const mi_catalog_server *srv,
+		     size_t n, mi_catalog_stats *st, mi_buf *err);
+
 #endif

@@ -203,4 +203,17 @@ int mi_mcp_serve_stdio(mi_mcp_server *s);
  * port in use). */
 int mi_mcp_serve_http(mi_mcp_server *s, const char *addr);
 
+/* ---- tools_meta.c: find_tools, describe_tools, execute, list_namespaces -- */
+
+/* true for the meta-server's tool names. */
+bool mi_mcp_meta_is_tool(const char *name);
+/* Appends the meta tools to a tools/list result when the index holds a
+ * tool catalog. */
+void mi_mcp_meta_list(mi_mcp_server *s, mi_buf *out);
+/* Runs a meta tool as mi_mcp_tool_call does. */
+int mi_mcp_meta_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out,
+		     int *code, mi_buf *msg);
+/* Closes upstream connections and stops background re-indexing. */
+void mi_mcp_meta_release(void);
+
 #endif

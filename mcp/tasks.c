@@ -486,11 +486,15 @@ static void *task_main(void *arg)
 		mi_mcp_iso_time(t->updated);
 		note_status(t, &note);
 	}
+	/* The status notification goes out before tasks/result can answer,
+	 * so a client sees it before the result (and is never blocked on). */
+	pthread_mutex_unlock(&tk_mu);
+	send_status(&note);
+	pthread_mutex_lock(&tk_mu);
 	mi_buf_reset(&t->result);
 	mi_buf_add(&t->result, res.buf, res.len);
 	pthread_cond_broadcast(&tk_cv);
 	pthread_mutex_unlock(&tk_mu);
-	send_status(&note);
 	mi_mcp_log(tk_srv, "task %s: %s", t->id, mi_task_status[t->status]);
 	mi_buf_release(&res);
 	return NULL;

@@ -792,6 +792,8 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 
 	pthread_once(&mi_tools_once, tools_build);
 	memset(&o, 0, sizeof o);
+	if (mi_mcp_meta_is_tool(name))
+		return mi_mcp_meta_call(c, name, args, out, code, msg);
 	t = mi_mcp_tool_find(name, NULL);
 	if (!t) {
 		mi_buf_addf(msg, "Unknown tool: %s. tools/list names the tools: "

@@ -64,6 +64,85 @@ int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 
+/* ---- the tool catalog (catalog.c): find_tools, describe_tools, ... ------ */
+
+/* What a policy says of a tool (mi_tools_policy.state). */
+enum {
+	MI_TOOL_VISIBLE = 0,  /* found, described, executable */
+	MI_TOOL_QUARANTINED,  /* its pin changed since it was approved */
+	MI_TOOL_DENIED,       /* an allow or deny list keeps it out */
+};
+
+/* Decides, per tool, whether it may be shown (approvals, allow and deny
+ * lists).  NULL fields: every tool is visible. */
+typedef struct mi_tools_policy {
+	/* name is "server/tool", hash its pin, flags its MI_TOOLF_*. */
+	int (*state)(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags);
+	void *ctx;
+} mi_tools_policy;
+
+typedef struct mi_tools_opts {
+	const char *query;            /* the task, in the user's words */
+	size_t limit;                 /* 0 = 5; at most 50 */
+	const mi_tools_policy *policy;/* may be NULL */
+	const mi_tool_bm25 *params;   /* NULL = mi_tool_bm25_params (tuning) */
+	bool no_aliases;              /* score without the alias field */
+	bool expand;                  /* model-free query expansion (off: it did not
+				       * earn its place, docs/format-catalog.md) */
+	/* Suggestions beside each hit ("V* often used with: ..."), may be NULL:
+	 * appends up to a few "server/tool" names, comma-separated, to out. */
+	void (*related)(void *ctx, const char *name, mi_buf *out);
+	void *related_ctx;
+} mi_tools_opts;
+
+/*
+ * find_tools: BM25F over the catalog's tools; the best `limit` visible ones
+ * as L1 summaries.  JSON {tools: [{name, server, summary, signature, score,
+ * warnings?, related?}], total}, total = tools that matched any term.
+ * An index without a catalog answers with an error saying how to build one.
+ */
+int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out);
+
+/* Detail levels of describe_tools. */
+enum { MI_TOOL_L0, MI_TOOL_L1, MI_TOOL_L2 };
+/* Parses "L0" / "L1" / "L2" (also 0..2); -1 when it is none of them. */
+int mi_tool_level(const char *s);
+
+/*
+ * describe_tools: each named tool ("server/tool") at level L0 (name), L1
+ * (summary, signature) or L2 (sanitized description, inputSchema,
+ * outputSchema, annotations: what a call needs).  JSON {tools: [...],
+ * missing: [{name, reason}]}; unknown, quarantined and denied names go to
+ * missing with what to do.  is_error only when nothing was found.
+ */
+int mi_query_describe_tools(mi_query *q, const char *const *names, size_t n,
+			    int level, const mi_tools_policy *policy, mi_out *out);
+
+/* list_namespaces: {namespaces: [{name, tools, transport, protocol, title,
+ * version, error}]} */
+int mi_query_namespaces(mi_query *q, mi_out *out);
+
+/* What execute needs of one tool; strings malloc'd (mi_tool_info_release). */
+typedef struct mi_tool_info {
+	char *server;        /* namespace */
+	char *name;          /* upstream name */
+	uint8_t hash[16];    /* pin */
+	uint32_t flags;      /* MI_TOOLF_* */
+	char *input_schema;  /* JSON text */
+	char *description;   /* raw */
+} mi_tool_info;
+/* 0, MI_ERR_NOTFOUND (no such tool) or MI_ERR_CORRUPT. */
+int mi_query_tool_get(mi_query *q, const char *name, mi_tool_info *out);
+void mi_tool_info_release(mi_tool_info *t);
+/* Calls fn for every tool of the catalog in name order ("server/tool", its
+ * pin, its MI_TOOLF_*); fn returns nonzero to stop.  0 or an error. */
+int mi_query_tools_each(mi_query *q, int (*fn)(void *ctx, const char *name,
+					       const uint8_t hash[16], uint32_t flags),
+			void *ctx);
+/* Number of tools in the catalog (0: none, or an index without one). */
+size_t mi_query_tool_count(mi_query *q);
+/* The servers file the catalog was built from (malloc'd), or NULL. */
+char *mi_query_servers_file(mi_query *q);
 /* ---- spans for editors (spans.c) ------------------------------------------
  * The language server computes positions itself, so it reads the index as
  * spans: one file's source and symbols, and symbols by name. */

@@ -4,6 +4,7 @@
 #   cli:   tests/cli/*.sh               (one test each; exit 0 = pass)
 #   security: tests/security/*.sh       (attacks and faults; same rules as cli)
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
+#   meta:  tests/meta/run.sh            (PASS/FAIL lines, real upstream MCP servers)
 #   lsp:   tests/lsp/run.sh             (PASS/FAIL lines, real LSP client)
 #   asan:  the unit, cli and lsp tiers again, sanitized (unless MI_SKIP_ASAN=1)
 # Run from the repository root.  MI_OUT is the object tree (default build;
@@ -71,6 +72,15 @@ if [ -f tests/mcp/run.sh ]; then
 	count "$out" mcp
 	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		echo "FAIL mcp suite exited $rc" >> "$out"; count "$out" mcp; tail -20 "$out"
+	fi
+fi
+if [ -f tests/meta/run.sh ]; then
+	out="$log/meta.out"
+	MCPIDX="$top/mcpidx" sh tests/meta/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" meta
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL meta suite exited $rc" >> "$out"; count "$out" meta; tail -20 "$out"
 	fi
 fi
 lsp_tier() { # $1 = label, $2 = mcpidx binary

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 static const char build_usage[] =
-	"usage: mcpidx build REPO [options]\n\n"
+	"usage: mcpidx build REPO [options]\n"
+	"       mcpidx build [REPO] --servers FILE [options]\n\n"
 	"Walks REPO (honouring .gitignore and .mcpidxignore), parses new and changed\n"
 	"files and writes the index in one transaction: a killed build leaves the\n"
 	"previous index whole.  Unchanged files (same content hash) are not re-parsed.\n\n"
@@ -21,6 +22,12 @@ static const char build_usage[] =
 	"      --progress      progress bar even when stderr is not a terminal\n"
 	"      --progress-fd N write 'progress DONE TOTAL' lines to file descriptor N\n"
 	"      --json          print the stats as one JSON object\n"
+	"      --servers FILE  also index the tools of the MCP servers of FILE (the\n"
+	"                      mcpServers JSON of MCP clients); without REPO only\n"
+	"                      the tools (index: -o DIR, default ./.mcpidx)\n"
+	"      --only NAME     fetch only this server of FILE (repeatable); the\n"
+	"                      others keep their stored tools\n"
+	"      --offline       fetch nothing: re-index the stored tools (aliases)\n"
 	"  -q, --quiet         print nothing on success\n";
 
 static int progress_fd = -1;
@@ -39,8 +46,15 @@ int mi_cmd_build(int argc, char **argv)
 		{"jobs", required_argument, NULL, 'j'}, {"no-ignore", no_argument, NULL, 'I'},
 		{"max-size", required_argument, NULL, 'M'}, {"json", no_argument, NULL, 'J'},
 		{"progress", no_argument, NULL, 'P'}, {"progress-fd", required_argument, NULL, 'F'},
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0},
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+		{"servers", required_argument, NULL, 'S'}, {"only", required_argument, NULL, 'O'},
+		{"offline", no_argument, NULL, 'N'}, {0},
 	};
+	const char *servers = NULL;
+	char **only = mi_xcalloc((size_t)argc + 1, sizeof(*only));
+	size_t nonly = 0;
+	bool offline = false;
+	int status = 0;
 	mi_build_opts o = {0};
 	bool json = false, quiet = false, force_progress = false;
 	int c;
@@ -56,12 +70,28 @@ int mi_cmd_build(int argc, char **argv)
 		case 'P': force_progress = true; break;
 		case 'F': progress_fd = atoi(optarg); break;
 		case 'q': quiet = true; break;
-		case 'h': fputs(build_usage, stdout); return 0;
-		default: fputs(build_usage, stderr); return 2;
+		case 'S': servers = optarg; break;
+		case 'O': only[nonly++] = optarg; break;
+		case 'N': offline = true; break;
+		case 'h': fputs(build_usage, stdout); free(only); return 0;
+		default: fputs(build_usage, stderr); free(only); return 2;
 		}
+	}
+	if ((nonly || offline) && !servers) {
+		fprintf(stderr, "mcpidx build: --only and --offline go with --servers FILE\n");
+		free(only);
+		return 2;
+	}
+	if (servers && optind == argc) {
+		char *dir = mi_xstrdup(o.out_dir ? o.out_dir : ".mcpidx");
+		status = mi_catalog_build(servers, dir, only, offline, json, quiet);
+		free(dir);
+		free(only);
+		return status;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "mcpidx build: give exactly one repository folder\n\n%s", build_usage);
+		free(only);
 		return 2;
 	}
 	o.repo = argv[optind];
@@ -74,6 +104,7 @@ int mi_cmd_build(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
 		mi_buf_release(&err);
+		free(only);
 		return 1;
 	}
 	mi_buf_release(&err);
@@ -106,5 +137,16 @@ int mi_cmd_build(int argc, char **argv)
 		if (any)
 			putchar('\n');
 	}
-	return 0;
+	if (servers) {
+		mi_buf dir = {0};
+		if (o.out_dir)
+			mi_buf_adds(&dir, o.out_dir);
+		else
+			mi_buf_addf(&dir, "%s/.mcpidx", o.repo);
+		fflush(stdout);
+		status = mi_catalog_build(servers, dir.buf, only, offline, json, quiet);
+		mi_buf_release(&dir);
+	}
+	free(only);
+	return status;
 }

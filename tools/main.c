@@ -13,7 +13,7 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const mi_cmd commands[] = {
-	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--json]",
+	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--servers FILE] [--json]",
 	 "walk, parse and index a repository (incremental; writes REPO/.mcpidx)"},
 	{"query", mi_cmd_query, "[INDEX] [CMD ARGS...] [--json]",
 	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},
@@ -31,6 +31,8 @@ static const mi_cmd commands[] = {
 	 "check a packed file end to end (exit 1 when damaged)"},
 	{"status", mi_cmd_status, "[INDEX] [REPO] [--json] [--quiet]",
 	 "list files changed since the index was built (exit 1 when stale)"},
+	{"tools", mi_cmd_tools, "[-i INDEX] find|describe|namespaces ARGS [--json]",
+	 "the tools of upstream MCP servers: find, describe, namespaces"},
 	{"artifacts", mi_cmd_artifacts, "[INDEX] list|show|rm|prompt|store [ARGS] [--side DIR] [--json]",
 	 "artifacts a model wrote about the code (summaries, annotations), stale ones marked"},
 	{"version", cmd_version, "", "print the version"},

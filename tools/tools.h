@@ -26,6 +26,7 @@ int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */
 int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
+int mi_cmd_tools(int argc, char **argv);   /* cmd_tools.c */
 int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
 int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
 
@@ -67,6 +68,17 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out);
 void mi_query_cmd_help(FILE *out);
 /* Names of the query commands, NULL-terminated (for completion). */
 extern const char *const mi_query_cmd_names[];
+
+/*
+ * `mcpidx build --servers FILE` (catalog.c): fetches the tools of the
+ * servers of FILE (only those named in only, a NULL-ended list, when it is
+ * non-empty; none when offline, which re-indexes the stored catalog) and
+ * writes the catalog into index_dir.  Prints a summary (JSON when json,
+ * nothing when quiet) and each failed server on stderr.  Returns the exit
+ * status: 0 (failed servers included), 1 on a write error, 2 on usage.
+ */
+int mi_catalog_build(const char *servers_path, const char *index_dir, char *const *only,
+		     bool offline, bool json, bool quiet);
 
 /* Resolves the index path: an index dir, a packed file, or a repo holding
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */

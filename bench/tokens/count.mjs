@@ -38,7 +38,7 @@ for await (const l of lines(viewsFile)) {
 function wanted(t) {
 	const lang = path.extname(t.path);
 	const top = s => !s || t.scopeKind === 'package';
-	if (t.name.startsWith('__anon')) return false;
+	if (t.name.startsWith('__anon') || t.name.startsWith('AnonymousFunction')) return false;
 	if (lang === '.c' || lang === '.h') {
 		return (t.kind === 'function' || t.kind === 'struct') && !t.file && !t.scope;
 	}
@@ -52,6 +52,10 @@ function wanted(t) {
 		if (!/^[A-Z]/.test(t.name)) return false;
 		if (t.kind === 'struct') return top(t.scope);
 		if (t.kind === 'func') return top(t.scope) || t.scopeKind === 'struct';
+	}
+	if (lang === '.js') {
+		if (t.name.startsWith('_')) return false;
+		return (t.kind === 'function' || t.kind === 'class') && !t.scope;
 	}
 	return false;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh - `make bench-tokens`: o200k tokens of whole sources vs our outline
 # and compact views vs `repomix --compress`, on three corpora (Linux kernel
-# subset, Python 3.11 stdlib, Go 1.19 stdlib); the share of universal-ctags'
+# subset, Python 3.11 stdlib, Go 1.19 stdlib) and three libraries nobody here
+# wrote (Click, Gin, Express: bench/tokens/foreign.sh); the share of universal-ctags'
 # public top-level functions/classes/structs/methods kept by the outline;
 # p50/p99 latency of outline and expand in-process.
 #   sh bench/tokens/run.sh VIEWS_BINARY      # from the repository root
@@ -24,15 +25,17 @@ if [ ! -d bench/tokens/node_modules/gpt-tokenizer ]; then
 fi
 
 sh bench/corpus.sh > "$out/corpora.txt"
-want=${MI_BENCH_CORPORA:-linux python go}
+sh bench/tokens/foreign.sh >> "$out/corpora.txt"
+want=${MI_BENCH_CORPORA:-linux python go click gin express}
 : > "$out/summary.txt"
 for name in $want; do
 	root=$(sed -n "s/^$name=//p" "$out/corpora.txt")
 	[ -d "$root" ] || { echo "bench-tokens: no corpus $name" >&2; continue; }
 	case $name in
 	linux) pat='-name *.c -o -name *.h'; langs=C; map='--langmap=C:.c.h' ;;
-	python) pat='-name *.py'; langs=Python; map='' ;;
-	go) pat='-name *.go'; langs=Go; map='' ;;
+	python|click) pat='-name *.py'; langs=Python; map='' ;;
+	go|gin) pat='-name *.go'; langs=Go; map='' ;;
+	express) pat='-name *.js'; langs=JavaScript; map='' ;;
 	esac
 	# shellcheck disable=SC2086
 	(cd "$root" && set -f && find . -type f \( $pat \) ! -path '*/testdata/*' | sed 's|^\./||' | LC_ALL=C sort) > "$out/$name.list"

@@ -1,0 +1,908 @@
+/*
+ * client.c - mcpidx as an MCP client of upstream servers: stdio (a child
+ * process speaking newline-delimited JSON-RPC) and streamable HTTP
+ * (libcurl), version negotiation from 2024-11-05 to 2026-07-28, requests
+ * with timeouts and cancellation, notifications handed to a callback.
+ *
+ * A stdio connection has one reader thread that routes each response to the
+ * request waiting for its id, so several calls may be in flight at once.
+ */
+#include "mcp.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CL_MAX_MSG ((size_t)64 << 20)   /* largest message read from a server */
+#define CL_TIMEOUT_MS 60000             /* default request timeout */
+#define CL_PAGES 1000                   /* tools/list pages read at most */
+#define CL_STATELESS "2026-07-28"
+
+/* Versions we speak, newest first; initialize offers the first. */
+static const char *const cl_versions[] = {
+	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05",
+};
+
+typedef struct cl_wait {
+	int64_t id;            /* request id */
+	bool done;             /* a response arrived (or the server died) */
+	json_t *msg;           /* the response message (owned) */
+	struct cl_wait *next;
+} cl_wait;
+
+struct mi_mcp_client {
+	char *name;                /* for messages */
+	int transport;             /* MI_MCP_STDIO, MI_MCP_HTTP */
+	/* stdio */
+	pid_t pid;                 /* the child, 0 when none */
+	int to_fd, from_fd;        /* its stdin, its stdout */
+	pthread_t reader;          /* reads from_fd */
+	bool reader_started;
+	pthread_mutex_t wmu;       /* one message written at a time */
+	/* http */
+	char *url;                 /* endpoint */
+	struct curl_slist *headers;/* configured headers (secrets: never logged) */
+	char *session;             /* Mcp-Session-Id */
+	/* both */
+	pthread_mutex_t mu;        /* guards waits, dead */
+	pthread_cond_t cv;         /* a response arrived */
+	cl_wait *waits;            /* requests in flight */
+	atomic_llong next_id;
+	bool dead;                 /* the connection is gone */
+	char dead_why[256];
+	char version[16];          /* negotiated protocol version */
+	bool stateless;            /* 2026-07-28: _meta on each request */
+	char *info;                /* serverInfo JSON */
+	char *instructions;        /* or NULL */
+	json_t *caps;              /* server capabilities (owned) */
+	mi_mcp_note_fn note;       /* notifications */
+	void *note_ctx;
+	int timeout_ms;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void set_dead(mi_mcp_client *c, const char *why)
+{
+	pthread_mutex_lock(&c->mu);
+	if (!c->dead) {
+		c->dead = true;
+		snprintf(c->dead_why, sizeof(c->dead_why), "%s", why);
+	}
+	for (cl_wait *w = c->waits; w; w = w->next)
+		w->done = true;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+}
+
+bool mi_mcp_client_alive(mi_mcp_client *c)
+{
+	bool dead;
+	pthread_mutex_lock(&c->mu);
+	dead = c->dead;
+	pthread_mutex_unlock(&c->mu);
+	return !dead;
+}
+
+/* ---- messages from the server ------------------------------------------------ */
+
+static void send_json(mi_mcp_client *c, json_t *msg);
+static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
+		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err);
+
+/* A request from the server: we offer no client features, so only ping
+ * gets a real answer. */
+static void server_request(mi_mcp_client *c, json_t *msg, const char *method)
+{
+	json_t *resp = json_object();
+	json_object_set(resp, "jsonrpc", json_string("2.0"));
+	json_object_set(resp, "id", json_object_get(msg, "id"));
+	if (!strcmp(method, "ping")) {
+		json_object_set_new(resp, "result", json_object());
+	} else {
+		json_t *e = json_object();
+		json_object_set_new(e, "code", json_integer(-32601));
+		json_object_set_new(e, "message", json_string("method not offered by this client"));
+		json_object_set_new(resp, "error", e);
+	}
+	send_json(c, resp);
+	json_decref(resp);
+}
+
+/* Routes one message: a response to its waiter, a notification to the
+ * callback, a request to server_request.  Takes msg. */
+static void route(mi_mcp_client *c, json_t *msg)
+{
+	json_t *id = json_object_get(msg, "id");
+	json_t *m = json_object_get(msg, "method");
+	if (json_is_string(m)) {
+		if (id)
+			server_request(c, msg, json_string_value(m));
+		else if (c->note)
+			c->note(c->note_ctx, json_string_value(m), json_object_get(msg, "params"));
+		json_decref(msg);
+		return;
+	}
+	if (!json_is_integer(id)) {
+		json_decref(msg);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	for (cl_wait *w = c->waits; w; w = w->next)
+		if (w->id == json_integer_value(id) && !w->done) {
+			w->done = true;
+			w->msg = msg;
+			msg = NULL;
+			pthread_cond_broadcast(&c->cv);
+			break;
+		}
+	pthread_mutex_unlock(&c->mu);
+	json_decref(msg);
+}
+
+static void *reader_main(void *arg)
+{
+	mi_mcp_client *c = arg;
+	mi_buf b = {0};
+	char chunk[65536];
+	const char *why = "the server closed its output";
+	for (;;) {
+		ssize_t n = read(c->from_fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				why = "reading from the server failed";
+			break;
+		}
+		mi_buf_add(&b, chunk, (size_t)n);
+		size_t start = 0;
+		for (;;) {
+			char *nl = memchr(b.buf + start, '\n', b.len - start);
+			if (!nl)
+				break;
+			size_t l = (size_t)(nl - (b.buf + start));
+			json_t *msg = l ? json_loadb(b.buf + start, l, 0, NULL) : NULL;
+			if (msg)
+				route(c, msg);
+			start += l + 1;
+		}
+		if (start) {
+			memmove(b.buf, b.buf + start, b.len - start);
+			b.len -= start;
+			b.buf[b.len] = 0;
+		}
+		if (b.len > CL_MAX_MSG) {
+			why = "the server sent a message over 64 MiB";
+			break;
+		}
+	}
+	mi_buf_release(&b);
+	set_dead(c, why);
+	return NULL;
+}
+
+/* ---- sending ------------------------------------------------------------------ */
+
+static void send_json(mi_mcp_client *c, json_t *msg)
+{
+	char *s;
+	size_t len, off = 0;
+	if (c->transport != MI_MCP_STDIO)
+		return;
+	s = json_dumps(msg, JSON_COMPACT);
+	if (!s)
+		return;
+	len = strlen(s);
+	s[len] = '\n';  /* json_dumps leaves room for the NUL: replace it */
+	pthread_mutex_lock(&c->wmu);
+	while (off < len + 1) {
+		ssize_t w = write(c->to_fd, s + off, len + 1 - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	pthread_mutex_unlock(&c->wmu);
+	free(s);
+	if (off < len + 1)
+		set_dead(c, "writing to the server failed");
+}
+
+/* Adds the 2026-07-28 per-request _meta to params (a new reference). */
+static json_t *with_meta(mi_mcp_client *c, json_t *params)
+{
+	json_t *p = params ? json_deep_copy(params) : json_object();
+	json_t *meta;
+	if (!c->stateless)
+		return p;
+	meta = json_object_get(p, "_meta");
+	if (!json_is_object(meta)) {
+		meta = json_object();
+		json_object_set_new(p, "_meta", meta);
+	}
+	json_object_set_new(meta, "io.modelcontextprotocol/protocolVersion", json_string(c->version));
+	json_object_set_new(meta, "io.modelcontextprotocol/clientInfo",
+			    json_pack("{s:s,s:s}", "name", "mcpidx", "version", MI_VERSION));
+	json_object_set_new(meta, "io.modelcontextprotocol/clientCapabilities", json_object());
+	return p;
+}
+
+void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params)
+{
+	json_t *msg = json_object();
+	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
+	json_object_set_new(msg, "method", json_string(method));
+	if (params)
+		json_object_set(msg, "params", params);
+	if (c->transport == MI_MCP_STDIO) {
+		send_json(c, msg);
+	} else {
+		json_t *r = NULL;
+		mi_buf err = {0};
+		http_post(c, msg, -1, 5000, NULL, &r, &err);
+		json_decref(r);
+		mi_buf_release(&err);
+	}
+	json_decref(msg);
+}
+
+/* ---- HTTP ------------------------------------------------------------------------ */
+
+typedef struct http_rx {
+	mi_mcp_client *c;
+	mi_buf body;          /* whole body (JSON) or the SSE bytes not yet parsed */
+	bool sse;             /* text/event-stream response */
+	int64_t want;         /* id of our request */
+	json_t *resp;         /* the response, once seen */
+	mi_buf data;          /* SSE: data lines of the current event */
+	const mi_mcp_cancel *cancel;
+	mi_buf session;       /* Mcp-Session-Id header */
+} http_rx;
+
+static void sse_event(http_rx *rx)
+{
+	json_t *msg;
+	if (!rx->data.len)
+		return;
+	msg = json_loadb(rx->data.buf, rx->data.len, 0, NULL);
+	mi_buf_reset(&rx->data);
+	if (!msg)
+		return;
+	json_t *id = json_object_get(msg, "id");
+	if (!json_object_get(msg, "method") && json_is_integer(id) &&
+	    json_integer_value(id) == rx->want && !rx->resp) {
+		rx->resp = msg;
+		return;
+	}
+	route(rx->c, msg);
+}
+
+static void sse_feed(http_rx *rx)
+{
+	size_t start = 0;
+	for (;;) {
+		char *nl = memchr(rx->body.buf + start, '\n', rx->body.len - start);
+		if (!nl)
+			break;
+		size_t l = (size_t)(nl - (rx->body.buf + start));
+		const char *line = rx->body.buf + start;
+		if (l && line[l - 1] == '\r')
+			l--;
+		if (!l) {
+			sse_event(rx);
+		} else if (l >= 5 && !memcmp(line, "data:", 5)) {
+			size_t o = 5 + (l > 5 && line[5] == ' ');
+			if (rx->data.len)
+				mi_buf_addc(&rx->data, '\n');
+			mi_buf_add(&rx->data, line + o, l - o);
+		}
+		start = (size_t)(nl - rx->body.buf) + 1;
+	}
+	if (start) {
+		memmove(rx->body.buf, rx->body.buf + start, rx->body.len - start);
+		rx->body.len -= start;
+		rx->body.buf[rx->body.len] = 0;
+	}
+}
+
+static size_t http_write(char *p, size_t sz, size_t n, void *ctx)
+{
+	http_rx *rx = ctx;
+	mi_buf_add(&rx->body, p, sz * n);
+	if (rx->body.len > CL_MAX_MSG)
+		return 0;
+	if (rx->sse) {
+		sse_feed(rx);
+		if (rx->resp)
+			return 0;   /* got our answer: stop reading the stream */
+	}
+	return sz * n;
+}
+
+static size_t http_header(char *p, size_t sz, size_t n, void *ctx)
+{
+	http_rx *rx = ctx;
+	size_t l = sz * n;
+	if (l > 13 && !strncasecmp(p, "content-type:", 13) && strstr(p, "text/event-stream"))
+		rx->sse = true;
+	if (l > 15 && !strncasecmp(p, "mcp-session-id:", 15)) {
+		const char *v = p + 15;
+		size_t vl = l - 15;
+		while (vl && (*v == ' ' || *v == '\t')) {
+			v++;
+			vl--;
+		}
+		while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
+			vl--;
+		mi_buf_reset(&rx->session);
+		mi_buf_add(&rx->session, v, vl);
+	}
+	return l;
+}
+
+static int http_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d)
+{
+	http_rx *rx = ctx;
+	return rx->cancel && rx->cancel->fn && rx->cancel->fn(rx->cancel->ctx) ? 1 : 0;
+}
+
+/* POSTs one message; for a request (id >= 0) waits for its response. */
+static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
+		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err)
+{
+	CURL *h = curl_easy_init();
+	struct curl_slist *hd = NULL;
+	http_rx rx = {.c = c, .want = id, .cancel = cancel};
+	char *body = json_dumps(msg, JSON_COMPACT);
+	long status = 0;
+	int rc = 0;
+	CURLcode cc;
+	*resp = NULL;
+	if (!h || !body) {
+		mi_buf_adds(err, "cannot start an HTTP request");
+		rc = ENOMEM;
+		goto out;
+	}
+	for (struct curl_slist *s = c->headers; s; s = s->next)
+		hd = curl_slist_append(hd, s->data);
+	hd = curl_slist_append(hd, "Content-Type: application/json");
+	hd = curl_slist_append(hd, "Accept: application/json, text/event-stream");
+	pthread_mutex_lock(&c->mu);
+	if (c->session) {
+		mi_buf l = {0};
+		mi_buf_addf(&l, "Mcp-Session-Id: %s", c->session);
+		hd = curl_slist_append(hd, l.buf);
+		mi_buf_release(&l);
+	}
+	if (c->version[0]) {
+		mi_buf l = {0};
+		mi_buf_addf(&l, "MCP-Protocol-Version: %s", c->version);
+		hd = curl_slist_append(hd, l.buf);
+		mi_buf_release(&l);
+	}
+	pthread_mutex_unlock(&c->mu);
+	curl_easy_setopt(h, CURLOPT_URL, c->url);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, http_write);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &rx);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, http_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, &rx);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, http_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, &rx);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	cc = curl_easy_perform(h);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	if (rx.session.len) {
+		pthread_mutex_lock(&c->mu);
+		free(c->session);
+		c->session = mi_xstrdup(rx.session.buf);
+		pthread_mutex_unlock(&c->mu);
+	}
+	if (rx.resp) {
+		*resp = rx.resp;
+		rx.resp = NULL;
+		goto out;
+	}
+	if (cc == CURLE_ABORTED_BY_CALLBACK && cancel && cancel->fn && cancel->fn(cancel->ctx)) {
+		mi_buf_adds(err, "cancelled");
+		rc = MI_ERR_CANCELLED;
+		goto out;
+	}
+	if (cc != CURLE_OK) {
+		mi_buf_addf(err, "HTTP request to server '%s' failed: %s", c->name,
+			    curl_easy_strerror(cc));
+		rc = cc == CURLE_OPERATION_TIMEDOUT ? ETIMEDOUT : ECONNREFUSED;
+		goto out;
+	}
+	if (status == 202 && id < 0)
+		goto out;
+	if (status < 200 || status >= 300) {
+		mi_buf_addf(err, "server '%s' answered HTTP %ld", c->name, status);
+		rc = status == 404 && c->session ? ESTALE : EPROTO;
+		goto out;
+	}
+	if (id >= 0 && !rx.sse) {
+		json_t *m = json_loadb(rx.body.buf ? rx.body.buf : "", rx.body.len, 0, NULL);
+		if (json_is_object(m)) {
+			*resp = m;
+		} else {
+			json_decref(m);
+			mi_buf_addf(err, "server '%s' sent a response that is not JSON-RPC", c->name);
+			rc = EPROTO;
+		}
+	} else if (id >= 0) {
+		if (rx.body.len) {
+			mi_buf_addc(&rx.body, '\n');
+			sse_feed(&rx);
+		}
+		sse_event(&rx);
+		if (rx.resp) {
+			*resp = rx.resp;
+			rx.resp = NULL;
+		} else {
+			mi_buf_addf(err, "server '%s' closed the event stream without answering", c->name);
+			rc = EPROTO;
+		}
+	}
+out:
+	json_decref(rx.resp);
+	mi_buf_release(&rx.body);
+	mi_buf_release(&rx.data);
+	mi_buf_release(&rx.session);
+	curl_slist_free_all(hd);
+	if (h)
+		curl_easy_cleanup(h);
+	free(body);
+	return rc;
+}
+
+/* ---- requests -------------------------------------------------------------------- */
+
+int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
+			  int timeout_ms, const mi_mcp_cancel *cancel, json_t **result,
+			  mi_buf *err)
+{
+	int64_t id = atomic_fetch_add(&c->next_id, 1);
+	json_t *msg = json_object(), *resp = NULL, *e;
+	cl_wait w = {.id = id};
+	int rc = 0;
+	if (timeout_ms <= 0)
+		timeout_ms = c->timeout_ms;
+	*result = NULL;
+	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
+	json_object_set_new(msg, "id", json_integer(id));
+	json_object_set_new(msg, "method", json_string(method));
+	json_object_set_new(msg, "params", with_meta(c, params));
+	if (c->transport == MI_MCP_HTTP) {
+		rc = http_post(c, msg, id, timeout_ms, cancel, &resp, err);
+		if (rc)
+			goto out;
+		goto answer;
+	}
+	pthread_mutex_lock(&c->mu);
+	if (c->dead) {
+		mi_buf_addf(err, "server '%s' is not running: %s", c->name, c->dead_why);
+		pthread_mutex_unlock(&c->mu);
+		rc = EPIPE;
+		goto out;
+	}
+	w.next = c->waits;
+	c->waits = &w;
+	pthread_mutex_unlock(&c->mu);
+	send_json(c, msg);
+	{
+		int64_t deadline = now_ms() + timeout_ms;
+		pthread_mutex_lock(&c->mu);
+		while (!w.done) {
+			struct timespec ts;
+			int64_t left = deadline - now_ms();
+			if (left <= 0 || (cancel && cancel->fn && cancel->fn(cancel->ctx)))
+				break;
+			if (left > 100)
+				left = 100;  /* poll cancel */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += left / 1000;
+			ts.tv_nsec += (left % 1000) * 1000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+		}
+		for (cl_wait **pp = &c->waits; *pp; pp = &(*pp)->next)
+			if (*pp == &w) {
+				*pp = w.next;
+				break;
+			}
+		resp = w.msg;
+		bool dead = c->dead;
+		char why[256];
+		snprintf(why, sizeof(why), "%s", c->dead_why);
+		pthread_mutex_unlock(&c->mu);
+		if (!resp) {
+			bool cancelled = cancel && cancel->fn && cancel->fn(cancel->ctx);
+			if (!dead) {
+				/* Tell the server to stop working on it. */
+				json_t *p = json_pack("{s:I,s:s}", "requestId", (json_int_t)id,
+						      "reason", cancelled ? "cancelled by the client"
+									  : "timed out");
+				mi_mcp_client_notify(c, "notifications/cancelled", p);
+				json_decref(p);
+			}
+			if (cancelled) {
+				mi_buf_adds(err, "cancelled");
+				rc = MI_ERR_CANCELLED;
+			} else if (dead) {
+				mi_buf_addf(err, "server '%s' stopped during the call: %s", c->name, why);
+				rc = EPIPE;
+			} else {
+				mi_buf_addf(err, "server '%s' did not answer %s within %d ms", c->name,
+					    method, timeout_ms);
+				rc = ETIMEDOUT;
+			}
+			goto out;
+		}
+	}
+answer:
+	if ((e = json_object_get(resp, "error"))) {
+		json_t *m = json_object_get(e, "message");
+		json_t *code = json_object_get(e, "code");
+		mi_buf_addf(err, "server '%s' answered %s with error %lld: %s", c->name, method,
+			    (long long)json_integer_value(code),
+			    json_is_string(m) ? json_string_value(m) : "(no message)");
+		rc = MI_ERR_ARG;
+		*result = json_incref(e);
+		goto out;
+	}
+	if (!json_is_object(json_object_get(resp, "result"))) {
+		mi_buf_addf(err, "server '%s' answered %s without a result object", c->name, method);
+		rc = EPROTO;
+		goto out;
+	}
+	*result = json_incref(json_object_get(resp, "result"));
+out:
+	json_decref(resp);
+	json_decref(msg);
+	return rc;
+}
+
+/* ---- opening --------------------------------------------------------------------- */
+
+static int spawn(mi_mcp_client *c, const mi_mcp_upstream *u, mi_buf *err)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, ex[2] = {-1, -1};
+	int rc = 0;
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+		rc = errno;
+		mi_buf_addf(err, "cannot create pipes for server '%s': %s", u->name, strerror(rc));
+		goto fail;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		rc = errno;
+		mi_buf_addf(err, "cannot start server '%s': %s", u->name, strerror(rc));
+		goto fail;
+	}
+	if (pid == 0) {
+		int e;
+		setpgid(0, 0);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		if (u->stderr_fd >= 0) {
+			dup2(u->stderr_fd, 2);
+		} else {
+			int nul = open("/dev/null", O_WRONLY);
+			if (nul >= 0)
+				dup2(nul, 2);
+		}
+		for (size_t i = 0; u->env && u->env[i]; i++)
+			putenv((char *)u->env[i]);
+		signal(SIGPIPE, SIG_DFL);
+		if (u->cwd && chdir(u->cwd) < 0) {
+			e = errno;
+			(void)!write(ex[1], &e, sizeof(e));
+			_exit(127);
+		}
+		execvp(u->command, (char *const *)u->args);
+		e = errno;
+		(void)!write(ex[1], &e, sizeof(e));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(ex[1]);
+	in[0] = out[1] = ex[1] = -1;
+	{
+		int e = 0;
+		ssize_t n;
+		while ((n = read(ex[0], &e, sizeof(e))) < 0 && errno == EINTR)
+			;
+		close(ex[0]);
+		ex[0] = -1;
+		if (n == sizeof(e)) {
+			waitpid(pid, NULL, 0);
+			mi_buf_addf(err, "cannot run '%s' for server '%s': %s", u->command, u->name,
+				    strerror(e));
+			rc = e;
+			goto fail;
+		}
+	}
+	c->pid = pid;
+	c->to_fd = in[1];
+	c->from_fd = out[0];
+	if (pthread_create(&c->reader, NULL, reader_main, c)) {
+		rc = EAGAIN;
+		mi_buf_addf(err, "cannot start a reader for server '%s'", u->name);
+		return rc;
+	}
+	c->reader_started = true;
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0) close(in[i]);
+		if (out[i] >= 0) close(out[i]);
+		if (ex[i] >= 0) close(ex[i]);
+	}
+	return rc;
+}
+
+static bool known_version(const char *v)
+{
+	for (size_t i = 0; i < sizeof(cl_versions) / sizeof(cl_versions[0]); i++)
+		if (!strcmp(v, cl_versions[i]))
+			return true;
+	return false;
+}
+
+static void take_info(mi_mcp_client *c, json_t *r)
+{
+	json_t *info = json_object_get(r, "serverInfo");
+	json_t *ins = json_object_get(r, "instructions");
+	free(c->info);
+	c->info = info ? json_dumps(info, JSON_COMPACT) : NULL;
+	free(c->instructions);
+	c->instructions = json_is_string(ins) ? mi_xstrdup(json_string_value(ins)) : NULL;
+	json_decref(c->caps);
+	c->caps = json_incref(json_object_get(r, "capabilities"));
+}
+
+/* 2024-11-05 .. 2025-11-25: initialize, then notifications/initialized.
+ * A server that refuses initialize may speak 2026-07-28: server/discover. */
+static int negotiate(mi_mcp_client *c, int timeout_ms, mi_buf *err)
+{
+	json_t *p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", cl_versions[0],
+			      "capabilities", "clientInfo", "name", "mcpidx", "version", MI_VERSION);
+	json_t *r = NULL;
+	mi_buf e1 = {0};
+	int rc = mi_mcp_client_request(c, "initialize", p, timeout_ms, NULL, &r, &e1);
+	json_decref(p);
+	if (!rc) {
+		json_t *v = json_object_get(r, "protocolVersion");
+		if (!json_is_string(v) || !known_version(json_string_value(v))) {
+			mi_buf_addf(err, "server '%s' speaks MCP version %s, which mcpidx does not "
+				    "(it speaks 2024-11-05 to %s)", c->name,
+				    json_is_string(v) ? json_string_value(v) : "(none)", CL_STATELESS);
+			rc = EPROTO;
+			goto out;
+		}
+		pthread_mutex_lock(&c->mu);
+		snprintf(c->version, sizeof(c->version), "%s", json_string_value(v));
+		pthread_mutex_unlock(&c->mu);
+		take_info(c, r);
+		mi_mcp_client_notify(c, "notifications/initialized", NULL);
+		goto out;
+	}
+	if (rc != MI_ERR_ARG) {  /* no JSON-RPC answer at all */
+		mi_buf_add(err, e1.buf, e1.len);
+		goto out;
+	}
+	/* The server answered initialize with an error: try the stateless
+	 * protocol's discovery. */
+	json_decref(r);
+	r = NULL;
+	{
+		mi_buf e2 = {0};
+		c->stateless = true;
+		snprintf(c->version, sizeof(c->version), "%s", CL_STATELESS);
+		rc = mi_mcp_client_request(c, "server/discover", NULL, timeout_ms, NULL, &r, &e2);
+		if (rc) {
+			c->stateless = false;
+			c->version[0] = 0;
+			mi_buf_addf(err, "%s (server/discover: %s)", mi_buf_str(&e1), mi_buf_str(&e2));
+			mi_buf_release(&e2);
+			goto out;
+		}
+		mi_buf_release(&e2);
+		take_info(c, r);
+	}
+out:
+	json_decref(r);
+	mi_buf_release(&e1);
+	return rc;
+}
+
+static void curl_global_init_once(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *err)
+{
+	static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+	mi_mcp_client *c = mi_xcalloc(1, sizeof(*c));
+	int rc;
+	*out = NULL;
+	c->name = mi_xstrdup(u->name ? u->name : "?");
+	c->transport = u->url ? MI_MCP_HTTP : MI_MCP_STDIO;
+	c->to_fd = c->from_fd = -1;
+	c->timeout_ms = u->timeout_ms > 0 ? u->timeout_ms : CL_TIMEOUT_MS;
+	c->note = u->note;
+	c->note_ctx = u->note_ctx;
+	atomic_init(&c->next_id, 1);
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_mutex_init(&c->wmu, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	if (c->transport == MI_MCP_HTTP) {
+		pthread_once(&curl_once, curl_global_init_once);
+		c->url = mi_xstrdup(u->url);
+		for (size_t i = 0; u->headers && u->headers[i]; i++)
+			c->headers = curl_slist_append(c->headers, u->headers[i]);
+	} else {
+		if (!u->command || !*u->command) {
+			mi_buf_addf(err, "server '%s' has neither a command nor a url", c->name);
+			rc = MI_ERR_ARG;
+			goto fail;
+		}
+		if ((rc = spawn(c, u, err)))
+			goto fail;
+	}
+	if ((rc = negotiate(c, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	mi_mcp_client_close(c);
+	return rc;
+}
+
+const char *mi_mcp_client_version(const mi_mcp_client *c) { return c->version; }
+const char *mi_mcp_client_info(const mi_mcp_client *c) { return c->info; }
+const char *mi_mcp_client_instructions(const mi_mcp_client *c) { return c->instructions; }
+pid_t mi_mcp_client_pid(const mi_mcp_client *c) { return c->pid; }
+
+bool mi_mcp_client_has(const mi_mcp_client *c, const char *cap, const char *sub)
+{
+	json_t *v = json_object_get(c->caps, cap);
+	if (!v)
+		return false;
+	return !sub || json_is_true(json_object_get(v, sub));
+}
+
+void mi_mcp_client_close(mi_mcp_client *c)
+{
+	if (!c)
+		return;
+	if (c->transport == MI_MCP_HTTP && c->session && !c->dead) {
+		/* End the session: DELETE with its id (best effort). */
+		CURL *h = curl_easy_init();
+		if (h) {
+			struct curl_slist *hd = NULL;
+			mi_buf l = {0};
+			for (struct curl_slist *s = c->headers; s; s = s->next)
+				hd = curl_slist_append(hd, s->data);
+			mi_buf_addf(&l, "Mcp-Session-Id: %s", c->session);
+			hd = curl_slist_append(hd, l.buf);
+			curl_easy_setopt(h, CURLOPT_URL, c->url);
+			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
+			curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
+			curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, 2000L);
+			curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+			curl_easy_perform(h);
+			curl_easy_cleanup(h);
+			curl_slist_free_all(hd);
+			mi_buf_release(&l);
+		}
+	}
+	if (c->to_fd >= 0) {
+		close(c->to_fd);   /* stdio servers exit when their input closes */
+		c->to_fd = -1;
+	}
+	if (c->pid > 0) {
+		int st;
+		int64_t end = now_ms() + 2000;
+		while (waitpid(c->pid, &st, WNOHANG) == 0) {
+			if (now_ms() > end) {
+				kill(-c->pid, SIGTERM);
+				kill(c->pid, SIGTERM);
+				int64_t end2 = now_ms() + 2000;
+				while (waitpid(c->pid, &st, WNOHANG) == 0) {
+					if (now_ms() > end2) {
+						kill(-c->pid, SIGKILL);
+						kill(c->pid, SIGKILL);
+						waitpid(c->pid, &st, 0);
+						break;
+					}
+					usleep(10000);
+				}
+				break;
+			}
+			usleep(10000);
+		}
+		/* Whatever the server left in its process group goes too. */
+		kill(-c->pid, SIGKILL);
+		c->pid = 0;
+	}
+	if (c->reader_started)
+		pthread_join(c->reader, NULL);
+	if (c->from_fd >= 0)
+		close(c->from_fd);
+	free(c->name);
+	free(c->url);
+	free(c->session);
+	free(c->info);
+	free(c->instructions);
+	json_decref(c->caps);
+	curl_slist_free_all(c->headers);
+	pthread_mutex_destroy(&c->mu);
+	pthread_mutex_destroy(&c->wmu);
+	pthread_cond_destroy(&c->cv);
+	free(c);
+}
+
+int mi_mcp_client_list_tools(mi_mcp_client *c, int timeout_ms, json_t **tools, mi_buf *err)
+{
+	json_t *all = json_array(), *r = NULL;
+	char *cursor = NULL;
+	int rc = 0;
+	for (int page = 0; page < CL_PAGES; page++) {
+		json_t *p = cursor ? json_pack("{s:s}", "cursor", cursor) : NULL;
+		rc = mi_mcp_client_request(c, "tools/list", p, timeout_ms, NULL, &r, err);
+		json_decref(p);
+		if (rc)
+			break;
+		json_t *t = json_object_get(r, "tools"), *nc = json_object_get(r, "nextCursor");
+		if (!json_is_array(t)) {
+			mi_buf_addf(err, "server '%s' answered tools/list without a tools array", c->name);
+			rc = EPROTO;
+			break;
+		}
+		json_array_extend(all, t);
+		free(cursor);
+		cursor = json_is_string(nc) && *json_string_value(nc) ?
+				 mi_xstrdup(json_string_value(nc)) : NULL;
+		json_decref(r);
+		r = NULL;
+		if (!cursor)
+			break;
+	}
+	json_decref(r);
+	free(cursor);
+	if (rc) {
+		json_decref(all);
+		all = NULL;
+	}
+	*tools = all;
+	return rc;
+}

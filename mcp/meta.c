@@ -1,0 +1,1104 @@
+/*
+ * meta.c - the meta-server's side of serving upstream tools: the policy
+ * that hides quarantined and denied tools, execute over kept-alive
+ * connections (started lazily, restarted when they die) with progress and
+ * cancellation passed through, confirmation of destructive and sensitive
+ * tools, the execution log and the bundles drawn from it, and background
+ * re-indexing when an upstream catalog changes.
+ *
+ * Writable state lives in the side store (format/side.h), never in the
+ * index: approvals (path "server/tool", kind "approved", hash = the pin),
+ * pending confirmations (kind "pending" / "confirmed", name = request id)
+ * and the execution log (kind "execute", name = session).
+ */
+#include "mcp.h"
+#include "../format/side.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define META_TIMEOUT_MS 120000   /* an upstream call, unless the server sets one */
+#define META_ASK_MS 300000       /* a person answering an elicitation */
+#define META_SLOTS 256           /* upstream servers with a live connection */
+#define META_RELATED 3           /* suggestions per tool */
+#define META_CONFIRM_TTL_MS (15 * 60 * 1000)
+
+typedef struct slot {
+	char *name;                /* server */
+	mi_mcp_client *c;          /* NULL until first use or after it died */
+	pthread_mutex_t mu;        /* connecting */
+	struct mi_meta *m;
+} slot;
+
+typedef struct prog {
+	char token[32];
+	const mi_meta_req *req;
+} prog;
+
+typedef struct pair {
+	char *a, *b;               /* a < b */
+	int n;                     /* sessions using both */
+} pair;
+
+struct mi_meta {
+	char *index;
+	char *servers_path;
+	char *side_dir;
+	char *self_exe;
+	pthread_mutex_t mu;        /* servers, slots, progress table, bundles */
+	mi_servers sv;
+	struct timespec sv_mtime;
+	slot *slots;
+	size_t nslots;
+	prog progs[64];
+	unsigned long long next_token;
+	mi_side *side;             /* opened on first need */
+	mi_tools_policy policy;
+	/* bundles */
+	uint64_t log_seen;
+	pair *pairs;
+	size_t npairs;
+	/* re-indexing */
+	void (*changed)(void *ctx);
+	void *changed_ctx;
+	pthread_t poller;
+	bool poller_started;
+	pthread_cond_t stop_cv;
+	bool stopping;
+	pid_t child;               /* running build, 0 when none */
+	bool again;                /* another re-index asked for while one ran */
+	char *again_only;          /* its --only, NULL = all */
+	pthread_t waiter;
+	bool waiter_started;
+};
+
+/* ---- servers file -------------------------------------------------------------- */
+
+/* Reloads the servers file when it changed (allow/deny edits apply at once).
+ * Called with m->mu held. */
+static void servers_fresh(mi_meta *m)
+{
+	struct stat sb;
+	mi_buf err = {0};
+	mi_servers nv;
+	if (!m->servers_path || stat(m->servers_path, &sb) < 0)
+		return;
+	if (m->sv.v && sb.st_mtim.tv_sec == m->sv_mtime.tv_sec &&
+	    sb.st_mtim.tv_nsec == m->sv_mtime.tv_nsec)
+		return;
+	if (mi_servers_load(m->servers_path, &nv, &err) == 0) {
+		/* Connections of servers that are gone or changed stay until
+		 * they die; the slots keep their names. */
+		mi_servers_release(&m->sv);
+		m->sv = nv;
+		m->sv_mtime = sb.st_mtim;
+	}
+	mi_buf_release(&err);
+}
+
+/* ---- side store ------------------------------------------------------------------ */
+
+static mi_side *side_get(mi_meta *m, bool create)
+{
+	mi_side *s;
+	pthread_mutex_lock(&m->mu);
+	if (!m->side && m->side_dir)
+		mi_side_open(m->side_dir, create ? MI_SIDE_CREATE : 0, &m->side);
+	s = m->side;
+	pthread_mutex_unlock(&m->mu);
+	return s;
+}
+
+static int approval(mi_side *s, const char *name, uint8_t hash[16])
+{
+	mi_side_txn *t;
+	mi_side_rec r;
+	int rc;
+	if (!s || mi_side_begin(s, false, &t))
+		return MI_ERR_NOTFOUND;
+	rc = mi_side_get(t, MI_SIDE_APPROVALS, name, "approved", "", &r);
+	if (!rc && r.has_hash)
+		memcpy(hash, r.hash, 16);
+	else if (!rc)
+		rc = MI_ERR_NOTFOUND;
+	mi_side_abort(t);
+	return rc;
+}
+
+static int policy_state(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags)
+{
+	mi_meta *m = ctx;
+	const char *slash = strchr(name, '/');
+	uint8_t pin[16];
+	int st = MI_TOOL_VISIBLE;
+	if (!slash)
+		return MI_TOOL_DENIED;
+	pthread_mutex_lock(&m->mu);
+	servers_fresh(m);
+	if (m->sv.v) {
+		const mi_server_cfg *c = mi_servers_find(&m->sv, name, (size_t)(slash - name));
+		if (c && !mi_server_cfg_allows(c, slash + 1))
+			st = MI_TOOL_DENIED;
+	}
+	pthread_mutex_unlock(&m->mu);
+	if (st == MI_TOOL_VISIBLE && !approval(side_get(m, false), name, pin) &&
+	    memcmp(pin, hash, 16))
+		st = MI_TOOL_QUARANTINED;
+	return st;
+}
+
+const mi_tools_policy *mi_meta_policy(mi_meta *m)
+{
+	return &m->policy;
+}
+
+/* ---- bundles ---------------------------------------------------------------------- */
+
+typedef struct sess_tools {
+	char *session;
+	char **tools;
+	size_t n;
+} sess_tools;
+
+typedef struct scan_ctx {
+	sess_tools *s;
+	size_t n;
+} scan_ctx;
+
+static int scan_log(void *ctx, const mi_side_rec *r)
+{
+	scan_ctx *c = ctx;
+	sess_tools *st = NULL;
+	if (strcmp(r->kind, "execute") || !r->name[0] || strcmp(r->text, "ok"))
+		return 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->s[i].session, r->name)) {
+			st = &c->s[i];
+			break;
+		}
+	if (!st) {
+		c->s = mi_xrealloc(c->s, (c->n + 1) * sizeof(*c->s));
+		st = &c->s[c->n++];
+		memset(st, 0, sizeof(*st));
+		st->session = mi_xstrdup(r->name);
+	}
+	for (size_t i = 0; i < st->n; i++)
+		if (!strcmp(st->tools[i], r->path))
+			return 0;
+	st->tools = mi_xrealloc(st->tools, (st->n + 1) * sizeof(char *));
+	st->tools[st->n++] = mi_xstrdup(r->path);
+	return 0;
+}
+
+static void pairs_free(mi_meta *m)
+{
+	for (size_t i = 0; i < m->npairs; i++) {
+		free(m->pairs[i].a);
+		free(m->pairs[i].b);
+	}
+	free(m->pairs);
+	m->pairs = NULL;
+	m->npairs = 0;
+}
+
+/* Recounts the pairs of tools used in one session when the log grew.
+ * Called with m->mu held. */
+static void bundles_fresh(mi_meta *m, mi_side *s)
+{
+	mi_side_txn *t;
+	scan_ctx c = {0};
+	uint64_t n;
+	if (!s || mi_side_begin(s, false, &t))
+		return;
+	n = mi_side_count(t, MI_SIDE_LOG);
+	if (n == m->log_seen) {
+		mi_side_abort(t);
+		return;
+	}
+	mi_side_scan(t, MI_SIDE_LOG, NULL, 0, scan_log, &c);
+	mi_side_abort(t);
+	m->log_seen = n;
+	pairs_free(m);
+	for (size_t i = 0; i < c.n; i++) {
+		sess_tools *st = &c.s[i];
+		for (size_t a = 0; a < st->n; a++)
+			for (size_t b = 0; b < st->n; b++) {
+				if (strcmp(st->tools[a], st->tools[b]) >= 0)
+					continue;
+				size_t k;
+				for (k = 0; k < m->npairs; k++)
+					if (!strcmp(m->pairs[k].a, st->tools[a]) &&
+					    !strcmp(m->pairs[k].b, st->tools[b]))
+						break;
+				if (k == m->npairs) {
+					m->pairs = mi_xrealloc(m->pairs, (m->npairs + 1) * sizeof(pair));
+					m->pairs[k].a = mi_xstrdup(st->tools[a]);
+					m->pairs[k].b = mi_xstrdup(st->tools[b]);
+					m->pairs[k].n = 0;
+					m->npairs++;
+				}
+				m->pairs[k].n++;
+			}
+		for (size_t a = 0; a < st->n; a++)
+			free(st->tools[a]);
+		free(st->tools);
+		free(st->session);
+	}
+	free(c.s);
+}
+
+void mi_meta_related(void *ctx, const char *name, mi_buf *out)
+{
+	mi_meta *m = ctx;
+	mi_side *s = side_get(m, false);
+	const char *best[META_RELATED] = {0};
+	int bestn[META_RELATED] = {0};
+	pthread_mutex_lock(&m->mu);
+	bundles_fresh(m, s);
+	for (size_t i = 0; i < m->npairs; i++) {
+		const char *other = !strcmp(m->pairs[i].a, name) ? m->pairs[i].b :
+				    !strcmp(m->pairs[i].b, name) ? m->pairs[i].a : NULL;
+		int n = m->pairs[i].n;
+		if (!other)
+			continue;
+		for (int k = 0; k < META_RELATED; k++)
+			if (n > bestn[k]) {
+				for (int j = META_RELATED - 1; j > k; j--) {
+					best[j] = best[j - 1];
+					bestn[j] = bestn[j - 1];
+				}
+				best[k] = other;
+				bestn[k] = n;
+				break;
+			}
+	}
+	for (int k = 0; k < META_RELATED && best[k]; k++)
+		mi_buf_addf(out, "%s%s", k ? ", " : "", best[k]);
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* ---- connections ------------------------------------------------------------------- */
+
+static void reindex(mi_meta *m, const char *only);
+
+static void on_note(void *ctx, const char *method, json_t *params)
+{
+	slot *sl = ctx;
+	mi_meta *m = sl->m;
+	if (!strcmp(method, "notifications/tools/list_changed")) {
+		reindex(m, sl->name);
+	} else if (!strcmp(method, "notifications/progress")) {
+		json_t *tok = json_object_get(params, "progressToken");
+		const mi_meta_req *req = NULL;
+		if (!json_is_string(tok))
+			return;
+		pthread_mutex_lock(&m->mu);
+		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
+			if (m->progs[i].req && !strcmp(m->progs[i].token, json_string_value(tok)))
+				req = m->progs[i].req;
+		if (req && req->progress) {
+			json_t *msg = json_object_get(params, "message");
+			req->progress(req->ctx, json_number_value(json_object_get(params, "progress")),
+				      json_number_value(json_object_get(params, "total")),
+				      json_is_string(msg) ? json_string_value(msg) : NULL);
+		}
+		pthread_mutex_unlock(&m->mu);
+	}
+}
+
+static slot *slot_get(mi_meta *m, const char *server)
+{
+	slot *s = NULL;
+	pthread_mutex_lock(&m->mu);
+	for (size_t i = 0; i < m->nslots; i++)
+		if (!strcmp(m->slots[i].name, server))
+			s = &m->slots[i];
+	if (!s && m->nslots < META_SLOTS) {
+		/* slots never move: the array is allocated once */
+		s = &m->slots[m->nslots++];
+		s->name = mi_xstrdup(server);
+		s->m = m;
+		pthread_mutex_init(&s->mu, NULL);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return s;
+}
+
+/* A live connection to the server, connecting or reconnecting as needed. */
+static mi_mcp_client *connect_slot(mi_meta *m, slot *s, const mi_server_cfg *cfg, mi_buf *err)
+{
+	mi_mcp_client *c;
+	pthread_mutex_lock(&s->mu);
+	if (s->c && !mi_mcp_client_alive(s->c)) {
+		mi_mcp_client_close(s->c);
+		s->c = NULL;
+	}
+	if (!s->c)
+		mi_server_connect(cfg, on_note, s, &s->c, err);
+	c = s->c;
+	pthread_mutex_unlock(&s->mu);
+	return c;
+}
+
+/* ---- confirmation ------------------------------------------------------------------- */
+
+static void random_hex(char *out, size_t bytes)
+{
+	uint8_t b[32];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, bytes) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)bytes) {
+		uint64_t x = mi_hash64(&n, sizeof(n)) ^ (uint64_t)time(NULL) ^ (uint64_t)getpid();
+		for (size_t i = 0; i < bytes; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			b[i] = (uint8_t)(x >> 56);
+		}
+	}
+	for (size_t i = 0; i < bytes; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void call_hash(const char *tool, json_t *args, uint8_t out[16])
+{
+	mi_buf b = {0};
+	char *a = args ? json_dumps(args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	mi_buf_addf(&b, "%s%c%s", tool, 0, a ? a : "{}");
+	mi_hash128(b.buf, b.len, out);
+	free(a);
+	mi_buf_release(&b);
+}
+
+static void code_hash(const char *id, const char *code, uint8_t out[16])
+{
+	mi_buf b = {0};
+	mi_buf_addf(&b, "mcpidx-confirm%c%s%c%s", 0, id, 0, code);
+	mi_hash128(b.buf, b.len, out);
+	mi_buf_release(&b);
+}
+
+typedef struct confirm_ctx {
+	const char *tool;
+	const char *code;
+	uint8_t call[16];
+	bool ok;
+	char id[64];
+	json_t *args;
+	char pending_id[17];
+} confirm_ctx;
+
+static int find_confirmed(void *ctx, const mi_side_rec *r)
+{
+	confirm_ctx *c = ctx;
+	uint8_t h[16];
+	if (strcmp(r->kind, "confirmed"))
+		return 0;
+	code_hash(r->name, c->code, h);
+	if (r->has_hash && !memcmp(h, r->hash, 16) &&
+	    r->num > mi_side_now_ms()) {
+		snprintf(c->id, sizeof(c->id), "%s", r->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* Consumes a confirmation: the code matches a confirmed request of this
+ * tool whose arguments hash to the same call. */
+static int use_confirmation(mi_side_txn *t, void *ctx)
+{
+	confirm_ctx *c = ctx;
+	mi_buf pfx = {0};
+	mi_side_rec p;
+	int rc;
+	mi_buf_addf(&pfx, "%s%c", c->tool, 0);
+	c->ok = false;
+	c->id[0] = 0;
+	rc = mi_side_scan(t, MI_SIDE_APPROVALS, pfx.buf, pfx.len, find_confirmed, c);
+	mi_buf_release(&pfx);
+	if (rc || !c->id[0])
+		return rc;
+	if (mi_side_get(t, MI_SIDE_APPROVALS, c->tool, "pending", c->id, &p) || !p.has_hash ||
+	    memcmp(p.hash, c->call, 16))
+		return 0;
+	mi_side_del(t, MI_SIDE_APPROVALS, c->tool, "pending", c->id);
+	mi_side_del(t, MI_SIDE_APPROVALS, c->tool, "confirmed", c->id);
+	c->ok = true;
+	return 0;
+}
+
+static int put_pending(mi_side_txn *t, void *ctx)
+{
+	confirm_ctx *c = ctx;
+	char *a = c->args ? json_dumps(c->args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	mi_side_rec r = {.path = c->tool, .kind = "pending", .name = c->pending_id,
+			 .has_hash = true, .text = a ? a : "{}"};
+	int rc;
+	memcpy(r.hash, c->call, 16);
+	r.text_len = strlen(r.text);
+	rc = mi_side_put(t, MI_SIDE_APPROVALS, &r);
+	free(a);
+	return rc;
+}
+
+/* ---- results ------------------------------------------------------------------------ */
+
+static void tool_error(mi_buf *out, json_t *structured, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void tool_error(mi_buf *out, json_t *structured, const char *fmt, ...)
+{
+	mi_buf msg = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	mi_buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	mi_buf_reset(out);
+	mi_buf_adds(out, "{\"content\":[{\"type\":\"text\",\"text\":");
+	mi_buf_add_json_str(out, mi_buf_str(&msg), msg.len);
+	mi_buf_adds(out, "}]");
+	if (structured) {
+		char *s = json_dumps(structured, JSON_COMPACT);
+		mi_buf_addf(out, ",\"structuredContent\":%s", s);
+		free(s);
+	}
+	mi_buf_adds(out, ",\"isError\":true}");
+	mi_buf_release(&msg);
+}
+
+typedef struct log_ctx {
+	mi_side_rec r;
+} log_ctx;
+
+static int put_log(mi_side_txn *t, void *ctx)
+{
+	log_ctx *l = ctx;
+	return mi_side_append(t, MI_SIDE_LOG, &l->r, NULL);
+}
+
+static void log_exec(mi_meta *m, const char *tool, const mi_meta_req *req, int64_t ms,
+		     const char *outcome)
+{
+	mi_side *s = side_get(m, true);
+	log_ctx l = {.r = {.path = tool, .kind = "execute",
+			   .name = req && req->session ? req->session : "",
+			   .num = ms, .text = outcome, .text_len = strlen(outcome)}};
+	if (s)
+		mi_side_write(s, put_log, &l);
+}
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool req_cancelled(void *ctx)
+{
+	const mi_meta_req *r = ctx;
+	return r && r->cancelled && r->cancelled(r->ctx);
+}
+
+/* Elicitation: the client asks the person.  1 accepted, 0 declined,
+ * -1 could not ask. */
+static int ask_person(const mi_meta_req *req, const char *tool, json_t *args)
+{
+	char *a = args ? json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	mi_buf msg = {0}, res = {0};
+	json_t *p, *r;
+	char *ps;
+	int rc, answer = -1;
+	mi_buf_addf(&msg, "Allow the tool %s to run with these arguments? %s", tool, a ? a : "{}");
+	p = json_pack("{s:s,s:{s:s,s:{s:{s:s,s:s,s:s}},s:[s]}}", "message", mi_buf_str(&msg),
+		      "requestedSchema", "type", "object", "properties", "approve", "type",
+		      "boolean", "title", "Run it", "description", "Run this tool call once",
+		      "required", "approve");
+	ps = json_dumps(p, JSON_COMPACT);
+	rc = req->ask(req->ctx, "elicitation/create", ps, META_ASK_MS, &res);
+	if (!rc && (r = json_loads(mi_buf_str(&res), 0, NULL))) {
+		const char *action = json_string_value(json_object_get(r, "action"));
+		json_t *ok = json_object_get(json_object_get(r, "content"), "approve");
+		answer = action && !strcmp(action, "accept") && json_is_true(ok) ? 1 : 0;
+		json_decref(r);
+	}
+	free(a);
+	free(ps);
+	json_decref(p);
+	mi_buf_release(&msg);
+	mi_buf_release(&res);
+	return answer;
+}
+
+int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
+		    const char *confirm, const mi_meta_req *req, mi_buf *out)
+{
+	mi_tool_info ti;
+	mi_server_cfg cfg_copy;
+	const mi_server_cfg *cfg;
+	mi_mcp_client *c;
+	mi_buf err = {0};
+	json_t *params = NULL, *result = NULL;
+	char token[32] = "";
+	int64_t t0 = mono_ms();
+	int rc, st, pslot = -1;
+	bool cfg_ok = false;
+	mi_buf_reset(out);
+	if (mi_query_tool_get(q, tool, &ti)) {
+		tool_error(out, NULL, "Unknown tool %s. find_tools gives the names (\"server/tool\").",
+			   tool);
+		return 0;
+	}
+	st = policy_state(m, tool, ti.hash, ti.flags);
+	if (st != MI_TOOL_VISIBLE) {
+		tool_error(out, NULL, st == MI_TOOL_QUARANTINED ?
+			   "%s is quarantined: its description or schema changed since it was "
+			   "approved. A person reviews it (mcpidx tools describe %s --level L2) "
+			   "and runs: mcpidx tools approve %s" :
+			   "%s is denied by the allow or deny lists of the servers file%s%s", tool,
+			   st == MI_TOOL_QUARANTINED ? tool : "", st == MI_TOOL_QUARANTINED ? tool : "");
+		log_exec(m, tool, req, 0, "refused");
+		goto out;
+	}
+	pthread_mutex_lock(&m->mu);
+	servers_fresh(m);
+	cfg = mi_servers_find(&m->sv, ti.server, strlen(ti.server));
+	if (cfg) {
+		cfg_copy = *cfg;
+		cfg_ok = true;
+	}
+	bool sensitive = cfg && mi_server_cfg_sensitive(cfg, ti.name);
+	pthread_mutex_unlock(&m->mu);
+	if (!cfg_ok) {
+		tool_error(out, NULL, "The server of %s is not in the servers file %s any more; "
+			   "rebuild the catalog: mcpidx build --servers FILE", tool,
+			   m->servers_path ? m->servers_path : "(none recorded)");
+		goto out;
+	}
+	/* Destructive or listed as sensitive: a person confirms. */
+	if ((ti.flags & (MI_TOOLF_DESTRUCTIVE | MI_TOOLF_SENSITIVE)) || sensitive) {
+		confirm_ctx cc = {.tool = tool, .code = confirm, .args = args};
+		mi_side *s = side_get(m, true);
+		call_hash(tool, args, cc.call);
+		if (confirm && *confirm) {
+			if (!s || mi_side_write(s, use_confirmation, &cc) || !cc.ok) {
+				tool_error(out, NULL, "The confirmation code does not match a confirmed "
+					   "request for this call of %s (codes are used once, expire "
+					   "after 15 minutes and cover the same arguments only).", tool);
+				log_exec(m, tool, req, 0, "refused");
+				goto out;
+			}
+		} else {
+			int a = req && req->ask ? ask_person(req, tool, args) : -1;
+			if (a == 0) {
+				tool_error(out, NULL, "The user declined to run %s.", tool);
+				log_exec(m, tool, req, 0, "declined");
+				goto out;
+			}
+			if (a < 0) {
+				random_hex(cc.pending_id, 8);
+				if (!s || mi_side_write(s, put_pending, &cc)) {
+					tool_error(out, NULL, "%s needs a person's confirmation, and the "
+						   "side store beside the index is not writable to "
+						   "record the request (see --side).", tool);
+					goto out;
+				}
+				json_t *sc = json_pack("{s:b,s:s,s:s}", "confirmation_required", 1,
+						       "request", cc.pending_id, "tool", tool);
+				tool_error(out, sc, "%s can change or delete things, so a person must "
+					   "confirm this call. Ask the user to run in a terminal:\n"
+					   "  mcpidx tools confirm %s\n"
+					   "It shows the call and prints a one-time code. Then call "
+					   "execute again with the same arguments and \"confirm\": CODE.",
+					   tool, cc.pending_id);
+				json_decref(sc);
+				log_exec(m, tool, req, 0, "confirmation-required");
+				goto out;
+			}
+		}
+	}
+	{
+		slot *sl = slot_get(m, ti.server);
+		c = sl ? connect_slot(m, sl, &cfg_copy, &err) : NULL;
+		if (!sl)
+			mi_buf_adds(&err, "too many upstream servers in use");
+	}
+	if (!c) {
+		tool_error(out, NULL, "Cannot reach server %s for %s: %s", ti.server, tool,
+			   mi_buf_str(&err));
+		log_exec(m, tool, req, mono_ms() - t0, "error: unreachable");
+		goto out;
+	}
+	params = json_pack("{s:s,s:O}", "name", ti.name, "arguments", args ? args : json_object());
+	if (!args)
+		json_decref(json_object_get(params, "arguments"));
+	if (req && req->progress) {
+		pthread_mutex_lock(&m->mu);
+		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
+			if (!m->progs[i].req) {
+				snprintf(token, sizeof(token), "mcpidx-%llu", ++m->next_token);
+				snprintf(m->progs[i].token, sizeof(m->progs[i].token), "%s", token);
+				m->progs[i].req = req;
+				pslot = (int)i;
+				break;
+			}
+		pthread_mutex_unlock(&m->mu);
+		if (pslot >= 0)
+			json_object_set_new(params, "_meta", json_pack("{s:s}", "progressToken", token));
+	}
+	{
+		mi_mcp_cancel cancel = {.fn = req_cancelled, .ctx = (void *)req};
+		rc = mi_mcp_client_request(c, "tools/call", params,
+					   cfg_copy.timeout_ms > 0 ? cfg_copy.timeout_ms : META_TIMEOUT_MS,
+					   req ? &cancel : NULL, &result, &err);
+	}
+	if (pslot >= 0) {
+		pthread_mutex_lock(&m->mu);
+		m->progs[pslot].req = NULL;
+		pthread_mutex_unlock(&m->mu);
+	}
+	if (rc == 0) {
+		char *s = json_dumps(result, JSON_COMPACT);
+		mi_buf_adds(out, s);
+		free(s);
+		log_exec(m, tool, req, mono_ms() - t0,
+			 json_is_true(json_object_get(result, "isError")) ? "tool-error" : "ok");
+	} else if (rc == MI_ERR_ARG) {
+		json_t *msg = json_object_get(result, "message");
+		tool_error(out, NULL, "%s answered with an error: %s", tool,
+			   json_is_string(msg) ? json_string_value(msg) : mi_buf_str(&err));
+		log_exec(m, tool, req, mono_ms() - t0, "error: protocol");
+	} else if (rc == MI_ERR_CANCELLED) {
+		tool_error(out, NULL, "Cancelled.");
+		log_exec(m, tool, req, mono_ms() - t0, "cancelled");
+	} else {
+		tool_error(out, NULL, "%s%s", mi_buf_str(&err),
+			   rc == EPIPE ? ". The server will be started again on the next call." : "");
+		log_exec(m, tool, req, mono_ms() - t0, rc == ETIMEDOUT ? "timeout" : "error: died");
+	}
+out:
+	json_decref(params);
+	json_decref(result);
+	mi_buf_release(&err);
+	mi_tool_info_release(&ti);
+	return 0;
+}
+
+/* ---- re-indexing -------------------------------------------------------------------- */
+
+static void *wait_child(void *arg);
+
+/* Starts a child build, or remembers to run one when the current ends.
+ * Requests never wait for it. */
+static void reindex(mi_meta *m, const char *only)
+{
+	pid_t pid;
+	pthread_mutex_lock(&m->mu);
+	if (m->stopping || !m->self_exe || !m->servers_path) {
+		pthread_mutex_unlock(&m->mu);
+		return;
+	}
+	if (m->child) {
+		if (!m->again) {
+			m->again = true;
+			m->again_only = only ? mi_xstrdup(only) : NULL;
+		} else if (m->again_only && (!only || strcmp(only, m->again_only))) {
+			free(m->again_only);   /* two servers changed: fetch all */
+			m->again_only = NULL;
+		}
+		pthread_mutex_unlock(&m->mu);
+		return;
+	}
+	if (m->waiter_started) {
+		pthread_join(m->waiter, NULL);
+		m->waiter_started = false;
+	}
+	const char *argv[12];
+	int k = 0;
+	argv[k++] = m->self_exe;
+	argv[k++] = "build";
+	argv[k++] = "--servers";
+	argv[k++] = m->servers_path;
+	argv[k++] = "-o";
+	argv[k++] = m->index;
+	argv[k++] = "--quiet";
+	if (only) {
+		argv[k++] = "--only";
+		argv[k++] = only;
+	}
+	argv[k] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+			dup2(nul, 2);
+		}
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0) {
+		m->child = pid;
+		if (!pthread_create(&m->waiter, NULL, wait_child, m))
+			m->waiter_started = true;
+	}
+	pthread_mutex_unlock(&m->mu);
+}
+
+static void *wait_child(void *arg)
+{
+	mi_meta *m = arg;
+	int st;
+	pid_t pid;
+	pthread_mutex_lock(&m->mu);
+	pid = m->child;
+	pthread_mutex_unlock(&m->mu);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	pthread_mutex_lock(&m->mu);
+	m->child = 0;
+	bool again = m->again && !m->stopping;
+	char *only = m->again_only;
+	m->again = false;
+	m->again_only = NULL;
+	void (*changed)(void *) = m->stopping ? NULL : m->changed;
+	void *cctx = m->changed_ctx;
+	pthread_mutex_unlock(&m->mu);
+	if (changed && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		changed(cctx);
+	if (again) {
+		/* reindex joins this thread: hand the work to a fresh one */
+		pthread_mutex_lock(&m->mu);
+		m->waiter_started = false;
+		pthread_detach(pthread_self());
+		pthread_mutex_unlock(&m->mu);
+		reindex(m, only);
+	}
+	free(only);
+	return NULL;
+}
+
+static void *poll_main(void *arg)
+{
+	mi_meta *m = arg;
+	pthread_mutex_lock(&m->mu);
+	while (!m->stopping) {
+		struct timespec ts;
+		int secs = m->sv.poll_seconds;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += secs > 0 ? secs : 3600;
+		pthread_cond_timedwait(&m->stop_cv, &m->mu, &ts);
+		if (m->stopping || m->sv.poll_seconds <= 0)
+			continue;
+		pthread_mutex_unlock(&m->mu);
+		reindex(m, NULL);
+		pthread_mutex_lock(&m->mu);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return NULL;
+}
+
+void mi_meta_reindex(mi_meta *m, const char *only)
+{
+	reindex(m, only);
+}
+
+/* ---- lifecycle ------------------------------------------------------------------------ */
+
+int mi_meta_open(const mi_meta_opts *o, mi_meta **out, mi_buf *err)
+{
+	mi_meta *m = mi_xcalloc(1, sizeof(*m));
+	mi_query *q = NULL;
+	m->index = mi_xstrdup(o->index);
+	m->self_exe = o->self_exe ? mi_xstrdup(o->self_exe) : NULL;
+	m->changed = o->changed;
+	m->changed_ctx = o->changed_ctx;
+	m->side_dir = mi_side_locate(o->index, o->side);
+	pthread_mutex_init(&m->mu, NULL);
+	pthread_cond_init(&m->stop_cv, NULL);
+	m->policy.state = policy_state;
+	m->policy.ctx = m;
+	if (o->servers) {
+		m->servers_path = mi_xstrdup(o->servers);
+	} else if (!mi_query_open(o->index, &q, err)) {
+		m->servers_path = mi_query_servers_file(q);
+		mi_query_close(q);
+		mi_buf_reset(err);
+	}
+	mi_buf_reset(err);
+	if (m->servers_path) {
+		struct stat sb;
+		if (mi_servers_load(m->servers_path, &m->sv, err)) {
+			/* keep going: the catalog can still be searched */
+			mi_buf_reset(err);
+		} else if (stat(m->servers_path, &sb) == 0) {
+			m->sv_mtime = sb.st_mtim;
+		}
+	}
+	m->slots = mi_xcalloc(META_SLOTS, sizeof(*m->slots));
+	if (m->sv.poll_seconds > 0 && o->self_exe &&
+	    !pthread_create(&m->poller, NULL, poll_main, m))
+		m->poller_started = true;
+	*out = m;
+	return 0;
+}
+
+void mi_meta_close(mi_meta *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->mu);
+	m->stopping = true;
+	pthread_cond_broadcast(&m->stop_cv);
+	if (m->child)
+		kill(m->child, SIGTERM);
+	pthread_mutex_unlock(&m->mu);
+	if (m->poller_started)
+		pthread_join(m->poller, NULL);
+	pthread_mutex_lock(&m->mu);
+	bool w = m->waiter_started;
+	m->waiter_started = false;
+	pthread_mutex_unlock(&m->mu);
+	if (w)
+		pthread_join(m->waiter, NULL);
+	for (size_t i = 0; i < m->nslots; i++) {
+		mi_mcp_client_close(m->slots[i].c);
+		free(m->slots[i].name);
+		pthread_mutex_destroy(&m->slots[i].mu);
+	}
+	free(m->slots);
+	mi_servers_release(&m->sv);
+	pairs_free(m);
+	mi_side_close(m->side);
+	free(m->again_only);
+	free(m->index);
+	free(m->servers_path);
+	free(m->side_dir);
+	free(m->self_exe);
+	pthread_mutex_destroy(&m->mu);
+	pthread_cond_destroy(&m->stop_cv);
+	free(m);
+}
+
+/* ---- approvals, confirmations, aliases (the command line and the build) --------------- */
+
+typedef struct pin_ctx {
+	mi_query *q;
+	const char *const *names;   /* approve these (NULL: pin new ones only) */
+	size_t n;
+	bool all;                   /* approve every tool */
+	mi_buf *report;
+	size_t pinned, quarantined, approved;
+} pin_ctx;
+
+typedef struct pin_one {
+	pin_ctx *pc;
+	mi_side_txn *t;
+	int rc;
+} pin_one;
+
+static bool named(const pin_ctx *pc, const char *name)
+{
+	for (size_t i = 0; i < pc->n; i++)
+		if (!strcmp(pc->names[i], name))
+			return true;
+	return false;
+}
+
+static int pin_each(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags)
+{
+	pin_one *po = ctx;
+	pin_ctx *pc = po->pc;
+	mi_side_rec r, old;
+	bool have = !mi_side_get(po->t, MI_SIDE_APPROVALS, name, "approved", "", &old) &&
+		    old.has_hash;
+	bool differs = have && memcmp(old.hash, hash, 16);
+	bool approve = pc->all || named(pc, name);
+	if (have && !differs)
+		return 0;
+	if (differs && !approve) {
+		pc->quarantined++;
+		mi_buf_addf(pc->report, "quarantined: %s (its description or schema changed since it "
+			    "was approved; review it, then: mcpidx tools approve %s)\n", name, name);
+		return 0;
+	}
+	memset(&r, 0, sizeof(r));
+	r.path = name;
+	r.kind = "approved";
+	r.name = "";
+	r.has_hash = true;
+	memcpy(r.hash, hash, 16);
+	r.text = differs ? "approved after a change" : approve ? "approved" : "first seen";
+	r.text_len = strlen(r.text);
+	if ((po->rc = mi_side_put(po->t, MI_SIDE_APPROVALS, &r)))
+		return 1;
+	if (differs || approve) {
+		pc->approved++;
+		mi_buf_addf(pc->report, "approved: %s\n", name);
+	} else {
+		pc->pinned++;
+	}
+	return 0;
+}
+
+static int pin_txn(mi_side_txn *t, void *ctx)
+{
+	pin_one po = {.pc = ctx, .t = t};
+	pin_ctx *pc = ctx;
+	pc->pinned = pc->quarantined = pc->approved = 0;
+	mi_query_tools_each(pc->q, pin_each, &po);
+	return po.rc;
+}
+
+int mi_meta_pin(const char *index, const char *side, const char *const *names, size_t n,
+		bool all, mi_buf *report, mi_buf *err)
+{
+	char *dir = mi_side_locate(index, side);
+	mi_side *s = NULL;
+	mi_query *q = NULL;
+	pin_ctx pc = {.names = names, .n = n, .all = all, .report = report};
+	int rc;
+	if (!dir) {
+		mi_buf_addf(err, "no index at %s", index);
+		return MI_ERR_NOINDEX;
+	}
+	if ((rc = mi_query_open(index, &q, err)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		mi_tool_info ti;
+		if (mi_query_tool_get(q, names[i], &ti)) {
+			mi_buf_addf(err, "no tool %s in the catalog of %s (names are \"server/tool\")",
+				    names[i], index);
+			rc = MI_ERR_NOTFOUND;
+			goto out;
+		}
+		mi_tool_info_release(&ti);
+	}
+	if ((rc = mi_side_open(dir, MI_SIDE_CREATE, &s))) {
+		mi_buf_addf(err, "cannot open the side store %s: %s (give a writable place with "
+			    "--side DIR)", dir, mi_strerror(rc));
+		goto out;
+	}
+	pc.q = q;
+	if ((rc = mi_side_write(s, pin_txn, &pc)))
+		mi_buf_addf(err, "cannot write approvals into %s: %s", dir, mi_strerror(rc));
+	else if (pc.pinned)
+		mi_buf_addf(report, "pinned %zu new tools\n", pc.pinned);
+out:
+	mi_side_close(s);
+	mi_query_close(q);
+	free(dir);
+	return rc;
+}
+
+typedef struct show_ctx {
+	const char *id;
+	mi_buf *report;
+	char tool[512];
+	bool found;
+	char code[24];
+} show_ctx;
+
+static int find_pending(void *ctx, const mi_side_rec *r)
+{
+	show_ctx *c = ctx;
+	if (strcmp(r->kind, "pending") || strcmp(r->name, c->id))
+		return 0;
+	snprintf(c->tool, sizeof(c->tool), "%s", r->path);
+	mi_buf_addf(c->report, "tool:      %s\narguments: %.*s\n", r->path, (int)r->text_len, r->text);
+	c->found = true;
+	return 1;
+}
+
+static int confirm_txn(mi_side_txn *t, void *ctx)
+{
+	show_ctx *c = ctx;
+	mi_side_rec r;
+	int rc;
+	c->found = false;
+	if ((rc = mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, find_pending, c)) || !c->found)
+		return rc;
+	memset(&r, 0, sizeof(r));
+	r.path = c->tool;
+	r.kind = "confirmed";
+	r.name = c->id;
+	r.has_hash = true;
+	code_hash(c->id, c->code, r.hash);
+	r.num = mi_side_now_ms() + META_CONFIRM_TTL_MS;
+	r.text = "";
+	return mi_side_put(t, MI_SIDE_APPROVALS, &r);
+}
+
+int mi_meta_confirm(const char *index, const char *side, const char *id, bool dry,
+		    mi_buf *report, char code[24], mi_buf *err)
+{
+	char *dir = mi_side_locate(index, side);
+	mi_side *s = NULL;
+	show_ctx c = {.id = id, .report = report};
+	int rc;
+	code[0] = 0;
+	if (!dir || (rc = mi_side_open(dir, 0, &s))) {
+		mi_buf_addf(err, "no pending request %s: the side store of %s does not exist", id, index);
+		rc = MI_ERR_NOTFOUND;
+		goto out;
+	}
+	if (dry) {
+		mi_side_txn *t;
+		if (!(rc = mi_side_begin(s, false, &t))) {
+			mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, find_pending, &c);
+			mi_side_abort(t);
+		}
+	} else {
+		random_hex(c.code, 6);
+		rc = mi_side_write(s, confirm_txn, &c);
+	}
+	if (!rc && !c.found) {
+		mi_buf_addf(err, "no pending request %s (requests are made by execute and used once)", id);
+		rc = MI_ERR_NOTFOUND;
+	}
+	if (!rc && !dry)
+		memcpy(code, c.code, sizeof(c.code));
+out:
+	mi_side_close(s);
+	free(dir);
+	return rc;
+}
+
+/* Aliases kept beside the catalog, for the catalog writer: the phrasings
+ * of MI_SIDE_ALIASES records of this tool whose pin is the tool's. */
+typedef struct alias_ctx {
+	const uint8_t *hash;
+	mi_buf *out;
+} alias_ctx;
+
+static int alias_each(void *ctx, const mi_side_rec *r)
+{
+	alias_ctx *a = ctx;
+	if (strcmp(r->kind, "alias") || !r->has_hash || memcmp(r->hash, a->hash, 16))
+		return 0;
+	mi_buf_add(a->out, r->text, r->text_len);
+	mi_buf_addc(a->out, '\n');
+	return 0;
+}
+
+void mi_meta_side_aliases(void *side, const char *tool, const uint8_t hash[16], mi_buf *out)
+{
+	mi_side_txn *t;
+	mi_buf pfx = {0};
+	alias_ctx a = {.hash = hash, .out = out};
+	if (!side || mi_side_begin(side, false, &t))
+		return;
+	mi_buf_addf(&pfx, "%s%calias%c", tool, 0, 0);
+	mi_side_scan(t, MI_SIDE_ALIASES, pfx.buf, pfx.len, alias_each, &a);
+	mi_side_abort(t);
+	mi_buf_release(&pfx);
+}
