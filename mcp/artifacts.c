@@ -558,6 +558,121 @@ static int store_fn(mi_side_txn *t, void *ctx)
 	return 0;
 }
 
+/* ---- tool aliases (task "aliases") ------------------------------------------------- */
+
+/* The phrasings of an aliases answer, one per line: list marks, numbering
+ * and quotes dropped, duplicates and empty lines left out, at most 20 of at
+ * most 200 bytes. */
+static void phrasings(const char *in, mi_buf *out, int *n)
+{
+	*n = 0;
+	for (const char *p = in; *p && *n < 20;) {
+		const char *nl = strchr(p, '\n'), *b = p, *e = nl ? nl : p + strlen(p);
+		mi_buf one = {0};
+		p = nl ? nl + 1 : e;
+		while (b < e && (isspace((unsigned char)*b) || *b == '-' || *b == '*' ||
+				 *b == '"' || *b == '`' || isdigit((unsigned char)*b) ||
+				 ((*b == '.' || *b == ')') && b > in && isdigit((unsigned char)b[-1]))))
+			b++;
+		while (e > b && (isspace((unsigned char)e[-1]) || e[-1] == '"' || e[-1] == '`'))
+			e--;
+		if (e <= b)
+			continue;
+		mi_buf_add(&one, b, (size_t)(e - b > 200 ? 200 : e - b));
+		mi_buf_addc(&one, '\n');
+		if (!out->len || !strstr(out->buf, one.buf) ||
+		    (strstr(out->buf, one.buf) != out->buf && strstr(out->buf, one.buf)[-1] != '\n')) {
+			mi_buf_add(out, one.buf, one.len);
+			(*n)++;
+		}
+		mi_buf_release(&one);
+	}
+}
+
+typedef struct alias_ctx {
+	const char *tool;      /* "server/tool" */
+	const uint8_t *pin;    /* the tool's hash */
+	const char *text;      /* phrasings, one per line */
+	const char *chain;     /* correlation id */
+} alias_ctx;
+
+static int alias_fn(mi_side_txn *t, void *ctx)
+{
+	alias_ctx *c = ctx;
+	mi_side_rec rec;
+	memset(&rec, 0, sizeof rec);
+	rec.path = c->tool;
+	rec.kind = "alias";
+	rec.name = "";
+	memcpy(rec.hash, c->pin, 16);
+	rec.has_hash = true;
+	rec.corr = c->chain;
+	rec.text = c->text;
+	rec.text_len = strlen(c->text);
+	return mi_side_put(t, MI_SIDE_ALIASES, &rec);
+}
+
+/* store_llm_result for a tool card: the phrasings become the tool's
+ * aliases (MI_SIDE_ALIASES), pinned to the tool's hash. */
+static int store_aliases(mi_art *a, mi_query *q, const mi_art_req *n, art_step *st,
+			 mi_out *out)
+{
+	const char *tool = n->path + strlen(MI_ART_TOOL_PREFIX);
+	mi_tool_info info;
+	mi_buf text = {0}, data = {0}, msg = {0};
+	uint8_t want[16];
+	alias_ctx c;
+	mi_side *s;
+	char hex[33];
+	int rc, count;
+	rc = mi_query_tool_get(q, tool, &info);
+	if (rc)
+		return mi_art_error(out, rc, "find_tools lists the tools of the catalog.",
+				    "No tool '%s' in the catalog.", tool);
+	mi_hash_hex(info.hash, hex);
+	if (n->hash && *n->hash && (!mi_art_hex_hash(n->hash, want) ||
+				    memcmp(want, info.hash, 16) != 0)) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Call generate_prompt again for the tool's "
+				  "current card.", "Tool '%s' changed since its prompt was made "
+				  "(pin %s, the prompt had %.32s).", tool, hex, n->hash);
+		goto out;
+	}
+	phrasings(n->result, &text, &count);
+	if (!count) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Answer with task phrasings, one per line.",
+				  "The result holds no phrasings.");
+		goto out;
+	}
+	if ((rc = chain_step(a, n, STEP_ANSWER, st, out)))
+		goto out;
+	if ((rc = mi_art_side(a, true, &s, out)))
+		goto out;
+	c.tool = tool;
+	c.pin = info.hash;
+	c.text = text.buf;
+	c.chain = st->chain;
+	if ((rc = mi_side_write(s, alias_fn, &c))) {
+		rc = mi_art_error(out, rc, "Retry.", "Cannot store the aliases: %s.",
+				  mi_strerror(rc));
+		goto out;
+	}
+	mi_buf_adds(&data, "{\"aliases\":{\"tool\":");
+	mi_buf_add_json_str(&data, tool, strlen(tool));
+	mi_buf_addf(&data, ",\"hash\":\"%s\",\"phrasings\":%d,\"text\":", hex, count);
+	mi_buf_add_json_str(&data, text.buf, text.len);
+	mi_buf_addf(&data, "},\"step\":%d,\"max_steps\":%d}", st->step, st->max);
+	mi_buf_addf(&msg, "stored %d aliases for %s (chain %s, step %d of %d)", count, tool,
+		    st->chain, st->step, st->max);
+	mi_art_success(out, data.buf, msg.buf, "Re-index the catalog so find_tools matches "
+		       "them: mcpidx build --servers FILE --offline.");
+out:
+	mi_tool_info_release(&info);
+	mi_buf_release(&text);
+	mi_buf_release(&data);
+	mi_buf_release(&msg);
+	return rc;
+}
+
 int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 {
 	int64_t start = mi_art_now_us();
@@ -592,6 +707,10 @@ int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 		rc = mi_art_error(out, MI_ERR_TOOBIG, "Ask the model for a shorter answer "
 				  "(one artifact is at most 1 MiB).", "The result is %zu bytes, "
 				  "over the 1 MiB limit.", strlen(n.result));
+		goto out;
+	}
+	if (tk->tool_card) {
+		rc = store_aliases(a, q, &n, &st, out);
 		goto out;
 	}
 	rc = mi_query_file_info(q, n.path, n.symbol, hash, &line, out);

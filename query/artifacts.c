@@ -35,6 +35,7 @@ static const mi_art_task art_tasks[] = {
 	"Annotate %s for a code index: one or two sentences on what it does, what it "
 	"takes and changes, and when a caller would use it, in plain words a search "
 	"would match. Reply with the annotation only.",
+	false,
 },
 {
 	"summarize", MI_PROMPT_BODIES_NONE, false,
@@ -43,6 +44,7 @@ static const mi_art_task art_tasks[] = {
 	"in plain words a search would match. Reply with the summary only.",
 	"Summarize what %s does in one to three sentences for a code index, in plain "
 	"words a search would match. Reply with the summary only.",
+	false,
 },
 {
 	"document", MI_PROMPT_BODIES_PUBLIC, false,
@@ -53,6 +55,7 @@ static const mi_art_task art_tasks[] = {
 	"Write a documentation comment for %s in this language's doc-comment style: "
 	"what it does, its parameters, its result and its errors. Reply with the "
 	"comment only.",
+	false,
 },
 {
 	"test-plan", MI_PROMPT_BODIES_PUBLIC, false,
@@ -61,10 +64,22 @@ static const mi_art_task art_tasks[] = {
 	"the plan only.",
 	"Write a test plan for %s: the cases to test (normal, edge and error cases) as "
 	"a bulleted list. Reply with the plan only.",
+	false,
+},
+{
+	"aliases", MI_PROMPT_BODIES_NONE, false,
+	"Below is the card of a tool an agent can call. Write 5 to 10 short task "
+	"phrasings a user might type when this tool is what they need, such as "
+	"\"convert a PDF to text\": one per line, in everyday words, most of them not "
+	"the words of the tool's own name and description. No numbering, no quotes. "
+	"Reply with the phrasings only.",
+	"%s",
+	true,
 },
 };
 
-const char *const mi_art_tasks[] = {"annotate", "summarize", "document", "test-plan", NULL};
+const char *const mi_art_tasks[] = {"annotate", "summarize", "document", "test-plan",
+				     "aliases", NULL};
 
 #define NTASKS (sizeof art_tasks / sizeof *art_tasks)
 
@@ -342,6 +357,18 @@ int mi_art_norm(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_path
 		return mi_art_error(out, MI_ERR_ARG, "Pass path, e.g. {\"path\": \"src/main.c\"}.",
 				    "Missing required argument: path.");
 	}
+	if (strncmp(r->path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) == 0) {
+		const char *name = r->path + strlen(MI_ART_TOOL_PREFIX);
+		if (!*name || !strchr(name, '/') || strlen(name) > 300)
+			return mi_art_error(out, MI_ERR_ARG, "Name a tool of the catalog as "
+					    "\"tool:server/tool\" (find_tools lists them).",
+					    "'%s' does not name a tool.", r->path);
+		mi_buf_adds(norm, r->path);
+		n->path = norm->buf;
+		if (n->symbol && !*n->symbol)
+			n->symbol = NULL;
+		return 0;
+	}
 	if (mi_path_normalize(r->path, norm))
 		return mi_art_error(out, MI_ERR_PATH, "Give a path relative to the repository "
 				    "root, e.g. \"src/main.c\".", "Path '%s' is outside the "
@@ -362,8 +389,9 @@ int mi_art_bad_task(const char *task, mi_out *out, bool with_parse)
 
 /* ---- the prompt of a task ------------------------------------------------------------ */
 
-int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
-		   mi_out *prompt, mi_out *out)
+/* The prompt of a file task (mi_query_prompt with the task's instructions). */
+static int compose_file(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+			mi_out *prompt, mi_out *out)
 {
 	mi_prompt_opts po;
 	mi_buf ask = {0};
@@ -396,6 +424,59 @@ int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_tas
 	return rc;
 }
 
+/* The prompt of a tool-card task: the instructions and the tool's L2 card;
+ * json {path, tool, hash (its pin), tokens}. */
+static int compose_tool(mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+			mi_out *prompt, mi_out *out)
+{
+	const char *name = r->path + strlen(MI_ART_TOOL_PREFIX);
+	mi_tool_info info;
+	mi_out card;
+	char hex[33];
+	int rc;
+	memset(&card, 0, sizeof card);
+	if (strncmp(r->path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) != 0)
+		return mi_art_error(out, MI_ERR_ARG, "Pass path \"tool:server/tool\" (find_tools "
+				    "lists the tools).", "Task %s is about a tool of the catalog, "
+				    "not a file.", tk->name);
+	rc = mi_query_tool_get(q, name, &info);
+	if (rc)
+		return mi_art_error(out, rc, "find_tools lists the tools of the catalog "
+				    "(mcpidx build --servers FILE indexes them).",
+				    "No tool '%s' in the catalog.", name);
+	mi_hash_hex(info.hash, hex);
+	mi_tool_info_release(&info);
+	rc = mi_query_describe_tools(q, &name, 1, MI_TOOL_L2, NULL, &card);
+	if (rc || card.is_error) {
+		rc = mi_art_error(out, rc ? rc : MI_ERR_NOTFOUND, "find_tools lists the "
+				  "tools of the catalog.", "Cannot describe tool '%s': %s", name,
+				  mi_buf_str(&card.text));
+		goto out;
+	}
+	mi_out_reset(prompt);
+	mi_buf_addf(&prompt->text, "%s\n\nTool: %s\n", tk->file_ask, name);
+	mi_buf_add(&prompt->text, card.text.buf, card.text.len);
+	mi_buf_adds(&prompt->json, "{\"path\":");
+	mi_buf_add_json_str(&prompt->json, r->path, strlen(r->path));
+	mi_buf_adds(&prompt->json, ",\"tool\":");
+	mi_buf_add_json_str(&prompt->json, name, strlen(name));
+	mi_buf_addf(&prompt->json, ",\"hash\":\"%s\",\"tokens\":%zu}", hex,
+		    mi_token_estimate(prompt->text.buf, prompt->text.len));
+out:
+	mi_out_release(&card);
+	return rc;
+}
+
+int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+		   mi_out *prompt, mi_out *out)
+{
+	if (tk->tool_card)
+		return compose_tool(q, r, tk, prompt, out);
+	if (strncmp(r->path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) == 0)
+		return mi_art_error(out, MI_ERR_ARG, "Use task aliases for a tool, or give a "
+				    "file path.", "Task %s is about a file, not a tool.", tk->name);
+	return compose_file(a, q, r, tk, prompt, out);
+}
 /* generate_artifact task parse: the file's structure, straight from the index. */
 int mi_art_parse(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 {

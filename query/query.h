@@ -300,7 +300,12 @@ typedef struct mi_art_task {
 				 * stored one per symbol */
 	const char *file_ask;   /* instructions for a whole file */
 	const char *symbol_ask; /* for one symbol; %s is its name */
+	bool tool_card;         /* the target is a catalog tool, path
+				 * "tool:server/tool": the prompt is its card, the
+				 * answer task phrasings stored as its aliases */
 } mi_art_task;
+/* Paths naming a catalog tool instead of a file start with this. */
+#define MI_ART_TOOL_PREFIX "tool:"
 /* The task called name, or NULL. */
 const mi_art_task *mi_art_task_find(const char *name);
 /* The prompt of task tk for r (path, symbol?, focus?) into prompt (text:
