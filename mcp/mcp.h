@@ -13,6 +13,7 @@ typedef struct mi_mcp_opts {
 	const char *log_file;  /* log destination, NULL = stderr */
 	const char *self_exe;  /* path of the mcpidx binary (for index_codebase) */
 	bool allow_remote;     /* allow binding a non-loopback address */
+	const mi_art_opts *art;/* artifact store and chain limits; NULL = defaults */
 } mi_mcp_opts;
 
 /* Serves until stdin closes (stdio) or SIGINT/SIGTERM (HTTP).  Returns 0 or

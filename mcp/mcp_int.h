@@ -172,6 +172,9 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 /* Appends a CallToolResult with isError true and the message as text. */
 void mi_mcp_tool_error(mi_buf *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Checks args against a tool's inputSchema (required, unknown, types,
+ * enums, ranges, minLength, items): 0, or -1 with the message in err. */
+int mi_mcp_args_check(const char *tool, json_t *schema, json_t *args, mi_buf *err);
 /* Validates the tool table's schemas (for tests): 0 or -1. */
 int mi_mcp_tools_selftest(mi_buf *err);
 
@@ -215,5 +218,18 @@ int mi_mcp_meta_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out
 		     int *code, mi_buf *msg);
 /* Closes upstream connections and stops background re-indexing. */
 void mi_mcp_meta_release(void);
+
+/* ---- tools_art.c: the artifact tools ------------------------------------- */
+
+/* true for generate_prompt, store_llm_result, get_artifact, list_artifacts,
+ * delete_artifact and generate_artifact. */
+bool mi_mcp_art_is_tool(const char *name);
+/* Appends the artifact tools to a tools/list result. */
+void mi_mcp_art_list(mi_buf *out);
+/* Runs an artifact tool as mi_mcp_tool_call does. */
+int mi_mcp_art_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out,
+		    int *code, mi_buf *msg);
+/* Closes the artifact store (shutdown). */
+void mi_mcp_art_release(void);
 
 #endif

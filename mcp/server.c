@@ -297,6 +297,7 @@ void mi_mcp_server_release(mi_mcp_server *s)
 	atomic_store(&s->stopping, 1);
 	mi_mcp_tasks_shutdown();
 	mi_mcp_meta_release();
+	mi_mcp_art_release();
 	pthread_mutex_lock(&s->run_mu);
 	while (s->running > 0)
 		pthread_cond_wait(&s->run_cv, &s->run_mu);
@@ -428,6 +429,7 @@ static int m_ping(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 static int m_tools_list(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 {
 	mi_mcp_tools_list(res);
+	mi_mcp_art_list(res);
 	mi_mcp_meta_list(c->sess->srv, res);
 	return 0;
 }

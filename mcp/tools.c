@@ -638,11 +638,11 @@ static int check_value(const char *tool, const char *key, json_t *ps, json_t *v,
 	return 0;
 }
 
-static int validate(size_t ti, json_t *args, mi_buf *err)
+int mi_mcp_args_check(const char *tool, json_t *schema, json_t *args, mi_buf *err)
 {
-	json_t *schema = mi_schemas[ti], *props = json_object_get(schema, "properties");
+	json_t *props = json_object_get(schema, "properties");
 	json_t *req = json_object_get(schema, "required"), *v, *ps;
-	const char *tool = mi_tools[ti].name, *key;
+	const char *key;
 	size_t i;
 	json_array_foreach(req, i, v) {
 		json_t *a = args ? json_object_get(args, json_string_value(v)) : NULL;
@@ -677,6 +677,11 @@ static int validate(size_t ti, json_t *args, mi_buf *err)
 			return -1;
 	}
 	return 0;
+}
+
+static int validate(size_t ti, json_t *args, mi_buf *err)
+{
+	return mi_mcp_args_check(mi_tools[ti].name, mi_schemas[ti], args, err);
 }
 
 /* ---- results ---------------------------------------------------------------- */
@@ -794,6 +799,8 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 	memset(&o, 0, sizeof o);
 	if (mi_mcp_meta_is_tool(name))
 		return mi_mcp_meta_call(c, name, args, out, code, msg);
+	if (mi_mcp_art_is_tool(name))
+		return mi_mcp_art_call(c, name, args, out, code, msg);
 	t = mi_mcp_tool_find(name, NULL);
 	if (!t) {
 		mi_buf_addf(msg, "Unknown tool: %s. tools/list names the tools: "

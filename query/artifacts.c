@@ -541,6 +541,7 @@ typedef struct match {
 	bool with_text;      /* include the text in json */
 	int64_t deadline;    /* monotonic us */
 	bool timed_out;      /* stopped at the deadline */
+	bool tool;           /* records describe catalog tools (aliases) */
 } match;
 
 static bool wanted(const match *m, const mi_side_rec *r)
@@ -554,7 +555,16 @@ static bool is_stale(match *m, const mi_side_rec *r)
 	if (!m->hpath || strcmp(m->hpath, r->path) != 0) {
 		free((char *)m->hpath);
 		m->hpath = mi_xstrdup(r->path);
-		m->have_cur = mi_art_current_hash(m->a, m->q, r->path, m->cur);
+		if (m->tool) {
+			mi_tool_info info;
+			m->have_cur = mi_query_tool_get(m->q, r->path, &info) == 0;
+			if (m->have_cur) {
+				memcpy(m->cur, info.hash, 16);
+				mi_tool_info_release(&info);
+			}
+		} else {
+			m->have_cur = mi_art_current_hash(m->a, m->q, r->path, m->cur);
+		}
 	}
 	return !m->have_cur || !r->has_hash || memcmp(m->cur, r->hash, 16) != 0;
 }
@@ -615,8 +625,17 @@ int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 				  mi_strerror(rc));
 		goto out;
 	}
-	mi_buf_add(&pre, n.path, strlen(n.path) + 1);
-	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, get_fn, &m);
+	m.tool = strncmp(n.path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) == 0;
+	if (m.tool) {
+		/* A tool's aliases: "server/tool" \0 "alias" \0 "". */
+		const char *name = n.path + strlen(MI_ART_TOOL_PREFIX);
+		mi_buf_add(&pre, name, strlen(name) + 1);
+		m.task = NULL;
+		rc = mi_side_scan(t, MI_SIDE_ALIASES, pre.buf, pre.len, get_fn, &m);
+	} else {
+		mi_buf_add(&pre, n.path, strlen(n.path) + 1);
+		rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, get_fn, &m);
+	}
 	mi_side_abort(t);
 	if (rc) {
 		rc = mi_art_error(out, rc, "Delete it (delete_artifact) and generate it again.",

@@ -16,15 +16,30 @@ static const char serve_usage[] =
 	"repo holding .mcpidx/ (default: the current directory).\n\n"
 	"  --http ADDR:PORT   serve HTTP (POST /mcp) on a loopback address\n"
 	"  --allow-remote     allow a non-loopback --http address\n"
-	"  --log FILE         log one line per call to FILE (default stderr)\n";
+	"  --log FILE         log one line per call to FILE (default stderr)\n"
+	"artifacts (what the host's model writes; docs/artifacts.md):\n"
+	"  --side DIR         keep them in DIR (default INDEX/side, or FILE.side)\n"
+	"  --max-steps N      steps per chain of round trips (default 8)\n"
+	"  --callback-timeout MS  how long a prompt waits for its result (600000)\n"
+	"  --tool-timeout MS  budget of one artifact call's own work (10000)\n"
+	"  --chain-ttl MS     age limit of a chain (3600000)\n"
+	"  --prompt-tokens N  token budget of a prompt (6000)\n";
 
 int mi_cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"http", required_argument, NULL, 'H'}, {"log", required_argument, NULL, 'L'},
-		{"allow-remote", no_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'}, {0},
+		{"allow-remote", no_argument, NULL, 'R'}, {"help", no_argument, NULL, 'h'},
+		{"side", required_argument, NULL, 'S'}, {"max-steps", required_argument, NULL, 'M'},
+		{"callback-timeout", required_argument, NULL, 'C'},
+		{"tool-timeout", required_argument, NULL, 'T'},
+		{"chain-ttl", required_argument, NULL, 'A'},
+		{"prompt-tokens", required_argument, NULL, 'P'}, {0},
 	};
 	mi_mcp_opts o = {0};
+	mi_art_opts art = {0};
+	char *end;
+	long long v;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -32,6 +47,25 @@ int mi_cmd_serve(int argc, char **argv)
 		case 'H': o.http = optarg; break;
 		case 'L': o.log_file = optarg; break;
 		case 'R': o.allow_remote = true; break;
+		case 'S': art.side = optarg; break;
+		case 'M': case 'C': case 'T': case 'A': case 'P':
+			v = strtoll(optarg, &end, 10);
+			if (*end || v < 1 || v > 1000000000LL) {
+				fprintf(stderr, "mcpidx serve: %s takes a positive number, not '%s'\n",
+					argv[optind - 1], optarg);
+				return 2;
+			}
+			if (c == 'M')
+				art.max_steps = (int)v;
+			else if (c == 'C')
+				art.callback_timeout_ms = v;
+			else if (c == 'T')
+				art.tool_timeout_ms = v;
+			else if (c == 'A')
+				art.chain_ttl_ms = v;
+			else
+				art.prompt_tokens = (size_t)v;
+			break;
 		case 'h': fputs(serve_usage, stdout); return 0;
 		default: fputs(serve_usage, stderr); return 2;
 		}
@@ -44,6 +78,7 @@ int mi_cmd_serve(int argc, char **argv)
 	char *self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
+	o.art = &art;
 	int rc = mi_mcp_serve(&o);
 	free(index);
 	free(self);

@@ -27,7 +27,9 @@ const big = path.join(tmp, 'big');            // slow enough to cancel
 const logFile = path.join(tmp, 'server.log');
 
 const TOOLS = ['read_file', 'expand_at', 'goto_definition', 'find_references',
-  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase'];
+  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase',
+  'generate_prompt', 'store_llm_result', 'get_artifact', 'list_artifacts', 'delete_artifact',
+  'generate_artifact'];
 
 let failures = 0;
 const results = [];
@@ -179,9 +181,9 @@ await run('tools/list/order-and-schemas', async () => {
     eq(t.inputSchema.type, 'object', `${t.name}.inputSchema.type`);
     eq(t.outputSchema && t.outputSchema.type, 'object', `${t.name}.outputSchema.type`);
     assert(t.annotations && t.annotations.openWorldHint === false, `${t.name}: openWorldHint false`);
-    const ro = t.name !== 'index_codebase';
+    const ro = !['index_codebase', 'store_llm_result', 'delete_artifact'].includes(t.name);
     eq(t.annotations.readOnlyHint, ro, `${t.name}.readOnlyHint`);
-    eq(t.execution && t.execution.taskSupport, ro ? 'forbidden' : 'optional', `${t.name}.execution.taskSupport`);
+    eq(t.execution && t.execution.taskSupport, t.name === 'index_codebase' ? 'optional' : 'forbidden', `${t.name}.execution.taskSupport`);
     assert(t.icons && t.icons[0].src.startsWith('data:image/svg+xml;base64,'), `${t.name}: icons`);
   }
   const ic = tools.find((t) => t.name === 'index_codebase');
