@@ -45,7 +45,7 @@ SAN_CC ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo $(CC))
 
 DEPS_STAMP := $(TS)/.deps-$(shell cat tools/deps.lock tools/fetch-deps.sh | cksum | cut -d' ' -f1)
 
-SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c lsp/*.c tools/*.c))
+SRC := $(sort $(wildcard format/*.c indexer/*.c indexer/lang/*.c query/*.c mcp/*.c tools/*.c))
 LIB_SRC := $(filter-out tools/main.c,$(SRC))
 QUERIES := $(sort $(wildcard indexer/lang/*.scm))
 HDRS := $(wildcard */*.h */*/*.h)

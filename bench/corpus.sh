@@ -2,17 +2,25 @@
 # corpus.sh - prepares the benchmark corpora and prints their paths, one per
 # line as NAME=PATH: a Linux kernel subset (kernel/ mm/ fs/ext4 lib/
 # include/linux) extracted into build/corpus/linux, the Python 3.11 standard
-# library and the Go 1.19 standard library sources.
+# library, the Go 1.19 standard library sources, Java's java.base module
+# (openjdk-17-source, extracted into build/corpus/java) and one npm
+# package's JavaScript source (ESLint, fetched with npm pack into
+# build/corpus/eslint and checked against its pinned sha512).
 #   sh bench/corpus.sh          # from the repository root
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 dest="$top/build/corpus/linux"
 pystd=/usr/lib/python3.11
 gostd=/usr/share/go-1.19/src
+jdksrc=/usr/lib/jvm/openjdk-17/lib/src.zip
+jsdest="$top/build/corpus/eslint"
+js_pkg=eslint@8.57.0
+js_sha512=dZ6+mexnaTIbSBZWgou51U6OmzIhYM2VcNdtiTtI7qPNZm35Akpr0f6vtw3w1Kmn5PYo+tZVfh13WrhpS6oLqQ==
 
 need=""
 ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || need="$need linux-source-6.1"
 [ -d "$gostd" ] || need="$need golang-1.19-src"
+[ -f "$jdksrc" ] || need="$need openjdk-17-source"
 if [ -n "$need" ]; then
 	echo "corpus: installing$need" >&2
 	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
@@ -41,7 +49,38 @@ if [ ! -f "$dest/.complete" ]; then
 	touch "$dest/.complete"
 fi
 
+if [ ! -f "$top/build/corpus/java/.complete" ]; then
+	echo "corpus: extracting java.base from $jdksrc" >&2
+	rm -rf "$top/build/corpus/java"
+	mkdir -p "$top/build/corpus/java.tmp"
+	(cd "$top/build/corpus/java.tmp" && unzip -q "$jdksrc" 'java.base/*.java')
+	mv "$top/build/corpus/java.tmp" "$top/build/corpus/java"
+	touch "$top/build/corpus/java/.complete"
+fi
+
+if [ ! -f "$jsdest/.complete" ]; then
+	echo "corpus: fetching $js_pkg with npm pack" >&2
+	rm -rf "$jsdest" "$jsdest.tmp"
+	mkdir -p "$jsdest.tmp"
+	(cd "$jsdest.tmp" && npm pack --silent "$js_pkg" >/dev/null 2>&1) || {
+		echo "corpus: npm pack $js_pkg failed (network?)" >&2
+		exit 1
+	}
+	tgz=$(ls "$jsdest.tmp"/*.tgz)
+	got=$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)
+	if [ "$got" != "$js_sha512" ]; then
+		echo "corpus: $tgz: sha512 $got, expected $js_sha512" >&2
+		exit 1
+	fi
+	tar -xzf "$tgz" -C "$jsdest.tmp"
+	rm -f "$tgz"
+	mv "$jsdest.tmp" "$jsdest"
+	touch "$jsdest/.complete"
+fi
+
 [ -d "$pystd" ] || { echo "corpus: no Python stdlib at $pystd; run: apt-get install -y python3.11" >&2; exit 1; }
 echo "linux=$dest"
 echo "python=$pystd"
 echo "go=$gostd"
+echo "java=$top/build/corpus/java/java.base"
+echo "js=$jsdest/package"

@@ -1,22 +1,40 @@
 # bench/search.mk - `make bench-search`: mcpidx search_code against SQLite
-# FTS5 bm25 on the Linux kernel subset and the Python standard library, one
-# run, side by side with ratios.  Not a test: it prints, it does not fail on
-# a missed target.  Corpora come from bench/corpus.sh.
+# FTS5 bm25 on five corpora nobody here wrote (the Linux kernel subset, the
+# Python and Go standard libraries, Java's java.base, ESLint's JavaScript),
+# one run, side by side with ratios, per half of each query set (tuning,
+# held out).  Not a test: it prints, it does not fail on a missed target.
+# Corpora come from bench/corpus.sh.
+#   make bench-search                  prepare (index the copies) and measure all five
+#   make bench-search-tune PARAMS=w.name,b.body
+#                                      fit ranking parameters on the tuning halves
 
 BENCH_SEARCH_BIN := $(B)/bench/search_bench
 BENCH_SEARCH_OUT := $(B)/bench/search
+BENCH_SEARCH_SETS := linux python go java js
 
 $(BENCH_SEARCH_BIN): bench/search/search_bench.c $(LIB_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
 
-.PHONY: bench-search
-bench: bench-search
-bench-search: $(BENCH_SEARCH_BIN)
+# prep: copy with doc comments blanked, make the queries, index the copy.
+bench-search-prep: $(BENCH_SEARCH_BIN)
 	@set -e; eval "$$(sh bench/corpus.sh)"; \
 	$(BENCH_SEARCH_BIN) prep "$$linux" $(BENCH_SEARCH_OUT)/linux c,h; \
 	$(BENCH_SEARCH_BIN) prep "$$python" $(BENCH_SEARCH_OUT)/python py; \
-	$(BENCH_SEARCH_BIN) run $(BENCH_SEARCH_OUT)/linux; \
-	$(BENCH_SEARCH_BIN) run $(BENCH_SEARCH_OUT)/python; \
+	$(BENCH_SEARCH_BIN) prep "$$go" $(BENCH_SEARCH_OUT)/go go "cmd/,vendor/,/testdata/"; \
+	$(BENCH_SEARCH_BIN) prep "$$java" $(BENCH_SEARCH_OUT)/java java; \
+	$(BENCH_SEARCH_BIN) prep "$$js" $(BENCH_SEARCH_OUT)/js js
+
+.PHONY: bench-search bench-search-prep bench-search-tune
+bench: bench-search
+bench-search: bench-search-prep
+	@set -e; \
+	for s in $(BENCH_SEARCH_SETS); do $(BENCH_SEARCH_BIN) run $(BENCH_SEARCH_OUT)/$$s; done; \
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/linux "linux kernel subset (kernel mm fs/ext4 lib include/linux)"; \
-	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/python "python 3.11 stdlib"
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/python "python 3.11 stdlib"; \
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/go "go 1.19 stdlib (src without cmd/, vendor/, testdata/)"; \
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/java "java 17 java.base"; \
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/js "eslint 8.57.0 (npm)"
+
+bench-search-tune: $(BENCH_SEARCH_BIN)
+	$(BENCH_SEARCH_BIN) tune "$(PARAMS)" $(addprefix $(BENCH_SEARCH_OUT)/,$(BENCH_SEARCH_SETS))

@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 3          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 4          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -392,9 +392,10 @@ int mi_meta_get_str(mi_txn *t, const char *key, char **v);
  * boundaries; every part is lowercased and English-stemmed (Snowball), and a
  * word of two or more parts also yields its whole form, lowercased with the
  * '_' removed ("parseConfig" -> "parseconfig", "pars", "config").  Stop words
- * and one-letter or pure-digit parts (except as the whole form) are dropped,
- * as are terms longer than MI_TOK_MAX.  With MI_TOK_CODE, string literals
- * longer than MI_TOK_LITERAL_CAP bytes yield no terms.
+ * and one-letter parts are dropped, as are terms longer than MI_TOK_MAX; the
+ * digits of a longer word are a part ("GetInt8" -> "8").  With MI_TOK_CODE,
+ * string literals longer than MI_TOK_LITERAL_CAP bytes yield no terms, and
+ * neither do a lone digit or a keyword used as a whole word (`int`).
  */
 #define MI_TOK_MAX 48          /* longest term kept, bytes */
 #define MI_TOK_LITERAL_CAP 64  /* longer string literals give no terms */
@@ -428,14 +429,16 @@ enum {
 #define MI_POSTF_AUX 0x20     /* posting flag: the chunk is not a function or method */
 #define MI_POSTF_PRIVATE 0x40 /* posting flag: the chunk's symbol is private */
 #define MI_POSTF_MD 0x80      /* posting flag: a Markdown section */
+#define MI_POSTF_TEST 0x100   /* posting flag: test code (test file or test function) */
+#define MI_POSTF_GEN 0x200    /* posting flag: generated code (*.pb.go, "DO NOT EDIT") */
 
 /* Scoring modes: which weights a posting is scored with. */
 enum { MI_SM_CODE, MI_SM_DOCS_MD, MI_SM_DOCS_CODE, MI_SM__COUNT };
 
 typedef struct mi_bm25f {
-	float k1;                          /* saturation */
+	float k1[MI_SM__COUNT];              /* saturation per mode */
 	float w[MI_SM__COUNT][MI_SF__COUNT]; /* field weights per mode */
-	float b[MI_SF__COUNT];             /* length normalisation per field */
+	float b[MI_SM__COUNT][MI_SF__COUNT]; /* length normalisation per mode and field */
 } mi_bm25f;
 extern const mi_bm25f mi_bm25f_params;
 
@@ -566,6 +569,12 @@ bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
 /* The read_file answer of r: the bytes mi_render_view gives for it. */
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
 
+/* The lcov file a coverage view reads when none is given: the first of
+ * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and
+ * coverage/coverage.info found in dir, then in each parent up to stop (when
+ * given) or the one holding .git.  malloc'd, or NULL.  (view_cover.c) */
+char *mi_lcov_find(const char *dir, const char *stop);
+
 /* Rough o200k-like token estimate used for budgets and savings figures. */
 size_t mi_token_estimate(const char *s, size_t len);
 
@@ -695,5 +704,26 @@ bool mi_tpost_next(const uint8_t **p, const uint8_t *end, uint32_t *id_delta,
 unsigned mi_sanitize(const char *s, size_t len, size_t max, mi_buf *out);
 /* Appends the flags as a JSON array of names: ["hidden-characters", ...]. */
 void mi_sanitize_flag_names(unsigned flags, mi_buf *out);
+
+/* ---- compile diagnostics (cdiag.c) -------------------------------------------
+ * The latest compile's diagnostics of one file, as the side store keeps them
+ * (side.h: MI_SIDE_DIAGS, key path \0 MI_CDIAG_KIND \0 "", the record's hash
+ * = the file's content hash when the compile ran, so they are dropped once the
+ * file changes): one line per diagnostic, "S LINE COL TEXT\n", S = E, W or H
+ * (a hint, on the line of the diagnostic it belongs to). */
+#define MI_CDIAG_KIND "compile"
+
+typedef struct mi_cdiag {
+	char severity;       /* 'E', 'W' or 'H' */
+	uint32_t line, col;  /* 1-based; 0 = none */
+	const char *msg;     /* points into the text read; not NUL-terminated */
+	size_t msg_len;
+} mi_cdiag;
+
+/* Appends one diagnostic line (newlines in text become spaces). */
+void mi_cdiag_add(mi_buf *out, char sev, uint32_t line, uint32_t col, const char *text);
+/* Reads the next diagnostic from *p (advanced) before end: true with d set,
+ * false at the end.  Lines of another shape are skipped. */
+bool mi_cdiag_next(const char **p, const char *end, mi_cdiag *d);
 
 #endif

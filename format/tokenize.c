@@ -5,6 +5,7 @@
  */
 #include "format.h"
 
+#include <assert.h>
 #include <libstemmer.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static const char *const mi_stop[] = {
 	"a", "about", "all", "also", "an", "and", "any", "are", "as", "at",
 	"be", "been", "but", "by", "can", "could", "def", "did", "do", "does",
 	"elif", "else", "false", "fn", "for", "from", "func", "had", "has",
-	"have", "he", "her", "his", "how", "i", "if", "in", "int", "into",
+	"have", "he", "her", "his", "how", "i", "if", "in", "into",
 	"is", "it", "its", "let", "may", "me", "my", "nil", "no", "none",
 	"not", "null", "of", "on", "one", "or", "our", "pub", "return",
 	"self", "she", "should", "so", "some", "such", "than", "that", "the",
@@ -42,6 +43,19 @@ static const char *const mi_stop[] = {
 	"what", "when", "where", "which", "while", "who", "why", "will",
 	"with", "would", "you", "your",
 };
+
+/* Words that are keywords in code and only there say nothing: `int x` in
+ * a body is noise, while "integer" in a question and the Int of GetInt8
+ * are words.  Dropped when a whole word of code (MI_TOK_CODE). */
+static const char *const mi_code_kw[] = { "int" };
+
+static bool mi_tok_is_code_kw(const char *w, size_t len)
+{
+	for (size_t i = 0; i < sizeof(mi_code_kw) / sizeof(mi_code_kw[0]); i++)
+		if (strlen(mi_code_kw[i]) == len && !memcmp(mi_code_kw[i], w, len))
+			return true;
+	return false;
+}
 
 static int mi_stop_cmp(const void *key, const void *elem)
 {
@@ -60,11 +74,14 @@ bool mi_tok_is_stop(const char *w, size_t len)
 		       sizeof(mi_stop[0]), mi_stop_cmp) != NULL;
 }
 
+static bool mi_tok_tables_sane(void);
+
 int mi_tok_new(mi_tok **out)
 {
 	mi_tok *tk = mi_xcalloc(1, sizeof(*tk));
 	int err = 0;
 
+	assert(mi_tok_tables_sane());
 	tk->stem = sb_stemmer_new("english", NULL);
 	if (!tk->stem) {
 		free(tk);
@@ -89,7 +106,8 @@ void mi_tok_free(mi_tok *tk)
  * init_buf().  Ambiguous short forms (ext, gen, proc, stat, temp, desc)
  * are left alone. */
 static const char *const mi_canon[][2] = {
-	{ "address", "addr" }, { "argument", "arg" }, { "attribut", "attr" },
+	{ "address", "addr" }, { "argument", "arg" }, { "asynchron", "async" },
+	{ "attribut", "attr" },
 	{ "authent", "auth" }, { "buffer", "buf" }, { "button", "btn" },
 	{ "calcul", "calc" }, { "callback", "cb" }, { "cfg", "config" },
 	{ "charact", "char" }, { "command", "cmd" }, { "compar", "cmp" },
@@ -100,7 +118,7 @@ static const char *const mi_canon[][2] = {
 	{ "environ", "env" }, { "error", "err" }, { "execut", "exec" },
 	{ "express", "expr" }, { "identifi", "id" }, { "imag", "img" },
 	{ "index", "idx" }, { "inform", "info" }, { "initi", "init" },
-	{ "initialis", "init" }, { "length", "len" }, { "librari", "lib" },
+	{ "initialis", "init" }, { "integ", "int" }, { "length", "len" }, { "librari", "lib" },
 	{ "manag", "mgr" }, { "maximum", "max" }, { "memori", "mem" },
 	{ "messag", "msg" }, { "minimum", "min" }, { "nr", "num" },
 	{ "number", "num" }, { "object", "obj" }, { "packag", "pkg" },
@@ -112,6 +130,18 @@ static const char *const mi_canon[][2] = {
 	{ "synchron", "sync" }, { "temporari", "tmp" }, { "transact", "txn" },
 	{ "transmit", "xmit" }, { "valu", "val" },
 };
+
+/* For assert(): the tables bsearch reads are sorted. */
+static bool mi_tok_tables_sane(void)
+{
+	for (size_t i = 1; i < sizeof(mi_canon) / sizeof(mi_canon[0]); i++)
+		if (strcmp(mi_canon[i - 1][0], mi_canon[i][0]) >= 0)
+			return false;
+	for (size_t i = 1; i < sizeof(mi_stop) / sizeof(mi_stop[0]); i++)
+		if (strcmp(mi_stop[i - 1], mi_stop[i]) >= 0)
+			return false;
+	return true;
+}
 
 static int mi_canon_cmp(const void *key, const void *elem)
 {
@@ -196,7 +226,10 @@ static int mi_cls(uint8_t c)
 	return CL_SEP;
 }
 
-static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len,
+/* One part of a word: lowercased, stop words out, stemmed.  A part of
+ * digits counts only inside a longer word (the 8 of GetInt8); `whole_code`
+ * says the part is a whole word of code, where keywords say nothing. */
+static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len, bool whole_code,
 			  mi_tok_fn fn, void *ctx)
 {
 	char low[MI_TOK_MAX];
@@ -204,7 +237,7 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len,
 	const char *s;
 	size_t slen;
 
-	if (len < 2 || len > MI_TOK_MAX)
+	if (len > MI_TOK_MAX || len == 0)
 		return 0;
 	for (size_t i = 0; i < len; i++) {
 		uint8_t c = (uint8_t)p[i];
@@ -214,7 +247,12 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len,
 			alpha = true;
 		low[i] = (char)c;
 	}
-	if (!alpha || mi_tok_is_stop(low, len))
+	if (!alpha) {
+		fn(ctx, low, len);
+		return 1;
+	}
+	if (len < 2 || mi_tok_is_stop(low, len) ||
+	    (whole_code && mi_tok_is_code_kw(low, len)))
 		return 0;
 	mi_tok_stem(tk, low, len, &s, &slen);
 	if (slen == 0)
@@ -224,7 +262,7 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len,
 }
 
 /* One word: its parts, then its whole form when it has several parts. */
-static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len,
+static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len, int flags,
 			  mi_tok_fn fn, void *ctx)
 {
 	size_t n = 0, nparts = 0, start = 0, i;
@@ -234,8 +272,10 @@ static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len,
 
 	if (len > MI_TOK_WORD_MAX)
 		return 0;
-	if (len == 1)
-		return 0;
+	if (len == 1 && ((flags & MI_TOK_CODE) || mi_cls((uint8_t)w[0]) != CL_DIGIT))
+		return 0; /* one letter; one digit counts in prose ("integer 8") */
+	if (len > 1 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X'))
+		return 0; /* a hex constant says nothing */
 	/* A word of digits only is kept as itself ("404"). */
 	for (i = 0; i < len && mi_cls((uint8_t)w[i]) == CL_DIGIT; i++)
 		;
@@ -261,14 +301,16 @@ static size_t mi_tok_word(mi_tok *tk, const char *w, size_t len,
 			else if (c == CL_LOWER && pc == CL_UPPER && i - 1 > start &&
 				 mi_cls((uint8_t)w[i - 2]) == CL_UPPER) {
 				/* "HTTPServer": the part ends before 'S'. */
-				n += mi_tok_part(tk, w + start, i - 1 - start, fn, ctx);
+				n += mi_tok_part(tk, w + start, i - 1 - start, false, fn, ctx);
 				nparts++;
 				start = i - 1;
 			}
 		}
 		if (cut) {
 			if (i > start) {
-				n += mi_tok_part(tk, w + start, i - start, fn, ctx);
+				n += mi_tok_part(tk, w + start, i - start,
+						 (flags & MI_TOK_CODE) && start == 0 && i == len,
+						 fn, ctx);
 				nparts++;
 			}
 			start = i + (i < len && c == CL_UNDER);
@@ -368,7 +410,7 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 			size_t j = i;
 			while (j < len && mi_cls((uint8_t)s[j]) != CL_SEP)
 				j++;
-			n += mi_tok_word(tk, s + i, j - i, fn, ctx);
+			n += mi_tok_word(tk, s + i, j - i, flags, fn, ctx);
 			i = j;
 			continue;
 		}
@@ -386,15 +428,22 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 
 /* ---- BM25F ----------------------------------------------------------------- */
 
+/* The code weights were fitted on the tuning halves of bench/search's query
+ * sets (docs/benchmarks.md); query/search.c's mi_rank_defaults repeats them
+ * (a unit test keeps the two equal). */
 const mi_bm25f mi_bm25f_params = {
-	.k1 = 1.6f,
+	.k1 = { [MI_SM_CODE] = 2.4f, [MI_SM_DOCS_MD] = 1.6f, [MI_SM_DOCS_CODE] = 1.6f },
 	.w = {
 		/*             name  path  sig   doc   body */
-		[MI_SM_CODE]      = { 6.0f, 1.0f, 2.0f, 1.5f, 1.0f },
+		[MI_SM_CODE]      = { 3.75f, 2.0f, 1.9f, 1.5f, 0.45f },
 		[MI_SM_DOCS_MD]   = { 3.0f, 1.0f, 0.0f, 0.0f, 1.0f },
 		[MI_SM_DOCS_CODE] = { 0.0f, 0.0f, 0.0f, 1.5f, 0.0f },
 	},
-	.b = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+	.b = {
+		[MI_SM_CODE]      = { 0.7f, 1.0f, 0.75f, 0.75f, 0.85f },
+		[MI_SM_DOCS_MD]   = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+		[MI_SM_DOCS_CODE] = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
+	},
 };
 
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
@@ -412,7 +461,7 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		if (!(flags & (1u << f)) || P->w[sm][f] == 0)
 			continue;
 		a = avg[f] > 0 ? avg[f] : 1;
-		norm = 1 - P->b[f] + P->b[f] * (float)len[f] / a;
+		norm = 1 - P->b[sm][f] + P->b[sm][f] * (float)len[f] / a;
 		t += P->w[sm][f] * (float)tf[f] / norm;
 	}
 	return t;

@@ -275,6 +275,8 @@ void mi_v_ctx_release(vctx *c)
 	free(c->dstart);
 	free(c->dord);
 	free(c->cov);
+	free(c->brt);
+	free(c->brh);
 }
 
 int mi_v_set_error(mi_out *out, int err, const char *msg)

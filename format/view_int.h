@@ -71,6 +71,8 @@ typedef struct vctx {
 	int32_t *dstart;         /* first index into dord of the symbol's diags */
 	struct dref { int32_t owner; uint32_t line; uint32_t idx; } *dord;
 	int32_t *cov;            /* per line: lcov hits, -1 = no data; NULL = off */
+	int32_t *brt;            /* per line: lcov branches found (BRDA), NULL = none */
+	int32_t *brh;            /* per line: of those, branches taken */
 	const char *ell;         /* "..." or "…" */
 	const char *vmark;       /* "V*" or "V•" */
 	mi_buf *out;             /* text being written */
@@ -224,6 +226,8 @@ void mi_v_put_diag_summary(vctx *c);
 
 void mi_v_load_coverage(vctx *c);
 void mi_v_put_coverage(vctx *c, const mi_symbol *s, int depth);
+/* The module's line: coverage of the whole file, at the top of a folded view. */
+void mi_v_put_file_coverage(vctx *c);
 
 /* ---- view_traits.c ---- */
 

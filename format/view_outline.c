@@ -453,6 +453,7 @@ void mi_v_render_folded(vctx *c)
 	size_t from = c->out->len;
 	if (c->mode == VM_COMPACT)
 		mi_v_put_diag_summary(c);
+	mi_v_put_file_coverage(c);
 	put_file_groups(c);
 	put_private_summary(c);
 	budget(c, from);

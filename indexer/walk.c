@@ -146,8 +146,9 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			w->skipped[MI_SKIP_IGNORED]++;
 			continue;
 		}
-		if (has_suffix(name, ".min.js") || has_suffix(name, ".min.css") ||
-		    has_suffix(name, ".pb.go") || has_suffix(name, "_pb2.py")) {
+		/* Minified files are skipped; generated code (*.pb.go, *_pb2.py)
+		 * is indexed for its definitions and ranked low by search. */
+		if (has_suffix(name, ".min.js") || has_suffix(name, ".min.css")) {
 			w->skipped[MI_SKIP_VENDORED]++;
 			continue;
 		}

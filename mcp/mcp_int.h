@@ -190,6 +190,28 @@ void mi_mcp_build_run(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
  * appends the CreateTaskResult object to out. */
 int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
 		      int64_t ttl_ms, mi_buf *out);
+/* Work a task runs other than index_codebase (compile tasks): run writes
+ * a CallToolResult into out on the task's thread; c carries the client's
+ * progress token (may be NULL), cancel is set by tasks/cancel. */
+typedef struct mi_mcp_job {
+	const char *kind;          /* task id prefix and log word: "compile" */
+	const char *start_msg;     /* statusMessage while it starts */
+	const char *done_msg;      /* statusMessage when it completed */
+	const char *fail_msg;      /* statusMessage when its result is an error */
+	void (*run)(mi_mcp_server *s, mi_mcp_call *c, atomic_int *cancel,
+		    const char *task_id, void *arg, mi_buf *out);
+	void *arg;                 /* run's, owned by the task */
+	void (*free_arg)(void *arg); /* frees arg with the task (may be NULL) */
+} mi_mcp_job;
+/* Starts job as a task of c's session, its id into id.  out (may be NULL)
+ * gets the CreateTaskResult object.  0. */
+int mi_mcp_task_start_job(mi_mcp_call *c, const mi_mcp_job *job, int64_t ttl_ms,
+			  mi_buf *out, char id[48]);
+/* The status ("working", "completed", ...) of task id of c's session, its
+ * statusMessage appended to msg (may be NULL); NULL when there is none. */
+const char *mi_mcp_task_state(mi_mcp_call *c, const char *id, mi_buf *msg);
+/* Sets the statusMessage of the task whose thread this is (no-op elsewhere). */
+void mi_mcp_task_note(const char *message);
 /* tasks/get, tasks/list, tasks/result, tasks/cancel: append the result
  * object to out, or return a JSON-RPC error code with msg. */
 int mi_mcp_tasks_method(mi_mcp_call *c, const char *method, json_t *params,
@@ -218,6 +240,17 @@ int mi_mcp_meta_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out
 		     int *code, mi_buf *msg);
 /* Closes upstream connections and stops background re-indexing. */
 void mi_mcp_meta_release(void);
+
+/* ---- tools_compile.c: run_compile, read_task_log --------------------------- */
+
+/* true for the compile tools' names. */
+bool mi_mcp_compile_is_tool(const char *name);
+/* Appends the compile tools to a tools/list result when the served
+ * repository's .mcpidx.toml names targets. */
+void mi_mcp_compile_list(mi_mcp_server *s, mi_buf *out);
+/* Runs a compile tool as mi_mcp_tool_call does. */
+int mi_mcp_compile_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out,
+			int *code, mi_buf *msg);
 
 /* ---- tools_art.c: the artifact tools ------------------------------------- */
 

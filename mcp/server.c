@@ -431,6 +431,7 @@ static int m_tools_list(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 	mi_mcp_tools_list(res);
 	mi_mcp_art_list(res);
 	mi_mcp_meta_list(c->sess->srv, res);
+	mi_mcp_compile_list(c->sess->srv, res);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ typedef struct mi_task {
 	atomic_int cancel;         /* set by tasks/cancel or shutdown */
 	char *path;                /* what to build */
 	bool force;                /* --force */
+	mi_mcp_job job;            /* other work than a build (job.run set) */
 	pthread_t th;              /* runner thread */
 	bool has_thread;           /* th was started */
 	mi_mcp_session sess;       /* private view of the session for progress */
@@ -441,6 +442,8 @@ static void send_status(status_note *n)
 
 static void task_free(mi_task *t)
 {
+	if (t->job.free_arg)
+		t->job.free_arg(t->job.arg);
 	mi_buf_release(&t->result);
 	free(t->message);
 	free(t->path);
@@ -472,17 +475,22 @@ static void *task_main(void *arg)
 	bool is_err;
 	status_note note = {0};
 	tk_current = t;
-	mi_mcp_build_run(tk_srv, t->call.progress ? &t->call : NULL, &t->cancel,
-			 t->path, t->force, &res);
+	if (t->job.run)
+		t->job.run(tk_srv, t->call.progress ? &t->call : NULL, &t->cancel, t->id,
+			   t->job.arg, &res);
+	else
+		mi_mcp_build_run(tk_srv, t->call.progress ? &t->call : NULL, &t->cancel,
+				 t->path, t->force, &res);
 	is_err = strstr(mi_buf_str(&res), "\"isError\":true") != NULL;
 	pthread_mutex_lock(&tk_mu);
 	if (t->status == T_WORKING) {
 		t->status = atomic_load(&t->cancel) ? T_CANCELLED :
 			    is_err ? T_FAILED : T_COMPLETED;
 		free(t->message);
-		t->message = mi_xstrdup(t->status == T_COMPLETED ? "index built" :
+		t->message = mi_xstrdup(t->status == T_COMPLETED ?
+					(t->job.run ? t->job.done_msg : "index built") :
 					t->status == T_CANCELLED ? "cancelled" :
-					"build failed; see tasks/result");
+					t->job.run ? t->job.fail_msg : "build failed; see tasks/result");
 		mi_mcp_iso_time(t->updated);
 		note_status(t, &note);
 	}
@@ -500,22 +508,20 @@ static void *task_main(void *arg)
 	return NULL;
 }
 
-int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
-		      int64_t ttl_ms, mi_buf *out)
+/* A new working task of c's session; not yet listed or started. */
+static mi_task *task_new(mi_mcp_call *c, int64_t ttl_ms, const char *message)
 {
 	mi_task *t = mi_xcalloc(1, sizeof *t);
 	mi_mcp_session *ss = c->sess;
 	tk_srv = ss->srv;
 	snprintf(t->sid, sizeof t->sid, "%s", ss->sid);
 	t->status = T_WORKING;
-	t->message = mi_xstrdup("build starting");
+	t->message = mi_xstrdup(message);
 	mi_mcp_iso_time(t->created);
 	memcpy(t->updated, t->created, sizeof t->updated);
 	t->created_ms = mi_mcp_now_us() / 1000;
 	t->ttl_ms = ttl_ms > 0 ? (ttl_ms < MI_TASK_TTL_MAX ? ttl_ms : MI_TASK_TTL_MAX)
 			       : MI_TASK_TTL_MS;
-	t->path = mi_xstrdup(path);
-	t->force = force;
 	/* Progress after the request returned goes to a stdio client only: an
 	 * HTTP request's stream has ended by then. */
 	t->sess.srv = ss->srv;
@@ -525,6 +531,74 @@ int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
 	t->call.sink = t->sess.sink;
 	if (c->progress && !ss->sid[0])
 		t->call.progress = mi_xstrdup(c->progress);
+	return t;
+}
+
+int mi_mcp_task_start_job(mi_mcp_call *c, const mi_mcp_job *job, int64_t ttl_ms,
+			  mi_buf *out, char id[48])
+{
+	mi_task *t = task_new(c, ttl_ms, job->start_msg);
+	t->job = *job;
+	pthread_mutex_lock(&tk_mu);
+	purge_locked();
+	snprintf(t->id, sizeof t->id, "%s-%llu-%08lx", job->kind,
+		 (unsigned long long)++tk_seq, (unsigned long)(mi_mcp_now_us() & 0xffffffff));
+	memcpy(id, t->id, sizeof t->id);
+	t->next = tk_list;
+	tk_list = t;
+	t->has_thread = pthread_create(&t->th, NULL, task_main, t) == 0;
+	if (!t->has_thread) {
+		t->status = T_FAILED;
+		free(t->message);
+		t->message = mi_xstrdup("could not start a thread");
+		mi_mcp_tool_error(&t->result, "could not start the %s thread", job->kind);
+	}
+	if (out) {
+		mi_buf_adds(out, "{\"task\":");
+		task_json(out, t);
+		mi_buf_adds(out, "}");
+	}
+	pthread_mutex_unlock(&tk_mu);
+	mi_mcp_log(c->sess->srv, "task %s: %s", t->id, job->kind);
+	return 0;
+}
+
+const char *mi_mcp_task_state(mi_mcp_call *c, const char *id, mi_buf *msg)
+{
+	const char *st = NULL;
+	pthread_mutex_lock(&tk_mu);
+	for (mi_task *t = tk_list; t; t = t->next)
+		if (!strcmp(t->id, id) && !strcmp(t->sid, c->sess->sid)) {
+			st = mi_task_status[t->status];
+			if (msg && t->message)
+				mi_buf_adds(msg, t->message);
+			break;
+		}
+	pthread_mutex_unlock(&tk_mu);
+	return st;
+}
+
+void mi_mcp_task_note(const char *message)
+{
+	mi_task *t = tk_current;
+	if (!t)
+		return;
+	pthread_mutex_lock(&tk_mu);
+	if (t->status == T_WORKING) {
+		free(t->message);
+		t->message = mi_xstrdup(message);
+		mi_mcp_iso_time(t->updated);
+	}
+	pthread_mutex_unlock(&tk_mu);
+}
+
+int mi_mcp_task_start(mi_mcp_call *c, const char *path, bool force,
+		      int64_t ttl_ms, mi_buf *out)
+{
+	mi_task *t = task_new(c, ttl_ms, "build starting");
+	mi_mcp_session *ss = c->sess;
+	t->path = mi_xstrdup(path);
+	t->force = force;
 	pthread_mutex_lock(&tk_mu);
 	purge_locked();
 	snprintf(t->id, sizeof t->id, "build-%llu-%08lx",

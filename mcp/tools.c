@@ -799,6 +799,8 @@ int mi_mcp_tool_call(mi_mcp_call *c, const char *name, json_t *args,
 	memset(&o, 0, sizeof o);
 	if (mi_mcp_meta_is_tool(name))
 		return mi_mcp_meta_call(c, name, args, out, code, msg);
+	if (mi_mcp_compile_is_tool(name))
+		return mi_mcp_compile_call(c, name, args, out, code, msg);
 	if (mi_mcp_art_is_tool(name))
 		return mi_mcp_art_call(c, name, args, out, code, msg);
 	t = mi_mcp_tool_find(name, NULL);

@@ -3,6 +3,7 @@
  * references, and loading one file for the folded views.
  */
 #include "query_int.h"
+#include "../format/side.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ int mi_query_open(const char *path, mi_query **out, mi_buf *err)
 	mi_query *q = mi_xcalloc(1, sizeof(*q));
 	q->st = st;
 	q->path = mi_xstrdup(path);
+	pthread_mutex_init(&q->side_mu, NULL);
 	*out = q;
 	return 0;
 }
@@ -48,6 +50,8 @@ void mi_query_close(mi_query *q)
 	if (!q)
 		return;
 	mi_store_close(q->st);
+	mi_side_close(q->side);
+	pthread_mutex_destroy(&q->side_mu);
 	free(q->path);
 	free(q);
 }
@@ -803,24 +807,13 @@ static int view_load(const char *selector, mi_out *out, mi_txn **t,
 }
 
 /* With coverage asked for and no lcov file given, look for one where
- * coverage tools write it, under the repo root the index was built from. */
+ * coverage tools write it, in the repo root the index was built from. */
 static char *find_lcov(mi_txn *t)
 {
-	static const char *const names[] = {"lcov.info", "coverage/lcov.info", "coverage.info",
-					    "build/coverage.info", "coverage/coverage.info", NULL};
-	char *root = NULL;
+	char *root = NULL, *found;
 	if (mi_meta_get_str(t, "root", &root))
 		return NULL;
-	mi_buf b = {0};
-	char *found = NULL;
-	for (int i = 0; names[i] && !found; i++) {
-		mi_buf_reset(&b);
-		mi_buf_addf(&b, "%s/%s", root, names[i]);
-		struct stat sb;
-		if (stat(b.buf, &sb) == 0 && S_ISREG(sb.st_mode))
-			found = mi_buf_detach(&b);
-	}
-	mi_buf_release(&b);
+	found = mi_lcov_find(root, root);
 	free(root);
 	return found;
 }
@@ -853,7 +846,9 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 	mi_out_reset(out);
 	mi_parsed_init(&p);
 	int rc = view_begin(q, path, out, &t, &norm);
-	if (!rc && stored_outline(t, &norm, o ? o : &defaults, out)) {
+	/* a compile's diagnostics are not in the stored outline */
+	bool compiled = !rc && mi_q_has_compile_diags(q, norm.buf);
+	if (!rc && !compiled && stored_outline(t, &norm, o ? o : &defaults, out)) {
 		mi_txn_abort(t);
 		goto done;
 	}
@@ -864,6 +859,8 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		char *lcov = NULL;
 		if (vo.coverage && !vo.lcov_path)
 			vo.lcov_path = lcov = find_lcov(t);
+		if (compiled)
+			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
 		free(lcov);
 		mi_file_rec_release(&rec);
@@ -894,6 +891,7 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 	if (!rc)
 		rc = view_load(selector, out, &t, &rec, &src, &len, &p, &norm);
 	if (!rc) {
+		mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);

@@ -48,6 +48,45 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
 
+/*
+ * How search_code ranks (docs/format-search.md, "Scoring").  The defaults,
+ * mi_rank_defaults, were fitted on the tuning half of bench/search's query
+ * sets; a benchmark may pass others to fit them again.  Field weights, b and
+ * k1 other than the ones the index was built with (mi_bm25f_params) turn
+ * off the WAND bounds, so such a search reads every posting: for tuning
+ * only.
+ */
+typedef struct mi_rank_params {
+	float k1;
+	float w[MI_SF__COUNT];   /* BM25F field weights: name path sig doc body */
+	float b[MI_SF__COUNT];   /* length normalisation per field */
+	float aux;               /* factor of chunks that are not functions */
+	float join;              /* weight of a joined-word term */
+	float priv;              /* factor of private symbols' chunks */
+	float cover;             /* exponent of the share of the query's weight met */
+	float test;              /* factor of test code, unless the query speaks of tests */
+	float gen;               /* factor of generated code */
+	float name_share;        /* exponent: name weight follows the share of it met */
+} mi_rank_params;
+extern const mi_rank_params mi_rank_defaults;
+
+/*
+ * Semantic evidence for search_code: a score the caller computed for one
+ * chunk from something other than the code's own words (a stored summary
+ * of it, written by the host's model).  path is repo-relative; the chunk is
+ * the file's (symbol "" or line 0), else the one that starts at `line`, else
+ * the one named `symbol` ("name" or "Parent.name").  Strings are the
+ * caller's and only read during the call.
+ */
+typedef struct mi_search_evidence {
+	const char *path;
+	const char *symbol;
+	uint32_t line;           /* the symbol's start line, 0 = the file */
+	float score;             /* > 0; only its ratio to the best one counts */
+} mi_search_evidence;
+
+#define MI_SEMANTIC_WEIGHT_DEFAULT 0.7f /* seed 003's default */
+
 typedef struct mi_search_opts {
 	const char *query;
 	size_t limit;            /* 0 = 20 (code) / 10 (docs) */
@@ -55,6 +94,15 @@ typedef struct mi_search_opts {
 	const char *extensions;  /* "c,h", NULL = all */
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
+	const mi_rank_params *rank; /* NULL = mi_rank_defaults */
+	/* search_code only: evidence[0..nevidence) is weighed against BM25F,
+	 * each list scaled by its best score: (1 - w) * bm25f + w * evidence,
+	 * w = semantic_weight (0..1; < 0 = MI_SEMANTIC_WEIGHT_DEFAULT).  A chunk
+	 * only the evidence names is a candidate too.  Without evidence the
+	 * weight changes nothing. */
+	const mi_search_evidence *evidence;
+	size_t nevidence;
+	float semantic_weight;
 } mi_search_opts;
 
 /* search_code: {results: [...], total} */
@@ -174,6 +222,27 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
  * rest, each in name order.  Calls fn for each; 0 or an LMDB error. */
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
+
+/* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
+ * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
+ * the views join them to a file's own diagnostics (read_file, expand_at),
+ * the language server publishes them. */
+
+/* Receives one diagnostic; d->msg is valid only during the call. */
+typedef void (*mi_query_diag_fn)(void *ctx, const mi_cdiag *d);
+/* Calls fn for each of path's compile diagnostics, when they were made
+ * against content with this hash (NULL: whatever the content).  0 or an
+ * error reading the side store; no side store or none for path is 0. */
+int mi_query_compile_diags(mi_query *q, const char *path, const uint8_t hash[16],
+			   mi_query_diag_fn fn, void *ctx);
+/* Receives one file with compile diagnostics: its content hash then (NULL
+ * when unknown) and its mi_cdiag lines, valid only during the call. */
+typedef void (*mi_query_cfile_fn)(void *ctx, const char *path, const uint8_t *hash,
+				  const char *text, size_t len);
+/* Calls fn (may be NULL) for every file the latest compile named, and sets
+ * *latest (may be NULL) to that compile's task id (malloc'd; NULL when no
+ * compile was stored), which changes with every compile.  0 or an error. */
+int mi_query_compile_files(mi_query *q, mi_query_cfile_fn fn, void *ctx, char **latest);
 
 /* ---- prompts for the host's model (prompt.c) ------------------------------- */
 

@@ -6,9 +6,13 @@
 
 #include "query.h"
 
+#include <pthread.h>
+
 struct mi_query {
 	mi_store *st;   /* read-only store; each call opens its own read txn */
 	char *path;     /* index path as given */
+	struct mi_side *side;     /* side store beside the index, opened on first use */
+	pthread_mutex_t side_mu;  /* guards opening side */
 };
 
 /*
@@ -29,6 +33,12 @@ int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbo
 
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);
+
+/* True when the latest compile left diagnostics for path.  (cdiags.c) */
+bool mi_q_has_compile_diags(mi_query *q, const char *path);
+/* Appends path's compile diagnostics to p when they were made against
+ * content with this hash; returns how many.  (cdiags.c) */
+int mi_q_compile_diags(mi_query *q, const char *path, const uint8_t hash[16], mi_parsed *p);
 
 /* ---- artifacts (artifacts.c, evidence.c) ------------------------------------ */
 

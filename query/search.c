@@ -14,14 +14,30 @@
 #define Q_JOIN_WORDS 16         /* query words considered for joining */
 #define Q_JOIN_WORD_MAX 24      /* longer words are not joined */
 #define Q_JOIN_GAP 2            /* content words joined at most this far apart */
-#define Q_JOIN_WEIGHT 0.6f      /* a joined term's weight next to a query word's */
-#define Q_AUX_PRIOR 0.7f        /* search_code score factor of MI_POSTF_AUX chunks */
 #define Q_MAX_QUERY 4096        /* query bytes tokenized */
 #define Q_MAX_LIMIT 200         /* results per call */
 #define Q_SNIP_LINES 5          /* source lines in a folded snippet */
 #define Q_SNIP_COLS 160         /* bytes per snippet line */
 #define Q_DOC_CHARS 600         /* doc text in docs results */
 #define Q_END UINT64_MAX
+
+/* Fitted on the tuning halves of bench/search's query sets, except where a
+ * comment says otherwise (docs/benchmarks.md has what each earned).  k1, w
+ * and b are the index's own (mi_bm25f_params, code mode): the WAND bounds
+ * stored with the terms were computed with them. */
+const mi_rank_params mi_rank_defaults = {
+	.k1 = 2.4f,
+	/*     name   path  sig   doc   body */
+	.w = { 3.75f, 2.0f, 1.9f, 1.5f, 0.45f }, /* doc: not fitted, the bench has none */
+	.b = { 0.7f, 1.0f, 0.75f, 0.75f, 0.85f },
+	.aux = 0.45f,
+	.join = 0.4f,
+	.priv = 0.95f,      /* set, not fitted: "public a little higher" (fitting says 1) */
+	.cover = 0.0f,      /* coverage costs more than it earns */
+	.test = 0.8f,
+	.gen = 0.5f,        /* set, not fitted: few answers are generated */
+	.name_share = 1.0f,
+};
 
 /* ---- one term's postings, read in document order ----------------------------- */
 
@@ -36,6 +52,8 @@ typedef struct q_it {
 	unsigned flags;            /* field bits and MI_POSTF_* */
 	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
+	bool joined;               /* a joined-word term (not a query word) */
+	bool whole;                /* the whole form of a query word of several parts */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
@@ -88,11 +106,13 @@ static void it_next(q_it *it)
 	}
 	if (it->doc == Q_END)
 		return;
-	if (!q_varint(&it->p, it->e, &x) || it->p >= it->e || x > UINT32_MAX)
+	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
 		goto corrupt;
 	it->n = it->first ? (uint32_t)x : it->n + (uint32_t)x;
 	it->first = false;
-	it->flags = *it->p++;
+	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
+		goto corrupt;
+	it->flags = (unsigned)x;
 	for (int f = 0; f < MI_SF__COUNT; f++) {
 		if (!(it->flags & (1u << f))) {
 			it->tf[f] = 0;
@@ -175,6 +195,7 @@ typedef struct q_term {
 	uint8_t len;
 	uint16_t qtf;              /* times in the query */
 	bool joined;               /* made by joining query words */
+	bool whole;                /* the whole form of an identifier in the query */
 } q_term;
 
 typedef struct q_terms {
@@ -200,6 +221,47 @@ static void q_on_term(void *ctx, const char *s, size_t len)
 	qt->t[qt->n].len = (uint8_t)len;
 	qt->t[qt->n].qtf = 1;
 	qt->n++;
+}
+
+/* Marks the terms that are the whole form of an identifier written in
+ * the query (parse_config, parseConfig -> "parseconfig"). */
+static void q_mark_whole(const char *q, size_t qlen, q_terms *qt)
+{
+	for (size_t i = 0; i < qlen;) {
+		char w[MI_TOK_MAX];
+		size_t wl = 0, j = i;
+		bool parts = false;
+		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+				    (q[j] >= '0' && q[j] <= '9') || q[j] == '_')) {
+			char c = q[j];
+			if (c == '_' || (c >= '0' && c <= '9') ||
+			    (j > i && c >= 'A' && c <= 'Z' && q[j - 1] >= 'a' && q[j - 1] <= 'z'))
+				parts = true;
+			if (c != '_' && wl < sizeof(w))
+				w[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+			j++;
+		}
+		for (size_t t = 0; parts && t < qt->n; t++)
+			if (qt->t[t].len == wl && !memcmp(qt->t[t].s, w, wl))
+				qt->t[t].whole = true;
+		i = j > i ? j : i + 1;
+	}
+}
+
+/* true when a query term is about testing ("tests", "unittest",
+ * "benchmarks"): then test code is an answer like any other. */
+static bool q_speaks_of_tests(const q_terms *qt)
+{
+	static const char *const words[] = {
+		"test", "unittest", "benchmark", "bench", "fuzz", "mock", "kunit",
+	};
+
+	for (size_t i = 0; i < qt->n; i++)
+		for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++)
+			if (qt->t[i].len == strlen(words[w]) &&
+			    !memcmp(qt->t[i].s, words[w], qt->t[i].len))
+				return true;
+	return false;
 }
 
 /* Collects the single term of one word into a buffer. */
@@ -265,7 +327,7 @@ static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
  * "write a list of lines" still joins write+lines), as written and with
  * the first word's term ("iter" + "keys"), and adds the joins the index
  * holds as extra query terms, scored on the name field only, at
- * Q_JOIN_WEIGHT.
+ * the ranking's join weight.
  */
 static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn *t)
 {
@@ -502,12 +564,77 @@ static int q_hit_cmp(const void *a, const void *b)
 
 typedef struct q_ctx {
 	mi_txn *t;
+	const mi_rank_params *rp;  /* search_code ranking */
 	bool docs;                 /* search_docs scoring */
 	bool all;                  /* include private symbols */
+	bool tests;                /* the query speaks of tests */
+	bool ident;                /* the query is one identifier (q_required) */
+	float wsum;                /* sum of the query words' weights (joins aside) */
 	float avg[MI_SF__COUNT];   /* average field lengths */
 	q_filter filt;
 	mi_buf scratch;
 } q_ctx;
+
+/* mi_bm25f_tfn's code mode with the ranking's own weights. */
+static float q_tfn(const mi_rank_params *rp, float name_share, unsigned flags,
+		   const uint32_t *tf, const uint32_t *len, const float *avg)
+{
+	float t = 0;
+
+	if (flags & MI_POSTF_MD)
+		return 0;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if (!(flags & (1u << f)) || rp->w[f] == 0)
+			continue;
+		t += rp->w[f] * (f == MI_SF_NAME ? name_share : 1) * (float)tf[f] /
+		     (1 - rp->b[f] + rp->b[f] * (float)len[f] / avg[f]);
+	}
+	return t;
+}
+
+/*
+ * How much of chunk pdoc's name the query says, as a factor of the name
+ * field's weight: a name is strong evidence when the question names it
+ * whole (parse_config for "parse config"), weak when it shares one word and
+ * says others the question does not (unparse for "parse", join_path for
+ * "split path").  (met parts / parts)^rp->name_share; 1 when the query
+ * meets the whole identifier (its whole form, or a join).
+ */
+static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint64_t pdoc)
+{
+	uint32_t met = 0, len = 0;
+
+	if (rp->name_share <= 0)
+		return 1;
+	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
+		q_it *it = its[i];
+		if (!(it->flags & (1u << MI_SF_NAME)))
+			continue;
+		len = it->len[MI_SF_NAME];
+		if (it->joined || it->whole)
+			return 1;
+		met += it->tf[MI_SF_NAME];
+	}
+	if (!len || !met)
+		return 1;
+	/* A name of several parts also holds its whole form as a term. */
+	if (len > 1)
+		len--;
+	return met >= len ? 1 : powf((float)met / (float)len, rp->name_share);
+}
+
+/* true when rp scores with the weights the index's bounds were made with. */
+static bool q_bounds_hold(const mi_rank_params *rp)
+{
+	const mi_bm25f *P = &mi_bm25f_params;
+
+	if (rp->k1 != P->k1[MI_SM_CODE])
+		return false;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		if (rp->w[f] != P->w[MI_SM_CODE][f] || rp->b[f] != P->b[MI_SM_CODE][f])
+			return false;
+	return true;
+}
 
 static void q_sort_its(q_it **its, size_t n)
 {
@@ -528,24 +655,46 @@ static void q_sort_its(q_it **its, size_t n)
 static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 		    q_hit *heap, size_t k, size_t *nh, float *theta)
 {
-	const float k1 = mi_bm25f_params.k1;
-	float score = 0;
+	const mi_rank_params *rp = qc->rp;
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : rp->k1;
+	float score = 0, matched = 0;
 	unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
+	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc);
 
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
 		float tfn;
 		if (!skip) {
-			tfn = mi_bm25f_tfn(qc->docs ? MI_SM_DOCS_MD : MI_SM_CODE,
-					   it->flags & it->fmask, it->tf, it->len, qc->avg);
-			if (tfn > 0)
+			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask,
+						      it->tf, it->len, qc->avg) :
+					 q_tfn(rp, ns, it->flags & it->fmask, it->tf, it->len, qc->avg);
+			if (tfn > 0) {
 				score += it->w * tfn * (k1 + 1) / (k1 + tfn);
+				if (!it->joined)
+					matched += it->w;
+			}
 		}
 		it_next(it);
 	}
-	if (!qc->docs && (cflags & MI_POSTF_AUX))
-		score *= Q_AUX_PRIOR;
+	if (!qc->docs && score > 0) {
+		/* Priors, each a factor <= 1 so the WAND bounds still hold. */
+		/* A description of behaviour is answered by a function; an
+		 * identifier by whatever it names. */
+		if ((cflags & MI_POSTF_AUX) && !qc->ident)
+			score *= rp->aux;
+		if (cflags & MI_POSTF_PRIVATE)
+			score *= rp->priv;
+		if ((cflags & MI_POSTF_TEST) && !qc->tests)
+			score *= rp->test;
+		if (cflags & MI_POSTF_GEN)
+			score *= rp->gen;
+		/* Coverage: a chunk that meets only some of the question's
+		 * words (a name sharing one of them) yields to one that meets
+		 * most of them. */
+		if (rp->cover > 0 && qc->wsum > 0 && matched < qc->wsum)
+			score *= powf(matched / qc->wsum, rp->cover);
+	}
 	if (score > 0) {
 		q_hit h = { score, pdoc };
 		q_heap_push(heap, nh, k, h);
@@ -670,6 +819,113 @@ static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
 		if (its[i].tl == wl && !memcmp(its[i].key, whole, wl))
 			return &its[i];
 	return NULL;
+}
+
+/* ---- semantic evidence -------------------------------------------------------------- */
+
+#define Q_EVIDENCE_POOL 100     /* BM25F candidates weighed against evidence */
+
+/* The chunk (fid << 32 | n) evidence e names, or Q_END: the file's chunk
+ * when e names no symbol, else the chunk starting at e->line, else the
+ * first one named like e->symbol's last part. */
+static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
+{
+	const void *v, *k;
+	size_t vl, kl;
+	mi_file_rec rec;
+	mi_cursor *c = NULL;
+	uint8_t pk[4];
+	uint64_t doc = Q_END, by_name = Q_END;
+	const char *sym = e->symbol ? e->symbol : "";
+	const char *dot = strrchr(sym, '.');
+	const char *base = dot ? dot + 1 : sym;
+	size_t bl = strlen(base);
+
+	if (!e->path || mi_get(t, MI_DB_FILES, e->path, strlen(e->path), &v, &vl) ||
+	    mi_file_decode(v, vl, &rec))
+		return Q_END;
+	mi_be32(pk, rec.file_id);
+	mi_file_rec_release(&rec);
+	if (mi_cursor_open(t, MI_DB_CHUNKS, &c))
+		return Q_END;
+	for (int rc = mi_cursor_seek_prefix(c, pk, 4, &k, &kl, &v, &vl); !rc && doc == Q_END;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		mi_chunk ch;
+		uint32_t n = kl == 8 ? mi_rd32((const uint8_t *)k + 4) : 0xffffffffu;
+		if (n == 0xffffffffu || mi_chunk_decode(v, vl, &ch))
+			continue;
+		uint64_t d = (uint64_t)rec.file_id << 32 | n;
+		if (!*sym) {
+			if (ch.kind == MI_KIND_NONE)
+				doc = d;
+		} else if (e->line && ch.start_line == e->line && ch.kind != MI_KIND_NONE) {
+			doc = d;
+		} else if (by_name == Q_END && ch.kind != MI_KIND_NONE && ch.name_len == bl &&
+			   !memcmp(ch.name, base, bl)) {
+			by_name = d;
+		}
+	}
+	mi_cursor_close(c);
+	return doc != Q_END ? doc : by_name;
+}
+
+static int q_hit_doc_cmp(const void *a, const void *b)
+{
+	const q_hit *x = a, *y = b;
+
+	return (x->doc > y->doc) - (x->doc < y->doc);
+}
+
+/*
+ * Weighs the evidence against the BM25F hits heap[0..*nh) (sorted, best
+ * first): each list scaled by its best score, (1 - w) * bm25f + w *
+ * evidence (a chunk's best evidence item), a chunk only the evidence names
+ * joining with its evidence alone.  Leaves the best k, sorted, in *heap
+ * (reallocated).
+ */
+static void q_weigh_evidence(mi_txn *t, const mi_search_opts *o, q_hit **heap,
+			     size_t *nh, size_t k)
+{
+	float w = o->semantic_weight < 0 ? MI_SEMANTIC_WEIGHT_DEFAULT :
+		  o->semantic_weight > 1 ? 1 : o->semantic_weight;
+	float bmax = *nh ? (*heap)[0].score : 0, emax = 0;
+	size_t nb = *nh, ne = 0, n = 0;
+	q_hit *bm = *heap, *ev = mi_xmalloc((o->nevidence + 1) * sizeof(*ev));
+	q_hit *all = mi_xmalloc((nb + o->nevidence + 1) * sizeof(*all));
+
+	for (size_t i = 0; i < o->nevidence; i++)
+		if (o->evidence[i].score > emax)
+			emax = o->evidence[i].score;
+	for (size_t i = 0; i < o->nevidence && emax > 0; i++) {
+		const mi_search_evidence *e = &o->evidence[i];
+		uint64_t doc;
+		if (e->score > 0 && (doc = q_evidence_doc(t, e)) != Q_END)
+			ev[ne++] = (q_hit){ w * e->score / emax, doc };
+	}
+	for (size_t i = 0; i < nb; i++)
+		bm[i].score = bmax > 0 ? (1 - w) * bm[i].score / bmax : 0;
+	qsort(bm, nb, sizeof(*bm), q_hit_doc_cmp);
+	qsort(ev, ne, sizeof(*ev), q_hit_doc_cmp);
+	/* Union by chunk: BM25F share plus the best evidence. */
+	for (size_t i = 0, j = 0; i < nb || j < ne;) {
+		if (j == ne || (i < nb && bm[i].doc < ev[j].doc)) {
+			all[n++] = bm[i++];
+			continue;
+		}
+		q_hit h = { 0, ev[j].doc };
+		if (i < nb && bm[i].doc == ev[j].doc)
+			h.score = bm[i++].score;
+		float best = 0;
+		for (uint64_t d = ev[j].doc; j < ne && ev[j].doc == d; j++)
+			best = ev[j].score > best ? ev[j].score : best;
+		h.score += best;
+		all[n++] = h;
+	}
+	qsort(all, n, sizeof(*all), q_hit_cmp);
+	free(bm);
+	free(ev);
+	*heap = all;
+	*nh = n < k ? n : k;
 }
 
 /* ---- rendering --------------------------------------------------------------------- */
@@ -900,9 +1156,10 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 {
 	q_terms qt = { .n = 0 };
-	q_ctx qc = { .docs = docs, .all = o->all };
+	q_ctx qc = { .docs = docs, .all = o->all,
+		     .rp = o->rank ? o->rank : &mi_rank_defaults };
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
-	size_t nit = 0, k, nh = 0, qlen;
+	size_t nit = 0, k, kb, nh = 0, qlen;
 	q_hit *heap = NULL;
 	q_it *req;
 	q_res *res = NULL;
@@ -949,6 +1206,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 				   "use names or specific words.", o->query);
 		goto out;
 	}
+	qc.tests = q_speaks_of_tests(&qt);
+	q_mark_whole(o->query, qlen, &qt);
 	k = o->limit ? o->limit : docs ? 10 : 20;
 	if (k > Q_MAX_LIMIT)
 		k = Q_MAX_LIMIT;
@@ -983,7 +1242,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		const void *v;
 		size_t vl;
 		mi_term_stats ts;
-		float idf, ub, k1 = mi_bm25f_params.k1;
+		float idf, ub, k1 = docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc.rp->k1;
 		if (mi_get(t, MI_DB_TERMS, qt.t[i].s, qt.t[i].len, &v, &vl) ||
 		    mi_term_stats_decode(v, vl, &ts) || ts.df == 0)
 			continue;
@@ -991,12 +1250,18 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (idf < 0.01f)
 			idf = 0.01f;
 		ub = docs ? ts.ub_docs : ts.ub_code;
-		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? Q_JOIN_WEIGHT : 1);
+		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? qc.rp->join : 1);
+		its[nit].joined = qt.t[i].joined;
+		its[nit].whole = qt.t[i].whole;
+		if (!qt.t[i].joined)
+			qc.wsum += its[nit].w;
 		/* A joined term counts where it names the chunk, not where the
 		 * chunk merely calls it. */
 		its[nit].fmask = qt.t[i].joined ? (1u << MI_SF_NAME | MI_POSTF_PRIVATE |
 						   MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
 		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
+		if (!docs && !q_bounds_hold(qc.rp))
+			its[nit].ub = its[nit].w * (k1 + 1); /* tfn unbounded */
 		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
 			mi_out_error(out, err, "cannot read the search postings: %s",
 				     mi_strerror(err));
@@ -1005,10 +1270,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		itp[nit] = &its[nit];
 		nit++;
 	}
-	heap = mi_xmalloc(k * sizeof(*heap));
+	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
+	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
+	heap = mi_xmalloc(kb * sizeof(*heap));
 	req = q_required(o->query, qlen, its, nit);
-	err = req ? q_wand_req(&qc, itp, nit, req, heap, k, &nh) :
-		    q_wand(&qc, itp, nit, heap, k, &nh);
+	qc.ident = req != NULL;
+	err = req ? q_wand_req(&qc, itp, nit, req, heap, kb, &nh) :
+		    q_wand(&qc, itp, nit, heap, kb, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
@@ -1016,6 +1284,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		goto out;
 	}
 	qsort(heap, nh, sizeof(*heap), q_hit_cmp);
+	if (!docs && o->nevidence)
+		q_weigh_evidence(t, o, &heap, &nh, k);
 
 	res = mi_xcalloc(nh ? nh : 1, sizeof(*res));
 	size_t nres = 0;

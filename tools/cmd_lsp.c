@@ -2,7 +2,7 @@
  * cmd_lsp.c - `mcpidx lsp`: the language server on stdin/stdout.
  */
 #include "tools.h"
-#include "../lsp/lsp.h"
+#include "../mcp/mcp.h"
 
 #include <getopt.h>
 #include <stdlib.h>

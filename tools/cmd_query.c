@@ -23,7 +23,7 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", NULL};
+					    "coverage", "show-coverage", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -122,7 +122,7 @@ static int view_opts(const qargs *a, mi_view_opts *v, mi_buf *err)
 	const char *marks = opt_get(a, "marks");
 	v->unicode = opt_get(a, "unicode") || (marks && !strcmp(marks, "unicode"));
 	v->block_guides = opt_get(a, "block-guides") != NULL;
-	v->coverage = opt_get(a, "coverage") != NULL || opt_get(a, "lcov") != NULL;
+	v->coverage = opt_get(a, "coverage") || opt_get(a, "show-coverage") || opt_get(a, "lcov");
 	v->lcov_path = opt_get(a, "lcov");
 	const char *mt = opt_get(a, "max-tokens");
 	if (mt)
@@ -143,7 +143,7 @@ static const qcmd qcmds[] = {
 	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
-	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--all]",
+	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
 	 "ranked code search (BM25F over symbols, signatures, docs, bodies)"},
 	{"docs", 1, "QUERY... [--limit N] [--path GLOB]", "search Markdown sections and doc comments"},
 	{"research", 1, "QUERY... [--depth 1-5] [--focus architecture|dependencies|patterns|flow]",
@@ -163,6 +163,37 @@ void mi_query_cmd_help(FILE *out)
 	fprintf(out, "  %-8s %s\n           %s\n", "artifacts", "list|show|rm|prompt|store [ARGS]",
 		"artifacts a model wrote about the code (artifacts help)");
 	fprintf(out, "add --json to any command for the JSON object (SPEC 3.1)\n");
+}
+
+/* Prints a view's JSON with seed 000's meta object added (--format json-meta). */
+static void put_json_meta(const mi_out *o, const mi_view_opts *v, FILE *out)
+{
+	const mi_buf *j = &o->json;
+	size_t n = j->len;
+	while (n && j->buf[n - 1] != '}')
+		n--;
+	if (!n || o->is_error) {
+		fputs(mi_buf_str(j), out);
+	} else {
+		fwrite(j->buf, 1, n - 1, out);
+		fprintf(out, "%s\"meta\":{\"mode\":\"%s\"", n > 2 ? "," : "",
+			!v->mode || !strcmp(v->mode, "outline") || !strcmp(v->mode, "mcp") ?
+			"mcp" : v->mode);
+		if (v->line_numbers)
+			fprintf(out, ",\"line_numbers\":\"%s\"", v->line_numbers == 2 ? "zpad" : "plain");
+		fprintf(out, ",\"show_coverage\":%s,\"show_block_guides\":%s}}",
+			v->coverage ? "true" : "false", v->block_guides ? "true" : "false");
+	}
+	fputc('\n', out);
+}
+
+/* --format for a view: 0 text, 1 json, 2 json-meta, -1 unknown. */
+static int view_format(const qargs *a, bool json)
+{
+	const char *f = opt_get(a, "format");
+	if (!f)
+		return json ? 1 : 0;
+	return !strcmp(f, "text") ? 0 : !strcmp(f, "json") ? 1 : !strcmp(f, "json-meta") ? 2 : -1;
 }
 
 int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
@@ -210,8 +241,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 					 lim ? strtoull(lim, NULL, 10) : 0, &o);
 	} else if (!strcmp(name, "outline") || !strcmp(name, "expand")) {
 		mi_view_opts v;
-		if (view_opts(&a, &v, &err)) {
-			fprintf(stderr, "mcpidx query %s: %s\n", name, mi_buf_str(&err));
+		int fmt = view_format(&a, json);
+		if (view_opts(&a, &v, &err) || fmt < 0) {
+			fprintf(stderr, "mcpidx query %s: %s\n", name, fmt < 0 ?
+				"--format takes text, json or json-meta" : mi_buf_str(&err));
 			status = 2;
 			goto out;
 		}
@@ -219,6 +252,12 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 			rc = mi_query_read_file(q, a.pos[0], &v, &o);
 		else
 			rc = mi_query_expand(q, a.pos[0], a.pos[1], opt_get(&a, "what"), &v, &o);
+		if (fmt == 2) {
+			put_json_meta(&o, &v, out);
+			status = (rc || o.is_error) ? 1 : 0;
+			goto out;
+		}
+		json = fmt == 1;
 	} else if (!strcmp(name, "search") || !strcmp(name, "docs")) {
 		mi_search_opts s = {0};
 		s.query = joined(&a, 0);
@@ -227,7 +266,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		s.path_filter = opt_get(&a, "path");
 		s.extensions = opt_get(&a, "ext");
 		s.format = opt_get(&a, "format");
-		s.all = opt_get(&a, "all") != NULL;
+		/* search_code: every symbol unless --filter public (--all is
+		 * the default); docs: public unless --all. */
+		const char *sf = opt_get(&a, "filter");
+		s.all = name[0] == 's' ? !(sf && !strcmp(sf, "public")) : opt_get(&a, "all") != NULL;
 		rc = name[0] == 's' ? mi_query_search(q, &s, &o) : mi_query_docs(q, &s, &o);
 	} else if (!strcmp(name, "research")) {
 		const char *d = opt_get(&a, "depth");
@@ -322,6 +364,7 @@ int mi_cmd_outline(int argc, char **argv)
 		FILE *f = argc < 2 ? stderr : stdout;
 		fprintf(f, "usage: mcpidx outline FILE... [--mode outline|compact|full] [--filter public|all]\n"
 			   "       [--line-numbers plain|zpad] [--marks unicode] [--block-guides]\n"
+			   "       [--show-coverage [--lcov FILE]] [--format text|json|json-meta]\n"
 			   "       [--expand SELECTOR [--what body|signature|docs|all]] [--lang NAME] [--json]\n\n"
 			   "Parses each FILE on the fly and prints its folded view (no index needed).\n");
 		return argc < 2 ? 2 : 0;
@@ -338,8 +381,14 @@ int mi_cmd_outline(int argc, char **argv)
 		mi_buf_release(&err);
 		return 2;
 	}
-	bool json = opt_get(&a, "json") != NULL;
+	int fmt = view_format(&a, opt_get(&a, "json") != NULL);
+	bool json = fmt >= 1;
 	const char *lang_name = opt_get(&a, "lang"), *expand = opt_get(&a, "expand");
+	if (fmt < 0) {
+		fprintf(stderr, "mcpidx outline: --format takes text, json or json-meta\n");
+		free_args(&a);
+		return 2;
+	}
 	for (int i = 0; i < a.npos; i++) {
 		const char *path = a.pos[i];
 		int lang = lang_name ? mi_lang_from_name(lang_name) : mi_lang_detect(path);
@@ -364,16 +413,29 @@ int mi_cmd_outline(int argc, char **argv)
 			fprintf(stderr, "mcpidx outline: cannot parse %s: %s\n", path, mi_strerror(rc));
 			status = 1;
 		} else {
+			/* coverage without --lcov: the lcov file near the source */
+			char *lcov = NULL, *dir = mi_xstrdup(path), *slash = strrchr(dir, '/');
+			mi_view_opts fv = v;
+			if (slash)
+				*slash = 0;
+			if (fv.coverage && !fv.lcov_path)
+				fv.lcov_path = lcov = mi_lcov_find(slash ? dir : ".", NULL);
 			if (expand)
-				rc = mi_render_expand(path, src, len, &p, expand, opt_get(&a, "what"), &v, &o);
+				rc = mi_render_expand(path, src, len, &p, expand, opt_get(&a, "what"), &fv, &o);
 			else
-				rc = mi_render_view(path, src, len, &p, &v, &o);
+				rc = mi_render_view(path, src, len, &p, &fv, &o);
+			free(lcov);
+			free(dir);
 			if (a.npos > 1 && !json)
 				printf("== %s\n", path);
 			const mi_buf *b = json ? &o.json : &o.text;
-			fputs(mi_buf_str(b), o.is_error ? stderr : stdout);
-			if (b->len && b->buf[b->len - 1] != '\n')
-				fputc('\n', o.is_error ? stderr : stdout);
+			if (fmt == 2) {
+				put_json_meta(&o, &v, stdout);
+			} else {
+				fputs(mi_buf_str(b), o.is_error ? stderr : stdout);
+				if (b->len && b->buf[b->len - 1] != '\n')
+					fputc('\n', o.is_error ? stderr : stdout);
+			}
 			if (rc || o.is_error)
 				status = 1;
 		}

@@ -23,6 +23,8 @@ static const mi_cmd commands[] = {
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
 	{"lsp", mi_cmd_lsp, "[INDEX] [--log FILE]",
 	 "language server for editors: folding, symbols, definitions, references"},
+	{"compile", mi_cmd_compile, "TARGET [--flag F]... [--expand] [--group G] [--json]",
+	 "run a compile target named in .mcpidx.toml; print its log groups"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
 	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",

@@ -28,6 +28,8 @@ int mi_cmd_verify(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_status(int argc, char **argv);  /* cmd_pack.c */
 int mi_cmd_tools(int argc, char **argv);   /* cmd_tools.c */
 int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
+int mi_cmd_compile(int argc, char **argv); /* cmd_compile.c */
+
 int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
 
 /*

@@ -1,16 +1,22 @@
 /*
  * search_bench.c - the mcpidx side of `make bench-search`.
  *
- *   search_bench prep SRC_DIR OUT_DIR EXTS   copy SRC_DIR's files with the
- *       given extensions into OUT_DIR/tree with every doc comment blanked
- *       (line numbers kept), write OUT_DIR/queries.jsonl (the first sentence
- *       of each documented function's doc comment, CodeSearchNet style, with
- *       the function as the answer; plus identifier queries), index the copy
- *       into OUT_DIR/index and dump the function chunks for FTS5 into
+ *   search_bench prep SRC_DIR OUT_DIR EXTS [SKIP]   copy SRC_DIR's files
+ *       with the given extensions (less the SKIP path prefixes, or
+ *       substrings when they start with '/') into OUT_DIR/tree with every doc
+ *       comment blanked (line numbers kept; SEARCH_BENCH_KEEP_DOCS=1 keeps
+ *       them), write OUT_DIR/queries.jsonl (the first sentence of each
+ *       documented function's doc comment, CodeSearchNet style, with the
+ *       function as the answer, each in the tuning or the held-out half by
+ *       its file; plus identifier queries), index the copy into
+ *       OUT_DIR/index and dump the function chunks for FTS5 into
  *       OUT_DIR/chunks.jsonl.
  *   search_bench run OUT_DIR   answers every query in-process (warm) and
- *       writes OUT_DIR/mcpidx.json: MRR@10, Recall@10, latency p50/p99 per
- *       query kind, index size.
+ *       writes OUT_DIR/mcpidx.json: per half MRR@10, Recall@10 and the mean
+ *       lines of the top-10 hits; latency p50/p99 per query kind; index
+ *       size.  MI_RANK="name=value,..." ranks with other parameters.
+ *   search_bench tune PARAMS OUT_DIR...   fits ranking parameters on the
+ *       tuning halves (see cmd_tune).
  */
 #include "format/format.h"
 #include "indexer/indexer.h"
@@ -18,6 +24,7 @@
 #include "query/query.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -29,11 +36,11 @@
 #define MAX_NL_QUERIES 500
 #define MAX_ID_QUERIES 300
 
-static const char *g_src, *g_out, *g_exts;
+static const char *g_src, *g_out, *g_exts, *g_skip;
 static size_t g_src_len;
 static FILE *g_queries;
-static json_t *g_nl;              /* candidate NL queries */
 static size_t g_files;
+static bool g_keep_docs;          /* SEARCH_BENCH_KEEP_DOCS: doc comments stay */
 
 static int mkdirs(const char *path)
 {
@@ -75,7 +82,8 @@ static void blank(char *s, size_t a, size_t b)
 }
 
 /* Python: the docstring that opens the body of the symbol at [start,end):
- * the first string literal that starts a line.  Replaced by `pass`. */
+ * the first string literal that starts a line.  Replaced by a statement
+ * that does nothing, line numbers kept. */
 static void strip_docstring(char *src, size_t start, size_t end)
 {
 	for (size_t i = start; i < end; i++) {
@@ -107,40 +115,121 @@ static void strip_docstring(char *src, size_t start, size_t end)
 			return;
 		k += triple ? 3 : 1;
 		blank(src, j, k);
-		if (k - j >= 4)
-			memcpy(src + j, "pass", 4);
+		/* A statement in the literal's first line, never over a newline
+		 * (that would shift every line below). */
+		{
+			const char *eol = memchr(src + j, '\n', k - j);
+			size_t room = eol ? (size_t)(eol - (src + j)) : k - j;
+			const char *stmt = room >= 4 ? "pass" : room == 3 ? "..." : "0";
+			memcpy(src + j, stmt, strlen(stmt) < room ? strlen(stmt) : room);
+		}
 		return;
 	}
 }
 
-/* First sentence of a doc comment, kernel-doc "name - " prefix removed. */
+/* Appends doc text with markup removed: Javadoc/JSDoc inline tags
+ * ({@code x}, {@link A#b} keep their text), HTML tags (<p>, <code>) and
+ * the commonest entities. */
+static void add_plain(mi_buf *b, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '{' && i + 1 < n && p[i + 1] == '@') {
+			while (i < n && p[i] != ' ' && p[i] != '}')
+				i++;
+			if (i < n && p[i] == '}')
+				continue;
+			continue; /* the space after the tag name */
+		}
+		if (p[i] == '}')
+			continue;
+		if (p[i] == '<' && i + 1 < n &&
+		    ((p[i + 1] >= 'a' && p[i + 1] <= 'z') || p[i + 1] == '/')) {
+			const char *gt = memchr(p + i, '>', n - i);
+			if (gt && gt - (p + i) < 40) {
+				i = (size_t)(gt - p);
+				continue;
+			}
+		}
+		if (p[i] == '&') {
+			static const char *const ent[][2] = {
+				{ "&lt;", "<" }, { "&gt;", ">" }, { "&amp;", "&" },
+				{ "&quot;", "\"" }, { "&nbsp;", " " },
+			};
+			bool done = false;
+			for (size_t e = 0; e < sizeof(ent) / sizeof(ent[0]) && !done; e++) {
+				size_t el = strlen(ent[e][0]);
+				if (n - i >= el && !memcmp(p + i, ent[e][0], el)) {
+					mi_buf_adds(b, ent[e][1]);
+					i += el - 1;
+					done = true;
+				}
+			}
+			if (done)
+				continue;
+		}
+		mi_buf_addc(b, p[i] == '\n' || p[i] == '\t' ? ' ' : p[i]);
+	}
+}
+
+/*
+ * First sentence of a doc comment, as a person would ask for the function:
+ * kernel-doc's "name - " prefix and Go's leading name ("Copy copies ...")
+ * are removed, markup is plain text, and the sentence ends at ". ", a
+ * blank line or a tag line (@param, :param).
+ */
 static char *first_sentence(const char *doc, const char *name)
 {
-	mi_buf b = { 0 };
+	mi_buf raw = { 0 }, b = { 0 };
 	const char *p = doc;
 	size_t nl = strlen(name);
 
 	while (*p == ' ' || *p == '\n' || *p == '*')
 		p++;
-	if (!strncmp(p, name, nl)) {
+	if (nl && !strncmp(p, name, nl)) {
 		const char *q = p + nl;
 		if (!strncmp(q, "()", 2))
 			q += 2;
 		while (*q == ' ')
 			q++;
 		if (*q == '-' || *q == ':') {
-			q++;
-			p = q;
+			p = q + 1;
+		} else if (q > p + nl && *q >= 'a' && *q <= 'z') {
+			p = q; /* "Copy copies ..." */
 		}
 	}
 	for (; *p; p++) {
-		if (*p == '@' && (b.len == 0 || p[-1] == '\n'))
+		if (*p == '@' && (raw.len == 0 || p[-1] == '\n' ||
+				  (p[-1] == ' ' && strchr(" \n*", p[-2] ? p[-2] : ' '))))
 			break;
 		if (*p == '\n' && (p[1] == '\n' || p[1] == 0))
 			break;
+		if (*p == '\n') {
+			const char *q = p + 1;
+			while (*q == ' ' || *q == '*')
+				q++;
+			if (*q == '@' || *q == '\n' || (*q == ':' && q[1] >= 'a' && q[1] <= 'z'))
+				break;
+		}
 		if (*p == '.' && (p[1] == ' ' || p[1] == '\n' || p[1] == 0))
 			break;
-		mi_buf_addc(&b, *p == '\n' || *p == '\t' ? ' ' : *p);
+		mi_buf_addc(&raw, *p);
+	}
+	add_plain(&b, raw.buf ? raw.buf : "", raw.len);
+	mi_buf_release(&raw);
+	/* Blanks folded, ends trimmed. */
+	{
+		size_t w = 0;
+		char *s = b.buf ? b.buf : NULL;
+		for (size_t i = 0; s && i < b.len; i++) {
+			if (s[i] == ' ' && (w == 0 || s[w - 1] == ' '))
+				continue;
+			s[w++] = s[i];
+		}
+		while (w && s[w - 1] == ' ')
+			w--;
+		b.len = w;
+		if (s)
+			s[w] = 0;
 	}
 	return mi_buf_detach(&b);
 }
@@ -157,6 +246,51 @@ static size_t count_words(const char *s)
 		in = w || (in && *s != ' ');
 	}
 	return n;
+}
+
+/* A candidate NL query: a documented function and its first sentence. */
+typedef struct cand {
+	char *query, *path, *name;
+	uint32_t line;
+	bool ambiguous;            /* its file has another symbol of the same
+				    * parent, name and signature */
+} cand;
+
+static cand *g_cands;
+static size_t g_ncands, g_capcands;
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int cand_qcmp(const void *a, const void *b)
+{
+	const cand *x = *(cand *const *)a, *y = *(cand *const *)b;
+
+	return strcasecmp(x->query, y->query);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Path prefixes or substrings the corpus leaves out (argument SKIP). */
+static bool skipped(const char *rel)
+{
+	char list[1024];
+
+	if (!g_skip)
+		return false;
+	snprintf(list, sizeof(list), "%s", g_skip);
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+		if (tok[0] == '/' ? strstr(rel - 1, tok) != NULL : !strncmp(rel, tok, strlen(tok)))
+			return true;
+	return false;
 }
 
 static int copy_one(const char *fpath, const struct stat *sb, int type,
@@ -176,6 +310,8 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 		return 0;
 	while (*rel == '/')
 		rel++;
+	if (skipped(rel))
+		return 0;
 	lang = mi_lang_detect(fpath);
 	if (lang == MI_LANG_NONE || mi_read_file(fpath, &src, &len))
 		return 0;
@@ -187,7 +323,9 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 			const mi_symbol *s = &p.syms[i];
 			if (!s->doc || !*s->doc || s->end_byte > len)
 				continue;
-			if (lang == MI_LANG_PYTHON)
+			if (g_keep_docs)
+				; /* the doc-kept variant: the question is in the index */
+			else if (lang == MI_LANG_PYTHON)
 				strip_docstring(src, s->start_byte, s->end_byte);
 			else
 				blank(src, mi_search_doc_start(orig, s->start_byte), s->start_byte);
@@ -195,13 +333,22 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 				continue;
 			char *q = first_sentence(s->doc, s->name);
 			size_t nw = count_words(q);
-			if (nw >= 3 && nw <= 30) {
-				json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s}", "query", q,
-						      "path", rel, "line", (int)s->start_line,
-						      "name", s->name, "kind", "nl");
-				json_array_append_new(g_nl, o);
+			if (nw < 3 || nw > 30) {
+				free(q);
+				continue;
 			}
-			free(q);
+			bool amb = false;
+			for (size_t j = 0; j < p.nsyms && !amb; j++) {
+				const mi_symbol *o = &p.syms[j];
+				amb = j != i && same_str(o->name, s->name) &&
+				      same_str(o->parent, s->parent) && same_str(o->sig, s->sig);
+			}
+			if (g_ncands == g_capcands) {
+				g_capcands = g_capcands ? 2 * g_capcands : 1024;
+				g_cands = mi_xrealloc(g_cands, g_capcands * sizeof(*g_cands));
+			}
+			g_cands[g_ncands++] = (cand){ q, mi_xstrdup(rel), mi_xstrdup(s->name),
+						      s->start_line, amb };
 		}
 		free(orig);
 	}
@@ -316,7 +463,7 @@ static int cmd_prep(void)
 	int rc;
 
 	g_src_len = strlen(g_src);
-	g_nl = json_array();
+	g_keep_docs = getenv("SEARCH_BENCH_KEEP_DOCS") != NULL;
 	snprintf(path, sizeof(path), "rm -rf '%s/tree' '%s/index'", g_out, g_out);
 	if (system(path))
 		return 1;
@@ -344,17 +491,51 @@ static int cmd_prep(void)
 		fprintf(stderr, "search_bench: cannot dump chunks: %s\n", mi_strerror(rc));
 		return 1;
 	}
-	/* A deterministic sample of the NL queries. */
+	/*
+	 * The NL queries, the same for every run on the same corpus: candidates
+	 * in (path, line) order; a sentence that documents two functions, or a
+	 * function its file defines twice (platform variants), has no single
+	 * answer and is left out; then an even sample.  A query's half (tuning
+	 * or held out) follows from its file's path, so one file's functions
+	 * never tune the weights they are measured with.
+	 */
+	qsort(g_cands, g_ncands, sizeof(*g_cands), cand_cmp);
+	{
+		cand **byq = mi_xmalloc((g_ncands + 1) * sizeof(*byq));
+		for (size_t i = 0; i < g_ncands; i++)
+			byq[i] = &g_cands[i];
+		qsort(byq, g_ncands, sizeof(*byq), cand_qcmp);
+		for (size_t i = 0; i + 1 < g_ncands; i++)
+			if (!strcasecmp(byq[i]->query, byq[i + 1]->query))
+				byq[i]->ambiguous = byq[i + 1]->ambiguous = true;
+		free(byq);
+	}
+	size_t nok = 0, dropped = 0;
+	for (size_t i = 0; i < g_ncands; i++) {
+		if (g_cands[i].ambiguous) {
+			free(g_cands[i].query);
+			free(g_cands[i].path);
+			free(g_cands[i].name);
+			dropped++;
+			continue;
+		}
+		g_cands[nok++] = g_cands[i];
+	}
 	snprintf(path, sizeof(path), "%s/queries.jsonl", g_out);
 	g_queries = fopen(path, "w");
 	if (!g_queries)
 		return 1;
-	size_t nnl = json_array_size(g_nl), step = nnl > MAX_NL_QUERIES ?
-		(nnl + MAX_NL_QUERIES - 1) / MAX_NL_QUERIES : 1, kept = 0;
-	for (size_t i = 0; i < nnl; i += step, kept++) {
-		char *js = json_dumps(json_array_get(g_nl, i), JSON_COMPACT | JSON_ENSURE_ASCII);
+	size_t kept = nok < MAX_NL_QUERIES ? nok : MAX_NL_QUERIES;
+	for (size_t j = 0; j < kept; j++) {
+		cand *c = &g_cands[j * nok / kept]; /* even spacing */
+		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s,s:i}", "query", c->query,
+				      "path", c->path, "line", (int)c->line, "name", c->name,
+				      "kind", "nl", "half",
+				      (int)(mi_hash64(c->path, strlen(c->path)) & 1));
+		char *js = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 		fprintf(g_queries, "%s\n", js);
 		free(js);
+		json_decref(o);
 	}
 	for (size_t i = 0; i < json_array_size(idq); i++) {
 		char *js = json_dumps(json_array_get(idq, i), JSON_COMPACT | JSON_ENSURE_ASCII);
@@ -362,10 +543,15 @@ static int cmd_prep(void)
 		free(js);
 	}
 	fclose(g_queries);
-	fprintf(stderr, "search_bench: %zu NL queries (of %zu documented functions), "
-		"%zu identifier queries\n", kept, nnl, json_array_size(idq));
+	fprintf(stderr, "search_bench: %zu NL queries (of %zu documented functions, "
+		"%zu without a single answer), %zu identifier queries\n", kept, g_ncands,
+		dropped, json_array_size(idq));
+	for (size_t i = 0; i < nok; i++) {
+		free(g_cands[i].query);
+		free(g_cands[i].path);
+		free(g_cands[i].name);
+	}
 	json_decref(idq);
-	json_decref(g_nl);
 	mi_buf_release(&err);
 	return 0;
 }
@@ -385,123 +571,277 @@ static double pct(double *v, size_t n, double p)
 	return v[i];
 }
 
+/* ---- answering the queries ----------------------------------------------- */
+
+typedef struct qry {
+	char *query, *path, *name;
+	int line;
+	int kind;                  /* 0 NL, 1 identifier */
+	int half;                  /* 0 tuning, 1 held out */
+} qry;
+
+/* One prepared corpus: its queries and its index. */
+typedef struct qset {
+	const char *dir;
+	qry *q;
+	size_t n;
+	mi_query *idx;
+} qset;
+
+/* Figures of one half (or of identifier queries). */
+typedef struct half_m {
+	double rr, hits, n;        /* reciprocal ranks, hits in the top 10, queries */
+	double span, nspan;        /* lines of the top-10 hits */
+} half_m;
+
+static int qset_open(qset *qs, const char *dir)
+{
+	char path[4096], line[65536];
+	FILE *f;
+	mi_buf err = { 0 };
+	size_t cap = 0;
+
+	memset(qs, 0, sizeof(*qs));
+	qs->dir = dir;
+	snprintf(path, sizeof(path), "%s/queries.jsonl", dir);
+	if (!(f = fopen(path, "r"))) {
+		fprintf(stderr, "search_bench: no %s; run prep first\n", path);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		json_t *o = json_loads(line, 0, NULL);
+		if (!o)
+			continue;
+		if (qs->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			qs->q = mi_xrealloc(qs->q, cap * sizeof(*qs->q));
+		}
+		qry *q = &qs->q[qs->n++];
+		q->query = mi_xstrdup(json_string_value(json_object_get(o, "query")));
+		q->path = mi_xstrdup(json_string_value(json_object_get(o, "path")));
+		q->name = mi_xstrdup(json_string_value(json_object_get(o, "name")));
+		q->line = (int)json_integer_value(json_object_get(o, "line"));
+		q->kind = strcmp(json_string_value(json_object_get(o, "kind")), "nl") != 0;
+		q->half = (int)json_integer_value(json_object_get(o, "half"));
+		json_decref(o);
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/index", dir);
+	if (mi_query_open(path, &qs->idx, &err)) {
+		fprintf(stderr, "search_bench: %s\n", mi_buf_str(&err));
+		mi_buf_release(&err);
+		return 1;
+	}
+	return 0;
+}
+
+static void qset_close(qset *qs)
+{
+	for (size_t i = 0; i < qs->n; i++) {
+		free(qs->q[i].query);
+		free(qs->q[i].path);
+		free(qs->q[i].name);
+	}
+	free(qs->q);
+	mi_query_close(qs->idx);
+}
+
+/* Rank (1-based, 0 = not in the top 10) of q's answer in the JSON answer j;
+ * adds the top hits' spans to m. */
+static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
+{
+	json_t *r = json_object_get(j, "results");
+	int rank = 0;
+
+	for (size_t x = 0; x < json_array_size(r); x++) {
+		json_t *h = json_array_get(r, x);
+		json_int_t sl = json_integer_value(json_object_get(h, "start_line"));
+		json_int_t el = json_integer_value(json_object_get(h, "end_line"));
+		if (!rank && !strcmp(json_string_value(json_object_get(h, "path")), q->path) &&
+		    sl == q->line)
+			rank = (int)x + 1;
+		if (x >= 10)
+			continue;
+		m->span += (double)(el - sl + 1);
+		m->nspan++;
+		if (top)
+			fprintf(top, "\t%s:%s@%s:%d", json_string_value(json_object_get(h, "kind")),
+				json_string_value(json_object_get(h, "breadcrumb")),
+				json_string_value(json_object_get(h, "path")), (int)sl);
+	}
+	return rank;
+}
+
+/*
+ * Answers qs's NL queries of half `half` (-1: both) with ranking rp and adds
+ * the figures to m[0..1] (by half).  With lat, every query (identifier
+ * ones too) is timed, best of three, into lat[kind] (nlat counts), and the
+ * per-query ranks go to OUT/mcpidx_ranks.tsv.
+ */
+static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
+		      double **lat, size_t *nlat)
+{
+	char path[4096];
+	FILE *ranks = NULL;
+	bool top = getenv("SEARCH_BENCH_TOP") != NULL;
+
+	if (lat || getenv("SEARCH_BENCH_RANKS")) {
+		snprintf(path, sizeof(path), "%s/mcpidx_ranks.tsv", qs->dir);
+		ranks = fopen(path, "w");
+	}
+	for (size_t i = 0; i < qs->n; i++) {
+		qry *q = &qs->q[i];
+		if (!lat && (q->kind || (half >= 0 && q->half != half)))
+			continue;
+		/* SEARCH_BENCH_DEPTH=N: rank NL answers down to N (the figures
+		 * stay @10; the ranks file shows how deep the misses are). */
+		size_t depth = getenv("SEARCH_BENCH_DEPTH") ? (size_t)atoi(getenv("SEARCH_BENCH_DEPTH")) : 10;
+		mi_search_opts so = { .query = q->query, .limit = q->kind ? 20 : depth,
+				      .format = "json", .rank = rp,
+				      /* SEARCH_BENCH_PUBLIC=1: the old default, filter public */
+				      .all = getenv("SEARCH_BENCH_PUBLIC") == NULL };
+		mi_out out = { 0 };
+		double ms = 1e9;
+		/* Warm latency: the best of three runs, so a busy machine's
+		 * preemptions do not pass for search time (same for FTS5). */
+		for (int rep = 0; rep < (lat ? 3 : 1); rep++) {
+			struct timespec t0, t1;
+			mi_out_reset(&out);
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			mi_query_search(qs->idx, &so, &out);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			double one = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+				     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+			if (one < ms)
+				ms = one;
+		}
+		if (lat) {
+			lat[q->kind][nlat[q->kind]++] = ms;
+			if (getenv("SEARCH_BENCH_SLOW") && ms > atof(getenv("SEARCH_BENCH_SLOW")))
+				fprintf(stderr, "slow %.2f ms: %s\n", ms, q->query);
+		}
+		if (!q->kind) {
+			json_t *j = json_loads(mi_buf_str(&out.json), 0, NULL);
+			half_m *hm = &m[q->half];
+			if (ranks)
+				fprintf(ranks, "%zu\t%d\t%.3f\t%s\t=%s", i, q->half, ms, q->query, q->name);
+			int rank = rank_of(q, j, hm, ranks && top ? ranks : NULL);
+			if (ranks)
+				fprintf(ranks, "\t@%d\n", rank);
+			if (rank > 10)
+				rank = 0;
+			hm->rr += rank ? 1.0 / rank : 0;
+			hm->hits += rank ? 1 : 0;
+			hm->n++;
+			json_decref(j);
+		}
+		mi_out_release(&out);
+	}
+	if (ranks)
+		fclose(ranks);
+}
+
+static json_t *half_json(const half_m *m)
+{
+	return json_pack("{s:f,s:f,s:f,s:i}", "mrr10", m->n ? m->rr / m->n : 0,
+			 "recall10", m->n ? m->hits / m->n : 0,
+			 "span", m->nspan ? m->span / m->nspan : 0, "n", (int)m->n);
+}
+
+/* ---- ranking parameters by name (MI_RANK="w.name=3,b.body=0.6") ------------ */
+
+static const char *const field_names[MI_SF__COUNT] = { "name", "path", "sig", "doc", "body" };
+
+/* The address of parameter `name` in rp, or NULL. */
+static float *param_ref(mi_rank_params *rp, const char *name)
+{
+	static const struct { const char *name; size_t off; } scalars[] = {
+		{ "k1", offsetof(mi_rank_params, k1) },
+		{ "aux", offsetof(mi_rank_params, aux) },
+		{ "join", offsetof(mi_rank_params, join) },
+		{ "priv", offsetof(mi_rank_params, priv) },
+		{ "cover", offsetof(mi_rank_params, cover) },
+		{ "test", offsetof(mi_rank_params, test) },
+		{ "gen", offsetof(mi_rank_params, gen) },
+		{ "name_share", offsetof(mi_rank_params, name_share) },
+	};
+
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		if (!strncmp(name, "w.", 2) && !strcmp(name + 2, field_names[f]))
+			return &rp->w[f];
+		if (!strncmp(name, "b.", 2) && !strcmp(name + 2, field_names[f]))
+			return &rp->b[f];
+	}
+	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
+		if (!strcmp(name, scalars[i].name))
+			return (float *)((char *)rp + scalars[i].off);
+	return NULL;
+}
+
+static int params_parse(mi_rank_params *rp, const char *spec)
+{
+	char buf[1024];
+
+	*rp = mi_rank_defaults;
+	if (!spec)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+		char *eq = strchr(tok, '=');
+		float *v;
+		if (!eq)
+			return 1;
+		*eq = 0;
+		if (!(v = param_ref(rp, tok))) {
+			fprintf(stderr, "search_bench: unknown ranking parameter %s\n", tok);
+			return 1;
+		}
+		*v = strtof(eq + 1, NULL);
+	}
+	return 0;
+}
+
 static int cmd_run(void)
 {
 	char path[4096];
-	FILE *f;
-	json_t *qs = json_array(), *res = json_object();
-	mi_query *q;
-	mi_buf err = { 0 };
-	char line[65536];
+	json_t *res = json_object();
+	qset qs;
+	mi_rank_params rp;
 	double *lat[2];
-	size_t nlat[2] = { 0, 0 }, nq[2] = { 0, 0 };
-	double rr = 0, hit = 0, rrh[2] = { 0, 0 };
-	size_t nqh[2] = { 0, 0 };
-	FILE *ranks;
+	size_t nlat[2] = { 0, 0 };
+	half_m m[2];
 
-	snprintf(path, sizeof(path), "%s/mcpidx_ranks.tsv", g_out);
-	if (!(ranks = fopen(path, "w")))
+	memset(m, 0, sizeof(m));
+	if (params_parse(&rp, getenv("MI_RANK")) || qset_open(&qs, g_out))
 		return 1;
-	snprintf(path, sizeof(path), "%s/queries.jsonl", g_out);
-	if (!(f = fopen(path, "r")))
-		return 1;
-	while (fgets(line, sizeof(line), f))
-		json_array_append_new(qs, json_loads(line, 0, NULL));
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/index", g_out);
-	if (mi_query_open(path, &q, &err)) {
-		fprintf(stderr, "search_bench: %s\n", mi_buf_str(&err));
-		return 1;
+	lat[0] = mi_xcalloc(qs.n + 1, sizeof(double));
+	lat[1] = mi_xcalloc(qs.n + 1, sizeof(double));
+	/* SEARCH_BENCH_QUICK=1: relevance only, one pass, no timing. */
+	if (getenv("SEARCH_BENCH_QUICK")) {
+		qset_eval(&qs, &rp, -1, m, NULL, NULL);
+	} else {
+		half_m warm[2];
+		memset(warm, 0, sizeof(warm));
+		qset_eval(&qs, &rp, -1, warm, NULL, NULL); /* warm the map */
+		qset_eval(&qs, &rp, -1, m, lat, nlat);
 	}
-	lat[0] = mi_xcalloc(json_array_size(qs) + 1, sizeof(double));
-	lat[1] = mi_xcalloc(json_array_size(qs) + 1, sizeof(double));
-	/* SEARCH_BENCH_QUICK=1: NL queries only, one cold pass (relevance only). */
-	bool quick = getenv("SEARCH_BENCH_QUICK") != NULL;
-	for (int pass = quick; pass < 2; pass++) {
-		for (size_t i = 0; i < json_array_size(qs); i++) {
-			json_t *o = json_array_get(qs, i);
-			const char *qq = json_string_value(json_object_get(o, "query"));
-			int kind = !strcmp(json_string_value(json_object_get(o, "kind")), "nl") ? 0 : 1;
-			if (quick && kind)
-				continue;
-			mi_search_opts so = { .query = qq, .limit = kind ? 20 : 10,
-					      .format = "json", .all = true };
-			mi_out out = { 0 };
-			struct timespec t0, t1;
-			double ms = 1e9;
-			/* Warm latency: the best of three runs, so a busy machine's
-			 * preemptions do not pass for search time (same for FTS5). */
-			for (int rep = 0; rep < (pass && !quick ? 3 : 1); rep++) {
-				mi_out_reset(&out);
-				clock_gettime(CLOCK_MONOTONIC, &t0);
-				mi_query_search(q, &so, &out);
-				clock_gettime(CLOCK_MONOTONIC, &t1);
-				double one = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-					     (t1.tv_nsec - t0.tv_nsec) / 1e6;
-				if (one < ms)
-					ms = one;
-			}
-			if (pass == 1) {
-				lat[kind][nlat[kind]++] = ms;
-				if (getenv("SEARCH_BENCH_SLOW") && ms > atof(getenv("SEARCH_BENCH_SLOW")))
-					fprintf(stderr, "slow %.2f ms: %s\n", ms, qq);
-				if (kind == 0) {
-					int rank = 0;
-					json_t *j = json_loads(mi_buf_str(&out.json), 0, NULL);
-					json_t *r = json_object_get(j, "results");
-					const char *ap = json_string_value(json_object_get(o, "path"));
-					json_int_t al = json_integer_value(json_object_get(o, "line"));
-					for (size_t x = 0; x < json_array_size(r) && x < 10; x++) {
-						json_t *h = json_array_get(r, x);
-						if (!strcmp(json_string_value(json_object_get(h, "path")), ap) &&
-						    json_integer_value(json_object_get(h, "start_line")) == al) {
-							rr += 1.0 / (double)(x + 1);
-							hit += 1;
-							rank = (int)x + 1;
-							break;
-						}
-					}
-					/* Even NL queries are the tuning half, odd ones held out. */
-					rrh[nq[0] % 2] += rank ? 1.0 / rank : 0;
-					nqh[nq[0] % 2]++;
-					fprintf(ranks, "%zu\t%d\t%.3f\t%s", nq[0], rank, ms, qq);
-					/* SEARCH_BENCH_TOP=1: the answer and the top hits too. */
-					if (getenv("SEARCH_BENCH_TOP")) {
-						fprintf(ranks, "\t=%s", json_string_value(json_object_get(o, "name")));
-						for (size_t x = 0; x < json_array_size(r) && x < 10; x++) {
-							json_t *h = json_array_get(r, x);
-							fprintf(ranks, "\t%s:%s", json_string_value(json_object_get(h, "kind")),
-								json_string_value(json_object_get(h, "breadcrumb")));
-						}
-					}
-					fputc('\n', ranks);
-					json_decref(j);
-				}
-				nq[kind]++;
-			}
-			mi_out_release(&out);
-		}
-	}
-	fclose(ranks);
 	qsort(lat[0], nlat[0], sizeof(double), dcmp);
 	qsort(lat[1], nlat[1], sizeof(double), dcmp);
-	json_object_set_new(res, "mrr10", json_real(nq[0] ? rr / (double)nq[0] : 0));
-	json_object_set_new(res, "mrr10_tune", json_real(nqh[0] ? rrh[0] / (double)nqh[0] : 0));
-	json_object_set_new(res, "mrr10_heldout", json_real(nqh[1] ? rrh[1] / (double)nqh[1] : 0));
-	json_object_set_new(res, "recall10", json_real(nq[0] ? hit / (double)nq[0] : 0));
-	json_object_set_new(res, "nl_queries", json_integer((json_int_t)nq[0]));
-	json_object_set_new(res, "id_queries", json_integer((json_int_t)nq[1]));
+	json_object_set_new(res, "tune", half_json(&m[0]));
+	json_object_set_new(res, "heldout", half_json(&m[1]));
+	json_object_set_new(res, "nl_queries", json_integer((json_int_t)(m[0].n + m[1].n)));
+	json_object_set_new(res, "id_queries", json_integer((json_int_t)nlat[1]));
 	json_object_set_new(res, "nl_p50_ms", json_real(pct(lat[0], nlat[0], 0.5)));
 	json_object_set_new(res, "nl_p99_ms", json_real(pct(lat[0], nlat[0], 0.99)));
 	json_object_set_new(res, "id_p50_ms", json_real(pct(lat[1], nlat[1], 0.5)));
 	json_object_set_new(res, "id_p99_ms", json_real(pct(lat[1], nlat[1], 0.99)));
 	json_object_set_new(res, "index_bytes",
-			    json_integer((json_int_t)mi_store_size(mi_query_store(q))));
+			    json_integer((json_int_t)mi_store_size(mi_query_store(qs.idx))));
 	/* The search databases' own payload (keys + values). */
 	{
 		mi_txn *t;
 		uint64_t bytes = 0;
-		mi_txn_begin(mi_query_store(q), false, &t);
+		mi_txn_begin(mi_query_store(qs.idx), false, &t);
 		int dbs[] = { MI_DB_CHUNKS, MI_DB_POST, MI_DB_TERMS };
 		for (int d = 0; d < 3; d++) {
 			mi_cursor *c;
@@ -518,27 +858,137 @@ static int cmd_run(void)
 	}
 	snprintf(path, sizeof(path), "%s/mcpidx.json", g_out);
 	json_dump_file(res, path, JSON_INDENT(1));
-	mi_query_close(q);
+	if (getenv("SEARCH_BENCH_QUICK"))
+		printf("%s: tune %.3f / %.3f  held-out %.3f / %.3f  (MRR@10 / R@10)  span %.1f\n",
+		       g_out, m[0].n ? m[0].rr / m[0].n : 0, m[0].n ? m[0].hits / m[0].n : 0,
+		       m[1].n ? m[1].rr / m[1].n : 0, m[1].n ? m[1].hits / m[1].n : 0,
+		       (m[0].span + m[1].span) / (m[0].nspan + m[1].nspan + 1e-9));
+	qset_close(&qs);
 	free(lat[0]);
 	free(lat[1]);
-	json_decref(qs);
 	json_decref(res);
-	mi_buf_release(&err);
+	return 0;
+}
+
+/*
+ * search_bench tune PARAMS DIR...: coordinate ascent of the named ranking
+ * parameters (comma-separated) on the tuning halves of the given corpora,
+ * maximising the mean over corpora of MRR@10, from MI_RANK or the
+ * defaults.  Each step tries the value times and divided by a factor that
+ * shrinks when no step helps.  Prints the path it took and, at the end,
+ * the held-out figures of the start and of the result.
+ */
+static double tune_score(qset *sets, int nsets, const mi_rank_params *rp, int half,
+			 double *per)
+{
+	double sum = 0;
+
+	for (int i = 0; i < nsets; i++) {
+		half_m m[2];
+		memset(m, 0, sizeof(m));
+		qset_eval(&sets[i], rp, half, m, NULL, NULL);
+		per[i] = m[half].n ? m[half].rr / m[half].n : 0;
+		sum += per[i];
+	}
+	return sum / nsets;
+}
+
+static void print_params(const mi_rank_params *rp)
+{
+	printf("k1=%.3g,aux=%.3g,join=%.3g,priv=%.3g,cover=%.3g,test=%.3g,gen=%.3g,name_share=%.3g",
+	       rp->k1, rp->aux, rp->join, rp->priv, rp->cover, rp->test, rp->gen, rp->name_share);
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		printf(",w.%s=%.3g", field_names[f], rp->w[f]);
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		printf(",b.%s=%.3g", field_names[f], rp->b[f]);
+	printf("\n");
+}
+
+static int cmd_tune(const char *names, char **dirs, int ndirs)
+{
+	qset sets[8];
+	double per[8];
+	mi_rank_params rp, start;
+	char buf[1024];
+	const char *pn[32];
+	int np = 0;
+
+	if (ndirs > 8 || params_parse(&rp, getenv("MI_RANK")))
+		return 2;
+	start = rp;
+	snprintf(buf, sizeof(buf), "%s", names);
+	for (char *tok = strtok(buf, ","); tok && np < 32; tok = strtok(NULL, ","))
+		if (param_ref(&rp, tok))
+			pn[np++] = tok;
+	for (int i = 0; i < ndirs; i++)
+		if (qset_open(&sets[i], dirs[i]))
+			return 1;
+	double best = tune_score(sets, ndirs, &rp, 0, per);
+	printf("start %.4f\n", best);
+	for (double step = 1.5; step > 1.04; step = 1 + (step - 1) / 2) {
+		bool moved = true;
+		while (moved) {
+			moved = false;
+			for (int i = 0; i < np; i++) {
+				for (int dir = 0; dir < 2; dir++) {
+					mi_rank_params t = rp;
+					float *v = param_ref(&t, pn[i]);
+					float nv = dir ? *v / (float)step : *v * (float)step;
+					bool is_b = !strncmp(pn[i], "b.", 2) || !strcmp(pn[i], "aux") ||
+						    !strcmp(pn[i], "join") || !strcmp(pn[i], "priv") ||
+						    !strcmp(pn[i], "test") || !strcmp(pn[i], "gen");
+					if (*v == 0)
+						nv = dir ? 0 : 0.1f;
+					if (is_b && nv > 1)
+						nv = 1;
+					if (nv == *v)
+						continue;
+					*v = nv;
+					double sc = tune_score(sets, ndirs, &t, 0, per);
+					if (sc > best + 1e-4) {
+						best = sc;
+						rp = t;
+						moved = true;
+						printf("%.4f  %s=%.4g\n", best, pn[i], nv);
+						fflush(stdout);
+						break;
+					}
+				}
+			}
+		}
+	}
+	printf("best tuning MRR %.4f with ", best);
+	print_params(&rp);
+	tune_score(sets, ndirs, &start, 1, per);
+	printf("held out, start: ");
+	for (int i = 0; i < ndirs; i++)
+		printf(" %s %.4f", dirs[i], per[i]);
+	tune_score(sets, ndirs, &rp, 1, per);
+	printf("\nheld out, tuned: ");
+	for (int i = 0; i < ndirs; i++)
+		printf(" %s %.4f", dirs[i], per[i]);
+	printf("\n");
+	for (int i = 0; i < ndirs; i++)
+		qset_close(&sets[i]);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 5 && !strcmp(argv[1], "prep")) {
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "prep")) {
 		g_src = argv[2];
 		g_out = argv[3];
 		g_exts = argv[4];
+		g_skip = argc == 6 ? argv[5] : NULL;
 		return cmd_prep();
 	}
 	if (argc == 3 && !strcmp(argv[1], "run")) {
 		g_out = argv[2];
 		return cmd_run();
 	}
-	fprintf(stderr, "usage: search_bench prep SRC_DIR OUT_DIR EXTS | run OUT_DIR\n");
+	if (argc >= 4 && !strcmp(argv[1], "tune"))
+		return cmd_tune(argv[2], argv + 3, argc - 3);
+	fprintf(stderr, "usage: search_bench prep SRC_DIR OUT_DIR EXTS [SKIP] | run OUT_DIR"
+		" | tune PARAMS OUT_DIR...\n");
 	return 2;
 }

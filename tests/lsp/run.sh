@@ -1,7 +1,8 @@
 #!/bin/sh
 # The LSP test tier: end-to-end tests of `mcpidx lsp` with the protocol client
-# library VS Code uses (vscode-languageserver-protocol, installed with
-# `npm ci` into tests/lsp/node_modules when missing).  Prints one
+# library VS Code uses (vscode-languageserver-protocol; test.mjs), and of the
+# compile tools through MCP with the official SDK (mcp_compile.mjs); both
+# installed with `npm ci` into tests/lsp/node_modules when missing.  Prints one
 # `PASS name` / `FAIL name: why` line per case and exits non-zero on any
 # failure.
 #   MCPIDX=/path/to/mcpidx sh tests/lsp/run.sh [name-filter]
@@ -19,6 +20,7 @@ if ! command -v node >/dev/null 2>&1; then
 	exit 1
 fi
 if [ ! -d "$here/node_modules/vscode-languageserver-protocol" ] ||
+   [ ! -d "$here/node_modules/@modelcontextprotocol/sdk" ] ||
    [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
 	if ! (cd "$here" && npm ci --no-audit --no-fund) > "$top/build/lsp-npm.log" 2>&1; then
 		echo "FAIL lsp/setup: npm ci failed in tests/lsp; see build/lsp-npm.log"
@@ -31,4 +33,8 @@ bindir=$(mktemp -d "${TMPDIR:-/tmp}/mcpidx-lspbin.XXXXXX")
 trap 'rm -rf "$bindir"' EXIT
 cp "$MCPIDX" "$bindir/mcpidx" && MCPIDX=$bindir/mcpidx
 export MCPIDX
-cd "$here" && node test.mjs "$1"
+cd "$here" || exit 1
+rc=0
+node test.mjs "$1" || rc=1
+node mcp_compile.mjs "$1" || rc=1
+exit $rc

@@ -64,12 +64,27 @@ async function start(opts = {}) {
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout),
     new StreamMessageWriter(proc.stdin));
   const notes = [];
-  conn.onNotification(ShowMessageNotification.type, (p) => notes.push(['show', p]));
-  conn.onNotification(PublishDiagnosticsNotification.type, (p) => notes.push(['diag', p]));
+  conn.onNotification(ShowMessageNotification.type, (p) => note('show', p));
+  conn.onNotification(PublishDiagnosticsNotification.type, (p) => note('diag', p));
   conn.onError(() => {});
   conn.listen();
+  const waiters = [];
+  const note = (kind, p) => {
+    notes.push([kind, p]);
+    for (const w of [...waiters]) if (w.kind === kind && w.pred(p)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(p); }
+  };
   const s = {
     proc, conn, notes, exited, stderr: () => stderr, init: null,
+    // Resolves with the first notification of kind matching pred (seen or to come).
+    waitNote(kind, pred, ms = 10000) {
+      const seen = notes.find((n) => n[0] === kind && pred(n[1]));
+      if (seen) return Promise.resolve(seen[1]);
+      return new Promise((resolve, reject) => {
+        const w = { kind, pred, resolve };
+        waiters.push(w);
+        setTimeout(() => { const k = waiters.indexOf(w); if (k >= 0) { waiters.splice(k, 1); reject(new Error(`no ${kind} notification within ${ms} ms; got ${JSON.stringify(notes.map((n) => [n[0], n[1].uri, (n[1].diagnostics || []).map((d) => d.message.slice(0, 20))]))}`)); } }, ms);
+      });
+    },
     req: (type, params) => conn.sendRequest(type, params),
     open(root, rel, text) {
       const t = text ?? read(root, rel);
@@ -333,6 +348,40 @@ await run('rebuild-picked-up', async () => {
   execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
   const w = await s.req(WorkspaceSymbolRequest.type, { query: 'volume' });
   eq(w.map((y) => y.name), ['volume'], 'after the rebuild');
+  await s.stop();
+});
+
+// The latest compile's diagnostics are published for the files it names,
+// dropped when the buffer no longer holds what was compiled, and replaced
+// when a newer compile is stored.
+await run('compile-diagnostics', async () => {
+  const dir = path.join(tmp, 'compiled');
+  fs.cpSync(path.join(top, 'testdata/compile/c'), dir, { recursive: true });
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  const compile = () => { try { execFileSync(MCPIDX, ['compile', 'app'], { cwd: dir, stdio: 'pipe' }); } catch (e) { return e.status; } return 0; };
+  eq(compile(), 1, 'compile fails');
+  const s = await start({ root: dir });
+  const u = uri(dir, 'src/app.c');
+  let p = await s.waitNote('diag', (d) => d.uri === u && d.diagnostics.length > 0);
+  const got = p.diagnostics.map((d) => [d.severity, d.range.start.line, d.range.start.character,
+    d.range.end.character, d.message]);
+  eq(got, [
+    [2, 11, 5, 11, "unused variable 'unused'"],
+    [1, 18, 16, 20, "'totl' undeclared (first use in this function)\nhint: did you mean 'total'?"],
+    [2, 17, 5, 10, "unused variable 'total'"],
+  ], 'diagnostics in the compiler\'s order with ranges on the identifiers (gcc counts a tab as 8 columns)');
+  eq(p.diagnostics[0].source, 'mcpidx compile', 'source');
+  // an edit: the buffer is no longer what was compiled
+  const text = s.open(dir, 'src/app.c');
+  await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri: u, version: 2 }, contentChanges: [{ text: text.replace('totl', 'total') }],
+  });
+  await s.waitNote('diag', (d) => d.uri === u && d.diagnostics.length === 0);
+  // fixed on disk and compiled again: one warning is left
+  fs.writeFileSync(path.join(dir, 'src/app.c'), text.replace('totl', 'total'));
+  eq(compile(), 0, 'compile succeeds');
+  p = await s.waitNote('diag', (d) => d.uri === u && d.diagnostics.length === 1);
+  eq(p.diagnostics.map((d) => [d.severity, d.message]), [[2, "unused variable 'unused'"]], 'the warning left');
   await s.stop();
 });
 

@@ -4,7 +4,7 @@
  * file:// URIs, and incremental edits of an open document.
  */
 #include "test.h"
-#include "../../lsp/lsp_int.h"
+#include "../../mcp/lsp_int.h"
 
 /* "a\u00e9\U0001F642b": a (1 byte), e-acute (2), emoji (4), b (1). */
 static const char line2[] = "x\nu\xc3\xa9\xf0\x9f\x99\x82v w\r\nlast";

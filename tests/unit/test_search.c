@@ -1,8 +1,9 @@
 /*
  * test_search.c - search_code and search_docs on testdata/search, a small
  * repository where the right answers are known: split and renamed
- * identifiers, doc-only matches, filters, private symbols, bad input, and
- * statistics that stay right across incremental builds.
+ * identifiers, doc-only matches, filters, private symbols, test and
+ * generated code, bad input, and statistics that stay right across
+ * incremental builds.
  */
 #include "format/format.h"
 #include "indexer/indexer_int.h"
@@ -18,7 +19,8 @@
 /* Stable file ids: the index in this table. */
 static const char *const files[] = {
 	"README.md", "docs/guide.md", "server/http.go", "src/config.c",
-	"src/config.h", "tools/cache.py", "web/config.js",
+	"src/config.h", "tools/cache.py", "web/config.js", "server/http_test.go",
+	"server/status.pb.go",
 };
 #define NFILES (sizeof(files) / sizeof(files[0]))
 
@@ -53,6 +55,14 @@ static int put_one(mi_txn *t, const tfile *f)
 		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
 	if (!err)
 		err = mi_put(t, MI_DB_SRC, f->path, strlen(f->path), src, len);
+	if (!err) {
+		/* The file record, as a build writes it (search reads the id). */
+		mi_file_rec rec = { .file_id = f->fid, .lang = (uint8_t)lang, .size = len };
+		mi_buf rb = { 0 };
+		mi_file_encode(&rec, &rb);
+		err = mi_put(t, MI_DB_FILES, f->path, strlen(f->path), rb.buf, rb.len);
+		mi_buf_release(&rb);
+	}
 	if (!err)
 		err = mi_search_put_file(t, f->fid, f->path, &p, src, len);
 	mi_parsed_release(&p);
@@ -295,6 +305,118 @@ TEST(private_symbols_need_all)
 	json_decref(j);
 	j = run(q, false, "free entries", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_INT(rank_of(j, "free_entries"), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(ranking_defaults_match_the_index_weights)
+{
+	/* The WAND bounds are stored with the index's weights: the default
+	 * ranking must score with the same ones or it loses its pruning. */
+	const mi_bm25f *P = &mi_bm25f_params;
+
+	CHECK(mi_rank_defaults.k1 == P->k1[MI_SM_CODE]);
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		CHECK(mi_rank_defaults.w[f] == P->w[MI_SM_CODE][f]);
+		CHECK(mi_rank_defaults.b[f] == P->b[MI_SM_CODE][f]);
+	}
+	/* Priors are factors <= 1, or the bounds would not hold. */
+	CHECK(mi_rank_defaults.aux <= 1 && mi_rank_defaults.priv <= 1 &&
+	      mi_rank_defaults.test <= 1 && mi_rank_defaults.gen <= 1);
+}
+
+TEST(test_code_yields_unless_asked_for)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* The test's name and body say every word of the question too; the
+	 * code it tests is the answer. */
+	j = run(q, false, "start the http server", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "StartHTTPServer"), 0);
+	CHECK(rank_of(j, "TestStartHTTPServer") > 0);
+	json_decref(j);
+	/* A question about tests finds the test first. */
+	j = run(q, false, "test that starting the http server on a busy address fails",
+		NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "TestStartHTTPServer"), 0);
+	json_decref(j);
+	mi_query_close(q);
+}
+
+TEST(generated_code_ranks_below_written_code)
+{
+	mi_query *q = open_index("main");
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* status.pb.go says "DO NOT EDIT": its String answers the question as
+	 * well as describeHealth, and ranks below it; it is still found. */
+	j = run(q, false, "name of a health state", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_of(j, "describeHealth"), 0);
+	CHECK(rank_of(j, "Health > String") > 0);
+	json_decref(j);
+	j = run(q, false, "EnumDescriptor", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "server/status.pb.go");
+	json_decref(j);
+	mi_query_close(q);
+}
+
+/* A search with semantic evidence; returns the parsed answer. */
+static json_t *run_ev(mi_query *q, const char *query, const mi_search_evidence *ev,
+		      size_t nev, float w)
+{
+	mi_search_opts o = { .query = query, .format = "json", .all = true,
+			     .evidence = ev, .nevidence = nev, .semantic_weight = w };
+	mi_out out = { 0 };
+	json_t *j;
+
+	mi_query_search(q, &o, &out);
+	j = json_loads(mi_buf_str(&out.json), 0, NULL);
+	mi_out_release(&out);
+	return j;
+}
+
+TEST(semantic_evidence_weighs_against_bm25f)
+{
+	mi_query *q = open_index("main");
+	const mi_search_evidence ev[] = {
+		{ "tools/cache.py", "LRUCache.get", 11, 4.0f },
+		{ "tools/cache.py", "tokenize_line", 0, 2.0f },
+		{ "no/such/file.c", "x", 3, 9.0f },     /* ignored */
+	};
+	json_t *j;
+
+	if (!q) {
+		CHECK(!"the test index builds and opens");
+		return;
+	}
+	/* Without evidence the weight changes nothing. */
+	j = run_ev(q, "run-length encoding", NULL, 0, 0.9f);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
+	json_decref(j);
+	/* Weight 0: BM25F alone, the evidence's chunks join at the end. */
+	j = run_ev(q, "run-length encoding", ev, 3, 0);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
+	json_decref(j);
+	/* The default (0.7): the best evidence outweighs the best BM25F hit;
+	 * a chunk only the evidence names is a hit. */
+	j = run_ev(q, "run-length encoding", ev, 3, -1);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "LRUCache > get");
+	CHECK_INT(res_int(j, 0, "start_line"), 11);
+	CHECK(rank_of(j, "tokenize_line") > 0);
+	CHECK(rank_of(j, "shrink_blob") > 0);
+	json_decref(j);
+	/* Weight 0.2: BM25F leads again. */
+	j = run_ev(q, "run-length encoding", ev, 3, 0.2f);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "shrink_blob");
 	json_decref(j);
 	mi_query_close(q);
 }
@@ -587,7 +709,7 @@ TEST(incremental_statistics_match_a_fresh_build)
 	CHECK(n1 > 10);
 	/* Edit src/config.c, delete tools/cache.py, add lib/license.rs. */
 	ch[0] = (tfile){ 3, "src/config.c", edited_c };
-	ch[1] = (tfile){ 7, "lib/license.rs", added_rs };
+	ch[1] = (tfile){ (uint32_t)NFILES, "lib/license.rs", added_rs };
 	del[0] = 5;
 	CHECK_INT(build(inc, ch, 2, del, 1, &n2), 0);
 	CHECK(n2 < n1);
@@ -683,6 +805,10 @@ int main(void)
 	RUN(doc_only_match);
 	RUN(path_filter_and_extensions);
 	RUN(private_symbols_need_all);
+	RUN(ranking_defaults_match_the_index_weights);
+	RUN(test_code_yields_unless_asked_for);
+	RUN(generated_code_ranks_below_written_code);
+	RUN(semantic_evidence_weighs_against_bm25f);
 	RUN(limit_and_text_formats);
 	RUN(search_docs_sections_and_doc_comments);
 	RUN(bad_input_gets_a_clear_answer);

@@ -38,10 +38,18 @@ TEST(splits_identifiers)
 	CHECK_STR(toks("PARSE_CONFIG", 0), "pars config parseconfig");
 	CHECK_STR(toks("HTTPServer", 0), "http server httpserver");
 	CHECK_STR(toks("parseHTTPRequest", 0), "pars http req parsehttprequest");
-	CHECK_STR(toks("utf8Decode", 0), "utf decod utf8 utf8decode");
-	CHECK_STR(toks("ext4_fill_super", 0), "ext fill super ext4 ext4fillsuper");
+	CHECK_STR(toks("utf8Decode", 0), "utf 8 decod utf8 utf8decode");
+	CHECK_STR(toks("ext4_fill_super", 0), "ext 4 fill super ext4 ext4fillsuper");
 	CHECK_STR(toks("__init__", 0), "init");
 	CHECK_STR(toks("x", 0), "");
+}
+
+TEST(code_keywords_only_in_code)
+{
+	/* `int` is noise as a keyword of code, a word elsewhere. */
+	CHECK_STR(toks("static int count;", MI_TOK_CODE), "static cnt");
+	CHECK_STR(toks("int_sqrt(x)", MI_TOK_CODE), "int sqrt intsqrt");
+	CHECK_STR(toks("convert a string to an int", 0), "convert str int");
 }
 
 TEST(query_and_code_agree)
@@ -57,14 +65,19 @@ TEST(letter_digit_segments)
 {
 	/* A segment mixing letters and digits is a term too, so "p4d" and
 	 * "ext4" in a query meet __p4d_alloc and ext4_fill_super. */
-	CHECK_STR(toks("__p4d_alloc", 0), "alloc p4d p4dalloc");
-	CHECK_STR(toks("SHA256Sum", 0), "sha sum sha256 sha256sum");
-	CHECK_STR(toks("HTTP2Server", 0), "http server http2 http2server");
-	CHECK_STR(toks("x86_64", 0), "x86 x8664");
+	CHECK_STR(toks("__p4d_alloc", 0), "4 alloc p4d p4dalloc");
+	CHECK_STR(toks("SHA256Sum", 0), "sha 256 sum sha256 sha256sum");
+	CHECK_STR(toks("HTTP2Server", 0), "http 2 server http2 http2server");
+	CHECK_STR(toks("x86_64", 0), "86 64 x86 x8664");
 	/* Alone, the word is its own whole form; no duplicate. */
-	CHECK_STR(toks("p4d", 0), "p4d");
-	CHECK_STR(toks("__p4d", 0), "p4d");
-	CHECK_STR(toks("ext4", 0), "ext ext4");
+	CHECK_STR(toks("p4d", 0), "4 p4d");
+	CHECK_STR(toks("__p4d", 0), "4 p4d");
+	CHECK_STR(toks("ext4", 0), "ext 4 ext4");
+	/* The digits of a word are a term, so "integer 8" meets GetInt8 and
+	 * "64" meets ror64. */
+	CHECK_STR(toks("GetInt8", 0), "get int 8 int8 getint8");
+	CHECK_STR(toks("an integer of 8 bits", 0), "int 8 bit");
+	CHECK_STR(toks("ror64", 0), "ror 64 ror64");
 }
 
 TEST(abbreviations_meet_their_words)
@@ -76,6 +89,8 @@ TEST(abbreviations_meet_their_words)
 	CHECK_STR(toks("dev_cfg device configuration", 0),
 		  "dev config devcfg dev config");
 	CHECK_STR(toks("number nr num", 0), "num num num");
+	CHECK_STR(toks("run it asynchronously", 0), "run async");
+	CHECK_STR(toks("AsyncRunner", 0), "async runner asyncrunner");
 	/* Words that only look alike stay apart. */
 	CHECK_STR(toks("extension ext general gen", 0), "extens ext general gen");
 }
@@ -92,10 +107,12 @@ TEST(stemming_and_stop_words)
 
 TEST(numbers_and_separators)
 {
-	CHECK_STR(toks("error 404 at line 7", 0), "err 404 line");
+	CHECK_STR(toks("error 404 at line 7", 0), "err 404 line 7");
+	CHECK_STR(toks("x = 7; y = 404;", MI_TOK_CODE), "404");
 	CHECK_STR(toks("a.b->c::d", 0), "");
 	CHECK_STR(toks("foo.bar->baz::qux", 0), "foo bar baz qux");
 	CHECK_STR(toks("0x1f3a", 0), ""); /* hex constants say nothing */
+	CHECK_STR(toks("0XFF mask", 0), "mask");
 }
 
 TEST(string_literals)
@@ -212,6 +229,7 @@ int main(void)
 {
 	RUN(splits_identifiers);
 	RUN(query_and_code_agree);
+	RUN(code_keywords_only_in_code);
 	RUN(letter_digit_segments);
 	RUN(abbreviations_meet_their_words);
 	RUN(stemming_and_stop_words);

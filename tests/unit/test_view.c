@@ -415,6 +415,7 @@ TEST(coverage_from_lcov)
 	fclose(f);
 	mi_view_opts o = { .coverage = true, .lcov_path = lcov, .all = true };
 	CHECK_STR(view(point_c, &p, &o, &out),
+		  "V* coverage: 50% (lines)\n"
 		  "V* macros: MAX\n"
 		  "S> struct point { x, y }\n"
 		  "E> enum color { RED, GREEN, BLUE }\n"
@@ -422,6 +423,16 @@ TEST(coverage_from_lcov)
 		  "V* coverage: 67% (lines)\n"
 		  "F> static int helper(void) { ... }\n"
 		  "V* coverage: 0% (lines)\n");
+	/* branches (BRDA; "-" never reached), per block and for the module */
+	f = fopen(lcov, "w");
+	fputs("SF:/abs/src/t\nDA:9,1\nDA:10,0\nDA:11,3\nDA:13,0\n"
+	      "BRDA:10,0,0,1\nBRDA:10,0,1,0\nBRDA:11,0,0,-\nBRDA:13,0,0,-\nend_of_record\n", f);
+	fclose(f);
+	CHECK_CONTAINS(view(point_c, &p, &o, &out),
+		       "V* coverage: 50% (lines), 25% (branches)\nV* macros: MAX\n");
+	CHECK_CONTAINS(view(point_c, &p, &o, &out),
+		       "F> int add(int a, int b) { ... }\nV* coverage: 67% (lines), 33% (branches)\n"
+		       "F> static int helper(void) { ... }\nV* coverage: 0% (lines), 0% (branches)\n");
 	o.lcov_path = "build/no-such.lcov";
 	CHECK(!strstr(view(point_c, &p, &o, &out), "coverage"));
 	remove(lcov);

@@ -18,3 +18,11 @@ func StartHTTPServer(addr string) error {
 func healthHandler(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
+
+// describeHealth returns the name of a health state for the log.
+func describeHealth(h Health) string {
+	if h == 1 {
+		return "serving"
+	}
+	return "unknown"
+}

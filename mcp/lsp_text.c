@@ -1,5 +1,5 @@
 /*
- * text.c - what the language server needs to speak about text: line tables
+ * lsp_text.c - what the language server needs to speak about text: line tables
  * and positions in the negotiated encoding (UTF-16 code units unless the
  * client offers UTF-8 or UTF-32), words under the cursor, file:// URIs, and
  * the open documents with their edits.

@@ -1,5 +1,5 @@
 /*
- * features.c - the requests an editor asks: folding ranges and document
+ * lsp_features.c - the requests an editor asks: folding ranges and document
  * symbols from a file's symbol spans, workspace symbols, definitions and
  * references from the index.  A file's spans come from the index when the
  * editor's buffer is what was indexed (same hash), and from the indexer's

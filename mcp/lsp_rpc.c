@@ -1,5 +1,5 @@
 /*
- * rpc.c - LSP base protocol framing: `Content-Length: N\r\n\r\n` headers
+ * lsp_rpc.c - LSP base protocol framing: `Content-Length: N\r\n\r\n` headers
  * before each JSON-RPC body, in both directions.
  */
 #include "lsp_int.h"
@@ -14,6 +14,15 @@
 
 #define MI_HEADER_MAX 8192  /* longest header block we wait for */
 #define MI_READ_CHUNK 65536
+
+/* First occurrence of pat (pn bytes) in h[0..n), or NULL. */
+static const char *find(const char *h, size_t n, const char *pat, size_t pn)
+{
+	for (size_t i = 0; i + pn <= n; i++)
+		if (h[i] == pat[0] && !memcmp(h + i, pat, pn))
+			return h + i;
+	return NULL;
+}
 
 /* Reads more input: 1 got bytes, 0 end of input, 2 timed out. */
 static int fill(mi_lsp_reader *r, int timeout_ms)
@@ -55,7 +64,7 @@ static long long content_length(const char *h, size_t n)
 {
 	const char *end = h + n;
 	while (h < end) {
-		const char *eol = memmem(h, (size_t)(end - h), "\r\n", 2);
+		const char *eol = find(h, (size_t)(end - h), "\r\n", 2);
 		if (!eol)
 			eol = end;
 		if ((size_t)(eol - h) > 15 && strncasecmp(h, "Content-Length:", 15) == 0) {
@@ -84,7 +93,7 @@ int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err)
 	for (;;) {
 		const char *h = r->in.buf ? r->in.buf + r->off : "";
 		size_t avail = r->in.len - r->off;
-		const char *hend = avail ? memmem(h, avail, "\r\n\r\n", 4) : NULL;
+		const char *hend = avail ? find(h, avail, "\r\n\r\n", 4) : NULL;
 		if (hend && (size_t)(hend - h) > MI_HEADER_MAX) {
 			r->off += (size_t)(hend - h) + 4;
 			mi_buf_addf(err, "a message header of %zu bytes, over the limit of %d; "

@@ -1,5 +1,5 @@
 /*
- * server.c - the language server's message loop: lifecycle (initialize,
+ * lsp.c - the language server's message loop: lifecycle (initialize,
  * shutdown, exit), the method table, open documents, and the index it
  * answers from (found at or above the client's root folder, reopened when
  * a build replaces it).
@@ -305,6 +305,7 @@ static int on_shutdown(mi_lsp_server *s, json_t *params, json_t **result, mi_buf
 
 static void on_initialized(mi_lsp_server *s, json_t *params)
 {
+	mi_lsp_diags_refresh(s, true);
 	if (!mi_lsp_query(s) && !s->warned_noindex) {
 		mi_buf m = {0};
 		s->warned_noindex = true;
@@ -346,6 +347,7 @@ static void on_did_open(mi_lsp_server *s, json_t *params)
 	mi_buf_add(&d->text, text, json_string_length(json_object_get(td, "text")));
 	d->version = json_is_integer(ver) ? json_integer_value(ver) : 0;
 	d->parsed_valid = false;
+	mi_lsp_diags_doc(s, d);
 }
 
 static void on_did_change(mi_lsp_server *s, json_t *params)
@@ -370,6 +372,7 @@ static void on_did_change(mi_lsp_server *s, json_t *params)
 	if (json_is_integer(ver))
 		d->version = json_integer_value(ver);
 	mi_buf_release(&err);
+	mi_lsp_diags_doc(s, d);
 }
 
 static void on_did_close(mi_lsp_server *s, json_t *params)
@@ -379,6 +382,9 @@ static void on_did_close(mi_lsp_server *s, json_t *params)
 		if (!strcmp((*pp)->uri, uri)) {
 			mi_lsp_doc *d = *pp;
 			*pp = d->next;
+			d->next = NULL;
+			/* closed: its diagnostics hold against the disk again */
+			mi_lsp_diags_doc(s, d);
 			mi_lsp_doc_free(d);
 			return;
 		}
@@ -508,8 +514,11 @@ int mi_lsp_serve(const mi_lsp_opts *o)
 			mi_lsp_log(&s, "input closed without exit");
 			break;
 		}
-		if (rc == 2)
+		if (rc == 2) {
+			if (s.state == 1)
+				mi_lsp_diags_refresh(&s, false);
 			continue;
+		}
 		if (rc < 0) {
 			mi_lsp_log(&s, "%s", err.buf);
 			send_error(&s, NULL, MI_LSP_PARSE_ERROR, err.buf);
@@ -526,6 +535,7 @@ int mi_lsp_serve(const mi_lsp_opts *o)
 		s.docs = d->next;
 		mi_lsp_doc_free(d);
 	}
+	mi_lsp_diags_release(&s);
 	mi_query_close(s.q);
 	free(s.index_path);
 	free(s.root);

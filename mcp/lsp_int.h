@@ -1,13 +1,15 @@
 /*
- * lsp_int.h - internals shared by the files of lsp/ (not public).  Layers,
- * top down: server.c (the message loop, lifecycle, method table) calls
- * features.c (one handler per request) which calls text.c (documents,
- * positions, URIs) and query/; rpc.c frames messages for server.c.
+ * lsp_int.h - internals shared by the lsp*.c files of mcp/ (not public; the
+ * entry point is mi_lsp_serve in mcp.h).  Layers, top down: lsp.c (the
+ * message loop, lifecycle, method table) calls lsp_features.c (one handler
+ * per request) and lsp_diags.c (published compile diagnostics), which call
+ * lsp_text.c (documents, positions, URIs) and query/; lsp_rpc.c frames
+ * messages for lsp.c.
  */
 #ifndef MI_LSP_INT_H
 #define MI_LSP_INT_H
 
-#include "lsp.h"
+#include "mcp.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -26,7 +28,7 @@ enum {
 	MI_LSP_REQUEST_FAILED = -32803,
 };
 
-/* ---- rpc.c: Content-Length framing ----------------------------------------- */
+/* ---- lsp_rpc.c: Content-Length framing ----------------------------------------- */
 
 typedef struct mi_lsp_reader {
 	int fd;        /* where messages come from */
@@ -45,7 +47,7 @@ int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err);
 /* Writes one message (header and body) to fd; 0 or errno. */
 int mi_lsp_write(int fd, const char *body, size_t len);
 
-/* ---- text.c: documents, positions, URIs --------------------------------- */
+/* ---- lsp_text.c: documents, positions, URIs --------------------------------- */
 
 /* Position encodings (LSP 3.17 positionEncoding). */
 enum { MI_ENC_UTF16, MI_ENC_UTF8, MI_ENC_UTF32 };
@@ -96,7 +98,7 @@ typedef struct mi_lsp_doc {
 int mi_lsp_doc_change(mi_lsp_doc *d, json_t *change, int enc, mi_buf *err);
 void mi_lsp_doc_free(mi_lsp_doc *d);
 
-/* ---- server.c: state shared with the handlers ---------------------------- */
+/* ---- lsp.c: state shared with the handlers ---------------------------- */
 
 typedef struct mi_lsp_server {
 	const mi_lsp_opts *opts;  /* as given to mi_lsp_serve */
@@ -112,6 +114,9 @@ typedef struct mi_lsp_server {
 	ino_t q_ino;              /* a new inode means a rebuilt index */
 	bool warned_noindex;      /* told the client once */
 	mi_lsp_doc *docs;         /* open documents */
+	char *diag_latest;        /* task id of the compile last published */
+	char **published;         /* URIs holding diagnostics now */
+	size_t npublished;
 } mi_lsp_server;
 
 /* The query handle, (re)opened when the index was built or rebuilt since;
@@ -127,7 +132,16 @@ void mi_lsp_notify(mi_lsp_server *s, const char *method, json_t *params);
 void mi_lsp_log(mi_lsp_server *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* ---- features.c: requests ------------------------------------------------- */
+/* ---- lsp_diags.c: the latest compile's diagnostics ------------------------------ */
+
+/* Publishes every file's diagnostics when a newer compile was stored
+ * (always with force); files no longer named get an empty list. */
+void mi_lsp_diags_refresh(mi_lsp_server *s, bool force);
+/* Publishes d's diagnostics against its current text (after an edit). */
+void mi_lsp_diags_doc(mi_lsp_server *s, mi_lsp_doc *d);
+void mi_lsp_diags_release(mi_lsp_server *s);
+
+/* ---- lsp_features.c: requests ------------------------------------------------- */
 
 /*
  * A request handler: fills *result (NULL means JSON null) or returns a

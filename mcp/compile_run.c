@@ -1,0 +1,177 @@
+/*
+ * compile_run.c - runs one command as a child process: no shell, its own process
+ * group, stdout and stderr through one pipe (kept up to a cap, streamed a
+ * line at a time to a callback), killed on timeout or cancellation.
+ */
+#include "compile_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MI_KILL_GRACE_US 3000000   /* SIGTERM, then SIGKILL this much later */
+#define MI_LINE_MAX 4096           /* longest line handed to on_line */
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Splits output into lines for on_line. */
+typedef struct line_state {
+	const mi_child_opts *o;
+	mi_buf line;        /* the partial line */
+} line_state;
+
+static void feed_lines(line_state *ls, const char *data, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] == '\n') {
+			ls->o->on_line(ls->o->ctx, mi_buf_str(&ls->line), ls->line.len);
+			mi_buf_reset(&ls->line);
+		} else if (ls->line.len < MI_LINE_MAX) {
+			mi_buf_addc(&ls->line, data[i]);
+		}
+	}
+}
+
+static void keep(mi_child_result *r, size_t cap, const char *data, size_t n)
+{
+	size_t room = r->output.len < cap ? cap - r->output.len : 0;
+	size_t take = n < room ? n : room;
+	mi_buf_add(&r->output, data, take);
+	r->dropped += n - take;
+}
+
+int mi_child_run(const mi_child_opts *o, mi_child_result *r)
+{
+	int pfd[2], ffd[2] = {-1, -1};
+	struct pollfd pf[2];
+	int64_t t0 = now_us(), kill_at = 0, deadline;
+	size_t cap = o->cap ? o->cap : MI_CHILD_OUTPUT_CAP;
+	line_state ls = {.o = o};
+	char buf[8192];
+	pid_t pid;
+	int wstatus = 0;
+
+	memset(r, 0, sizeof *r);
+	r->exit_code = -1;
+	mi_buf_adds(&r->output, "");
+	deadline = o->timeout_s > 0 ? t0 + (int64_t)o->timeout_s * 1000000 : 0;
+	if (mi_pipe_cloexec(pfd) != 0)
+		return r->err = errno;
+	if (o->on_fd3 && mi_pipe_cloexec(ffd) != 0) {
+		r->err = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		return r->err;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r->err = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		if (o->on_fd3) {
+			close(ffd[0]);
+			close(ffd[1]);
+		}
+		return r->err;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (o->on_fd3)
+			dup2(ffd[1], 3);
+		if (o->cwd && chdir(o->cwd) != 0) {
+			dprintf(2, "cannot enter %s: %s\n", o->cwd, strerror(errno));
+			_exit(127);
+		}
+		if (o->env)
+			environ = (char **)o->env;
+		execvp(o->argv[0], o->argv);
+		dprintf(2, "cannot run %s: %s\n", o->argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (o->on_fd3)
+		close(ffd[1]);
+	pf[0].fd = pfd[0];
+	pf[0].events = POLLIN;
+	pf[1].fd = ffd[0];
+	pf[1].events = POLLIN;
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		int n = poll(pf, 2, 100);
+		int64_t now = now_us();
+		bool cancel = o->cancel && atomic_load(o->cancel);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (!kill_at && (cancel || (deadline && now > deadline))) {
+			if (cancel)
+				r->cancelled = true;
+			else
+				r->timed_out = true;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			kill_at = now + MI_KILL_GRACE_US;
+		}
+		if (kill_at > 0 && now > kill_at) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			kill_at = -1;
+		}
+		for (int i = 0; i < 2 && n > 0; i++) {
+			ssize_t got;
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			got = read(pf[i].fd, buf, sizeof buf);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				continue;
+			}
+			if (i == 1) {
+				o->on_fd3(o->ctx, buf, (size_t)got);
+				continue;
+			}
+			keep(r, cap, buf, (size_t)got);
+			if (o->on_line)
+				feed_lines(&ls, buf, (size_t)got);
+		}
+	}
+	if (pf[0].fd >= 0)
+		close(pf[0].fd);
+	if (pf[1].fd >= 0)
+		close(pf[1].fd);
+	if (o->on_line && ls.line.len)
+		o->on_line(o->ctx, ls.line.buf, ls.line.len);
+	mi_buf_release(&ls.line);
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	r->exit_code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
+		       WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
+	r->seconds = (double)(now_us() - t0) / 1e6;
+	return 0;
+}
+
+void mi_child_result_release(mi_child_result *r)
+{
+	mi_buf_release(&r->output);
+}

@@ -1,0 +1,3 @@
+module example.com/shapes
+
+go 1.19
