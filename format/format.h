@@ -519,6 +519,15 @@ void mi_out_reset(mi_out *o);
 int mi_out_error(mi_out *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A virtual line about one symbol from outside the source, such as a
+ * stored summary: rendered "V* <label>: <text>" under the symbol that starts
+ * at line (0: the file, at the top). */
+typedef struct mi_view_note {
+	uint32_t line;      /* the symbol's start line; 0 = the whole file */
+	const char *label;  /* "summary" */
+	const char *text;   /* one paragraph; newlines become spaces */
+} mi_view_note;
+
 /* How to fold a file. */
 typedef struct mi_view_opts {
 	const char *mode;      /* "outline" (default), "compact", "full" */
@@ -529,6 +538,9 @@ typedef struct mi_view_opts {
 	bool coverage;         /* V* coverage: lines from an lcov file */
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
+	const mi_view_note *notes; /* V* lines from outside the source (outline,
+				   * compact, expand docs|all); NULL = none */
+	size_t nnotes;         /* how many */
 } mi_view_opts;
 
 /*

@@ -264,5 +264,8 @@ int mi_mcp_art_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out,
 		    int *code, mi_buf *msg);
 /* Closes the artifact store (shutdown). */
 void mi_mcp_art_release(void);
+/* The server's artifact handle (for read_file summaries, expand_at docs,
+ * search_code evidence), opened on first use. */
+mi_art *mi_mcp_art_handle(mi_mcp_server *s);
 
 #endif

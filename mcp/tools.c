@@ -97,10 +97,17 @@ static int t_read_file(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
 	mi_buf p = {0};
 	mi_view_opts vo;
 	int rc;
+	mi_art_notes_t notes = {0};
 	view_opts(args, &vo);
 	rc = repo_path(c, arg_str(args, "path", ""), &p, out);
+	if (!rc && arg_bool(args, "summaries", false) &&
+	    !mi_art_notes(mi_mcp_art_handle(c->sess->srv), q, p.buf, &notes)) {
+		vo.notes = notes.v;
+		vo.nnotes = notes.n;
+	}
 	if (!rc)
 		rc = mi_query_read_file(q, p.buf, &vo, out);
+	mi_art_notes_release(&notes);
 	mi_buf_release(&p);
 	return rc;
 }
@@ -110,12 +117,20 @@ static int t_expand_at(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
 	mi_buf p = {0};
 	mi_view_opts vo;
 	int rc;
+	const char *what = arg_str(args, "what", "body");
+	mi_art_notes_t notes = {0};
 	view_opts(args, &vo);
 	vo.mode = "full";
 	rc = repo_path(c, arg_str(args, "path", ""), &p, out);
+	/* The docs of a symbol include what the host's model wrote about it. */
+	if (!rc && (!strcmp(what, "docs") || !strcmp(what, "all")) &&
+	    !mi_art_notes(mi_mcp_art_handle(c->sess->srv), q, p.buf, &notes)) {
+		vo.notes = notes.v;
+		vo.nnotes = notes.n;
+	}
 	if (!rc)
-		rc = mi_query_expand(q, p.buf, arg_str(args, "selector", ""),
-				     arg_str(args, "what", "body"), &vo, out);
+		rc = mi_query_expand(q, p.buf, arg_str(args, "selector", ""), what, &vo, out);
+	mi_art_notes_release(&notes);
 	mi_buf_release(&p);
 	return rc;
 }
@@ -235,6 +250,9 @@ static const mi_mcp_tool mi_tools[] = {
 	"show_block_guides) to the structured result.\"},"
 	"\"show_block_guides\":{\"type\":\"boolean\",\"default\":false,"
 	"\"description\":\"Add V* end lines closing each block.\"},"
+	"\"summaries\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	"\"Add V* summary lines: what your model wrote about each symbol (stored with "
+	"store_llm_result), while it still matches the source.\"},"
 	"\"show_coverage\":{\"type\":\"boolean\",\"default\":false,"
 	"\"description\":\"Add V* coverage lines from an lcov file if one is "
 	"found.\"}," MAXTOK "},"

@@ -203,7 +203,7 @@ void mi_mcp_art_release(void)
 	pthread_mutex_unlock(&A.mu);
 }
 
-static mi_art *art_get(mi_mcp_server *s)
+mi_art *mi_mcp_art_handle(mi_mcp_server *s)
 {
 	mi_art *a;
 	pthread_mutex_lock(&A.mu);
@@ -289,7 +289,7 @@ int mi_mcp_art_call(mi_mcp_call *c, const char *name, json_t *args, mi_buf *out,
 		snprintf(c->outcome, sizeof c->outcome, "tool-error: no index");
 		goto out;
 	}
-	t->fn(art_get(s), q, &r, &o);
+	t->fn(mi_mcp_art_handle(s), q, &r, &o);
 	mi_mcp_query_put(s);
 	result(out, &o);
 	{

@@ -49,7 +49,7 @@ static const mi_art_task art_tasks[] = {
 {
 	"document", MI_PROMPT_BODIES_PUBLIC, false,
 	"Write documentation comments for the public functions of this file that lack "
-	"one (the outline shows the doc comments that exist). For each, give its NAME "
+	"one (a body shown with [doc comment: ...] has one). For each, give its NAME "
 	"on a line, then the comment in this language's doc-comment style: what it "
 	"does, its parameters, its result and its errors. Reply with those only.",
 	"Write a documentation comment for %s in this language's doc-comment style: "
@@ -847,3 +847,110 @@ out:
 }
 
 /* ---- delete ---------------------------------------------------------------------------- */
+
+/* ---- notes for the views ---------------------------------------------------------- */
+
+typedef struct notes_ctx {
+	uint8_t hash[16];        /* the index's hash of the file */
+	mi_view_note *v;         /* collected */
+	size_t n, cap;
+	mi_buf mem;              /* NUL-separated texts (offsets in v[].text) */
+	size_t *off;             /* text offsets, parallel to v */
+	int *rank;               /* task preference of each note (lower wins) */
+} notes_ctx;
+
+/* Which stored tasks show as a summary line, preferred first. */
+static int note_rank(const char *task)
+{
+	static const char *const order[] = {"summarize", "annotate", NULL};
+	for (int i = 0; order[i]; i++)
+		if (!strcmp(order[i], task))
+			return i;
+	return -1;
+}
+
+static int notes_fn(void *ctx, const mi_side_rec *r)
+{
+	notes_ctx *c = ctx;
+	int rank = note_rank(r->kind);
+	uint32_t line = r->num > 0 && r->num <= UINT32_MAX ? (uint32_t)r->num : 0;
+	size_t k;
+	if (rank < 0 || !r->has_hash || memcmp(r->hash, c->hash, 16) != 0)
+		return 0; /* another task, or stale against what the view shows */
+	if (!*r->name && strcmp(r->kind, "summarize"))
+		return 0; /* a file's annotate answer repeats its symbols' lines */
+	for (k = 0; k < c->n && c->v[k].line != line; k++)
+		;
+	if (k < c->n && c->rank[k] <= rank)
+		return 0;
+	if (k == c->n) {
+		if (c->n == c->cap) {
+			c->cap = c->cap ? c->cap * 2 : 16;
+			c->v = mi_xrealloc(c->v, c->cap * sizeof *c->v);
+			c->off = mi_xrealloc(c->off, c->cap * sizeof *c->off);
+			c->rank = mi_xrealloc(c->rank, c->cap * sizeof *c->rank);
+		}
+		c->n++;
+	}
+	c->v[k].line = line;
+	c->v[k].label = "summary";
+	c->off[k] = c->mem.len;
+	c->rank[k] = rank;
+	mi_buf_add(&c->mem, r->text, r->text_len);
+	mi_buf_addc(&c->mem, 0);
+	return 0;
+}
+
+int mi_art_notes(mi_art *a, mi_query *q, const char *path, mi_art_notes_t *out)
+{
+	notes_ctx c;
+	mi_side *s;
+	mi_side_txn *t;
+	mi_buf pre = {0}, norm = {0};
+	mi_out ignore;
+	int rc;
+	memset(out, 0, sizeof *out);
+	memset(&c, 0, sizeof c);
+	memset(&ignore, 0, sizeof ignore);
+	if (!path || mi_path_normalize(path, &norm) || mi_query_file_hash(q, norm.buf, c.hash)) {
+		rc = 0; /* the view says what is wrong with the path */
+		goto out;
+	}
+	rc = mi_art_side(a, false, &s, &ignore);
+	if (rc) {
+		rc = rc == MI_ERR_NOINDEX ? 0 : rc;
+		goto out;
+	}
+	if ((rc = mi_side_begin(s, false, &t)))
+		goto out;
+	mi_buf_add(&pre, norm.buf, norm.len + 1);
+	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, pre.buf, pre.len, notes_fn, &c);
+	mi_side_abort(t);
+	for (size_t k = 0; k < c.n; k++)
+		c.v[k].text = NULL;
+	if (!rc && c.n) {
+		/* The texts move with the buffer: point into it only now. */
+		out->mem = mi_buf_detach(&c.mem);
+		for (size_t k = 0; k < c.n; k++)
+			c.v[k].text = out->mem + c.off[k];
+		out->v = c.v;
+		out->n = c.n;
+		c.v = NULL;
+	}
+out:
+	free(c.v);
+	free(c.off);
+	free(c.rank);
+	mi_buf_release(&c.mem);
+	mi_buf_release(&pre);
+	mi_buf_release(&norm);
+	mi_out_release(&ignore);
+	return rc;
+}
+
+void mi_art_notes_release(mi_art_notes_t *n)
+{
+	free(n->v);
+	free(n->mem);
+	memset(n, 0, sizeof *n);
+}

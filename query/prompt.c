@@ -11,6 +11,8 @@
 #include <time.h>
 
 #define PROMPT_DEFAULT_BUDGET 6000
+#define OMIT_NAMES 20    /* names listed in the text when bodies are left out */
+#define OMIT_RESERVE 120 /* tokens kept for that list */
 
 static int64_t mono_us(void)
 {
@@ -256,22 +258,19 @@ int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out)
 	}
 
 	/* The outline: all symbols, bodies folded; compact when it alone would
-	 * take more than half the budget; cut when even that is too long. */
+	 * take more than half the budget; cut to half when even that is too long. */
 	memset(&vo, 0, sizeof vo);
 	vo.mode = "outline";
 	vo.all = true;
-	vo.max_tokens = budget / 2 > 100 ? budget / 2 : 100;
+	vo.max_tokens = 1000000;
 	rc = mi_render_view(norm.buf, src, len, &p, &vo, &view);
 	if (!rc && mi_token_estimate(view.text.buf, view.text.len) > budget / 2) {
 		outline_mode = "compact";
 		vo.mode = "compact";
+		vo.max_tokens = budget / 2 > 100 ? budget / 2 : 100;
+		mi_out_reset(&view);
 		rc = mi_render_view(norm.buf, src, len, &p, &vo, &view);
 	}
-	if (rc) {
-		rc = mi_out_error(out, rc, "Cannot fold %s: %s", norm.buf, mi_strerror(rc));
-		goto out_txn;
-	}
-
 	mi_buf_adds(&head, o->instructions ? o->instructions : "");
 	if (head.len && head.buf[head.len - 1] != '\n')
 		mi_buf_addc(&head, '\n');
@@ -312,7 +311,7 @@ int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out)
 			cost = mi_token_estimate(src + (s->start_byte < len ? s->start_byte : len),
 						 s->end_byte > s->start_byte && s->end_byte <= len ?
 						 s->end_byte - s->start_byte : 0) + 12;
-			left = budget > spent ? budget - spent : 0;
+			left = budget > spent + OMIT_RESERVE ? budget - spent - OMIT_RESERVE : 0;
 			if (!first && (cost > left || (o->deadline_us && mono_us() > o->deadline_us))) {
 				mi_buf_addf(&omitted, "%s%s", omitted.len ? "\n" : "", name.buf);
 				continue;
@@ -329,14 +328,21 @@ int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out)
 	mi_buf_add(&out->text, head.buf, head.len);
 	mi_buf_add(&out->text, bodies.buf, bodies.len);
 	if (omitted.len) {
+		size_t shown = 0, total = 1;
 		mi_buf_adds(&out->text, "\nBodies left out for the token budget (their "
 			    "signatures are in the outline): ");
-		for (size_t i = 0; i < omitted.len; i++) {
-			if (omitted.buf[i] == '\n')
-				mi_buf_adds(&out->text, ", ");
-			else
+		for (size_t i = 0; i < omitted.len; i++)
+			total += omitted.buf[i] == '\n';
+		for (size_t i = 0; i < omitted.len && shown < OMIT_NAMES; i++) {
+			if (omitted.buf[i] == '\n') {
+				if (++shown < OMIT_NAMES)
+					mi_buf_adds(&out->text, ", ");
+			} else {
 				mi_buf_addc(&out->text, omitted.buf[i]);
+			}
 		}
+		if (total > OMIT_NAMES)
+			mi_buf_addf(&out->text, " and %zu more", total - OMIT_NAMES);
 		mi_buf_addc(&out->text, '\n');
 	}
 

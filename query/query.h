@@ -383,6 +383,22 @@ const mi_art_task *mi_art_task_find(const char *name);
 int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
 		   mi_out *prompt, mi_out *out);
 
+/* Stored summaries as view notes (mi_view_opts.notes). */
+typedef struct mi_art_notes_t {
+	mi_view_note *v;   /* one per symbol line (0: the file), malloc'd */
+	size_t n;          /* how many */
+	char *mem;         /* their texts */
+} mi_art_notes_t;
+/*
+ * The summaries of path that still describe the index's version of the
+ * file, one "summary" note per symbol (a summarize artifact before an
+ * annotate one; a file's own summary at line 0), for read_file
+ * summaries:true and expand_at what=docs.  No side store, an unknown path:
+ * no notes.  0 or an error; release with mi_art_notes_release.
+ */
+int mi_art_notes(mi_art *a, mi_query *q, const char *path, mi_art_notes_t *out);
+void mi_art_notes_release(mi_art_notes_t *n);
+
 /* ---- helpers shared with the writing side (mcp/artifacts.c) ----------------- */
 
 /* The handle's options, defaults filled in. */

@@ -199,3 +199,18 @@ int mi_cmd_artifacts(int argc, char **argv)
 	free(av);
 	return status;
 }
+
+int mi_artifacts_notes(mi_query *q, const char *path, mi_art_notes_t *out)
+{
+	mi_art_opts o = {0};
+	char *repo = mi_query_root(q);
+	mi_art *a;
+	int rc;
+	o.index = mi_query_path(q);
+	o.repo = repo;
+	a = mi_art_new(&o);
+	rc = mi_art_notes(a, q, path, out);
+	mi_art_free(a);
+	free(repo);
+	return rc;
+}

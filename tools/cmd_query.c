@@ -23,7 +23,7 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", "show-coverage", NULL};
+					    "coverage", "show-coverage", "summaries", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -140,7 +140,7 @@ typedef struct qcmd {
 static const qcmd qcmds[] = {
 	{"def", 1, "NAME [PATH]", "where NAME is defined (Parent.NAME works), with its folded header"},
 	{"refs", 1, "NAME [--all] [--limit N]", "call sites of NAME with their callers (--all: every reference)"},
-	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode]",
+	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--summaries]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
 	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
@@ -248,10 +248,19 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 			status = 2;
 			goto out;
 		}
+		const char *what = opt_get(&a, "what");
+		mi_art_notes_t notes = {0};
+		if ((name[0] == 'o' ? opt_get(&a, "summaries") != NULL :
+		     !what || !strcmp(what, "docs") || !strcmp(what, "all")) &&
+		    !mi_artifacts_notes(q, a.pos[0], &notes)) {
+			v.notes = notes.v; /* stored summaries: V* summary lines */
+			v.nnotes = notes.n;
+		}
 		if (name[0] == 'o')
 			rc = mi_query_read_file(q, a.pos[0], &v, &o);
 		else
-			rc = mi_query_expand(q, a.pos[0], a.pos[1], opt_get(&a, "what"), &v, &o);
+			rc = mi_query_expand(q, a.pos[0], a.pos[1], what, &v, &o);
+		mi_art_notes_release(&notes);
 		if (fmt == 2) {
 			put_json_meta(&o, &v, out);
 			status = (rc || o.is_error) ? 1 : 0;

@@ -41,6 +41,9 @@ int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
  */
 int mi_artifacts_cmd_run(mi_query *q, const char *side, int argc, char **argv,
 			 bool json, FILE *out);
+/* The stored summaries of path as view notes (query outline --summaries,
+ * expand --what docs|all).  Release with mi_art_notes_release. */
+int mi_artifacts_notes(mi_query *q, const char *path, mi_art_notes_t *out);
 
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,

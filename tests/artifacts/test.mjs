@@ -198,6 +198,15 @@ await run('chain/generate-store-get-stale-delete', async () => {
   eq(l.data.tree.dirs[0].name, 'src', 'tree: src/');
   eq(l.data.tree.dirs[0].files[0].artifacts[0].symbol, 'cache_evict', 'tree leaf');
 
+  const rf = await call(host, 'read_file', { path: 'src/cache.c', summaries: true });
+  assert(text(rf).includes('F> void cache_evict(struct entry **tab, unsigned n, const char *key) { ... }\n' +
+    'V* summary: Drops one entry from the table, freeing its strings: a zephyrine purge.'),
+    `read_file summaries: V* summary under the function: ${text(rf)}`);
+  assert(!text(await call(host, 'read_file', { path: 'src/cache.c' })).includes('V* summary'),
+    'no summaries unless asked');
+  const ex = await call(host, 'expand_at', { path: 'src/cache.c', selector: 'cache_evict', what: 'docs' });
+  assert(text(ex).includes('V* summary: Drops one entry'), `expand_at docs: ${text(ex)}`);
+
   fs.appendFileSync(path.join(repo, 'src/cache.c'), '\nint cache_size(void) { return 0; }\n');
   const g2 = await tool(host, 'get_artifact', { path: 'src/cache.c' });
   eq(g2.data.artifacts[0].stale, true, 'stale after the source changed');

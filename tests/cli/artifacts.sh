@@ -59,6 +59,15 @@ expect_eq "$(json "$T/l.json" 'j["data"]["total"]')" 1 "list by type"
 	fail "show exited $?"
 expect_contains "$(cat "$T/show.out")" "dials the remote host over tcp." "shown text"
 
+# Summaries show in outlines when asked, and in expand's docs.
+"$MCPIDX" query "$repo" outline src/net/conn.c --summaries > "$T/o.out" || fail "outline --summaries exited $?"
+expect_contains "$(cat "$T/o.out")" "F> int net_connect(const char *host, int port) { ... }
+V* summary: dials the remote host over tcp." "V* summary under its function"
+"$MCPIDX" query "$repo" outline src/net/conn.c > "$T/o.out"
+case "$(cat "$T/o.out")" in *"V* summary"*) fail "summaries shown without --summaries";; esac
+"$MCPIDX" query "$repo" expand src/net/conn.c net_close --what docs > "$T/o.out"
+expect_contains "$(cat "$T/o.out")" "V* summary: hangs up the socket." "expand docs"
+
 # The index was only read.
 expect_eq "$(cksum < "$idx/data.mdb")" "$before" "index unchanged by artifacts"
 [ -f "$idx/side/data.mdb" ] || fail "no side store in $idx/side"
@@ -74,9 +83,11 @@ echo "int extra(void) { return 1; }" >> "$repo/src/net/conn.c"
 expect_contains "$(cat "$T/list.out")" "annotate net_connect (stale)" "stale after an edit"
 "$MCPIDX" artifacts "$repo" show src/net/conn.c --task annotate --symbol net_connect --json > "$T/g.json"
 expect_eq "$(json "$T/g.json" 'j["data"]["artifacts"][0]["stale"]')" True "stale in show"
-
-# A rebuild replaces the index, never the side store.
 "$MCPIDX" build --quiet "$repo" || fail "rebuild failed"
+"$MCPIDX" query "$repo" outline src/net/conn.c --summaries > "$T/o.out"
+case "$(cat "$T/o.out")" in *"V* summary"*) fail "a stale summary shown: $(cat "$T/o.out")";; esac
+
+# The rebuild above replaced the index, never the side store.
 "$MCPIDX" artifacts "$repo" list --json > "$T/l.json"
 expect_eq "$(json "$T/l.json" 'j["data"]["total"]')" 4 "artifacts survive a rebuild"
 
