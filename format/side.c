@@ -573,3 +573,66 @@ uint64_t mi_side_count(mi_side_txn *t, int db)
 {
 	return db_ok(db) ? mi_db_count(t->t, db) : 0;
 }
+
+/* ---- copying records into another side store ---------------------------------------- */
+
+typedef struct export_ctx {
+	mi_side *src;          /* where from */
+	const int *dbs;        /* which databases */
+	size_t ndbs;
+	uint64_t n;            /* records copied */
+} export_ctx;
+
+typedef struct copy_ctx {
+	mi_side_txn *dst;      /* the write transaction */
+	int db;                /* the database being copied */
+	uint64_t n;            /* records copied */
+} copy_ctx;
+
+static int copy_fn(void *ctx, const mi_side_rec *r)
+{
+	copy_ctx *c = ctx;
+	int rc = side_is_log[c->db] ? mi_side_append(c->dst, c->db, r, NULL) :
+				       mi_side_put(c->dst, c->db, r);
+	if (!rc)
+		c->n++;
+	return rc;
+}
+
+static int export_fn(mi_side_txn *t, void *ctx)
+{
+	export_ctx *e = ctx;
+	mi_side_txn *st;
+	int rc = mi_side_begin(e->src, false, &st);
+	if (rc)
+		return rc;
+	e->n = 0;
+	for (size_t i = 0; !rc && i < e->ndbs; i++) {
+		copy_ctx c = {t, e->dbs[i], 0};
+		if (!db_ok(e->dbs[i])) {
+			rc = MI_ERR_ARG;
+			break;
+		}
+		rc = mi_db_clear(t->t, e->dbs[i]);
+		if (!rc)
+			rc = mi_side_scan(st, e->dbs[i], "", 0, copy_fn, &c);
+		e->n += c.n;
+	}
+	mi_side_abort(st);
+	return rc;
+}
+
+int mi_side_export(mi_side *src, const char *dst_dir, const int *dbs, size_t ndbs,
+		   uint64_t *n)
+{
+	mi_side *dst;
+	export_ctx e = {src, dbs, ndbs, 0};
+	int rc = mi_side_open(dst_dir, MI_SIDE_CREATE, &dst);
+	if (rc)
+		return rc;
+	rc = mi_side_write(dst, export_fn, &e);
+	mi_side_close(dst);
+	if (n)
+		*n = rc ? 0 : e.n;
+	return rc;
+}

@@ -214,3 +214,31 @@ int mi_artifacts_notes(mi_query *q, const char *path, mi_art_notes_t *out)
 	free(repo);
 	return rc;
 }
+
+int mi_artifacts_pack(const char *index, const char *outfile, uint64_t *n, mi_buf *err)
+{
+	static const int dbs[] = {MI_SIDE_ARTIFACTS, MI_SIDE_ALIASES};
+	char *src_dir = mi_side_locate(index, NULL);
+	mi_buf dst = {0};
+	mi_side *src = NULL;
+	int rc;
+	*n = 0;
+	mi_buf_addf(&dst, "%s.side", outfile);
+	rc = src_dir ? mi_side_open(src_dir, 0, &src) : MI_ERR_NOINDEX;
+	if (rc == MI_ERR_NOINDEX) {
+		rc = 0; /* nothing stored beside the index: nothing to ship */
+		goto out;
+	}
+	if (rc) {
+		mi_buf_addf(err, "cannot open the artifacts at %s: %s", src_dir, mi_strerror(rc));
+		goto out;
+	}
+	rc = mi_side_export(src, dst.buf, dbs, sizeof dbs / sizeof *dbs, n);
+	if (rc)
+		mi_buf_addf(err, "cannot write the artifacts to %s: %s", dst.buf, mi_strerror(rc));
+out:
+	mi_side_close(src);
+	mi_buf_release(&dst);
+	free(src_dir);
+	return rc;
+}

@@ -27,7 +27,7 @@ static const mi_cmd commands[] = {
 	 "run a compile target named in .mcpidx.toml; print its log groups"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
-	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
+	{"pack", mi_cmd_pack, "INDEX -o FILE [--with-artifacts] [--json]",
 	 "write the index as one compacted, checksummed file to ship"},
 	{"verify", mi_cmd_verify, "FILE [--json] [--quiet]",
 	 "check a packed file end to end (exit 1 when damaged)"},

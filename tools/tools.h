@@ -44,6 +44,11 @@ int mi_artifacts_cmd_run(mi_query *q, const char *side, int argc, char **argv,
 /* The stored summaries of path as view notes (query outline --summaries,
  * expand --what docs|all).  Release with mi_art_notes_release. */
 int mi_artifacts_notes(mi_query *q, const char *path, mi_art_notes_t *out);
+/* pack --with-artifacts: copies the artifacts and tool aliases stored
+ * beside index into OUTFILE.side/, where a server of the packed file finds
+ * them; *n records.  No side store: nothing copied, 0.  Else an error
+ * described in err. */
+int mi_artifacts_pack(const char *index, const char *outfile, uint64_t *n, mi_buf *err);
 
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,

@@ -112,8 +112,15 @@ echo x | "$MCPIDX" artifacts "$repo" store src/main.c --task summarize --chain c
 expect_contains "$(cat "$T/e.err")" "Unknown chain 'ch-0000'" "unknown chain"
 "$MCPIDX" artifacts "$repo" frob 2> /dev/null; expect_eq $? 2 "unknown command"
 
-# A packed index: the side store goes beside the file, or to --side.
+# A packed index ships no artifacts unless asked; with --with-artifacts they
+# go to FILE.side/, where a server or the CLI of FILE finds them.
 "$MCPIDX" pack "$repo" -o "$T/ship.idx" > /dev/null || fail "pack failed"
+[ -e "$T/ship.idx.side" ] && fail "pack without --with-artifacts wrote $T/ship.idx.side"
+"$MCPIDX" pack "$repo" -o "$T/full.idx" --with-artifacts > "$T/pack.out" || fail "pack --with-artifacts failed"
+expect_contains "$(cat "$T/pack.out")" "artifacts: 1 in $T/full.idx.side/" "pack --with-artifacts summary"
+"$MCPIDX" artifacts "$T/full.idx" show src/main.c > "$T/show.out" || fail "show on the packed file exited $?"
+expect_contains "$(cat "$T/show.out")" "the main entry point" "artifacts shipped with the packed index"
+"$MCPIDX" verify "$T/full.idx" > /dev/null || fail "verify of a pack with artifacts"
 echo "packed summary" | "$MCPIDX" artifacts "$T/ship.idx" store src/main.c --task summarize > /dev/null ||
 	fail "store beside a packed index exited $?"
 [ -f "$T/ship.idx.side/data.mdb" ] || fail "no side store beside the packed file"
