@@ -873,3 +873,106 @@ out:
 	return rc;
 }
 
+
+/* ---- search_code with the host's model ---------------------------------------------------- */
+
+/* Appends ,"key":value fields to the JSON object in j (before its '}'). */
+static void splice(mi_buf *j, const char *fields)
+{
+	while (j->len && j->buf[j->len - 1] != '}')
+		j->len--;
+	if (!j->len) {
+		mi_buf_adds(j, "{");
+		mi_buf_adds(j, fields + 1); /* no leading comma in an empty object */
+	} else {
+		j->buf[--j->len] = 0;
+		mi_buf_adds(j, fields);
+	}
+	mi_buf_addc(j, '}');
+}
+
+int mi_mcp_art_search(mi_art *a, mi_query *q, const mi_art_search *r, mi_out *out)
+{
+	mi_search_opts so = r->so;
+	mi_art_req cr;
+	art_step st;
+	mi_buf expanded = {0}, prompt = {0}, f = {0};
+	const char *query = so.query ? so.query : "";
+	bool answer = r->expand && r->result && *r->result;
+	int rc;
+
+	memset(&cr, 0, sizeof cr);
+	memset(&st, 0, sizeof st);
+	cr.tool = "search_code";
+	cr.task = "expand_query";
+	cr.path = "";
+	cr.chain = r->chain;
+	cr.call_id = r->call_id;
+	if (answer) {
+		/* The callback of an expand_query prompt: search with the words the
+		 * host's model added. */
+		if ((rc = chain_step(a, &cr, STEP_ANSWER, &st, out)))
+			goto out;
+		mi_art_expand_query(query, r->result, &expanded);
+		so.query = expanded.buf;
+	}
+	rc = mi_query_search(q, &so, out);
+	if (rc || out->is_error)
+		goto out;
+	if (answer) {
+		mi_buf_adds(&f, ",\"status\":\"success\",\"expanded_query\":");
+		mi_buf_add_json_str(&f, expanded.buf, expanded.len);
+		mi_buf_addf(&f, ",\"chain\":\"%s\",\"step\":%d", st.chain, st.step);
+		mi_buf_addf(&out->text, "(expanded query: %s)\n", expanded.buf);
+	} else if (r->expand) {
+		if ((rc = chain_step(a, &cr, STEP_PROMPT, &st, out)))
+			goto out;
+		mi_art_expand_prompt(query, out, &prompt);
+		mi_buf_adds(&f, ",\"status\":\"prompt_ready\",\"promptForHostLLM\":");
+		mi_buf_add_json_str(&f, prompt.buf, prompt.len);
+		mi_buf_adds(&f, ",\"callbackTool\":\"search_code\",\"callbackArgs\":{\"query\":");
+		mi_buf_add_json_str(&f, query, strlen(query));
+		mi_buf_addf(&f, ",\"expand_query\":true,\"chain\":\"%s\",\"step\":%d", st.chain,
+			    st.step);
+		if (r->so.limit)
+			mi_buf_addf(&f, ",\"limit\":%zu", r->so.limit);
+		if (r->so.path_filter) {
+			mi_buf_adds(&f, ",\"path_filter\":");
+			mi_buf_add_json_str(&f, r->so.path_filter, strlen(r->so.path_filter));
+		}
+		if (r->synthesize)
+			mi_buf_adds(&f, ",\"synthesize\":true");
+		mi_buf_adds(&f, "},\"nextAction\":\"The results above are for the words as given. "
+			    "For a wider search run promptForHostLLM with your own model and call "
+			    "search_code with callbackArgs plus \\\"result\\\": the model's answer.\"");
+		mi_buf_addf(&out->text, "\nprompt_ready (chain %s, step %d of %d): for a wider "
+			    "search, run this prompt with your own model and call search_code again "
+			    "with {\"query\": ..., \"expand_query\": true, \"chain\": \"%s\", "
+			    "\"result\": <its answer>}:\n----- prompt -----\n%s", st.chain, st.step,
+			    st.max, st.chain, prompt.buf);
+		art_log(a, &cr, &st, "prompt_ready", 0);
+	}
+	if (r->synthesize && !(r->expand && !answer)) {
+		mi_buf_reset(&prompt);
+		mi_art_synth_prompt(query, out, &prompt);
+		if (!answer)
+			mi_buf_adds(&f, ",\"status\":\"success\"");
+		mi_buf_adds(&f, ",\"promptForHostLLM\":");
+		mi_buf_add_json_str(&f, prompt.buf, prompt.len);
+		mi_buf_adds(&f, ",\"nextAction\":\"Run promptForHostLLM with your own model for a "
+			    "summary of these results and follow-up questions; nothing needs to be "
+			    "sent back.\"");
+		mi_buf_addf(&out->text, "\n----- synthesis prompt (run it with your own model) "
+			    "-----\n%s", prompt.buf);
+	}
+	if (f.len)
+		splice(&out->json, f.buf);
+	if (answer)
+		art_log(a, &cr, &st, "searched", 0);
+	rc = 0;
+out:
+	mi_buf_release(&expanded);
+	mi_buf_release(&prompt);
+	mi_buf_release(&f);
+	return rc;
+}

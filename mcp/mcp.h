@@ -361,4 +361,25 @@ int mi_mcp_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out
 int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
 int mi_mcp_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
 
+/* search_code with the host's model (seed 003's expand_query and
+ * synthesize through the prompt_ready round trip; no API key). */
+typedef struct mi_art_search {
+	mi_search_opts so;     /* the search as asked */
+	bool expand;           /* expand_query */
+	bool synthesize;       /* synthesize */
+	const char *result;    /* the host model's answer to an expand prompt */
+	const char *chain;     /* callbackArgs.chain */
+	uint64_t call_id;      /* correlation id for the log */
+} mi_art_search;
+/*
+ * expand_query without result: the plain search's answer plus status
+ * "prompt_ready", a prompt asking the host's model for related words and
+ * identifiers, callbackTool "search_code" and callbackArgs (a chain step).
+ * expand_query with result: the search run with the expanded query
+ * (expanded_query in the answer).  synthesize: the answer plus a prompt for
+ * a summary and follow-up questions.  The search's JSON object gains those
+ * fields; 0 or the error (out says it).
+ */
+int mi_mcp_art_search(mi_art *a, mi_query *q, const mi_art_search *r, mi_out *out);
+
 #endif

@@ -206,7 +206,29 @@ static int t_search(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out,
 
 static int t_search_code(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
 {
-	return t_search(c, q, args, out, false);
+	mi_art_search as;
+	mi_buf ext = {0};
+	int rc;
+	if (!arg_bool(args, "expand_query", false) && !arg_bool(args, "synthesize", false))
+		return t_search(c, q, args, out, false);
+	/* The host's own model widens the query or sums the results up. */
+	memset(&as, 0, sizeof as);
+	as.so.query = arg_str(args, "query", "");
+	as.so.limit = (size_t)arg_int(args, "limit", 20);
+	as.so.path_filter = arg_str(args, "path_filter", NULL);
+	if (as.so.path_filter && !*as.so.path_filter)
+		as.so.path_filter = NULL;
+	as.so.extensions = extensions(args, &ext);
+	as.so.format = arg_str(args, "format", "toon");
+	as.so.all = strcmp(arg_str(args, "filter", "public"), "all") == 0;
+	as.expand = arg_bool(args, "expand_query", false);
+	as.synthesize = arg_bool(args, "synthesize", false);
+	as.result = arg_str(args, "result", NULL);
+	as.chain = arg_str(args, "chain", NULL);
+	as.call_id = c->cid;
+	rc = mi_mcp_art_search(mi_mcp_art_handle(c->sess->srv), q, &as, out);
+	mi_buf_release(&ext);
+	return rc;
 }
 
 static int t_search_docs(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
@@ -377,7 +399,19 @@ static const mi_mcp_tool mi_tools[] = {
 	"(compact table), json or human.\"},"
 	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
 	"\"default\":\"public\",\"description\":\"public: skip private symbols' "
-	"chunks; all: everything.\"}," MAXTOK "},"
+	"chunks; all: everything.\"},"
+	"\"expand_query\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	"\"Widen the query with YOUR OWN model: the answer adds status prompt_ready, a "
+	"prompt asking for related words and identifiers, and callbackArgs; call "
+	"search_code again with them plus result (the model's answer).\"},"
+	"\"synthesize\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	"\"Add a prompt (promptForHostLLM) for your own model to sum the results up and "
+	"suggest follow-up questions.\"},"
+	"\"result\":{\"type\":\"string\",\"description\":\"With expand_query: your "
+	"model's answer to the expansion prompt (related terms, one per line).\"},"
+	"\"chain\":{\"type\":\"string\",\"description\":\"From callbackArgs.\"},"
+	"\"step\":{\"type\":\"integer\",\"description\":\"From callbackArgs.\"},"
+	MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
 	"{\"type\":\"object\",\"properties\":{\"results\":{\"type\":\"array\","
 	"\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":"

@@ -954,3 +954,81 @@ void mi_art_notes_release(mi_art_notes_t *n)
 	free(n->mem);
 	memset(n, 0, sizeof *n);
 }
+
+/* ---- search with the host's model: prompts and the expanded query ----------------- */
+
+/* A few of the answer's hits as "path:line signature" lines for a prompt. */
+static void hits_lines(const mi_out *results, size_t max, bool docs, mi_buf *out)
+{
+	json_t *j = json_loadb(results->json.buf ? results->json.buf : "", results->json.len, 0, NULL);
+	json_t *r = json_object_get(j, "results"), *h;
+	size_t i;
+	json_array_foreach(r, i, h) {
+		const char *sig = json_string_value(json_object_get(h, "signature"));
+		const char *crumb = json_string_value(json_object_get(h, "breadcrumb"));
+		const char *doc = json_string_value(json_object_get(h, "doc_comment"));
+		if (i >= max)
+			break;
+		mi_buf_addf(out, "- %s:%lld %s\n", json_string_value(json_object_get(h, "path")),
+			    (long long)json_integer_value(json_object_get(h, "start_line")),
+			    sig && *sig ? sig : crumb ? crumb : "");
+		if (docs && doc && *doc)
+			mi_buf_addf(out, "  %.*s\n", (int)strcspn(doc, "\n"), doc);
+	}
+	json_decref(j);
+}
+
+void mi_art_expand_prompt(const char *query, const mi_out *results, mi_buf *out)
+{
+	mi_buf_addf(out, "A developer searched this repository's code for: %s\n\n"
+		    "List up to 8 other words and identifiers that the code they want is "
+		    "likely to use: synonyms, the names such code usually has (function, "
+		    "type and variable names, in this codebase's style when the hits below "
+		    "show it), and related terms. One per line, no explanations, no "
+		    "numbering.\n", query);
+	if (results && results->json.len) {
+		mi_buf hits = {0};
+		hits_lines(results, 8, false, &hits);
+		if (hits.len)
+			mi_buf_addf(out, "\nWhat the plain search found first:\n%s", hits.buf);
+		mi_buf_release(&hits);
+	}
+}
+
+void mi_art_synth_prompt(const char *query, const mi_out *results, mi_buf *out)
+{
+	mi_buf hits = {0};
+	hits_lines(results, 10, true, &hits);
+	mi_buf_addf(out, "A developer searched this repository's code for: %s\n\n"
+		    "These are the best hits, with their location and signature:\n%s\n"
+		    "In three to five sentences, say what these results show about the "
+		    "question: where the relevant code is and how the pieces relate. Then "
+		    "suggest three follow-up questions or searches that would narrow it "
+		    "down, one per line starting with \"- \".\n", query,
+		    hits.len ? hits.buf : "(no hits)\n");
+	mi_buf_release(&hits);
+}
+
+void mi_art_expand_query(const char *query, const char *answer, mi_buf *out)
+{
+	mi_buf_reset(out);
+	/* The user's words twice: a query term's weight grows with its count,
+	 * so they outweigh the model's guesses. */
+	mi_buf_addf(out, "%s %s", query, query);
+	for (const char *p = answer ? answer : ""; *p;) {
+		const char *nl = strchr(p, '\n'), *b = p, *e = nl ? nl : p + strlen(p);
+		size_t n = 0;
+		p = nl ? nl + 1 : e;
+		while (b < e && (isspace((unsigned char)*b) || *b == '-' || *b == '*' ||
+				 isdigit((unsigned char)*b) || *b == '.' || *b == ')' || *b == '`'))
+			b++;
+		while (e > b && (isspace((unsigned char)e[-1]) || e[-1] == '`' || e[-1] == ','))
+			e--;
+		if (e <= b || out->len > 900)
+			continue;
+		for (const char *x = b; x < e && n < 80; x++, n++)
+			;
+		mi_buf_addc(out, ' ');
+		mi_buf_add(out, b, n);
+	}
+}

@@ -399,6 +399,17 @@ typedef struct mi_art_notes_t {
 int mi_art_notes(mi_art *a, mi_query *q, const char *path, mi_art_notes_t *out);
 void mi_art_notes_release(mi_art_notes_t *n);
 
+/* search_code with the host's model.  The prompt asking for related words
+ * and identifiers (expand_query), with the plain search's first hits for
+ * context (results may be NULL); the prompt asking for a summary of results
+ * and follow-up questions (synthesize); and the expanded query: the user's
+ * words twice (they outweigh the additions) and the answer's terms, one per
+ * line, list marks dropped, at most about 1000 bytes.  Appended to out
+ * (mi_art_expand_query resets it first). */
+void mi_art_expand_prompt(const char *query, const mi_out *results, mi_buf *out);
+void mi_art_synth_prompt(const char *query, const mi_out *results, mi_buf *out);
+void mi_art_expand_query(const char *query, const char *answer, mi_buf *out);
+
 /* ---- helpers shared with the writing side (mcp/artifacts.c) ----------------- */
 
 /* The handle's options, defaults filled in. */

@@ -241,6 +241,34 @@ await run('generate_artifact/parse-and-annotate', async () => {
   eq(a.data.prompt.bodies, ['cache_get'], 'focusOn picks the bodies');
 });
 
+// ---- search_code through the host's model ---------------------------------------------
+await run('search/expand-query-round-trip', async () => {
+  const plain = await call(host, 'search_code', { query: 'discard element', expand_query: true });
+  assert(!plain.isError, text(plain));
+  const sc = plain.structuredContent;
+  eq(sc.status, 'prompt_ready', 'expand_query asks the host model');
+  eq(sc.callbackTool, 'search_code', 'the callback runs the expanded search');
+  assert(sc.promptForHostLLM.includes('discard element'), 'the prompt carries the query');
+  assert(!sc.results.some((h) => h.start_line === 22), 'the plain words do not find cache_evict');
+  const exp = await call(host, 'search_code', { ...sc.callbackArgs, result: '- evict\n- remove entry\nfree' });
+  assert(!exp.isError, text(exp));
+  eq(exp.structuredContent.status, 'success', 'expanded search');
+  assert(exp.structuredContent.expanded_query.includes('evict'), 'expanded query reported');
+  assert(exp.structuredContent.results.some((h) => h.path === 'src/cache.c' && h.start_line === 22),
+    `the expanded search finds cache_evict: ${JSON.stringify(exp.structuredContent.results.slice(0, 3))}`);
+  eq(exp.structuredContent.step, 2, 'the callback is step 2 of the chain');
+});
+
+await run('search/synthesize', async () => {
+  const r = await call(host, 'search_code', { query: 'cache entry', synthesize: true });
+  assert(!r.isError, text(r));
+  const sc = r.structuredContent;
+  assert(sc.results.length > 0, 'results come back');
+  assert(/follow-up questions/.test(sc.promptForHostLLM) && sc.promptForHostLLM.includes('src/cache.c:'),
+    `a synthesis prompt over the hits: ${sc.promptForHostLLM}`);
+  assert(!sc.callbackTool, 'nothing to send back');
+});
+
 // ---- bounds ---------------------------------------------------------------------
 await run('chain/max-steps-refused', async () => {
   const c = await server(['--max-steps', '3']);
