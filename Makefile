@@ -140,6 +140,7 @@ run: mcpidx
 # tests/run.sh finds the binaries through MI_OUT (object tree) and MI_BIN.
 RUN_TESTS = MI_OUT=$(O) MI_BIN=$(BIN) sh tests/run.sh
 test: $(BIN) $(UNIT_BIN) $(O)/mcpidx-asan $(UNIT_ASAN)
+	sh tests/compile/deps.sh
 	$(RUN_TESTS)
 
 # Quick loop while developing: no sanitized pass.

@@ -10,3 +10,20 @@ $(B)/bench/views: bench/tokens/views.c $(LIB_OBJ) $(GRAMMAR_LIB)
 
 bench-tokens: $(B)/bench/views
 	sh bench/tokens/run.sh $(B)/bench/views
+
+# make bench-packs: context packs for 20 targets of Gin (a Go web framework
+# nobody here wrote, bench/tokens/foreign.sh): o200k tokens against the
+# budget, every called symbol the index defines present, and the pack's
+# share of the files it draws from.  Not a test.
+.PHONY: bench-packs
+bench: bench-packs
+BENCH_PACK_TARGETS := handleHTTPRequest Context.Next Context.JSON Context.Bind \
+	Context.ShouldBindWith Engine.addRoute Engine.ServeHTTP Engine.Run RouterGroup.handle \
+	RouterGroup.Group LoggerWithConfig CustomRecoveryWithWriter Context.Render \
+	Context.Redirect node.addRoute node.getValue Context.SaveUploadedFile Context.Negotiate \
+	BasicAuthForRealm Context.SetCookie
+bench-packs: mcpidx
+	@set -e; gin=$$(sh bench/tokens/foreign.sh | sed -n 's/^gin=//p'); \
+	[ -d bench/tokens/node_modules/gpt-tokenizer ] || (cd bench/tokens && npm ci --no-audit --no-fund --silent); \
+	./mcpidx build "$$gin" -o $(B)/bench/gin-index -q; \
+	node bench/tokens/packs.mjs $(CURDIR)/mcpidx $(CURDIR)/$(B)/bench/gin-index "$$gin" 2000 $(BENCH_PACK_TARGETS)

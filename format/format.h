@@ -581,6 +581,15 @@ bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o);
 /* The read_file answer of r: the bytes mi_render_view gives for it. */
 void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
 
+/*
+ * Appends the folded outline line of symbol idx of p to out, without
+ * indentation: "F> def login(name) { ... }\n" (a symbol kind without a
+ * mark: "V* <code>\n").  For answers that pick symbols from several files
+ * (context packs); the rules are the outline's.  src is the file's source.
+ */
+void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
+		    size_t idx, mi_buf *out);
+
 /* The lcov file a coverage view reads when none is given: the first of
  * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and
  * coverage/coverage.info found in dir, then in each parent up to stop (when

@@ -544,3 +544,28 @@ void mi_v_render_folded(vctx *c)
 	free(seen);
 	free(stack);
 }
+
+void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
+		    size_t idx, mi_buf *out)
+{
+	static const mi_view_opts all = {.all = true};
+	mi_out tmp = { 0 };
+	vctx c;
+	if (!p || idx >= p->nsyms)
+		return;
+	mi_v_ctx_init(&c, path, src, len, p, &all, &tmp);
+	c.out = out;
+	c.mode = VM_OUTLINE;
+	if (is_block(ekind(&c, idx))) {
+		put_sym_line(&c, idx, 0);
+		if (mi_v_has_body(&c, idx))
+			put_sym_body(&c, idx);
+	} else {
+		mi_buf_adds(out, c.vmark);
+		mi_buf_addc(out, ' ');
+		mi_v_put_code(&c, &p->syms[idx], true);
+	}
+	mi_buf_addc(out, '\n');
+	mi_v_ctx_release(&c);
+	mi_out_release(&tmp);
+}

@@ -109,6 +109,25 @@ typedef struct mi_search_opts {
 int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* search_docs: {results: [...], total} */
 int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out);
+/* context_pack: what a model needs to change a target, within a budget. */
+typedef struct mi_pack_opts {
+	const char *target;      /* NAME, Parent.NAME or a path; several: commas between */
+	size_t budget_tokens;    /* 0 = 4000; at least 100 */
+	int depth;               /* hops of uses followed: 1 (0 = 1) or 2 */
+} mi_pack_opts;
+
+/*
+ * The target expanded (a symbol's doc comment and body, or a file's full
+ * view; folded when over 60% of the budget), the symbols it uses (callees,
+ * types, constants, across files) as folded outline lines, its callers as
+ * one-line references, ranked by how much the target depends on each and
+ * cut at symbol boundaries to the budget (by mi_token_estimate, with a few
+ * percent kept for its error).  The last line states the tokens and what
+ * was left out.  {target, budget_tokens, depth, tokens, entries: [{role,
+ * name, kind, path, line, end_line, depth, refs}], left_out: [...], text}
+ */
+int mi_query_pack(mi_query *q, const mi_pack_opts *o, mi_out *out);
+
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 

@@ -148,12 +148,14 @@ static const qcmd qcmds[] = {
 	{"docs", 1, "QUERY... [--limit N] [--path GLOB]", "search Markdown sections and doc comments"},
 	{"research", 1, "QUERY... [--depth 1-5] [--focus architecture|dependencies|patterns|flow]",
 	 "multi-hop: callers of callers, implementations, module dependencies"},
+	{"pack", 1, "TARGET... [--budget N] [--depth 1|2]",
+	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
 	{"stats", 0, "", "index counts, build time, git HEAD, languages"},
 };
 #define NQCMDS (sizeof(qcmds) / sizeof(qcmds[0]))
 
 const char *const mi_query_cmd_names[] = {"def", "refs", "outline", "expand", "search",
-					  "docs", "research", "stats", "artifacts", "help", "quit", NULL};
+					  "docs", "research", "pack", "stats", "artifacts", "help", "quit", NULL};
 
 void mi_query_cmd_help(FILE *out)
 {
@@ -283,6 +285,19 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	} else if (!strcmp(name, "research")) {
 		const char *d = opt_get(&a, "depth");
 		rc = mi_query_research(q, joined(&a, 0), d ? atoi(d) : 2, opt_get(&a, "focus"), &o);
+	} else if (!strcmp(name, "pack")) {
+		mi_pack_opts po = {0};
+		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
+		mi_buf_reset(&a.rest);
+		for (int k = 0; k < a.npos; k++) {
+			if (k)
+				mi_buf_addc(&a.rest, ',');
+			mi_buf_adds(&a.rest, a.pos[k]);
+		}
+		po.target = mi_buf_str(&a.rest);
+		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
+		po.depth = d ? atoi(d) : 0;
+		rc = mi_query_pack(q, &po, &o);
 	} else if (!strcmp(name, "stats")) {
 		rc = mi_query_stats(q, &o);
 	}
@@ -454,5 +469,71 @@ int mi_cmd_outline(int argc, char **argv)
 	}
 	free_args(&a);
 	mi_buf_release(&err);
+	return status;
+}
+
+/* ---- mcpidx context TARGET (seed 000's `simple context app.service --format=mcp`) ---- */
+
+int mi_cmd_context(int argc, char **argv)
+{
+	qargs a;
+	mi_buf err = {0};
+	mi_out o = {0};
+	int status = 0;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		FILE *f = argc < 2 ? stderr : stdout;
+		fprintf(f, "usage: mcpidx context TARGET... [--budget N] [--depth 1|2] [--index INDEX]\n"
+			   "       [--format mcp|json]\n\n"
+			   "The context pack of TARGET (a symbol, Parent.symbol or repo-relative file;\n"
+			   "several: separate arguments or commas): the target expanded, what it uses\n"
+			   "folded, its callers, within N tokens (default 4000).  Same as\n"
+			   "`mcpidx query INDEX pack`.  INDEX defaults to the current directory's.\n");
+		return argc < 2 ? 2 : 0;
+	}
+	if (parse_args(argc, argv, &a, &err)) {
+		fprintf(stderr, "mcpidx context: %s\n", mi_buf_str(&err));
+		mi_buf_release(&err);
+		return 2;
+	}
+	const char *fmt = opt_get(&a, "format");
+	bool json = opt_get(&a, "json") || (fmt && !strcmp(fmt, "json"));
+	if (fmt && strcmp(fmt, "mcp") && strcmp(fmt, "json") && strcmp(fmt, "text")) {
+		fprintf(stderr, "mcpidx context: --format takes mcp or json, not '%s'\n", fmt);
+		free_args(&a);
+		return 2;
+	}
+	if (!a.npos) {
+		fprintf(stderr, "mcpidx context: missing TARGET\n");
+		free_args(&a);
+		return 2;
+	}
+	char *index = mi_resolve_index(opt_get(&a, "index"));
+	mi_query *q = NULL;
+	if (mi_query_open(index, &q, &err)) {
+		fprintf(stderr, "mcpidx context: %s\n", mi_buf_str(&err));
+		status = 1;
+	} else {
+		mi_pack_opts po = {0};
+		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
+		for (int k = 0; k < a.npos; k++) {
+			if (k)
+				mi_buf_addc(&a.rest, ',');
+			mi_buf_adds(&a.rest, a.pos[k]);
+		}
+		po.target = mi_buf_str(&a.rest);
+		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
+		po.depth = d ? atoi(d) : 0;
+		int rc = mi_query_pack(q, &po, &o);
+		const mi_buf *out = json ? &o.json : &o.text;
+		fputs(mi_buf_str(out), o.is_error && !json ? stderr : stdout);
+		if (json)
+			fputc('\n', stdout);
+		status = rc || o.is_error ? 1 : 0;
+	}
+	mi_query_close(q);
+	mi_out_release(&o);
+	mi_buf_release(&err);
+	free(index);
+	free_args(&a);
 	return status;
 }

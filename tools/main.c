@@ -19,6 +19,8 @@ static const mi_cmd commands[] = {
 	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},
 	{"outline", mi_cmd_outline, "FILE... [--mode outline|compact|full] [--filter public|all] [--json]",
 	 "folded view of files, parsed on the fly (no index needed)"},
+	{"context", mi_cmd_context, "TARGET... [--budget N] [--depth 1|2] [--index INDEX] [--format mcp|json]",
+	 "context pack of TARGET (symbol, Parent.symbol or file) within N tokens"},
 	{"serve", mi_cmd_serve, "[INDEX] [--http 127.0.0.1:PORT] [--log FILE]",
 	 "MCP server over stdio (or streamable HTTP on loopback)"},
 	{"lsp", mi_cmd_lsp, "[INDEX] [--log FILE]",

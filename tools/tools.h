@@ -21,6 +21,7 @@ typedef struct mi_cmd {
 int mi_cmd_build(int argc, char **argv);
 int mi_cmd_query(int argc, char **argv);
 int mi_cmd_outline(int argc, char **argv);
+int mi_cmd_context(int argc, char **argv); /* cmd_query.c */
 int mi_cmd_serve(int argc, char **argv);
 int mi_cmd_hook(int argc, char **argv);    /* cmd_hook.c */
 int mi_cmd_pack(int argc, char **argv);    /* cmd_pack.c */

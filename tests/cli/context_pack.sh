@@ -1,0 +1,45 @@
+#!/bin/sh
+# context_pack.sh - `mcpidx query IDX pack` and `mcpidx context`: context packs of
+# testdata/pack byte for byte as testdata/pack/expected/ says, within their
+# budget, the same bytes twice, and clear errors for bad targets and budgets.
+. tests/cli/lib.sh
+E=testdata/pack/expected
+"$MCPIDX" build testdata/pack -o "$T/idx" -q || fail "build testdata/pack"
+
+golden() { # $1 = expected file, $2.. = pack arguments
+	want=$1
+	shift
+	"$MCPIDX" query "$T/idx" pack "$@" > "$T/got" 2> "$T/err" || fail "pack $*: exit $? ($(cat "$T/err"))"
+	cmp -s "$want" "$T/got" || { diff "$want" "$T/got" >&2; fail "pack $*: differs from $want"; }
+}
+golden $E/Cart.total.txt Cart.total --budget 400
+golden $E/checkout-120.txt checkout --budget 120
+golden $E/total-refund-depth2.txt total,refund --budget 300 --depth 2
+golden $E/shop-store.py.txt shop/store.py --budget 400
+# the seed's spelling of the same thing
+cd testdata/pack 2>/dev/null || fail "no testdata/pack"
+cd - > /dev/null
+"$MCPIDX" context Cart.total --budget 400 --index "$T/idx" --format=mcp > "$T/ctx" || fail "mcpidx context"
+cmp -s $E/Cart.total.txt "$T/ctx" || fail "mcpidx context --format=mcp differs from query pack"
+"$MCPIDX" context Cart.total --budget 400 --index "$T/idx" --format=json > "$T/ctx.json" || fail "context json"
+expect_eq "$(json "$T/ctx.json" 'j["text"] == open("'$E/Cart.total.txt'").read()')" True "context json text"
+
+# within budget, stated, deterministic
+for b in 100 150 200 300; do
+	"$MCPIDX" query "$T/idx" pack total,checkout,refund --budget $b --json > "$T/a.json" || fail "pack budget $b"
+	"$MCPIDX" query "$T/idx" pack total,checkout,refund --budget $b --json > "$T/b.json"
+	cmp -s "$T/a.json" "$T/b.json" || fail "pack budget $b: two runs differ"
+	expect_eq "$(json "$T/a.json" 'j["tokens"] <= j["budget_tokens"]')" True "tokens within budget $b"
+	expect_contains "$(json "$T/a.json" 'j["text"].splitlines()[-1]')" "tokens of $b" "stated budget $b"
+done
+expect_eq "$(json "$T/a.json" 'sorted(e["name"] for e in j["entries"] if e["role"] == "uses")')" \
+	"['apply_discount', 'log', 'subtotal', 'with_tax']" "uses of total, checkout, refund"
+
+# bad input
+"$MCPIDX" query "$T/idx" pack nosuch > "$T/out" 2> "$T/err" && fail "unknown target accepted"
+expect_contains "$(cat "$T/err")" "No symbol or file named 'nosuch'" "unknown target message"
+"$MCPIDX" query "$T/idx" pack checkout --budget 50 > "$T/out" 2> "$T/err" && fail "budget 50 accepted"
+expect_contains "$(cat "$T/err")" "budget_tokens must be at least 100" "small budget message"
+"$MCPIDX" query "$T/idx" pack checkout --depth 3 > "$T/out" 2> "$T/err" && fail "depth 3 accepted"
+expect_contains "$(cat "$T/err")" "depth must be 1 or 2" "depth message"
+exit 0
