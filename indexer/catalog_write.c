@@ -126,8 +126,32 @@ static void tool_new(cw *w, const mi_catalog_server *s, const mi_catalog_tool *i
 	t->pdocs = mi_buf_detach(&docs);
 }
 
-/* A tool kept from the stored catalog (its server failed this time). */
-static void tool_keep(cw *w, const mi_tool_rec *old)
+/* Appends to have the lines of add it does not hold yet. */
+static void add_lines(mi_buf *have, const char *add, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		const char *e = memchr(add + i, '\n', len - i);
+		size_t l = e ? (size_t)(e - (add + i)) : len - i;
+		bool dup = false;
+		for (const char *p = have->buf; p && !dup && *p;) {
+			const char *pe = strchr(p, '\n');
+			size_t pl = pe ? (size_t)(pe - p) : strlen(p);
+			dup = pl == l && !memcmp(p, add + i, l);
+			p += pl + (pe ? 1 : 0);
+		}
+		if (l && !dup) {
+			if (have->len)
+				mi_buf_addc(have, '\n');
+			mi_buf_add(have, add + i, l);
+		}
+		i += l + 1;
+	}
+}
+
+/* A tool kept from the stored catalog (its server failed this time, or it
+ * was not fetched): its aliases are refreshed from the side store. */
+static void tool_keep(cw *w, const mi_tool_rec *old, const mi_catalog_opts *o)
 {
 	cw_tool *t = add_tool(w);
 	mi_tool_rec *r = &t->r;
@@ -146,7 +170,16 @@ static void tool_keep(cw *w, const mi_tool_rec *old)
 	r->annot = own(t, 6, old->annot, old->annot_len, &r->annot_len);
 	r->icons = own(t, 7, old->icons, old->icons_len, &r->icons_len);
 	r->sig = own(t, 8, old->sig, old->sig_len, &r->sig_len);
-	r->aliases = own(t, 9, old->aliases, old->aliases_len, &r->aliases_len);
+	{
+		mi_buf al = {0}, side = {0};
+		add_lines(&al, old->aliases, old->aliases_len);
+		if (o->aliases)
+			o->aliases(o->aliases_ctx, t->full, old->hash, &side);
+		add_lines(&al, side.buf ? side.buf : "", side.len);
+		r->aliases = own(t, 9, al.buf, al.len, &r->aliases_len);
+		mi_buf_release(&al);
+		mi_buf_release(&side);
+	}
 	mi_tool_params(r->input, &names, &docs);
 	t->params = mi_buf_detach(&names);
 	t->pdocs = mi_buf_detach(&docs);
@@ -371,7 +404,7 @@ static int collect(cw *w, mi_txn *t, const mi_catalog_server *srv, size_t n,
 		mi_tool_rec tr;
 		if (mi_tool_decode(v, vl, &tr) || !server_get(w, tr.server, tr.server_len))
 			continue;
-		tool_keep(w, &tr);
+		tool_keep(w, &tr, o);
 		st->kept++;
 	}
 	mi_cursor_close(cur);

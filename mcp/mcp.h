@@ -212,6 +212,11 @@ int mi_meta_pin(const char *index, const char *side, const char *const *names, s
  * unless dry, confirms it: code receives the one-time code to give back. */
 int mi_meta_confirm(const char *index, const char *side, const char *id, bool dry,
 		    mi_buf *report, char code[24], mi_buf *err);
+/* Stores task phrasings for tool (one per line in text, from the host's
+ * model or a person) in the side store, pinned to the tool as the catalog
+ * has it now; the next build (--offline is enough) indexes them. */
+int mi_meta_store_aliases(const char *index, const char *side, const char *tool,
+			  const char *text, mi_buf *err);
 /* For mi_catalog_opts.aliases with an open side store (mi_side *) as ctx. */
 void mi_meta_side_aliases(void *side, const char *tool, const uint8_t hash[16], mi_buf *out);
 

@@ -1102,3 +1102,52 @@ void mi_meta_side_aliases(void *side, const char *tool, const uint8_t hash[16], 
 	mi_side_abort(t);
 	mi_buf_release(&pfx);
 }
+
+typedef struct alias_put {
+	const char *tool;
+	const char *text;
+	uint8_t hash[16];
+} alias_put;
+
+static int alias_txn(mi_side_txn *t, void *ctx)
+{
+	alias_put *a = ctx;
+	mi_side_rec r = {.path = a->tool, .kind = "alias", .name = "host", .has_hash = true,
+			 .text = a->text, .text_len = strlen(a->text)};
+	memcpy(r.hash, a->hash, 16);
+	return mi_side_put(t, MI_SIDE_ALIASES, &r);
+}
+
+int mi_meta_store_aliases(const char *index, const char *side, const char *tool,
+			  const char *text, mi_buf *err)
+{
+	char *dir = mi_side_locate(index, side);
+	mi_side *s = NULL;
+	mi_query *q = NULL;
+	mi_tool_info ti;
+	alias_put a = {.tool = tool, .text = text};
+	int rc;
+	if (!dir) {
+		mi_buf_addf(err, "no index at %s", index);
+		return MI_ERR_NOINDEX;
+	}
+	if ((rc = mi_query_open(index, &q, err)))
+		goto out;
+	if ((rc = mi_query_tool_get(q, tool, &ti))) {
+		mi_buf_addf(err, "no tool %s in the catalog of %s (names are \"server/tool\")", tool, index);
+		goto out;
+	}
+	memcpy(a.hash, ti.hash, 16);
+	mi_tool_info_release(&ti);
+	if ((rc = mi_side_open(dir, MI_SIDE_CREATE, &s))) {
+		mi_buf_addf(err, "cannot open the side store %s: %s", dir, mi_strerror(rc));
+		goto out;
+	}
+	if ((rc = mi_side_write(s, alias_txn, &a)))
+		mi_buf_addf(err, "cannot store aliases in %s: %s", dir, mi_strerror(rc));
+out:
+	mi_side_close(s);
+	mi_query_close(q);
+	free(dir);
+	return rc;
+}

@@ -15,6 +15,7 @@
 #define FT_MAX 50
 #define FT_TERMS 32          /* distinct query terms kept */
 #define FT_QUERY_MAX 4096    /* query bytes read */
+#define FT_SPARE 16          /* hits ranked beyond the limit, for hidden ones */
 #define SUMMARY_MAX 160      /* bytes of an L1 summary line */
 #define DESC_MAX 8192        /* bytes of an L2 description */
 
@@ -265,8 +266,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	mi_txn *t = NULL;
 	mi_tok *tk = NULL;
 	ft_query fq = {0};
-	float *acc = NULL, avg[MI_TF__COUNT];
-	uint32_t *touched = NULL;
+	float *acc = NULL, *stfn = NULL, avg[MI_TF__COUNT];
+	uint32_t *touched = NULL, *sid = NULL;
 	size_t ntouched = 0, shown = 0;
 	ft_hit *hits = NULL;
 	int64_t n = 0;
@@ -303,6 +304,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	}
 	acc = mi_xcalloc((size_t)n, sizeof(*acc));
 	touched = mi_xmalloc((size_t)n * sizeof(*touched));
+	sid = mi_xmalloc((size_t)n * sizeof(*sid));
+	stfn = mi_xmalloc((size_t)n * sizeof(*stfn));
 	for (size_t i = 0; i < fq.n; i++) {
 		const void *v;
 		size_t vl;
@@ -312,13 +315,9 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 		size_t df = 0;
 		if (mi_get(t, MI_DB_TPOST, fq.t[i].term, fq.t[i].len, &v, &vl))
 			continue;
-		/* df first: the idf weighs every entry. */
+		/* One pass: each entry's tfn, then the idf from their count. */
 		p = v;
 		e = p + vl;
-		while (mi_tpost_next(&p, e, &d, &mask, tf, len))
-			df++;
-		float idf = logf(1.0f + ((float)n - (float)df + 0.5f) / ((float)df + 0.5f));
-		p = v;
 		for (size_t k = 0; mi_tpost_next(&p, e, &d, &mask, tf, len); k++) {
 			float tfn = 0;
 			id = k ? id + d : d;
@@ -330,21 +329,45 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 				tfn += P->w[f] * (float)tf[f] /
 				       (1.0f - P->b[f] + P->b[f] * (float)len[f] / avg[f]);
 			}
+			sid[df] = id;
+			stfn[df++] = tfn;
+		}
+		float idf = logf(1.0f + ((float)n - (float)df + 0.5f) / ((float)df + 0.5f));
+		for (size_t k = 0; k < df; k++) {
+			float tfn = stfn[k];
 			if (tfn <= 0)
 				continue;
-			if (acc[id] == 0)
-				touched[ntouched++] = id;
-			acc[id] += fq.t[i].qtf * idf * tfn * (P->k1 + 1) / (P->k1 + tfn);
+			if (acc[sid[k]] == 0)
+				touched[ntouched++] = sid[k];
+			acc[sid[k]] += fq.t[i].qtf * idf * tfn * (P->k1 + 1) / (P->k1 + tfn);
 		}
 	}
+	/* The best limit + FT_SPARE by score (ties by id): a policy may hide a
+	 * few; when it hides more, every hit is ranked. */
+	size_t keep = limit + FT_SPARE, nh = 0;
 	hits = mi_xmalloc((ntouched ? ntouched : 1) * sizeof(*hits));
 	for (size_t i = 0; i < ntouched; i++) {
-		hits[i].id = touched[i];
-		hits[i].score = acc[touched[i]];
+		ft_hit h = {touched[i], acc[touched[i]]};
+		if (nh == keep && cmp_hit(&h, &hits[nh - 1]) >= 0)
+			continue;
+		size_t j = nh < keep ? nh++ : nh - 1;
+		while (j > 0 && cmp_hit(&h, &hits[j - 1]) < 0) {
+			hits[j] = hits[j - 1];
+			j--;
+		}
+		hits[j] = h;
 	}
-	qsort(hits, ntouched, sizeof(*hits), cmp_hit);
 	mi_buf_adds(&out->json, "{\"tools\":[");
 	for (size_t i = 0; i < ntouched && shown < limit; i++) {
+		if (i == nh) {
+			/* the policy hid more than FT_SPARE: rank every hit */
+			for (size_t k = 0; k < ntouched; k++) {
+				hits[k].id = touched[k];
+				hits[k].score = acc[touched[k]];
+			}
+			qsort(hits, ntouched, sizeof(*hits), cmp_hit);
+			nh = ntouched;
+		}
 		const char *name;
 		size_t nl;
 		mi_tool_rec r;
@@ -374,6 +397,8 @@ done:
 	free(hits);
 	free(acc);
 	free(touched);
+	free(sid);
+	free(stfn);
 	mi_tok_free(tk);
 	mi_txn_abort(t);
 	return rc;

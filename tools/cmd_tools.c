@@ -19,6 +19,7 @@ static const char tools_usage[] =
 	"  namespaces                      the servers and their tool counts\n"
 	"  exec NAME [JSON] [--confirm CODE]  call a tool upstream, print its result\n"
 	"  approve NAME... | --all         approve tools as they are now (ends quarantine)\n"
+	"  alias NAME PHRASING...          store task phrasings for a tool and index them\n"
 	"  confirm ID [--yes]              confirm a call execute asked a person for;\n"
 	"                                  prints the one-time code to give back\n\n"
 	"  -i, --index PATH   index dir, packed file or repo (default: current directory)\n"
@@ -116,6 +117,31 @@ static int do_approve(mi_query *q, int argc, char **argv, size_t limit, int leve
 	return 0;
 }
 
+static int do_alias(mi_query *q, int argc, char **argv, size_t limit, int level, mi_out *out)
+{
+	mi_buf err = {0}, text = {0};
+	char *servers = env.servers ? mi_xstrdup(env.servers) : mi_query_servers_file(q);
+	mi_out_reset(out);
+	for (int i = 1; i < argc; i++)
+		mi_buf_addf(&text, "%s%s", i > 1 ? "\n" : "", argv[i]);
+	if (mi_meta_store_aliases(env.index, env.side, argv[0], mi_buf_str(&text), &err)) {
+		mi_out_error(out, MI_ERR_ARG, "%s", mi_buf_str(&err));
+	} else if (!servers) {
+		mi_out_error(out, MI_ERR_ARG, "stored; the index records no servers file: run mcpidx "
+			     "build --servers FILE --offline to index the aliases");
+	} else if (mi_catalog_build(servers, env.index, NULL, true, false, true)) {
+		mi_out_error(out, MI_ERR_ARG, "stored, but re-indexing failed: run mcpidx build "
+			     "--servers %s --offline", servers);
+	} else {
+		mi_buf_addf(&out->text, "%s: %d aliases stored and indexed\n", argv[0], argc - 1);
+		mi_buf_addf(&out->json, "{\"tool\":\"%s\",\"aliases\":%d}", argv[0], argc - 1);
+	}
+	free(servers);
+	mi_buf_release(&err);
+	mi_buf_release(&text);
+	return 0;
+}
+
 static int do_confirm(mi_query *q, int argc, char **argv, size_t limit, int level, mi_out *out)
 {
 	mi_buf err = {0}, rep = {0};
@@ -163,6 +189,7 @@ static const struct {
 	{"exec", do_exec, 1},
 	{"approve", do_approve, 0},
 	{"confirm", do_confirm, 1},
+	{"alias", do_alias, 2},
 };
 
 int mi_cmd_tools(int argc, char **argv)

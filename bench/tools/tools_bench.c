@@ -405,6 +405,13 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static long rss_anon_kb(void)
 {
 	FILE *f = fopen("/proc/self/status", "r");
@@ -475,6 +482,7 @@ int main(int argc, char **argv)
 		int reps = atoi(argv[4]);
 		mi_query *q = open_index(argv[2]);
 		long long *lat = calloc(nt * (size_t)reps, sizeof(*lat));
+		long long *cpu = calloc(nt * (size_t)reps, sizeof(*cpu));
 		size_t n = 0;
 		mi_out out = {0};
 		for (size_t i = 0; i < nt; i++) {  /* warm */
@@ -484,14 +492,17 @@ int main(int argc, char **argv)
 		for (int r = 0; r < reps; r++)
 			for (size_t i = 0; i < nt; i++) {
 				mi_tools_opts o = {.query = ts[i].query, .limit = 5};
-				long long t0 = now_ns();
+				long long t0 = now_ns(), c0 = cpu_ns();
 				mi_query_find_tools(q, &o, &out);
+				cpu[n] = cpu_ns() - c0;
 				lat[n++] = now_ns() - t0;
 			}
 		qsort(lat, n, sizeof(*lat), cmp_ll);
-		printf("find_tools %s: %zu calls  p50 %.1f us  p99 %.1f us  max %.1f us  RssAnon %ld kB\n",
+		qsort(cpu, n, sizeof(*cpu), cmp_ll);
+		printf("find_tools %s: %zu calls  wall p50 %.1f us  p99 %.1f us  max %.1f us | "
+		       "cpu p50 %.1f us  p99 %.1f us | RssAnon %ld kB\n",
 		       argv[2], n, lat[n / 2] / 1e3, lat[n * 99 / 100] / 1e3, lat[n - 1] / 1e3,
-		       rss_anon_kb());
+		       cpu[n / 2] / 1e3, cpu[n * 99 / 100] / 1e3, rss_anon_kb());
 		mi_out_release(&out);
 		mi_query_close(q);
 		return 0;

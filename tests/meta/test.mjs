@@ -96,6 +96,30 @@ await test('ingest_real_servers', async () => {
   check(!allIndexBytes(idx).includes(SECRET), 'a secret reached the index');
 });
 
+await test('ingest_and_execute_over_streamable_http', async () => {
+  const { spawn } = await import('node:child_process');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), 'streamableHttp'],
+                      { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let up = false;
+    child.stderr.on('data', (d) => { if (String(d).includes('listening')) up = true; });
+    for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
+    check(up, 'server-everything did not start its HTTP transport');
+    const hidx = join(work, 'hidx');
+    const r = await buildIndex('http.servers', { mcpServers: {
+      web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${SECRET}` } } } }, hidx);
+    check(r.code === 0, `build: ${r.stderr}`);
+    const j = JSON.parse(r.stdout);
+    check(j.fetched[0].tools >= 10 && j.fetched[0].error === '', `http fetch: ${r.stdout}`);
+    check(!allIndexBytes(hidx).includes(SECRET), 'a header secret reached the index');
+    const e = await run(['tools', '-i', hidx, 'exec', 'web/echo', '{"message":"over http"}']);
+    check(e.code === 0 && e.stdout.includes('Echo: over http'), `exec over http: ${e.stdout}${e.stderr}`);
+  } finally {
+    child.kill();
+  }
+});
+
 await test('cli_find_describe_namespaces', async () => {
   let r = await run(['tools', '-i', idx, 'find', 'read the contents of a text file', '--json']);
   check(r.code === 0, `find exited ${r.code}: ${r.stderr}`);
@@ -299,6 +323,25 @@ await test('serve_bundles_suggest_tools_used_together', async () => {
   check(hit.name === 'fx/greet' && hit.related.includes('everything/echo'), `related: ${JSON.stringify(hit)}`);
   check(r.content[0].text.includes('V* often used with: '), `text: ${r.content[0].text}`);
   await sclient.close();
+});
+
+await test('alias_round_trip_scripted_host', async () => {
+  // The host reads the tool's card over MCP, its model writes task
+  // phrasings, the host stores them; find_tools then answers a paraphrase
+  // that shares no word with the tool's own text.
+  const client = await connect(sidx);
+  const para = 'welcome somebody warmly';
+  let r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
+  check(!(r.structuredContent.tools || []).some((t) => t.name === 'fx/greet'), `found before aliases: ${JSON.stringify(r.structuredContent)}`);
+  r = await client.callTool({ name: 'describe_tools', arguments: { names: ['fx/greet'], level: 'L2' } });
+  const card = r.structuredContent.tools[0];
+  check(card.description.startsWith('Greets a person'), `card: ${JSON.stringify(card)}`);
+  const phrasings = ['say hello to someone', 'welcome somebody warmly', 'send a friendly hi'];  // the scripted model
+  const w = await run(['tools', '-i', sidx, 'alias', card.name, ...phrasings]);
+  check(w.code === 0, `alias: ${w.stdout}${w.stderr}`);
+  r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
+  check(r.structuredContent.tools[0]?.name === 'fx/greet', `alias not matched: ${JSON.stringify(r.structuredContent)}`);
+  await client.close();
 });
 
 rmSync(work, { recursive: true, force: true });
