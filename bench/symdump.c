@@ -3,9 +3,12 @@
  * name_line" for every symbol of the files named on stdin (one path a
  * line); argv[1] forces a language by name.  name_line is the line where
  * the symbol's name is written in its header (the line ctags reports).
- * Used by bench/ctags-recall.sh.
+ * Used by bench/ctags-recall.sh.  With SYMDUMP_REFS=1 it prints the
+ * references instead: "path<TAB>line<TAB>callee<TAB>kind" (kind: call type
+ * import impl value), for bench/refs-global.sh.
  */
 #include "indexer/indexer.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +51,13 @@ int main(int argc, char **argv)
 		mi_parsed p;
 		mi_parsed_init(&p);
 		int lang = argc > 1 ? mi_lang_from_name(argv[1]) : mi_lang_detect(path);
-		if (mi_parse_source(lang, s, n, &p) == 0)
+		static const char *const ref_kinds[] = {"call", "type", "import", "impl", "value"};
+		bool refs = getenv("SYMDUMP_REFS") && *getenv("SYMDUMP_REFS") == '1';
+		if (refs && mi_parse_source(lang, s, n, &p) == 0)
+			for (size_t i = 0; i < p.nrefs; i++)
+				printf("%s\t%u\t%s\t%s\n", path, p.refs[i].line, p.refs[i].callee,
+				       p.refs[i].kind < 5 ? ref_kinds[p.refs[i].kind] : "?");
+		else if (!refs && mi_parse_source(lang, s, n, &p) == 0)
 			for (size_t i = 0; i < p.nsyms; i++) {
 				const mi_symbol *y = &p.syms[i];
 				unsigned to = y->body_byte ? y->body_byte : y->end_byte;

@@ -207,6 +207,7 @@ typedef struct mi_ref {
 #define MI_REF_TYPE 1    /* type use, inheritance, implementation */
 #define MI_REF_IMPORT 2  /* import / include of a module or file */
 #define MI_REF_IMPL 3    /* implements / extends / conforms to callee */
+#define MI_REF_VALUE 4   /* callee named as a value: callback, initializer, method value */
 
 /* A diagnostic attached to a line. */
 typedef struct mi_diag {

@@ -13,7 +13,14 @@
  *   @body               optional: the body node, when the grammar has no
  *                       "body" field
  *   @doc                optional: a documentation node (docstring)
- *   @reference.call | .type | .import | .impl   a reference, with @name
+ *   @reference.call | .type | .import | .impl | .value   a reference, with
+ *                       @name; .value is a function named as a value (a
+ *                       callback argument, an initializer, a method value)
+ *   @local              a parameter or variable name local to the function
+ *                       around it: a .value reference there to the same
+ *                       name is dropped
+ *   @scan.calls         unparsed text (a macro body) whose `name(` are calls;
+ *                       @params, optional, the macro's parameters (not calls)
  * The first pattern that captures a node as a definition wins.
  */
 #include "indexer_int.h"
@@ -66,9 +73,18 @@ typedef struct def_tmp {
 } def_tmp;
 
 typedef struct ref_tmp {
-	TSNode name;             /* referenced name node */
+	uint32_t start, end;     /* the referenced name's bytes */
+	TSPoint at;              /* where it starts */
 	int kind;                /* MI_REF_* */
 } ref_tmp;
+
+/* References and local names found so far in one file. */
+typedef struct ref_set {
+	ref_tmp *v;              /* references, in match order */
+	size_t n, cap;
+	uint32_t (*locals)[2];   /* [start, end) of each @local name */
+	size_t nlocals, caplocals;
+} ref_set;
 
 static void compile_lang(void)
 {
@@ -237,6 +253,8 @@ static int ref_kind_from_capture(const char *k, uint32_t n)
 		return MI_REF_IMPORT;
 	if (n == 4 && !memcmp(k, "impl", 4))
 		return MI_REF_IMPL;
+	if (n == 5 && !memcmp(k, "value", 5))
+		return MI_REF_VALUE;
 	return -1;
 }
 
@@ -511,8 +529,8 @@ static int cmp_def(const void *a, const void *b)
 
 static int cmp_ref(const void *a, const void *b)
 {
-	uint32_t x = ts_node_start_byte(((const ref_tmp *)a)->name);
-	uint32_t y = ts_node_start_byte(((const ref_tmp *)b)->name);
+	uint32_t x = ((const ref_tmp *)a)->start;
+	uint32_t y = ((const ref_tmp *)b)->start;
 	return x < y ? -1 : x > y;
 }
 
@@ -629,6 +647,152 @@ void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, in
 		none, kind, c->npatterns + (uint32_t)order);
 }
 
+static void add_ref_at(ref_set *rs, uint32_t start, uint32_t end, TSPoint at, int kind)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 64;
+		rs->v = mi_xrealloc(rs->v, rs->cap * sizeof(*rs->v));
+	}
+	rs->v[rs->n++] = (ref_tmp){start, end, at, kind};
+}
+
+static void add_local(ref_set *rs, TSNode n)
+{
+	if (rs->nlocals == rs->caplocals) {
+		rs->caplocals = rs->caplocals ? rs->caplocals * 2 : 64;
+		rs->locals = mi_xrealloc(rs->locals, rs->caplocals * sizeof(*rs->locals));
+	}
+	rs->locals[rs->nlocals][0] = ts_node_start_byte(n);
+	rs->locals[rs->nlocals][1] = ts_node_end_byte(n);
+	rs->nlocals++;
+}
+
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_' || ch == '$';
+}
+
+/* Words of C-like macro bodies that are followed by '(' without being
+ * calls. */
+static const char *const not_calls[] = {
+	"if", "while", "for", "switch", "return", "sizeof", "typeof", "__typeof__",
+	"__typeof", "alignof", "_Alignof", "__alignof__", "defined", "do", "case",
+	"else", "_Generic", "_Static_assert", "static_assert", "asm", "__asm__",
+	"__asm", "volatile", "__volatile__", "__attribute__", "__attribute",
+	"offsetof", "__builtin_offsetof", "__builtin_constant_p", "__builtin_expect",
+	"__builtin_choose_expr", "__builtin_types_compatible_p", "__stringify",
+	"likely", "unlikely", NULL,
+};
+
+/* Calls written in the unparsed text of node n (a macro's body): every
+ * identifier followed by '(' that is not a keyword, a parameter of the
+ * macro (names in params, a node or null) or glued by ##.  Strings,
+ * character literals and comments are skipped. */
+static void scan_calls(mi_ts_ctx *c, TSNode n, TSNode params, ref_set *rs)
+{
+	uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+	TSPoint at = ts_node_start_point(n);
+	uint32_t pa = ts_node_is_null(params) ? 0 : ts_node_start_byte(params);
+	uint32_t pb = ts_node_is_null(params) ? 0 : ts_node_end_byte(params);
+	const char *s = c->src;
+	if (b > c->len)
+		b = (uint32_t)c->len;
+	for (uint32_t i = a; i < b;) {
+		char ch = s[i];
+		if (ch == '\n') {
+			at.row++;
+			at.column = 0;
+			i++;
+			continue;
+		}
+		if (ch == '"' || ch == '\'') {
+			uint32_t j = i + 1;
+			while (j < b && s[j] != ch && s[j] != '\n')
+				j += s[j] == '\\' && j + 1 < b && s[j + 1] != '\n' ? 2 : 1;
+			at.column += (j < b ? j + 1 : b) - i;
+			i = j < b && s[j] == ch ? j + 1 : j;
+			continue;
+		}
+		if (ch == '/' && i + 1 < b && s[i + 1] == '*') {
+			uint32_t j = i + 2;
+			while (j + 1 < b && !(s[j] == '*' && s[j + 1] == '/')) {
+				if (s[j] == '\n') {
+					at.row++;
+					at.column = 0;
+				} else {
+					at.column++;
+				}
+				j++;
+			}
+			at.column += 4;
+			i = j + 2;
+			continue;
+		}
+		if (ch == '/' && i + 1 < b && s[i + 1] == '/') {
+			while (i < b && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (!ident_char(ch) || (ch >= '0' && ch <= '9')) {
+			at.column++;
+			i++;
+			continue;
+		}
+		uint32_t j = i;
+		while (j < b && ident_char(s[j]))
+			j++;
+		uint32_t k = j;
+		while (k < b && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		bool pasted = (i >= a + 2 && s[i - 1] == '#' && s[i - 2] == '#') ||
+			      (j + 1 < b && s[j] == '#' && s[j + 1] == '#');
+		bool call = k < b && s[k] == '(' && !pasted && !(i > a && s[i - 1] == '#');
+		for (size_t w = 0; call && not_calls[w]; w++)
+			if (strlen(not_calls[w]) == j - i && !memcmp(not_calls[w], s + i, j - i))
+				call = false;
+		if (call && pb > pa) {
+			/* a parameter of the macro called as a function */
+			for (uint32_t p = pa; p + (j - i) <= pb; p++)
+				if (!memcmp(s + p, s + i, j - i) && (p == pa || !ident_char(s[p - 1])) &&
+				    (p + (j - i) == pb || !ident_char(s[p + (j - i)]))) {
+					call = false;
+					break;
+				}
+		}
+		if (call)
+			add_ref_at(rs, i, j, at, MI_REF_CALL);
+		at.column += j - i;
+		i = j;
+	}
+}
+
+/* true if a @local name equal to the text of [start, end) lies inside
+ * [from, to). */
+static bool local_named(mi_ts_ctx *c, const ref_set *rs, uint32_t start, uint32_t end,
+			uint32_t from, uint32_t to)
+{
+	size_t lo = 0, hi = rs->nlocals;
+	while (lo < hi) { /* first local at or after from */
+		size_t mid = (lo + hi) / 2;
+		if (rs->locals[mid][0] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < rs->nlocals && rs->locals[i][0] < to; i++)
+		if (rs->locals[i][1] - rs->locals[i][0] == end - start &&
+		    !memcmp(c->src + rs->locals[i][0], c->src + start, end - start))
+			return true;
+	return false;
+}
+
+static int cmp_local(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 static int ts_extract(mi_ts_ctx *c)
 {
 	int err = 0;
@@ -638,8 +802,7 @@ static int ts_extract(mi_ts_ctx *c)
 	TSParser *parser = ts_parser_new();
 	TSTree *tree = NULL;
 	TSQueryCursor *qc = NULL;
-	ref_tmp *refs = NULL;
-	size_t nrefs = 0, caprefs = 0;
+	ref_set rs = {0};
 	char *prefiltered = NULL;
 
 	if (!ts_parser_set_language(parser, c->row->ts())) {
@@ -669,12 +832,19 @@ static int ts_extract(mi_ts_ctx *c)
 	while (ts_query_cursor_next_match(qc, &m)) {
 		if (!predicates_hold(c, mc, &m))
 			continue;
-		TSNode name = {{0}, 0, 0}, defn = name, body = name, doc = name;
+		TSNode name = {{0}, 0, 0}, defn = name, body = name, doc = name, params = name;
+		TSNode scan = name;
 		int kind = MI_KIND_NONE, rkind = -1;
 		for (uint16_t i = 0; i < m.capture_count; i++) {
 			uint32_t n;
 			const char *cn = ts_query_capture_name_for_id(mc->q, m.captures[i].index, &n);
-			if (n == 4 && !memcmp(cn, "name", 4))
+			if (n == 5 && !memcmp(cn, "local", 5))
+				add_local(&rs, m.captures[i].node);
+			else if (n == 10 && !memcmp(cn, "scan.calls", 10))
+				scan = m.captures[i].node;
+			else if (n == 6 && !memcmp(cn, "params", 6))
+				params = m.captures[i].node;
+			else if (n == 4 && !memcmp(cn, "name", 4))
 				name = m.captures[i].node;
 			else if (n == 4 && !memcmp(cn, "body", 4))
 				body = m.captures[i].node;
@@ -692,14 +862,11 @@ static int ts_extract(mi_ts_ctx *c)
 		if (kind != MI_KIND_NONE && !ts_node_is_null(defn)) {
 			add_def(c, defn, name, body, doc, kind, m.pattern_index);
 		} else if (rkind >= 0 && !ts_node_is_null(name)) {
-			if (nrefs == caprefs) {
-				caprefs = caprefs ? caprefs * 2 : 64;
-				refs = mi_xrealloc(refs, caprefs * sizeof(*refs));
-			}
-			refs[nrefs].name = name;
-			refs[nrefs].kind = rkind;
-			nrefs++;
+			add_ref_at(&rs, ts_node_start_byte(name), ts_node_end_byte(name),
+				   ts_node_start_point(name), rkind);
 		}
+		if (!ts_node_is_null(scan))
+			scan_calls(c, scan, params, &rs);
 	}
 	if (c->row->walk) {
 		c->npatterns = ts_query_pattern_count(mc->q);
@@ -789,13 +956,19 @@ static int ts_extract(mi_ts_ctx *c)
 	}
 	free(stack);
 
-	/* References, with the innermost enclosing symbol as caller. */
+	/* References, with the innermost enclosing symbol as caller.  A value
+	 * reference to a name declared as a local of its caller (a parameter,
+	 * a variable) is no reference to anything indexed. */
+	ref_tmp *refs = rs.v;
+	size_t nrefs = rs.n;
+	if (rs.nlocals)
+		qsort(rs.locals, rs.nlocals, sizeof(*rs.locals), cmp_local);
 	if (nrefs) {
 		qsort(refs, nrefs, sizeof(*refs), cmp_ref);
 		int32_t *st2 = mi_xmalloc((c->p->nsyms + 1) * sizeof(*st2));
 		size_t sp2 = 0, si = 0;
 		for (size_t i = 0; i < nrefs; i++) {
-			uint32_t b = ts_node_start_byte(refs[i].name) + c->base;
+			uint32_t b = refs[i].start + c->base;
 			while (si < c->p->nsyms && c->p->syms[si].start_byte <= b) {
 				while (sp2 > 0 && c->p->syms[st2[sp2 - 1]].end_byte <= c->p->syms[si].start_byte)
 					sp2--;
@@ -804,20 +977,33 @@ static int ts_extract(mi_ts_ctx *c)
 			}
 			while (sp2 > 0 && c->p->syms[st2[sp2 - 1]].end_byte <= b)
 				sp2--;
-			if (i > 0 && ts_node_eq(refs[i - 1].name, refs[i].name))
+			if (i > 0 && refs[i - 1].start == refs[i].start && refs[i - 1].end == refs[i].end)
 				continue;
-			uint32_t nl;
-			const char *nt = node_text(c, refs[i].name, &nl);
-			if (!nl || nl > 200)
+			uint32_t nl = refs[i].end - refs[i].start;
+			if (!nl || nl > 200 || refs[i].end > c->len)
+				continue;
+			int32_t caller = sp2 > 0 ? st2[sp2 - 1] : -1;
+			bool local = false;
+			/* locals of the caller and of the functions around it
+			 * (closures see them) */
+			for (int32_t k = refs[i].kind == MI_REF_VALUE ? caller : -1; k >= 0 && !local;
+			     k = c->p->syms[k].parent_idx) {
+				const mi_symbol *cs = &c->p->syms[k];
+				if (k != caller && cs->kind != MI_KIND_FUNCTION && cs->kind != MI_KIND_METHOD)
+					break;
+				local = local_named(c, &rs, refs[i].start, refs[i].end,
+						    cs->start_byte - c->base, cs->end_byte - c->base);
+			}
+			if (local)
 				continue;
 			mi_ref *r = mi_parsed_add_ref(c->p);
-			r->callee = mi_parsed_strndup(c->p, nt, nl);
-			TSPoint at = ts_node_start_point(refs[i].name);
+			r->callee = mi_parsed_strndup(c->p, c->src + refs[i].start, nl);
+			TSPoint at = refs[i].at;
 			r->line = at.row + 1;
-			r->line_byte = ts_node_start_byte(refs[i].name) - at.column +
+			r->line_byte = refs[i].start - at.column +
 				       (at.row ? c->base : 0); /* a BOM is on line 1 */
 			r->kind = (uint8_t)refs[i].kind;
-			r->caller_idx = sp2 > 0 ? st2[sp2 - 1] : -1;
+			r->caller_idx = caller;
 		}
 		free(st2);
 	}
@@ -828,7 +1014,8 @@ out:
 	c->defs = NULL;
 	mi_buf_release(&c->scratch);
 	c->ndefs = c->capdefs = 0;
-	free(refs);
+	free(rs.v);
+	free(rs.locals);
 	if (qc)
 		ts_query_cursor_delete(qc);
 	if (tree)

@@ -724,7 +724,7 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			mi_buf_add_json_str(j, caller, strlen(caller));
 			mi_buf_addf(j, ",\"kind\":\"%s\",\"text\":",
 				    r.kind == MI_REF_CALL ? "call" : r.kind == MI_REF_IMPORT ? "import" :
-				    r.kind == MI_REF_IMPL ? "impl" : "type");
+				    r.kind == MI_REF_IMPL ? "impl" : r.kind == MI_REF_VALUE ? "value" : "type");
 			mi_buf_add_json_str(j, lt.buf ? lt.buf : "", lt.len);
 			mi_buf_addc(j, '}');
 			mi_buf_addf(x, "%s:%u%s%s\n", cur_path, r.line, caller[0] ? " in " : "", caller);

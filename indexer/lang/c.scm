@@ -86,3 +86,35 @@
   (field_expression field: (field_identifier) @name)
   (parenthesized_expression (pointer_expression argument: (identifier) @name))]) @reference.call
 (preproc_include path: (_) @name) @reference.import
+
+; A function named as a value: a callback argument, a designated or
+; positional initializer (struct of function pointers), an assignment.
+; All-capitals names are constants, not functions.
+(call_expression arguments: (argument_list (identifier) @name (#not-match? @name "^[A-Z0-9_]+$"))) @reference.value
+(initializer_pair value: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(initializer_list (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(assignment_expression right: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(init_declarator value: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(conditional_expression [consequence: (identifier) alternative: (identifier)] @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(binary_expression operator: ["==" "!="] [left: (identifier) right: (identifier)] @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(return_statement (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(cast_expression value: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+(pointer_expression operator: "&" argument: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+; Names local to a function: a value reference to one names nothing indexed.
+; The parameters of a macro-made function (SYSCALL_DEFINE1(close, int, fd)
+; { ... }) and of an old-style definition are names too.
+((expression_statement (call_expression arguments: (argument_list (identifier) @local))) . (compound_statement))
+(function_declarator parameters: (parameter_list (identifier) @local))
+(parameter_declaration declarator: [
+  (identifier) @local
+  (pointer_declarator declarator: (identifier) @local)
+  (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @local))
+  (array_declarator declarator: (identifier) @local)])
+(compound_statement (declaration declarator: [
+  (identifier) @local
+  (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+  (pointer_declarator declarator: (identifier) @local)
+  (array_declarator declarator: (identifier) @local)]))
+; Calls written in macro bodies (the grammar leaves them as text).
+(preproc_function_def parameters: (preproc_params) @params value: (preproc_arg) @scan.calls)
+(preproc_def value: (preproc_arg) @scan.calls)

@@ -17,6 +17,8 @@
 (lexical_declaration (variable_declarator name: (identifier) @name value: (class body: (_) @body))) @definition.class
 ; obj.method = function () {}; Foo.prototype.bar = () => {}
 (expression_statement (assignment_expression left: (member_expression property: (property_identifier) @name) right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])) @definition.function
+; a named function given as a value: defineGetter(req, 'path', function path() {})
+(arguments (function_expression name: (identifier) @name body: (_) @body) @definition.function)
 ; object literal members: { get() {}, run: () => {} }
 (pair key: (property_identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @definition.method
 
@@ -38,3 +40,22 @@
 (export_statement source: (string (string_fragment) @name)) @reference.import
 (call_expression function: (identifier) @fn (#eq? @fn "require") arguments: (arguments . (string (string_fragment) @name))) @reference.import
 (call_expression function: (import) arguments: (arguments . (string (string_fragment) @name))) @reference.import
+
+; A function named as a value: a callback argument, a handler stored in an
+; object or assigned to a property, a JSX handler.
+(arguments (identifier) @name (#not-any-of? @name "undefined" "null" "this")) @reference.value
+(arguments (member_expression object: (this) property: (property_identifier) @name)) @reference.value
+(pair value: (identifier) @name (#not-any-of? @name "undefined" "null")) @reference.value
+(assignment_expression left: (member_expression) right: (identifier) @name (#not-any-of? @name "undefined" "null")) @reference.value
+(assignment_expression left: (member_expression) right: (member_expression object: (this) property: (property_identifier) @name)) @reference.value
+; Names local to a function.
+(formal_parameters (identifier) @local)
+(formal_parameters (assignment_pattern left: (identifier) @local))
+(arrow_function parameter: (identifier) @local)
+(statement_block (lexical_declaration (variable_declarator name: (identifier) @local)))
+(statement_block (variable_declaration (variable_declarator name: (identifier) @local)))
+(object_pattern (shorthand_property_identifier_pattern) @local)
+(array_pattern (identifier) @local)
+; onClick={handleClick}
+(jsx_attribute (jsx_expression (identifier) @name)) @reference.value
+(jsx_attribute (jsx_expression (member_expression object: (this) property: (property_identifier) @name))) @reference.value

@@ -57,3 +57,20 @@
 ; Decorators are calls of the decorator.
 (decorator (identifier) @name) @reference.call
 (decorator (attribute attribute: (identifier) @name)) @reference.call
+
+; A function named as a value: a callback argument (key=len,
+; target=self.run), a handler stored in a dict.
+(argument_list (identifier) @name (#not-any-of? @name "None" "True" "False" "self" "cls")) @reference.value
+(argument_list (attribute attribute: (identifier) @name)) @reference.value
+(keyword_argument value: (identifier) @name (#not-any-of? @name "None" "True" "False" "self" "cls")) @reference.value
+(keyword_argument value: (attribute attribute: (identifier) @name)) @reference.value
+(pair value: (identifier) @name (#not-any-of? @name "None" "True" "False")) @reference.value
+; Names local to a function.
+(parameters (identifier) @local)
+(parameters (default_parameter name: (identifier) @local))
+(parameters (typed_parameter (identifier) @local))
+(parameters (typed_default_parameter name: (identifier) @local))
+(lambda_parameters (identifier) @local)
+(block (expression_statement (assignment left: (identifier) @local)))
+(for_statement left: (identifier) @local)
+(for_in_clause left: (identifier) @local)

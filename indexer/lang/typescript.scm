@@ -45,6 +45,9 @@
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body (#match? @name "^[A-Z][A-Z0-9_]*$"))) @definition.constant)
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: (_)? @body)) @definition.variable)
 
+; a named function given as a value: defineGetter(req, 'path', function path() {})
+(arguments (function_expression name: (identifier) @name body: (_) @body) @definition.function)
+
 ; ---- references ----
 (extends_clause value: (identifier) @name) @reference.impl
 (extends_clause value: (member_expression property: (property_identifier) @name)) @reference.impl
@@ -62,3 +65,19 @@
 ; type uses in annotations: x: User, Array<User>
 (type_annotation (type_identifier) @name) @reference.type
 (type_arguments (type_identifier) @name) @reference.type
+
+; A function named as a value: a callback argument, a handler stored in an
+; object or assigned to a property.
+(arguments (identifier) @name (#not-any-of? @name "undefined" "null" "this")) @reference.value
+(arguments (member_expression object: (this) property: (property_identifier) @name)) @reference.value
+(pair value: (identifier) @name (#not-any-of? @name "undefined" "null")) @reference.value
+(assignment_expression left: (member_expression) right: (identifier) @name (#not-any-of? @name "undefined" "null")) @reference.value
+(assignment_expression left: (member_expression) right: (member_expression object: (this) property: (property_identifier) @name)) @reference.value
+; Names local to a function.
+(required_parameter pattern: (identifier) @local)
+(optional_parameter pattern: (identifier) @local)
+(arrow_function parameter: (identifier) @local)
+(statement_block (lexical_declaration (variable_declarator name: (identifier) @local)))
+(statement_block (variable_declaration (variable_declarator name: (identifier) @local)))
+(object_pattern (shorthand_property_identifier_pattern) @local)
+(array_pattern (identifier) @local)

@@ -5,7 +5,7 @@
  *
  * Dump format, one line each, symbols then references then diagnostics:
  *   sym <start>-<end> <kind> <pub|priv> <qualified.name> | <sig> | <doc line 1>
- *   ref <line> <call|type|import|impl> <callee> <- <caller qualified name or ->
+ *   ref <line> <call|type|import|impl|value> <callee> <- <caller qualified name or ->
  *   diag <line> <E|W|H> <message>
  * A heading's kind is written with its level: "heading:2".
  *
@@ -119,6 +119,7 @@ static const char *ref_kind_name(int k)
 	case MI_REF_TYPE: return "type";
 	case MI_REF_IMPORT: return "import";
 	case MI_REF_IMPL: return "impl";
+	case MI_REF_VALUE: return "value";
 	default: return "?";
 	}
 }
