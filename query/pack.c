@@ -241,7 +241,8 @@ static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int 
 static void add_uses(pack *k, pk_name *names, size_t nn)
 {
 	mi_buf path = {0};
-	qsort(names, nn, sizeof(*names), name_cmp);
+	if (nn)
+		qsort(names, nn, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < nn && k->n < PK_MAX_CANDS; i++) {
 		uint32_t idx;
 		mi_symbol s;

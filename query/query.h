@@ -128,6 +128,33 @@ typedef struct mi_pack_opts {
  */
 int mi_query_pack(mi_query *q, const mi_pack_opts *o, mi_out *out);
 
+/*
+ * Diff mode.  The query side never includes indexer/, so the front end
+ * hands down the parser and the language detector (mi_parse_source and
+ * mi_lang_detect in indexer.h).
+ */
+typedef int (*mi_parse_fn)(int lang, const char *src, size_t len, mi_parsed *out);
+typedef int (*mi_detect_fn)(const char *path);
+typedef struct mi_diff_opts {
+	const char *since;      /* NULL or "": the index against the working tree;
+				   "REV": that git revision against the working tree;
+				   "A..B": between two revisions */
+	const char *path;       /* one file only, NULL = the whole repository */
+	mi_parse_fn parse;      /* required */
+	mi_detect_fn detect;    /* required */
+} mi_diff_opts;
+
+/*
+ * changed_symbols: every symbol with a mark that was added (+), removed (-)
+ * or changed (~: a function's text, a class's signature) as its folded
+ * line, "~F> def total() { ... }  shop/cart.py:25", then a count line.
+ * Files are those whose content differs from the index (by hash), or that
+ * git lists as changed; git runs as a child process with an argv.
+ * {since, changed: [{change, name, kind, parent, path, line, text}], total,
+ * files, text}
+ */
+int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out);
+
 /* index_status: counts, build metadata, format version. */
 int mi_query_stats(mi_query *q, mi_out *out);
 

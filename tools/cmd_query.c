@@ -150,12 +150,15 @@ static const qcmd qcmds[] = {
 	 "multi-hop: callers of callers, implementations, module dependencies"},
 	{"pack", 1, "TARGET... [--budget N] [--depth 1|2]",
 	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
+	{"changed", 0, "[--since REV|A..B] [--path PATH]",
+	 "symbols added (+), removed (-) or changed (~) since the index was built, or since REV"},
 	{"stats", 0, "", "index counts, build time, git HEAD, languages"},
 };
 #define NQCMDS (sizeof(qcmds) / sizeof(qcmds[0]))
 
 const char *const mi_query_cmd_names[] = {"def", "refs", "outline", "expand", "search",
-					  "docs", "research", "pack", "stats", "artifacts", "help", "quit", NULL};
+					  "docs", "research", "pack", "changed", "stats", "artifacts", "help",
+					  "quit", NULL};
 
 void mi_query_cmd_help(FILE *out)
 {
@@ -298,6 +301,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
 		po.depth = d ? atoi(d) : 0;
 		rc = mi_query_pack(q, &po, &o);
+	} else if (!strcmp(name, "changed")) {
+		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
+				  .parse = mi_parse_source, .detect = mi_lang_detect};
+		rc = mi_query_changed(q, &d, &o);
 	} else if (!strcmp(name, "stats")) {
 		rc = mi_query_stats(q, &o);
 	}

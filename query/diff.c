@@ -1,0 +1,401 @@
+/*
+ * diff.c - diff mode: the symbols changed since the index was built (the
+ * working tree against the indexed sources) or since a git revision
+ * (`REV` against the working tree, `A..B` between two revisions), each as
+ * its folded outline line marked `+` added, `-` removed or `~` changed
+ * (`~F> def total() { ... }  shop/cart.py:25`).  Symbols are matched by
+ * kind, parent, name and rank among namesakes; a function is changed when
+ * its text is, a class or module when its signature is (its members answer
+ * for its body).  Git runs as a child process with an argv, never a shell.
+ */
+#include "query_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
+#define DIFF_MAX_FILES 5000       /* changed files looked at */
+
+enum { CH_ADDED, CH_REMOVED, CH_CHANGED };
+static const char ch_mark[] = { '+', '-', '~' };
+static const char *const ch_name[] = { "added", "removed", "changed" };
+
+/* Runs git with argv in dir; stdout into out.  0 when git exited 0. */
+static int run_git(const char *dir, const char *const *argv, mi_buf *out)
+{
+	int fd[2];
+	if (pipe(fd))
+		return errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		return e;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		dup2(fd[1], 1);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 2);
+		}
+		close(fd[0]);
+		close(fd[1]);
+		if (chdir(dir))
+			_exit(127);
+		execvp("git", (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && out->len < DIFF_MAX_OUT)
+			mi_buf_add(out, buf, (size_t)n);
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : MI_ERR_NOTFOUND;
+}
+
+/* One version of a file: its text and its symbols. */
+typedef struct fver {
+	char *text;      /* owned (NULL: the file does not exist there) */
+	size_t len;
+	mi_parsed p;     /* symbols */
+	bool parsed;
+} fver;
+
+static void fver_release(fver *v)
+{
+	free(v->text);
+	mi_parsed_release(&v->p);
+}
+
+/* Reads `rev:path` (rev NULL: the working tree under root). */
+static void read_version(const char *root, const char *rev, const char *path, fver *v)
+{
+	memset(v, 0, sizeof(*v));
+	mi_parsed_init(&v->p);
+	if (!rev) {
+		mi_buf full = {0};
+		mi_buf_addf(&full, "%s/%s", root, path);
+		if (mi_read_file(full.buf, &v->text, &v->len))
+			v->text = NULL;
+		mi_buf_release(&full);
+		return;
+	}
+	mi_buf spec = {0}, out = {0};
+	mi_buf_addf(&spec, "%s:%s", rev, path);
+	const char *argv[] = { "git", "show", spec.buf, NULL };
+	if (!run_git(root, argv, &out)) {
+		v->len = out.len;
+		v->text = out.buf ? mi_buf_detach(&out) : mi_xstrdup("");
+	}
+	mi_buf_release(&out);
+	mi_buf_release(&spec);
+}
+
+static bool shown_kind(int kind)
+{
+	return mi_kind_mark(kind) != 0;
+}
+
+static bool container(int kind)
+{
+	return kind == MI_KIND_CLASS || kind == MI_KIND_STRUCT || kind == MI_KIND_UNION ||
+	       kind == MI_KIND_ENUM || kind == MI_KIND_TRAIT || kind == MI_KIND_MODULE;
+}
+
+/* Whether two symbols are the same one in two versions: kind, name, parent
+ * and rank among the symbols of the same kind, name and parent. */
+static int rank_of(const mi_parsed *p, size_t i)
+{
+	int r = 0;
+	const mi_symbol *s = &p->syms[i];
+	for (size_t j = 0; j < i; j++) {
+		const mi_symbol *o = &p->syms[j];
+		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
+		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : ""))
+			r++;
+	}
+	return r;
+}
+
+static long match(const mi_parsed *a, size_t i, const mi_parsed *b)
+{
+	const mi_symbol *s = &a->syms[i];
+	int want = rank_of(a, i), r = 0;
+	for (size_t j = 0; j < b->nsyms; j++) {
+		const mi_symbol *o = &b->syms[j];
+		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
+		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : "") && r++ == want)
+			return (long)j;
+	}
+	return -1;
+}
+
+static bool same_text(const fver *a, const mi_symbol *x, const fver *b, const mi_symbol *y, bool sig_only)
+{
+	if (sig_only)
+		return !strcmp(x->sig ? x->sig : "", y->sig ? y->sig : "");
+	size_t la = x->end_byte > x->start_byte && x->end_byte <= a->len ? x->end_byte - x->start_byte : 0;
+	size_t lb = y->end_byte > y->start_byte && y->end_byte <= b->len ? y->end_byte - y->start_byte : 0;
+	return la == lb && !memcmp(a->text + x->start_byte, b->text + y->start_byte, la);
+}
+
+typedef struct change {
+	int what;        /* CH_* */
+	char *path;      /* owned */
+	char *name;      /* owned */
+	char *parent;    /* owned */
+	int kind;
+	uint32_t line;   /* in the version it is shown from */
+	char *text;      /* folded line with its mark, owned */
+} change;
+
+typedef struct changes {
+	change *v;
+	size_t n, cap;
+} changes;
+
+static void add_change(changes *c, int what, const char *path, const fver *v, size_t i)
+{
+	const mi_symbol *s = &v->p.syms[i];
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		c->v = mi_xrealloc(c->v, c->cap * sizeof(*c->v));
+	}
+	change *x = &c->v[c->n++];
+	x->what = what;
+	x->path = mi_xstrdup(path);
+	x->name = mi_xstrdup(s->name ? s->name : "");
+	x->parent = mi_xstrdup(s->parent ? s->parent : "");
+	x->kind = s->kind;
+	x->line = s->start_line;
+	mi_buf b = {0};
+	mi_buf_addc(&b, ch_mark[what]);
+	mi_render_line(path, v->text ? v->text : "", v->len, &v->p, i, &b);
+	if (b.len && b.buf[b.len - 1] == '\n')
+		b.len--;
+	mi_buf_addf(&b, "  %s:%u", path, s->start_line);
+	if (s->parent && *s->parent)
+		mi_buf_addf(&b, " in %s", s->parent);
+	mi_buf_addc(&b, '\n');
+	x->text = mi_buf_detach(&b);
+}
+
+/* The changes between two versions of one file. */
+static void diff_file(const char *path, const fver *old, const fver *new, changes *c)
+{
+	const mi_parsed *a = &old->p, *b = &new->p;
+	/* file order of the new version, removed ones where they were */
+	for (size_t i = 0; i < a->nsyms; i++)
+		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, i, b) < 0))
+			add_change(c, CH_REMOVED, path, old, i);
+	for (size_t j = 0; new->text && j < b->nsyms; j++) {
+		const mi_symbol *y = &b->syms[j];
+		if (!shown_kind(y->kind))
+			continue;
+		long i = old->text ? match(b, j, a) : -1;
+		if (i < 0)
+			add_change(c, CH_ADDED, path, new, j);
+		else if (!same_text(old, &a->syms[i], new, y, container(y->kind)))
+			add_change(c, CH_CHANGED, path, new, j);
+	}
+}
+
+static int change_cmp(const void *x, const void *y)
+{
+	const change *a = x, *b = y;
+	int r = strcmp(a->path, b->path);
+	if (r)
+		return r;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->what - b->what;
+}
+
+/* The paths git says differ: REV against the working tree, or A..B. */
+static int git_paths(const char *root, const char *since, mi_buf *out)
+{
+	const char *dots = strstr(since, "..");
+	if (dots) {
+		char *a = mi_xstrndup(since, (size_t)(dots - since));
+		const char *argv[] = { "git", "diff", "--name-only", "--no-renames", a, dots + 2, "--", NULL };
+		int rc = run_git(root, argv, out);
+		free(a);
+		return rc;
+	}
+	const char *argv[] = { "git", "diff", "--name-only", "--no-renames", since, "--", NULL };
+	return run_git(root, argv, out);
+}
+
+int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
+{
+	mi_out_reset(out);
+	if (!o || !o->parse || !o->detect)
+		return mi_out_error(out, MI_ERR_ARG, "diff mode needs a parser: this front end has none");
+	const char *since = o->since && *o->since ? o->since : NULL;
+	if (since && (since[0] == '-' || strpbrk(since, " \t\n")))
+		return mi_out_error(out, MI_ERR_ARG, "since must be a git revision (HEAD~1, a tag, "
+				    "A..B), not '%s'", since);
+	mi_txn *t;
+	int rc = mi_txn_begin(q->st, false, &t);
+	if (rc)
+		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
+	char *root = NULL;
+	mi_buf paths = {0}, norm = {0};
+	changes c = {0};
+	size_t nfiles = 0;
+	if (mi_meta_get_str(t, "root", &root) || !root) {
+		rc = mi_out_error(out, MI_ERR_NOTFOUND, "The index does not say which repository it "
+				  "was built from; rebuild it: mcpidx build REPO");
+		goto out_free;
+	}
+	if (o->path && *o->path && mi_path_normalize(o->path, &norm)) {
+		rc = mi_out_error(out, MI_ERR_PATH, "Path '%s' is outside the repository", o->path);
+		goto out_free;
+	}
+	/* the files to look at, one per line */
+	if (since) {
+		if (git_paths(root, since, &paths)) {
+			rc = mi_out_error(out, MI_ERR_ARG, "git does not know revision '%s' in %s "
+					  "(or %s is not a git checkout)", since, root, root);
+			goto out_free;
+		}
+	} else {
+		mi_cursor *cur;
+		const void *kp, *vp;
+		size_t kl, vl;
+		if (!mi_cursor_open(t, MI_DB_FILES, &cur)) {
+			for (int r = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !r;
+			     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+				mi_buf_add(&paths, kp, kl);
+				mi_buf_addc(&paths, '\n');
+			}
+			mi_cursor_close(cur);
+		}
+	}
+	const char *rev_old = NULL, *rev_new = NULL;
+	char *a_rev = NULL;
+	if (since) {
+		const char *dots = strstr(since, "..");
+		if (dots) {
+			a_rev = mi_xstrndup(since, (size_t)(dots - since));
+			rev_old = a_rev;
+			rev_new = dots + 2;
+		} else {
+			rev_old = since;
+		}
+	}
+	for (char *line = paths.buf, *nl; line && *line && nfiles < DIFF_MAX_FILES; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (!*line || (norm.len && strcmp(line, norm.buf)))
+			continue;
+		int lang = o->detect(line);
+		if (lang == MI_LANG_NONE)
+			continue;
+		fver old, new;
+		read_version(root, rev_new, line, &new);
+		if (since) {
+			read_version(root, rev_old, line, &old);
+			if (old.text)
+				old.parsed = !o->parse(lang, old.text, old.len, &old.p);
+		} else {
+			/* the indexed version: its stored source and symbols */
+			mi_file_rec rec;
+			const char *src;
+			size_t len;
+			memset(&old, 0, sizeof(old));
+			mi_parsed_init(&old.p);
+			if (!mi_q_load_file(t, line, NULL, &rec, &src, &len, &old.p)) {
+				uint8_t h[16];
+				if (new.text) {
+					mi_hash128(new.text, new.len, h);
+					if (!memcmp(h, rec.hash, 16)) {
+						mi_file_rec_release(&rec);
+						fver_release(&old);
+						fver_release(&new);
+						continue;
+					}
+				}
+				old.text = mi_xstrndup(src, len);
+				old.len = len;
+				old.parsed = true;
+				mi_file_rec_release(&rec);
+			}
+		}
+		if (new.text)
+			new.parsed = !o->parse(lang, new.text, new.len, &new.p);
+		if ((old.text && !old.parsed) || (new.text && !new.parsed) || (!old.text && !new.text)) {
+			fver_release(&old);
+			fver_release(&new);
+			continue;
+		}
+		size_t before = c.n;
+		diff_file(line, &old, &new, &c);
+		nfiles += c.n > before;
+		fver_release(&old);
+		fver_release(&new);
+	}
+	free(a_rev);
+	if (c.n)
+		qsort(c.v, c.n, sizeof(*c.v), change_cmp);
+
+	mi_buf *x = &out->text, *j = &out->json;
+	size_t count[3] = {0};
+	for (size_t i = 0; i < c.n; i++) {
+		mi_buf_adds(x, c.v[i].text);
+		count[c.v[i].what]++;
+	}
+	mi_buf_addf(x, "V* %zu changed symbol%s in %zu file%s since %s: %zu added, %zu removed, "
+		    "%zu changed\n", c.n, c.n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
+		    since ? since : "the index was built", count[CH_ADDED], count[CH_REMOVED],
+		    count[CH_CHANGED]);
+	mi_buf_adds(j, "{\"since\":");
+	if (since)
+		mi_buf_add_json_str(j, since, strlen(since));
+	else
+		mi_buf_adds(j, "null");
+	mi_buf_adds(j, ",\"changed\":[");
+	for (size_t i = 0; i < c.n; i++) {
+		change *e = &c.v[i];
+		mi_buf_addf(j, "%s{\"change\":\"%s\",\"name\":", i ? "," : "", ch_name[e->what]);
+		mi_buf_add_json_str(j, e->name, strlen(e->name));
+		mi_buf_addf(j, ",\"kind\":\"%s\",\"parent\":", mi_kind_name(e->kind));
+		mi_buf_add_json_str(j, e->parent, strlen(e->parent));
+		mi_buf_adds(j, ",\"path\":");
+		mi_buf_add_json_str(j, e->path, strlen(e->path));
+		size_t tl = strlen(e->text);
+		mi_buf_addf(j, ",\"line\":%u,\"text\":", e->line);
+		mi_buf_add_json_str(j, e->text, tl && e->text[tl - 1] == '\n' ? tl - 1 : tl);
+		mi_buf_addc(j, '}');
+	}
+	mi_buf_addf(j, "],\"total\":%zu,\"files\":%zu,\"text\":", c.n, nfiles);
+	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
+	mi_buf_addc(j, '}');
+	rc = 0;
+out_free:
+	for (size_t i = 0; i < c.n; i++) {
+		free(c.v[i].path);
+		free(c.v[i].name);
+		free(c.v[i].parent);
+		free(c.v[i].text);
+	}
+	free(c.v);
+	free(root);
+	mi_buf_release(&paths);
+	mi_buf_release(&norm);
+	mi_txn_abort(t);
+	return rc;
+}
