@@ -159,13 +159,18 @@ typedef enum mi_vis {
 /* Stable language ids stored in file records: rows of lang_list.h, in order. */
 typedef enum mi_lang_id {
 	MI_LANG_NONE = 0,
-#define MI_LANG_ROW(ID, name) MI_LANG_##ID,
+#define MI_LANG_ROW(ID, name, comment, close, flags) MI_LANG_##ID,
 #include "lang_list.h"
 #undef MI_LANG_ROW
 	MI_LANG__COUNT
 } mi_lang_id;
 
 const char *mi_lang_name(int lang);     /* "c", "cpp", ..., "text" for NONE */
+#define MI_LANGF_PROSE 1  /* prose: headings fold like Markdown's, search_docs reads it */
+int mi_lang_flags(int lang);            /* MI_LANGF_* of a language, 0 if unknown */
+/* Line-comment syntax of a language: returns its opening ("#", "//"); *close
+ * is "" or what ends the comment (" -->").  "#" for NONE. */
+const char *mi_lang_comment(int lang, const char **close);
 
 /* ---- records ------------------------------------------------------------------ */
 

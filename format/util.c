@@ -558,7 +558,7 @@ char mi_kind_mark(int kind)
 
 static const char *const lang_names[MI_LANG__COUNT] = {
 	[MI_LANG_NONE] = "text",
-#define MI_LANG_ROW(ID, name) [MI_LANG_##ID] = #name,
+#define MI_LANG_ROW(ID, name, comment, close, flags) [MI_LANG_##ID] = #name,
 #include "lang_list.h"
 #undef MI_LANG_ROW
 };
@@ -568,6 +568,29 @@ const char *mi_lang_name(int lang)
 	if (lang < 0 || lang >= MI_LANG__COUNT || !lang_names[lang])
 		return "text";
 	return lang_names[lang];
+}
+
+static const struct {
+	const char *open, *close; /* line-comment syntax */
+	int flags;                /* MI_LANGF_* */
+} lang_traits[MI_LANG__COUNT] = {
+	[MI_LANG_NONE] = {"#", "", 0},
+#define MI_LANG_ROW(ID, name, comment, close, flags) [MI_LANG_##ID] = {comment, close, flags},
+#include "lang_list.h"
+#undef MI_LANG_ROW
+};
+
+int mi_lang_flags(int lang)
+{
+	return lang < 0 || lang >= MI_LANG__COUNT ? 0 : lang_traits[lang].flags;
+}
+
+const char *mi_lang_comment(int lang, const char **close)
+{
+	if (lang < 0 || lang >= MI_LANG__COUNT)
+		lang = MI_LANG_NONE;
+	*close = lang_traits[lang].close;
+	return lang_traits[lang].open;
 }
 
 /* ---- portability ------------------------------------------------------------ */

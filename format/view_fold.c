@@ -19,7 +19,7 @@ bool mi_v_sym_public(const vctx *c, const mi_symbol *s)
 	    (s->kind == MI_KIND_TRAIT || s->kind == MI_KIND_ENUM ||
 	     s->kind == MI_KIND_POINTCUT))
 		return true;
-	if (c->p->lang == MI_LANG_MARKDOWN)
+	if (mi_lang_flags(c->p->lang) & MI_LANGF_PROSE)
 		return true;
 	if (c->header && is_fn(s->kind))
 		return true;

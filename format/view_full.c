@@ -11,17 +11,7 @@
 /* The line-comment syntax of a language: open, and *close ("" or " -->"). */
 const char *mi_v_comment_open(int lang, const char **close)
 {
-	*close = "";
-	switch (lang) {
-	case MI_LANG_PYTHON: case MI_LANG_RUBY: case MI_LANG_BASH: case MI_LANG_SIMPLE:
-	case MI_LANG_NONE:
-		return "#";
-	case MI_LANG_MARKDOWN:
-		*close = " -->";
-		return "<!--";
-	default:
-		return "//";
-	}
+	return mi_lang_comment(lang, close);
 }
 
 void mi_v_render_full(vctx *c)

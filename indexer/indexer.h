@@ -15,6 +15,10 @@
 int mi_lang_detect(const char *path);
 /* Language by name ("c", "python", ...); MI_LANG_NONE if unknown. */
 int mi_lang_from_name(const char *name);
+/* Appends one line per language mcpidx reads to out: its name, the file
+ * extensions and names it claims, and whether a tree-sitter grammar or a
+ * scanner of our own reads it. */
+void mi_lang_list(mi_buf *out);
 
 /*
  * Parses src as lang and fills out (which must be mi_parsed_init'ed) with

@@ -17,7 +17,8 @@ typedef struct mi_lang_row {
 	int id;                       /* mi_lang_id */
 	const char *name;             /* "c" */
 	const char *exts;             /* " .c .h " (space-delimited, both ends) */
-	const char *filenames;        /* " Makefile " exact names, or NULL */
+	const char *filenames;        /* " Makefile Kconfig.* " names (a trailing
+	                               * '*': any name it starts), or NULL */
 	const TSLanguage *(*ts)(void);/* tree-sitter grammar, NULL = scanner */
 	const char *query;            /* tags query source (ours) */
 	/* Own scanner for languages without tree-sitter (Simple). */

@@ -8,12 +8,12 @@
 
 #include <string.h>
 
-#define MI_LANG_ROW(ID, name) extern const mi_lang_row mi_lang_##name;
+#define MI_LANG_ROW(ID, name, comment, close, flags) extern const mi_lang_row mi_lang_##name;
 #include "../format/lang_list.h"
 #undef MI_LANG_ROW
 
 static const mi_lang_row *const rows[] = {
-#define MI_LANG_ROW(ID, name) &mi_lang_##name,
+#define MI_LANG_ROW(ID, name, comment, close, flags) &mi_lang_##name,
 #include "../format/lang_list.h"
 #undef MI_LANG_ROW
 };
@@ -40,6 +40,24 @@ static bool in_list(const char *list, const char *word, size_t n)
 	return strstr(list, key) != NULL;
 }
 
+/* true if list (" a b* ") holds base, a word ending in '*' matching any
+ * name it starts. */
+static bool name_in_list(const char *list, const char *base, size_t n)
+{
+	if (!list)
+		return false;
+	if (in_list(list, base, n))
+		return true;
+	for (const char *w = list; (w = strchr(w, '*')); w++) {
+		const char *st = w;
+		while (st > list && st[-1] != ' ')
+			st--;
+		if ((size_t)(w - st) <= n && !memcmp(st, base, (size_t)(w - st)))
+			return true;
+	}
+	return false;
+}
+
 int mi_lang_detect(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -54,7 +72,7 @@ int mi_lang_detect(const char *path)
 			ext[i] = (char)(dot[i] >= 'A' && dot[i] <= 'Z' ? dot[i] + 32 : dot[i]);
 	}
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		if (in_list(rows[i]->filenames, base, bl))
+		if (name_in_list(rows[i]->filenames, base, bl))
 			return rows[i]->id;
 		if (el && in_list(rows[i]->exts, ext, el))
 			return rows[i]->id;
@@ -68,4 +86,27 @@ int mi_lang_from_name(const char *name)
 		if (!strcmp(rows[i]->name, name))
 			return rows[i]->id;
 	return MI_LANG_NONE;
+}
+
+void mi_lang_list(mi_buf *out)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const mi_lang_row *r = rows[i];
+		mi_buf_addf(out, "%-11s", r->name);
+		const char *lists[2] = {r->exts, r->filenames};
+		bool first = true;
+		for (int k = 0; k < 2; k++)
+			for (const char *w = lists[k]; w && *w;) {
+				while (*w == ' ')
+					w++;
+				size_t n = strcspn(w, " ");
+				if (n) {
+					mi_buf_adds(out, first ? " " : ", ");
+					mi_buf_add(out, w, n);
+					first = false;
+				}
+				w += n;
+			}
+		mi_buf_adds(out, r->ts ? "  (tree-sitter)\n" : "  (scanner)\n");
+	}
 }

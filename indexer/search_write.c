@@ -602,7 +602,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 	size_t nsp = 0, rcap = 0, nr;
 	uint32_t *ranges = NULL, *last_n = NULL, nchunks = 0;
 	uint64_t totals[MI_SF__COUNT] = { 0 };
-	int body_flags = p->lang == MI_LANG_MARKDOWN ? 0 : MI_TOK_CODE;
+	int body_flags = mi_lang_flags(p->lang) & MI_LANGF_PROSE ? 0 : MI_TOK_CODE;
 	const char *base = strrchr(path, '/');
 	mi_buf crumb = { 0 }, syms = { 0 };
 	uint8_t k[8];
@@ -660,7 +660,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 				ci.flags |= MI_POSTF_TEST;
 			if (s->vis == MI_VIS_PRIVATE)
 				ci.flags |= MI_POSTF_PRIVATE;
-			if (s->kind == MI_KIND_HEADING || p->lang == MI_LANG_MARKDOWN)
+			if (s->kind == MI_KIND_HEADING || (mi_lang_flags(p->lang) & MI_LANGF_PROSE))
 				ci.flags |= MI_POSTF_MD;
 			if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
 				ci.flags |= MI_POSTF_AUX;
@@ -690,7 +690,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 			nterms = sw_chunk_terms(base, strlen(base), NULL, 0, path, NULL,
 						NULL, src, ranges, nr, body_flags, &ci);
 			ci.flags |= MI_POSTF_AUX | fclass;
-			if (p->lang == MI_LANG_MARKDOWN)
+			if (mi_lang_flags(p->lang) & MI_LANGF_PROSE)
 				ci.flags |= MI_POSTF_MD;
 			c.kind = MI_KIND_NONE;
 			c.vis = MI_VIS_PUBLIC;

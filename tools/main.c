@@ -96,6 +96,13 @@ int main(int argc, char **argv)
 		return cmd_version(0, NULL);
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		return cmd_help(1, argv + 1);
+	if (!strcmp(name, "--languages")) {
+		mi_buf b = {0};
+		mi_lang_list(&b);
+		fwrite(b.buf ? b.buf : "", 1, b.len, stdout);
+		mi_buf_release(&b);
+		return 0;
+	}
 	for (size_t i = 0; i < NCMDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].run(argc - 1, argv + 1);

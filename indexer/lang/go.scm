@@ -43,6 +43,11 @@
 (assignment_statement right: (expression_list (selector_expression field: (field_identifier) @name))) @reference.value
 (short_var_declaration right: (expression_list (identifier) @name (#not-any-of? @name "nil" "true" "false"))) @reference.value
 (short_var_declaration right: (expression_list (selector_expression field: (field_identifier) @name))) @reference.value
+(literal_value (literal_element (selector_expression field: (field_identifier) @name))) @reference.value
+(return_statement (expression_list (identifier) @name (#not-any-of? @name "nil" "true" "false"))) @reference.value
+(var_spec value: (expression_list (identifier) @name (#not-any-of? @name "nil" "true" "false"))) @reference.value
+(var_spec value: (expression_list (selector_expression field: (field_identifier) @name))) @reference.value
+(binary_expression operator: ["==" "!="] [left: (identifier) right: (identifier)] @name (#not-any-of? @name "nil" "true" "false")) @reference.value
 ; Names local to a function.
 (parameter_declaration name: (identifier) @local)
 (variadic_parameter_declaration name: (identifier) @local)

@@ -79,4 +79,37 @@ void mi_ts_set_name(mi_ts_ctx *c, mi_symbol *s, const char *prefix);
 TSNode mi_ts_split_declarators(mi_ts_ctx *c, TSNode def, mi_symbol *s,
 			       const char *decl_type, const char *list_type);
 
+/* ---- languages read by a scanner of our own: scan.c ------------------------ */
+
+typedef struct mi_scan {
+	const char *src;         /* the file */
+	size_t len;
+	mi_parsed *p;            /* output */
+	uint32_t *lines;         /* start byte of each line */
+	size_t nlines;
+} mi_scan;
+
+void mi_scan_init(mi_scan *s, const char *src, size_t len, mi_parsed *p);
+void mi_scan_release(mi_scan *s);
+/* 1-based line of byte; end of the line holding byte (its '\n' or len). */
+uint32_t mi_scan_line(const mi_scan *s, uint32_t byte);
+uint32_t mi_scan_eol(const mi_scan *s, uint32_t byte);
+/* Adds a symbol of kind over [start, end) named name[0, nl), its signature
+ * the folded text of [sig_start, sig_end), under parent (-1: top level).
+ * Public, no doc.  Returns its index. */
+int mi_scan_sym(mi_scan *s, int kind, uint32_t start, uint32_t end, const char *name,
+		size_t nl, uint32_t sig_start, uint32_t sig_end, int parent);
+/* Sets symbol i's parent (index, -1 none): parent_idx, qualified parent
+ * name and nesting level. */
+void mi_scan_set_parent(mi_scan *s, int i, int parent);
+/* Sets symbol i's doc to doc[0, n) (copied, trailing blanks dropped). */
+void mi_scan_doc(mi_scan *s, int i, const char *doc, size_t n);
+/* Adds a reference of kind (MI_REF_*) to name[0, nl) at byte at, made
+ * from symbol caller (-1: file level). */
+void mi_scan_ref(mi_scan *s, int kind, uint32_t at, const char *name, size_t nl, int caller);
+/* Headings (kind MI_KIND_HEADING, level set, body_byte at the end of the
+ * heading's own lines): each spans to the next heading of the same or a
+ * higher level, under the nearest heading of a higher level before it. */
+void mi_scan_headings(mi_scan *s);
+
 #endif

@@ -323,6 +323,19 @@ TEST(rows_match_list)
 	CHECK(mi_lang_row_get(MI_LANG__COUNT) == NULL);
 }
 
+/* File names without an extension and names a row lists with a '*'. */
+TEST(detect_names)
+{
+	CHECK_INT(mi_lang_detect("init/Kconfig"), MI_LANG_KCONFIG);
+	CHECK_INT(mi_lang_detect("lib/Kconfig.debug"), MI_LANG_KCONFIG);
+	CHECK_INT(mi_lang_detect("Dockerfile"), MI_LANG_DOCKERFILE);
+	CHECK_INT(mi_lang_detect("build/Dockerfile.dev"), MI_LANG_DOCKERFILE);
+	CHECK_INT(mi_lang_detect("arch/x86/entry/entry_64.S"), MI_LANG_ASM);
+	CHECK_INT(mi_lang_detect("Documentation/index.rst"), MI_LANG_RST);
+	CHECK_INT(mi_lang_detect("src/Kconfigure.c"), MI_LANG_C);
+	CHECK_INT(mi_lang_detect("NotADockerfile"), MI_LANG_NONE);
+}
+
 /* The dump itself: a hand-built parse gives the documented lines. */
 TEST(dump_format)
 {
@@ -398,6 +411,7 @@ int main(void)
 	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
 	RUN(queries_compile);
 	RUN(rows_match_list);
+	RUN(detect_names);
 	RUN(dump_format);
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);
