@@ -527,7 +527,7 @@ int mi_out_error(mi_out *o, int err, const char *fmt, ...)
 
 /* A virtual line about one symbol from outside the source, such as a
  * stored summary: rendered "V* <label>: <text>" under the symbol that starts
- * at line (0: the file, at the top). */
+ * at line (0: the file, at the top).  mi_view_opts.line_notes. */
 typedef struct mi_view_note {
 	uint32_t line;      /* the symbol's start line; 0 = the whole file */
 	const char *label;  /* "summary" */
@@ -544,9 +544,12 @@ typedef struct mi_view_opts {
 	bool coverage;         /* V* coverage: lines from an lcov file */
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
-	const mi_view_note *notes; /* V* lines from outside the source (outline,
-				   * compact, expand docs|all); NULL = none */
-	size_t nnotes;         /* how many */
+	bool xrefs;            /* read_file: callers and implementers under symbols */
+	const char *const *notes; /* per symbol index: V* lines written under its
+				     entry ('\n' between), NULL = none (outline) */
+	const mi_view_note *line_notes; /* V* lines from outside the source by symbol
+					 * line (outline, compact, expand docs|all) */
+	size_t nline_notes;    /* how many */
 } mi_view_opts;
 
 /*

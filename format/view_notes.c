@@ -1,6 +1,6 @@
 /*
  * view_notes.c - virtual lines that come from outside the source, such as
- * the summaries the host's model wrote about a symbol (mi_view_opts.notes):
+ * the summaries the host's model wrote about a symbol (mi_view_opts.line_notes):
  * "V* summary: ..." under the symbol, or at the top for the whole file.
  */
 #include "view_int.h"
@@ -11,8 +11,8 @@
 
 void mi_v_put_notes(vctx *c, uint32_t line, int depth, bool full)
 {
-	for (size_t k = 0; k < c->o->nnotes; k++) {
-		const mi_view_note *n = &c->o->notes[k];
+	for (size_t k = 0; k < c->o->nline_notes; k++) {
+		const mi_view_note *n = &c->o->line_notes[k];
 		const char *t = str0(n->text);
 		size_t len = strlen(t), cap = full ? len : NOTE_CAP;
 		bool space = false;

@@ -188,6 +188,19 @@ static bool compact_opens(const vctx *c, const mi_symbol *s)
 	return strncmp(sig, "impl", 4) != 0 && strncmp(sig, "extension", 9) != 0;
 }
 
+/* The caller's V* lines of a symbol (cross-references), one per line of
+ * note. */
+static void put_notes(vctx *c, const char *note, int depth)
+{
+	while (*note) {
+		size_t n = strcspn(note, "\n");
+		mi_v_vline(c, depth);
+		mi_buf_add(c->out, note, n);
+		mi_buf_addc(c->out, '\n');
+		note += n + (note[n] == '\n');
+	}
+}
+
 /*
  * Test functions fold to one line under their parent (par -1: the file):
  * "V* tests: TestA, TestB" naming all of them in outline,
@@ -288,6 +301,8 @@ static bool put_entry(vctx *c, size_t i)
 		put_tests(c, (int32_t)i, depth);
 	if (k->container && c->mode == VM_OUTLINE)
 		mi_v_put_traits(c, i, depth);
+	if (c->mode == VM_OUTLINE && c->o->notes && c->o->notes[i])
+		put_notes(c, c->o->notes[i], depth);
 	if (c->mode == VM_OUTLINE)
 		mi_v_put_sym_diags(c, i, depth);
 	mi_v_put_notes(c, s->start_line, depth, false);

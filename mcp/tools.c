@@ -102,8 +102,8 @@ static int t_read_file(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
 	rc = repo_path(c, arg_str(args, "path", ""), &p, out);
 	if (!rc && arg_bool(args, "summaries", false) &&
 	    !mi_art_notes(mi_mcp_art_handle(c->sess->srv), q, p.buf, &notes)) {
-		vo.notes = notes.v;
-		vo.nnotes = notes.n;
+		vo.line_notes = notes.v;
+		vo.nline_notes = notes.n;
 	}
 	if (!rc)
 		rc = mi_query_read_file(q, p.buf, &vo, out);
@@ -125,8 +125,8 @@ static int t_expand_at(mi_mcp_call *c, mi_query *q, json_t *args, mi_out *out)
 	/* The docs of a symbol include what the host's model wrote about it. */
 	if (!rc && (!strcmp(what, "docs") || !strcmp(what, "all")) &&
 	    !mi_art_notes(mi_mcp_art_handle(c->sess->srv), q, p.buf, &notes)) {
-		vo.notes = notes.v;
-		vo.nnotes = notes.n;
+		vo.line_notes = notes.v;
+		vo.nline_notes = notes.n;
 	}
 	if (!rc)
 		rc = mi_query_expand(q, p.buf, arg_str(args, "selector", ""), what, &vo, out);

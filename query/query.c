@@ -861,7 +861,10 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 			vo.lcov_path = lcov = find_lcov(t);
 		if (compiled)
 			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
+		char **notes = vo.xrefs ? mi_q_xrefs(t, norm.buf, &p) : NULL;
+		vo.notes = (const char *const *)notes;
 		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
+		mi_q_xrefs_free(notes, p.nsyms);
 		free(lcov);
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);

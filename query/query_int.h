@@ -31,6 +31,11 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
 		  mi_parsed *arena);
 
+/* read_file {xrefs}: one malloc'd note per symbol of p ("called by: a, b
+ * (+3)", "implemented by: A"), NULL where there is none (xrefs.c). */
+char **mi_q_xrefs(mi_txn *t, const char *path, const mi_parsed *p);
+void mi_q_xrefs_free(char **notes, size_t n);
+
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);
 

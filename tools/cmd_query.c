@@ -23,7 +23,8 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", "show-coverage", "summaries", NULL};
+					    "coverage", "show-coverage", "xrefs",
+					    "summaries", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -122,6 +123,7 @@ static int view_opts(const qargs *a, mi_view_opts *v, mi_buf *err)
 	const char *marks = opt_get(a, "marks");
 	v->unicode = opt_get(a, "unicode") || (marks && !strcmp(marks, "unicode"));
 	v->block_guides = opt_get(a, "block-guides") != NULL;
+	v->xrefs = opt_get(a, "xrefs") != NULL;
 	v->coverage = opt_get(a, "coverage") || opt_get(a, "show-coverage") || opt_get(a, "lcov");
 	v->lcov_path = opt_get(a, "lcov");
 	const char *mt = opt_get(a, "max-tokens");
@@ -140,7 +142,7 @@ typedef struct qcmd {
 static const qcmd qcmds[] = {
 	{"def", 1, "NAME [PATH]", "where NAME is defined (Parent.NAME works), with its folded header"},
 	{"refs", 1, "NAME [--all] [--limit N]", "call sites of NAME with their callers (--all: every reference)"},
-	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--summaries]",
+	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs] [--summaries]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
 	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
@@ -258,8 +260,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		if ((name[0] == 'o' ? opt_get(&a, "summaries") != NULL :
 		     !what || !strcmp(what, "docs") || !strcmp(what, "all")) &&
 		    !mi_artifacts_notes(q, a.pos[0], &notes)) {
-			v.notes = notes.v; /* stored summaries: V* summary lines */
-			v.nnotes = notes.n;
+			v.line_notes = notes.v; /* stored summaries: V* summary lines */
+			v.nline_notes = notes.n;
 		}
 		if (name[0] == 'o')
 			rc = mi_query_read_file(q, a.pos[0], &v, &o);

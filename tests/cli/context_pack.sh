@@ -1,5 +1,6 @@
 #!/bin/sh
 # context_pack.sh - `mcpidx query IDX pack` and `mcpidx context`: context packs of
+# testdata/pack (and `outline --xrefs`, the callers inline),
 # testdata/pack byte for byte as testdata/pack/expected/ says, within their
 # budget, the same bytes twice, and clear errors for bad targets and budgets.
 . tests/cli/lib.sh
@@ -34,6 +35,12 @@ for b in 100 150 200 300; do
 done
 expect_eq "$(json "$T/a.json" 'sorted(e["name"] for e in j["entries"] if e["role"] == "uses")')" \
 	"['apply_discount', 'log', 'subtotal', 'with_tax']" "uses of total, checkout, refund"
+
+# cross-references inline (read_file xrefs): callers under functions
+"$MCPIDX" query "$T/idx" outline shop/cart.py --xrefs > "$T/x" || fail "outline --xrefs"
+cmp -s $E/cart.py.xrefs.txt "$T/x" || { diff $E/cart.py.xrefs.txt "$T/x" >&2; fail "outline --xrefs differs"; }
+"$MCPIDX" query "$T/idx" outline shop/cart.py > "$T/plain" || fail "outline"
+grep -q "called by" "$T/plain" && fail "xrefs without --xrefs"
 
 # bad input
 "$MCPIDX" query "$T/idx" pack nosuch > "$T/out" 2> "$T/err" && fail "unknown target accepted"

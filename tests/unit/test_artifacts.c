@@ -121,7 +121,7 @@ TEST(notes_in_views)
 		{12, "summary", "Closes\nthe   socket."},
 		{2, "summary", NULL},
 	};
-	mi_view_opts vo = {.notes = notes, .nnotes = 3};
+	mi_view_opts vo = {.line_notes = notes, .nline_notes = 3};
 	mi_out o = {0};
 	char big[400];
 	CHECK_INT(mi_query_read_file(q, "src/net.c", &vo, &o), 0);
