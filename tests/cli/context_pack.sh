@@ -1,8 +1,8 @@
 #!/bin/sh
 # context_pack.sh - `mcpidx query IDX pack` and `mcpidx context`: context packs of
-# testdata/pack (and `outline --xrefs`, the callers inline),
 # testdata/pack byte for byte as testdata/pack/expected/ says, within their
-# budget, the same bytes twice, and clear errors for bad targets and budgets.
+# budget, the same bytes twice, and clear errors for bad targets and budgets;
+# `outline --xrefs` (callers inline) as its golden says.
 . tests/cli/lib.sh
 E=testdata/pack/expected
 "$MCPIDX" build testdata/pack -o "$T/idx" -q || fail "build testdata/pack"
