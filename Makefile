@@ -133,18 +133,24 @@ $(O)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
 # The regression replayer includes the fuzz targets' code.
 $(O)/tests/test_fuzz_regress $(O)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c)
 
+# The conformance fixture server of tests/mcp (the suite's tools, prompts and
+# resources over the mcp/ library).
+$(O)/mcp-fixture: tests/mcp/fixture.c $(LIB_OBJ) $(GRAMMAR_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
+
 # ---- entry points ----
 run: mcpidx
 	sh tools/demo.sh
 
 # tests/run.sh finds the binaries through MI_OUT (object tree) and MI_BIN.
 RUN_TESTS = MI_OUT=$(O) MI_BIN=$(BIN) sh tests/run.sh
-test: $(BIN) $(UNIT_BIN) $(O)/mcpidx-asan $(UNIT_ASAN)
+test: $(BIN) $(UNIT_BIN) $(O)/mcpidx-asan $(UNIT_ASAN) $(O)/mcp-fixture
 	sh tests/compile/deps.sh
 	$(RUN_TESTS)
 
 # Quick loop while developing: no sanitized pass.
-test-fast: $(BIN) $(UNIT_BIN)
+test-fast: $(BIN) $(UNIT_BIN) $(O)/mcp-fixture
 	MI_SKIP_ASAN=1 $(RUN_TESTS)
 
 valgrind: $(BIN) $(UNIT_BIN)

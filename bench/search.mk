@@ -16,14 +16,20 @@ $(BENCH_SEARCH_BIN): bench/search/search_bench.c $(LIB_OBJ) $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
 
-# prep: copy with doc comments blanked, make the queries, index the copy.
+# prep: copy with doc comments blanked, make the queries, index the copy;
+# then the same with the doc comments kept (NAME-docs: the question is the
+# answer's own first doc sentence, the case a doc comment must win).
 bench-search-prep: $(BENCH_SEARCH_BIN)
 	@set -e; eval "$$(sh bench/corpus.sh)"; \
-	$(BENCH_SEARCH_BIN) prep "$$linux" $(BENCH_SEARCH_OUT)/linux c,h; \
-	$(BENCH_SEARCH_BIN) prep "$$python" $(BENCH_SEARCH_OUT)/python py; \
-	$(BENCH_SEARCH_BIN) prep "$$go" $(BENCH_SEARCH_OUT)/go go "cmd/,vendor/,/testdata/"; \
-	$(BENCH_SEARCH_BIN) prep "$$java" $(BENCH_SEARCH_OUT)/java java; \
-	$(BENCH_SEARCH_BIN) prep "$$js" $(BENCH_SEARCH_OUT)/js js
+	for docs in "" 1; do \
+	sfx=$${docs:+-docs}; export SEARCH_BENCH_KEEP_DOCS=$$docs; \
+	[ -n "$$docs" ] || unset SEARCH_BENCH_KEEP_DOCS; \
+	$(BENCH_SEARCH_BIN) prep "$$linux" $(BENCH_SEARCH_OUT)/linux$$sfx c,h; \
+	$(BENCH_SEARCH_BIN) prep "$$python" $(BENCH_SEARCH_OUT)/python$$sfx py; \
+	$(BENCH_SEARCH_BIN) prep "$$go" $(BENCH_SEARCH_OUT)/go$$sfx go "cmd/,vendor/,/testdata/"; \
+	$(BENCH_SEARCH_BIN) prep "$$java" $(BENCH_SEARCH_OUT)/java$$sfx java; \
+	$(BENCH_SEARCH_BIN) prep "$$js" $(BENCH_SEARCH_OUT)/js$$sfx js; \
+	done
 
 .PHONY: bench-search bench-search-prep bench-search-tune
 bench: bench-search
@@ -34,7 +40,10 @@ bench-search: bench-search-prep
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/python "python 3.11 stdlib"; \
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/go "go 1.19 stdlib (src without cmd/, vendor/, testdata/)"; \
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/java "java 17 java.base"; \
-	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/js "eslint 8.57.0 (npm)"
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/js "eslint 8.57.0 (npm)"; \
+	echo; echo "== docs kept (the question is the answer's own first doc sentence), mcpidx"; \
+	for s in $(BENCH_SEARCH_SETS); do \
+	SEARCH_BENCH_QUICK=1 $(BENCH_SEARCH_BIN) run $(BENCH_SEARCH_OUT)/$$s-docs; done
 
 bench-search-tune: $(BENCH_SEARCH_BIN)
 	$(BENCH_SEARCH_BIN) tune "$(PARAMS)" $(addprefix $(BENCH_SEARCH_OUT)/,$(BENCH_SEARCH_SETS))

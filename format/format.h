@@ -92,6 +92,9 @@ void mi_hash_hex(const uint8_t h[16], char out[33]);
 int mi_read_file(const char *path, char **out, size_t *len);
 /* true when s[0..len) is valid UTF-8. */
 bool mi_utf8_valid(const char *s, size_t len);
+/* Appends s[0..len) with each byte that is not part of valid UTF-8
+ * replaced by U+FFFD, so the result always is. */
+void mi_buf_add_utf8(mi_buf *b, const char *s, size_t len);
 /* Number of lines: count of '\n' plus one if the last line lacks it. */
 uint32_t mi_count_lines(const char *s, size_t len);
 /* Normalises a user-supplied repo-relative path into out: strips "./",

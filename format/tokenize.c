@@ -435,7 +435,7 @@ const mi_bm25f mi_bm25f_params = {
 	.k1 = { [MI_SM_CODE] = 2.4f, [MI_SM_DOCS_MD] = 1.6f, [MI_SM_DOCS_CODE] = 1.6f },
 	.w = {
 		/*             name  path  sig   doc   body */
-		[MI_SM_CODE]      = { 3.75f, 2.0f, 1.9f, 1.5f, 0.45f },
+		[MI_SM_CODE]      = { 3.75f, 2.0f, 1.9f, 3.0f, 0.45f },
 		[MI_SM_DOCS_MD]   = { 3.0f, 1.0f, 0.0f, 0.0f, 1.0f },
 		[MI_SM_DOCS_CODE] = { 0.0f, 0.0f, 0.0f, 1.5f, 0.0f },
 	},

@@ -171,6 +171,24 @@ bool mi_utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+void mi_buf_add_utf8(mi_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < len) {
+		size_t n = p[i] < 0x80 ? 1 : utf8_seq(p + i, len - i);
+		if (n) {
+			mi_buf_add(b, p + i, n);
+			i += n;
+		} else {
+			mi_buf_adds(b, "\xef\xbf\xbd"); /* U+FFFD */
+			i++;
+		}
+	}
+	if (!b->buf)
+		mi_buf_adds(b, "");
+}
+
 void mi_buf_add_json_str(mi_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -156,6 +156,17 @@ static bool row_applies(const pstate *st, const rule *r)
 	return !strcmp(r->parser, st->parser);
 }
 
+/* A valid UTF-8 copy of s[0..n) (invalid bytes become U+FFFD); releases
+ * tmp (may be NULL), which may hold s. */
+static char *utf8_dup(const char *s, size_t n, mi_buf *tmp)
+{
+	mi_buf b = {0};
+	mi_buf_add_utf8(&b, s, n);
+	if (tmp)
+		mi_buf_release(tmp);
+	return mi_buf_detach(&b);
+}
+
 /* path as the run printed it, made absolute against cwd and repo-relative
  * when inside root. */
 static char *fix_path(const pstate *st, const char *raw, size_t n)
@@ -191,17 +202,17 @@ static char *fix_path(const pstate *st, const char *raw, size_t n)
 		mi_buf_add(&out, s, sl);
 	}
 	if (out.len > rl && !strncmp(out.buf, st->root, rl) && out.buf[rl] == '/')
-		res = mi_xstrdup(out.buf + rl + 1);
+		res = utf8_dup(out.buf + rl + 1, out.len - rl - 1, &abs);
 	else if (raw[0] == '/')
-		res = mi_buf_detach(&out);
+		res = utf8_dup(out.buf ? out.buf : "", out.len, &abs);
 	else
-		res = mi_xstrndup(raw, n);
-	mi_buf_release(&abs);
+		res = utf8_dup(raw, n, &abs);
 	mi_buf_release(&out);
 	return res;
 }
 
-/* s[0..n) trimmed, runs of blanks made one space, at most MI_MSG_MAX. */
+/* s[0..n) trimmed, runs of blanks made one space, at most MI_MSG_MAX, valid
+ * UTF-8. */
 static char *cut(const char *s, size_t n)
 {
 	mi_buf b = {0};
@@ -220,7 +231,7 @@ static char *cut(const char *s, size_t n)
 			mi_buf_addc(&b, s[i]);
 		}
 	}
-	return b.buf ? mi_buf_detach(&b) : mi_xstrdup("");
+	return utf8_dup(b.buf ? b.buf : "", b.len, &b);
 }
 
 static mi_compile_msg *add_msg(pstate *st, int group)
@@ -246,7 +257,7 @@ static void split_text(mi_compile_msg *m)
 		char *open = strrchr(t, '[');
 		if (open && open > t && open[-1] == ' ' && (open[1] == '-' || isalpha((unsigned char)open[1]))) {
 			if (!m->code)
-				m->code = mi_xstrndup(open + 1, (size_t)(t + n - 1 - open - 1));
+				m->code = utf8_dup(open + 1, (size_t)(t + n - 1 - open - 1), NULL);
 			open[-1] = 0;
 			n = strlen(t);
 		}
@@ -367,7 +378,7 @@ static bool match_rules(pstate *st, const char *line)
 			m->col = G(r->col) ? (uint32_t)strtoul(GS(r->col), NULL, 10) : 0;
 			m->text = cut(GS(r->text), GN(r->text));
 			if (G(r->code))
-				m->code = mi_xstrndup(GS(r->code), GN(r->code));
+				m->code = utf8_dup(GS(r->code), GN(r->code), NULL);
 			split_text(m);
 			st->last = g == MI_GROUP_INFO ? -1 : (long)(*st->n - 1);
 			return true;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #if MHD_VERSION < 0x00097002
@@ -27,24 +28,40 @@ typedef enum MHD_Result MHD_Result;
 #endif
 
 #define MI_SESSION_IDLE_MS (3600 * 1000)
+#define MI_NOT_ALLOWED "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" \
+	"-32000,\"message\":\"Method not allowed: use POST (and DELETE to end a " \
+	"2025 session); change streams are subscriptions/listen\"}}"
+#define MI_MAX_SESSIONS 4096      /* past it the longest idle session is dropped */
+#define MI_MAX_CONNECTIONS 1000   /* open connections at once (--max-connections) */
+#define MI_IDLE_TIMEOUT 30        /* seconds before an idle one closes (--idle-timeout) */
+#define MI_MAX_REQUESTS 64        /* requests worked on at once (--max-requests) */
+#define MI_THREAD_STACK ((size_t)2 << 20) /* per connection thread */
 
 typedef struct mi_hsess {
 	mi_mcp_session ss;     /* the protocol session */
 	int users;             /* requests using it now */
 	bool dead;             /* DELETEd: free when users drops to 0 */
+	bool temp;             /* one stateless request's, never listed */
 	struct mi_hsess *next; /* in mi_http.sessions */
 } mi_hsess;
+
+struct mi_sse;
 
 typedef struct mi_http {
 	mi_mcp_server *srv;    /* the server */
 	pthread_mutex_t mu;    /* guards sessions */
 	mi_hsess *sessions;    /* live sessions */
 	bool allow_remote;     /* skip the loopback Host check */
+	const char *const *allow_hosts; /* --allow-host names */
+	const char *token;     /* bearer token, or NULL */
 	unsigned seq;          /* session id salt */
+	atomic_uint busy;      /* requests being worked on */
+	unsigned max_busy;     /* --max-requests */
+	struct mi_sse *streams; /* open event streams (ended at shutdown) */
 } mi_http;
 
 typedef struct mi_req {
-	mi_buf body;           /* request body, up to MI_MCP_MAX_MSG */
+	mi_buf body;           /* request body, up to MI_RPC_MAX_MSG */
 	size_t seen;           /* bytes received, counted past the cap */
 } mi_req;
 
@@ -75,34 +92,112 @@ static MHD_Result reply_error(struct MHD_Connection *con, unsigned status,
 {
 	mi_buf b = {0};
 	MHD_Result r;
-	mi_mcp_error_response(&b, NULL, code, msg);
+	mi_rpc_put_error(&b, NULL, code, msg, NULL);
 	r = reply(con, status, "application/json", b.buf, b.len, NULL, NULL);
 	mi_buf_release(&b);
 	return r;
 }
 
-/* host[:port] or [v6]:port -> the host part in out. */
-static void host_part(const char *h, char *out, size_t n)
+/* True when p[0..n) is a port: 1 to 5 digits, at most 65535. */
+static bool is_port(const char *p, size_t n)
 {
-	const char *e;
-	size_t l;
-	if (*h == '[') {
-		e = strchr(h, ']');
-		l = e ? (size_t)(e - h) + 1 : strlen(h);
-	} else {
-		e = strchr(h, ':');
-		l = e ? (size_t)(e - h) : strlen(h);
+	unsigned long v = 0;
+	size_t i;
+	if (n == 0 || n > 5)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (unsigned long)(p[i] - '0');
 	}
-	if (l >= n)
-		l = n - 1;
-	memcpy(out, h, l);
-	out[l] = 0;
+	return v <= 65535;
 }
 
-static bool loopback_name(const char *host)
+/* True when h[0..n) is a dotted quad in 127.0.0.0/8. */
+static bool is_loopback_quad(const char *h, size_t n)
 {
-	return strcasecmp(host, "localhost") == 0 || strcmp(host, "[::1]") == 0 ||
-	       strncmp(host, "127.", 4) == 0;
+	size_t i = 0, part = 0;
+	unsigned v[4] = {0};
+	while (part < 4) {
+		size_t start = i;
+		while (i < n && h[i] >= '0' && h[i] <= '9' && i - start < 3)
+			v[part] = v[part] * 10 + (unsigned)(h[i++] - '0');
+		if (i == start || v[part] > 255)
+			return false;
+		part++;
+		if (part < 4) {
+			if (i >= n || h[i] != '.')
+				return false;
+			i++;
+		}
+	}
+	return i == n && v[0] == 127;
+}
+
+/*
+ * Splits a Host value ("name", "name:port", "[v6]", "[v6]:port") into its
+ * name; false when the value has any other shape (a second colon outside
+ * brackets, userinfo, a path, an empty name, a bad port).
+ */
+static bool split_hostport(const char *h, size_t n, size_t *name_len)
+{
+	const char *colon;
+	size_t i;
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)h[i] <= ' ' || h[i] == '@' || h[i] == '/' ||
+		    h[i] == '\\' || h[i] == '?' || h[i] == '#' || h[i] == 0x7f)
+			return false;
+	if (h[0] == '[') {
+		const char *rb = memchr(h, ']', n);
+		if (!rb)
+			return false;
+		*name_len = (size_t)(rb - h) + 1;
+		if (*name_len == n)
+			return true;
+		return h[*name_len] == ':' &&
+		       is_port(h + *name_len + 1, n - *name_len - 1);
+	}
+	colon = memchr(h, ':', n);
+	if (!colon) {
+		*name_len = n;
+		return true;
+	}
+	*name_len = (size_t)(colon - h);
+	return *name_len > 0 && is_port(colon + 1, n - *name_len - 1);
+}
+
+/* True when the host[:port] value names loopback exactly, or a name the
+ * operator allowed with --allow-host. */
+static bool host_allowed(mi_http *h, const char *v, size_t n)
+{
+	size_t nl;
+	const char *const *a;
+	if (!split_hostport(v, n, &nl))
+		return false;
+	if ((nl == 9 && strncasecmp(v, "localhost", 9) == 0) ||
+	    (nl == 5 && memcmp(v, "[::1]", 5) == 0) || is_loopback_quad(v, nl))
+		return true;
+	for (a = h->allow_hosts; a && *a; a++)
+		if (strlen(*a) == nl && strncasecmp(v, *a, nl) == 0)
+			return true;
+	return false;
+}
+
+/* The host[:port] part of an Origin ("http://host:port", nothing after). */
+static bool origin_hostport(const char *o, const char **hp, size_t *n)
+{
+	const char *p;
+	if (strncasecmp(o, "http://", 7) == 0)
+		p = o + 7;
+	else if (strncasecmp(o, "https://", 8) == 0)
+		p = o + 8;
+	else
+		return false;
+	*hp = p;
+	*n = strlen(p);
+	return *n > 0;
 }
 
 /* Host and Origin against DNS rebinding.  NULL when fine, else why not. */
@@ -110,32 +205,65 @@ static const char *check_origin(mi_http *h, struct MHD_Connection *con)
 {
 	const char *host = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Host");
 	const char *origin = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Origin");
-	char hp[256], op[256];
-	if (host && !h->allow_remote) {
-		host_part(host, hp, sizeof hp);
-		if (!loopback_name(hp))
-			return "Forbidden: Host header is not a loopback name "
-			       "(DNS rebinding protection)";
+	const char *op;
+	size_t on, hn, onl;
+	if (host && !h->allow_remote && !host_allowed(h, host, strlen(host)))
+		return "Forbidden: the Host header is not a loopback name "
+		       "(DNS rebinding protection; the operator can allow a name "
+		       "with --allow-host)";
+	if (!origin)
+		return NULL;
+	if (!origin_hostport(origin, &op, &on))
+		return "Forbidden: the Origin header is not an http(s) origin "
+		       "(DNS rebinding protection)";
+	if (host_allowed(h, op, on))
+		return NULL;
+	if (h->allow_remote && host && split_hostport(op, on, &onl) &&
+	    split_hostport(host, strlen(host), &hn) && hn == onl &&
+	    strncasecmp(host, op, hn) == 0)
+		return NULL;
+	return "Forbidden: the Origin is not a loopback origin "
+	       "(DNS rebinding protection)";
+}
+
+/* Compares the bearer token in constant time (in the token's length). */
+static bool token_ok(mi_http *h, struct MHD_Connection *con)
+{
+	const char *auth = MHD_lookup_connection_value(con, MHD_HEADER_KIND,
+						       "Authorization");
+	const char *got;
+	size_t gl, i, tl;
+	unsigned char d;
+	if (!h->token)
+		return true;
+	if (!auth || strncasecmp(auth, "Bearer ", 7) != 0)
+		return false;
+	got = auth + 7;
+	gl = strlen(got);
+	tl = strlen(h->token);
+	d = gl != tl;
+	for (i = 0; i < tl; i++)
+		d |= (unsigned char)((i < gl ? got[i] : 0) ^ h->token[i]);
+	return d == 0;
+}
+
+static MHD_Result reply_unauthorized(struct MHD_Connection *con)
+{
+	mi_buf b = {0};
+	struct MHD_Response *r;
+	MHD_Result ret = MHD_NO;
+	mi_rpc_put_error(&b, NULL, MI_RPC_INVALID_REQUEST,
+			 "Unauthorized: send the server's token as "
+			 "Authorization: Bearer TOKEN", NULL);
+	r = MHD_create_response_from_buffer(b.len, b.buf, MHD_RESPMEM_MUST_COPY);
+	if (r) {
+		MHD_add_response_header(r, "Content-Type", "application/json");
+		MHD_add_response_header(r, "WWW-Authenticate", "Bearer realm=\"mcpidx\"");
+		ret = MHD_queue_response(con, MHD_HTTP_UNAUTHORIZED, r);
+		MHD_destroy_response(r);
 	}
-	if (origin && strcmp(origin, "null") != 0) {
-		const char *p = strstr(origin, "://");
-		if (!p)
-			return "Forbidden: malformed Origin header";
-		host_part(p + 3, op, sizeof op);
-		if (h->allow_remote) {
-			if (host) {
-				host_part(host, hp, sizeof hp);
-				if (strcasecmp(hp, op) != 0)
-					return "Forbidden: Origin does not match Host";
-			}
-		} else if (!loopback_name(op)) {
-			return "Forbidden: Origin is not a loopback address "
-			       "(DNS rebinding protection)";
-		}
-	} else if (origin) {
-		return "Forbidden: Origin null is not allowed";
-	}
-	return NULL;
+	mi_buf_release(&b);
+	return ret;
 }
 
 /* ---- sessions ------------------------------------------------------------------- */
@@ -167,16 +295,35 @@ static mi_hsess *sess_new(mi_http *h)
 	snprintf(s->ss.sid, sizeof s->ss.sid, "%s", hex);
 	atomic_store(&s->ss.last_used_ms, now / 1000);
 	s->users = 1;
-	/* Drop sessions idle for an hour. */
-	for (pp = &h->sessions; (o = *pp);) {
-		if (o->users == 0 && now / 1000 - atomic_load(&o->ss.last_used_ms) > MI_SESSION_IDLE_MS) {
-			*pp = o->next;
-			mi_mcp_log(h->srv, "session %s expired", o->ss.sid);
-			mi_mcp_session_release(&o->ss);
-			free(o);
-		} else {
+	/* Drop sessions idle for an hour, and past MI_MAX_SESSIONS the one
+	 * idle longest. */
+	for (;;) {
+		size_t count = 0;
+		mi_hsess **lru = NULL;
+		for (pp = &h->sessions; (o = *pp);) {
+			if (o->users == 0 && now / 1000 - atomic_load(&o->ss.last_used_ms) >
+			    MI_SESSION_IDLE_MS) {
+				*pp = o->next;
+				mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "session %s expired",
+					      o->ss.sid);
+				mi_mcp_session_release(&o->ss);
+				free(o);
+				continue;
+			}
+			if (o->users == 0 && (!lru || atomic_load(&o->ss.last_used_ms) <
+					      atomic_load(&(*lru)->ss.last_used_ms)))
+				lru = pp;
+			count++;
 			pp = &o->next;
 		}
+		if (count < MI_MAX_SESSIONS || !lru)
+			break;
+		o = *lru;
+		*lru = o->next;
+		mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "session %s dropped: %d sessions",
+			      o->ss.sid, MI_MAX_SESSIONS);
+		mi_mcp_session_release(&o->ss);
+		free(o);
 	}
 	s->next = h->sessions;
 	h->sessions = s;
@@ -220,30 +367,51 @@ static void sess_put(mi_http *h, mi_hsess *s, bool kill)
 
 /* One POST answered as an event stream: a worker thread runs the call and
  * queues events; MHD's reader callback (on the connection's own thread)
- * blocks until there is something to send. */
+ * blocks until there is something to send.  A subscriptions/listen stream
+ * stays open until the client goes away or the server stops. */
 typedef struct mi_sse {
 	pthread_mutex_t mu;    /* guards everything below */
 	pthread_cond_t cv;     /* signalled when q grows or done is set */
 	mi_buf q;              /* bytes not yet handed to MHD */
 	size_t off;            /* of q, already handed */
-	bool done;             /* the final response is queued */
+	bool done;             /* the stream may end once q is sent */
+	bool legacy_ids;       /* SSE event ids (resumability, up to 2025-11-25) */
 	int refs;              /* worker + response */
 	unsigned long seq;     /* SSE event id */
 	mi_http *h;            /* transport */
 	mi_hsess *s;           /* session, held until the call ends */
 	mi_buf body;           /* the request */
+	mi_mcp_in in;          /* its headers */
+	mi_buf hv, hm, hn;     /* copies of the header values */
+	mi_mcp_call *listen;   /* a listen call to close with the stream */
+	struct mi_sse *next;   /* in h->streams */
 } mi_sse;
 
 static void sse_unref(mi_sse *e)
 {
 	bool last;
+	mi_sse **pp;
 	pthread_mutex_lock(&e->mu);
 	last = --e->refs == 0;
 	pthread_mutex_unlock(&e->mu);
 	if (!last)
 		return;
+	pthread_mutex_lock(&e->h->mu);
+	for (pp = &e->h->streams; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	pthread_mutex_unlock(&e->h->mu);
+	if (e->listen)
+		mi_mcp_call_close(e->listen);
+	if (e->s)
+		sess_put(e->h, e->s, false);
 	mi_buf_release(&e->q);
 	mi_buf_release(&e->body);
+	mi_buf_release(&e->hv);
+	mi_buf_release(&e->hm);
+	mi_buf_release(&e->hn);
 	pthread_mutex_destroy(&e->mu);
 	pthread_cond_destroy(&e->cv);
 	free(e);
@@ -253,7 +421,10 @@ static void sse_send(void *ctx, const char *msg, size_t len)
 {
 	mi_sse *e = ctx;
 	pthread_mutex_lock(&e->mu);
-	mi_buf_addf(&e->q, "event: message\nid: %lu\ndata: ", ++e->seq);
+	if (e->legacy_ids)
+		mi_buf_addf(&e->q, "event: message\nid: %lu\ndata: ", ++e->seq);
+	else
+		mi_buf_adds(&e->q, "event: message\ndata: ");
 	mi_buf_add(&e->q, msg, len);
 	mi_buf_adds(&e->q, "\n\n");
 	pthread_cond_broadcast(&e->cv);
@@ -288,52 +459,47 @@ static void sse_free(void *cls)
 	sse_unref(cls);
 }
 
+static void sse_end(mi_sse *e)
+{
+	pthread_mutex_lock(&e->mu);
+	e->done = true;
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
 static void *sse_worker(void *arg)
 {
 	mi_sse *e = arg;
 	mi_buf out = {0};
 	mi_mcp_call *call = NULL;
-	mi_mcp_sink sink = { sse_send, e };
-	mi_mcp_handle(&e->s->ss, mi_buf_str(&e->body), e->body.len, sink, true,
-		      &out, &call);
+	mi_mcp_outcome oc;
+	atomic_fetch_add(&e->h->busy, 1);
+	e->in.data = mi_buf_str(&e->body);
+	e->in.len = e->body.len;
+	e->in.sink = (mi_mcp_sink){ sse_send, e };
+	e->in.inline_only = true;
+	mi_mcp_handle(&e->s->ss, &e->in, &out, &call, &oc);
 	if (out.len)
 		sse_send(e, out.buf, out.len);
-	pthread_mutex_lock(&e->mu);
-	e->done = true;
-	pthread_cond_broadcast(&e->cv);
-	pthread_mutex_unlock(&e->mu);
+	if (oc.listen && oc.call && !atomic_load(&e->h->srv->env.stopping)) {
+		/* The stream stays open; it is closed with the response. */
+		pthread_mutex_lock(&e->mu);
+		e->listen = oc.call;
+		pthread_mutex_unlock(&e->mu);
+	} else {
+		if (oc.listen && oc.call)
+			mi_mcp_call_close(oc.call);
+		sse_end(e);
+	}
 	mi_buf_release(&out);
-	sess_put(e->h, e->s, false);
+	atomic_fetch_sub(&e->h->busy, 1);
 	sse_unref(e);
 	return NULL;
 }
 
-/* SSE pays off for a tool call that can report progress or log messages,
- * and only when the client accepts it. */
-static bool wants_sse(struct MHD_Connection *con, mi_hsess *s, const char *body,
-		      size_t len)
-{
-	const char *acc = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Accept");
-	json_t *j, *p, *meta;
-	bool r = false;
-	if (!acc || !strstr(acc, "text/event-stream"))
-		return false;
-	j = json_loadb(body, len, 0, NULL);
-	p = json_is_object(j) ? json_object_get(j, "params") : NULL;
-	if (json_is_string(json_object_get(j, "method")) &&
-	    strcmp(json_string_value(json_object_get(j, "method")), "tools/call") == 0 &&
-	    json_object_get(j, "id") && json_is_object(p) && !json_object_get(p, "task")) {
-		meta = json_object_get(p, "_meta");
-		r = (json_is_object(meta) && json_object_get(meta, "progressToken")) ||
-		    atomic_load(&s->ss.log_level) < MI_LOG_OFF;
-	}
-	json_decref(j);
-	return r;
-}
-
 /* Answers the POST with an event stream; takes over the session ref. */
 static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
-			    mi_req *rq)
+			    mi_req *rq, const mi_mcp_in *in, bool legacy)
 {
 	mi_sse *e = mi_xcalloc(1, sizeof *e);
 	struct MHD_Response *r;
@@ -344,26 +510,49 @@ static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
 	e->refs = 2;
 	e->h = h;
 	e->s = s;
+	e->legacy_ids = legacy;
+	/* SEP-1699 priming event: an id and empty data first, with the
+	 * reconnection delay, so a client knows where the stream starts. */
+	if (legacy)
+		mi_buf_addf(&e->q, "id: %lu\nretry: 1000\ndata: \n\n", ++e->seq);
 	mi_buf_add(&e->body, mi_buf_str(&rq->body), rq->body.len);
+	e->in = *in;
+	if (in->hdr_version) {
+		mi_buf_adds(&e->hv, in->hdr_version);
+		e->in.hdr_version = e->hv.buf;
+	}
+	if (in->hdr_method) {
+		mi_buf_adds(&e->hm, in->hdr_method);
+		e->in.hdr_method = e->hm.buf;
+	}
+	if (in->hdr_name) {
+		mi_buf_adds(&e->hn, in->hdr_name);
+		e->in.hdr_name = e->hn.buf;
+	}
+	pthread_mutex_lock(&h->mu);
+	e->next = h->streams;
+	h->streams = e;
+	pthread_mutex_unlock(&h->mu);
 	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e,
 					      sse_free);
 	if (!r) {
 		e->refs = 1;
-		sess_put(h, s, false);
 		sse_unref(e);
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, "Content-Type", "text/event-stream");
 	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	MHD_add_response_header(r, "X-Accel-Buffering", "no");
 	if (pthread_create(&th, NULL, sse_worker, e) != 0) {
 		mi_buf err = {0};
-		mi_mcp_error_response(&err, NULL, MI_RPC_INTERNAL,
-				      "cannot start a thread for this request; retry");
+		mi_rpc_put_error(&err, NULL, MI_RPC_INTERNAL,
+				 "cannot start a thread for this request; retry", NULL);
 		sse_send(e, err.buf, err.len);
 		mi_buf_release(&err);
-		e->done = true;
-		e->refs = 1;
-		sess_put(h, s, false);
+		sse_end(e);
+		pthread_mutex_lock(&e->mu);
+		e->refs--;
+		pthread_mutex_unlock(&e->mu);
 	} else {
 		pthread_detach(th);
 	}
@@ -374,20 +563,88 @@ static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
 
 /* ---- requests -------------------------------------------------------------------- */
 
-static bool is_initialize(const char *body, size_t len)
+/* What the body says, read once for routing. */
+typedef struct peek {
+	const char *method;    /* borrowed from j */
+	bool request;          /* has an id */
+	bool progress;         /* _meta.progressToken */
+	bool log_level;        /* _meta logLevel (2026-07-28) */
+	bool modern;           /* _meta carries the stateless keys */
+	bool task;             /* params.task */
+	json_t *j;             /* parsed body (owned) */
+} peek;
+
+static void peek_body(const mi_buf *body, peek *p)
 {
-	json_t *j = json_loadb(body, len, 0, NULL);
-	json_t *m = json_is_object(j) ? json_object_get(j, "method") : NULL;
-	bool r = json_is_string(m) && strcmp(json_string_value(m), "initialize") == 0 &&
-		 json_object_get(j, "id") != NULL;
-	json_decref(j);
-	return r;
+	json_t *params, *meta;
+	memset(p, 0, sizeof *p);
+	p->j = json_loadb(mi_buf_str(body), body->len, 0, NULL);
+	if (!json_is_object(p->j))
+		return;
+	p->method = mi_mcp_arg_str(p->j, "method", NULL);
+	p->request = json_object_get(p->j, "id") != NULL;
+	params = json_object_get(p->j, "params");
+	meta = json_object_get(params, "_meta");
+	p->progress = json_object_get(meta, "progressToken") != NULL;
+	p->log_level = json_object_get(meta, MI_META_LOG_LEVEL) != NULL;
+	p->modern = json_object_get(meta, MI_META_VERSION) ||
+		    json_object_get(meta, MI_META_CAPS) ||
+		    json_object_get(meta, MI_META_CLIENT);
+	p->task = json_object_get(params, "task") != NULL;
 }
 
-static bool version_ok(const char *v)
+/* SSE pays off for a call that can send notifications or ask the client
+ * something, and only when the client accepts it. */
+static bool wants_sse(struct MHD_Connection *con, mi_hsess *s, const peek *p)
 {
-	return strcmp(v, "2025-11-25") == 0 || strcmp(v, "2025-06-18") == 0 ||
-	       strcmp(v, "2025-03-26") == 0 || strcmp(v, "2024-11-05") == 0;
+	const char *acc = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Accept");
+	if (!acc || !strstr(acc, "text/event-stream") || !p->method || !p->request)
+		return false;
+	if (strcmp(p->method, "subscriptions/listen") == 0)
+		return true;
+	if (strcmp(p->method, "tools/call") && strcmp(p->method, "prompts/get"))
+		return false;
+	if (p->task)
+		return false;
+	if (p->modern)
+		return p->progress || p->log_level;
+	return p->progress || atomic_load(&s->ss.log_level) < MI_LOG_OFF ||
+	       (s->ss.caps && (json_object_get(s->ss.caps, "sampling") ||
+			       json_object_get(s->ss.caps, "elicitation") ||
+			       json_object_get(s->ss.caps, "roots")));
+}
+
+/* The HTTP status of an answer. */
+static unsigned status_of(const mi_mcp_outcome *oc)
+{
+	if (!oc->code)
+		return MHD_HTTP_OK;
+	if (!oc->modern)
+		return oc->code == MI_RPC_PARSE ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_OK;
+	switch (oc->code) {
+	case MI_RPC_NO_METHOD: return MHD_HTTP_NOT_FOUND;
+	case MI_RPC_PARSE: case MI_RPC_INVALID_REQUEST: case MI_RPC_INVALID_PARAMS:
+	case MI_RPC_HEADER_MISMATCH: case MI_RPC_MISSING_CAPABILITY:
+	case MI_RPC_UNSUPPORTED_VERSION:
+		return MHD_HTTP_BAD_REQUEST;
+	default: return MHD_HTTP_OK;
+	}
+}
+
+static const char *conn_header(void *ctx, const char *name)
+{
+	return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
+}
+
+/* A session of its own for one stateless request. */
+static mi_hsess *sess_temp(mi_http *h)
+{
+	mi_hsess *s = mi_xcalloc(1, sizeof *s);
+	mi_mcp_session_init(&s->ss, h->srv, (mi_mcp_sink){0});
+	s->users = 1;
+	s->dead = true;
+	s->temp = true;
+	return s;
 }
 
 static MHD_Result do_post(mi_http *h, struct MHD_Connection *con, mi_req *rq)
@@ -396,75 +653,92 @@ static MHD_Result do_post(mi_http *h, struct MHD_Connection *con, mi_req *rq)
 	const char *pv = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "MCP-Protocol-Version");
 	mi_buf out = {0}, m = {0};
 	mi_mcp_call *call = NULL;
-	mi_hsess *s;
+	mi_mcp_in in;
+	mi_mcp_outcome oc;
+	mi_hsess *s = NULL;
 	MHD_Result ret;
+	peek p;
 	bool init, fresh = false;
 
-	if (rq->seen > MI_MCP_MAX_MSG) {
+	memset(&in, 0, sizeof in);
+	peek_body(&rq->body, &p);
+	if (rq->seen > MI_RPC_MAX_MSG) {
 		mi_buf_addf(&m, "message of %zu bytes is over the %zu MiB limit; send "
-			    "smaller requests", rq->seen, MI_MCP_MAX_MSG >> 20);
-		mi_mcp_log(h->srv, "http: rejected a %zu-byte body", rq->seen);
+			    "smaller requests", rq->seen, MI_RPC_MAX_MSG >> 20);
+		mi_mcp_log(&h->srv->env, "http: rejected a %zu-byte body", rq->seen);
 		ret = reply_error(con, 413, MI_RPC_INVALID_REQUEST, m.buf);
 		goto out;
 	}
-	if (pv && !version_ok(pv)) {
+	init = p.method && p.request && strcmp(p.method, "initialize") == 0 && !p.modern;
+	in.data = mi_buf_str(&rq->body);
+	in.len = rq->body.len;
+	in.http = true;
+	in.inline_only = true;
+	in.hdr_version = pv;
+	in.hdr_method = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Method");
+	in.hdr_name = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Name");
+	in.header = conn_header;
+	in.header_ctx = con;
+	if (!p.modern && pv && !mi_mcp_version_known(pv)) {
 		mi_buf_addf(&m, "Bad Request: unsupported MCP-Protocol-Version %.40s; "
-			    "supported: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05", pv);
+			    "supported: %s", pv, mi_mcp_versions_json);
 		ret = reply_error(con, MHD_HTTP_BAD_REQUEST, MI_RPC_INVALID_REQUEST, m.buf);
 		goto out;
 	}
-	init = is_initialize(mi_buf_str(&rq->body), rq->body.len);
 	if (init) {
 		s = sess_new(h);
 		fresh = true;
-	} else if (!sid) {
-		/* Parse errors and such still deserve their JSON-RPC code. */
-		json_t *j = json_loadb(mi_buf_str(&rq->body), rq->body.len, 0, NULL);
-		if (!j || !json_is_object(j)) {
-			mi_hsess tmp;
-			memset(&tmp, 0, sizeof tmp);
-			mi_mcp_session_init(&tmp.ss, h->srv, (mi_mcp_sink){0});
-			mi_mcp_handle(&tmp.ss, mi_buf_str(&rq->body), rq->body.len,
-				      (mi_mcp_sink){0}, true, &out, &call);
-			mi_mcp_session_release(&tmp.ss);
-			json_decref(j);
-			ret = reply(con, MHD_HTTP_BAD_REQUEST, "application/json",
-				    out.buf, out.len, NULL, NULL);
+	} else if (sid && !p.modern) {
+		if (!(s = sess_get(h, sid))) {
+			ret = reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
+					  "Session not found: it ended or expired; send "
+					  "initialize to start a new one");
 			goto out;
 		}
-		json_decref(j);
+	} else {
+		/* Stateless (2026-07-28), or a legacy request without a session,
+		 * which the dispatcher answers "not initialized". */
+		s = sess_temp(h);
+	}
+	if (p.method && strcmp(p.method, "subscriptions/listen") == 0 &&
+	    !wants_sse(con, s, &p)) {
 		ret = reply_error(con, MHD_HTTP_BAD_REQUEST, MI_RPC_INVALID_REQUEST,
-				  "Bad Request: Mcp-Session-Id header is required; "
-				  "send initialize first");
-		goto out;
-	} else if (!(s = sess_get(h, sid))) {
-		ret = reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
-				  "Session not found: it ended or expired; send "
-				  "initialize to start a new one");
+				  "subscriptions/listen answers with an event stream: "
+				  "send Accept: text/event-stream");
 		goto out;
 	}
-	if (!fresh && wants_sse(con, s, mi_buf_str(&rq->body), rq->body.len)) {
-		ret = reply_sse(h, con, s, rq);
+	if (!fresh && wants_sse(con, s, &p)) {
+		ret = reply_sse(h, con, s, rq, &in, !s->temp);
+		s = NULL;
 		goto out;
 	}
-	mi_mcp_handle(&s->ss, mi_buf_str(&rq->body), rq->body.len,
-		      (mi_mcp_sink){0}, true, &out, &call);
+	mi_mcp_handle(&s->ss, &in, &out, &call, &oc);
+	if (oc.listen && oc.call)
+		mi_mcp_call_close(oc.call);   /* no stream to keep it on */
 	if (fresh && (atomic_load(&s->ss.state) == 0 || !strstr(mi_buf_str(&out), "\"result\""))) {
 		/* initialize failed: no session. */
 		sess_put(h, s, true);
+		s = NULL;
 		ret = reply(con, MHD_HTTP_OK, "application/json", out.buf, out.len,
 			    NULL, NULL);
 		goto out;
 	}
-	if (out.len)
-		ret = reply(con, MHD_HTTP_OK, "application/json", out.buf, out.len,
+	if (s->temp && !oc.modern && oc.code == MI_RPC_INVALID_REQUEST && p.method &&
+	    !sid)
+		ret = reply(con, MHD_HTTP_BAD_REQUEST, "application/json", out.buf,
+			    out.len, NULL, NULL);
+	else if (out.len)
+		ret = reply(con, status_of(&oc), "application/json", out.buf, out.len,
 			    fresh ? s->ss.sid : NULL, NULL);
 	else
 		ret = reply(con, MHD_HTTP_ACCEPTED, NULL, "", 0, NULL, NULL);
 	if (fresh)
-		mi_mcp_log(h->srv, "http: session %s started", s->ss.sid);
-	sess_put(h, s, false);
+		mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "http: session %s started",
+			      s->ss.sid);
 out:
+	if (s)
+		sess_put(h, s, false);
+	json_decref(p.j);
 	mi_buf_release(&out);
 	mi_buf_release(&m);
 	return ret;
@@ -475,17 +749,15 @@ static MHD_Result do_delete(mi_http *h, struct MHD_Connection *con)
 	const char *sid = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Session-Id");
 	mi_hsess *s;
 	if (!sid)
-		return reply_error(con, MHD_HTTP_BAD_REQUEST, MI_RPC_INVALID_REQUEST,
-				   "Bad Request: Mcp-Session-Id header is required");
+		return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
+			     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST");
 	s = sess_get(h, sid);
 	if (!s)
 		return reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
 				   "Session not found");
-	pthread_mutex_lock(&s->ss.mu);
-	for (mi_mcp_call *c = s->ss.calls; c; c = c->next)
-		atomic_store(&c->cancelled, 1);
-	pthread_mutex_unlock(&s->ss.mu);
-	mi_mcp_log(h->srv, "http: session %s ended by the client", sid);
+	mi_mcp_session_cancel_all(&s->ss);
+	mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "http: session %s ended by the client",
+		      sid);
 	sess_put(h, s, true);
 	return reply(con, MHD_HTTP_OK, NULL, "", 0, NULL, NULL);
 }
@@ -505,30 +777,40 @@ static MHD_Result on_request(void *cls, struct MHD_Connection *con,
 	}
 	if (*upload_data_size) {
 		rq->seen += *upload_data_size;
-		if (rq->seen <= MI_MCP_MAX_MSG)
+		if (rq->seen <= MI_RPC_MAX_MSG)
 			mi_buf_add(&rq->body, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
 	if ((why = check_origin(h, con))) {
-		mi_mcp_log(h->srv, "http: %s %s refused: %s", method, url, why);
+		mi_mcp_log(&h->srv->env, "http: %s %s refused: %s", method, url, why);
 		return reply_error(con, MHD_HTTP_FORBIDDEN, MI_RPC_INVALID_REQUEST, why);
+	}
+	if (!token_ok(h, con)) {
+		mi_mcp_log(&h->srv->env, "http: %s %s refused: no valid bearer token",
+			   method, url);
+		return reply_unauthorized(con);
 	}
 	if (strcmp(url, "/mcp") != 0 && strcmp(url, "/mcp/") != 0 && strcmp(url, "/") != 0)
 		return reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
 				   "Not found: the MCP endpoint is /mcp");
-	if (strcmp(method, "POST") == 0)
-		return do_post(h, con, rq);
+	if (strcmp(method, "POST") == 0) {
+		MHD_Result ret;
+		if (atomic_fetch_add(&h->busy, 1) >= h->max_busy) {
+			atomic_fetch_sub(&h->busy, 1);
+			mi_mcp_log(&h->srv->env, "http: busy: %u requests in progress", h->max_busy);
+			return reply_error(con, MHD_HTTP_SERVICE_UNAVAILABLE, MI_RPC_INTERNAL,
+					   "Server busy: too many requests in progress "
+					   "(--max-requests); retry shortly");
+		}
+		ret = do_post(h, con, rq);
+		atomic_fetch_sub(&h->busy, 1);
+		return ret;
+	}
 	if (strcmp(method, "DELETE") == 0)
 		return do_delete(h, con);
 	return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
-		     "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
-		     "\"message\":\"Method not allowed: use POST (and DELETE to end "
-		     "a session); this server opens no SSE stream\"}}",
-		     strlen("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
-			    "\"message\":\"Method not allowed: use POST (and DELETE to end "
-			    "a session); this server opens no SSE stream\"}}"),
-		     NULL, "POST, DELETE");
+		     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST, DELETE");
 }
 
 static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
@@ -608,12 +890,23 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	sigset_t set;
 	bool v6 = false, loop = false;
 	int rc = 0, sig;
+	unsigned max_conn, idle;
+	struct rlimit rl;
 	unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
 			 MHD_USE_ERROR_LOG;
 
 	memset(&h, 0, sizeof h);
 	h.srv = s;
-	h.allow_remote = s->opts->allow_remote;
+	h.allow_remote = s->env.opts->allow_remote;
+	h.allow_hosts = s->env.opts->allow_hosts;
+	h.token = s->env.opts->token && *s->env.opts->token ? s->env.opts->token : NULL;
+	h.max_busy = s->env.opts->max_requests ? s->env.opts->max_requests : MI_MAX_REQUESTS;
+	max_conn = s->env.opts->max_connections ? s->env.opts->max_connections :
+		   MI_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 64 && max_conn > rl.rlim_cur - 32)
+		max_conn = (unsigned)(rl.rlim_cur - 32);
+	idle = s->env.opts->idle_timeout ? s->env.opts->idle_timeout : MI_IDLE_TIMEOUT;
 	pthread_mutex_init(&h.mu, NULL);
 	rc = parse_addr(addr, &sa, &v6, &loop, &err);
 	if (rc)
@@ -634,8 +927,9 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, &h,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)600,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
+			     MHD_OPTION_CONNECTION_TIMEOUT, idle,
+			     MHD_OPTION_CONNECTION_LIMIT, max_conn,
+			     MHD_OPTION_THREAD_STACK_SIZE, (size_t)MI_THREAD_STACK,
 			     MHD_OPTION_END);
 	if (!d) {
 		rc = errno ? errno : EADDRINUSE;
@@ -653,15 +947,23 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 		fprintf(stderr, "mcpidx: serving MCP on http://%s%s%s:%u/mcp\n",
 			v6 ? "[" : "", host, v6 ? "]" : "", info ? info->port : 0);
 		fflush(stderr);
-		mi_mcp_log(s, "serving MCP on http://%s%s%s:%u/mcp; index %s",
+		mi_mcp_log(&s->env, "serving MCP on http://%s%s%s:%u/mcp; index %s",
 			   v6 ? "[" : "", host, v6 ? "]" : "",
-			   info ? info->port : 0, s->index_path);
+			   info ? info->port : 0, s->env.index_path);
 	}
 	while (sigwait(&set, &sig) != 0)
 		;
-	mi_mcp_log(s, "signal %d: shutting down", sig);
-	atomic_store(&s->stopping, 1);
+	mi_mcp_log(&s->env, "signal %d: shutting down", sig);
+	atomic_store(&s->env.stopping, 1);
 	mi_mcp_tasks_shutdown();
+	{
+		/* End the open event streams so their connections can close. */
+		struct mi_sse *e;
+		pthread_mutex_lock(&h.mu);
+		for (e = h.streams; e; e = e->next)
+			sse_end(e);
+		pthread_mutex_unlock(&h.mu);
+	}
 	MHD_stop_daemon(d);
 	while (h.sessions) {
 		mi_hsess *n = h.sessions->next;
@@ -671,8 +973,8 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	}
 out:
 	if (err.len) {
-		mi_mcp_log(s, "%s", err.buf);
-		if (s->log != stderr)
+		mi_mcp_log_at(&s->env, MI_LOG_ERROR, "%s", err.buf);
+		if (s->env.opts->log_file && *s->env.opts->log_file)
 			fprintf(stderr, "mcpidx serve: %s\n", err.buf);
 	}
 	pthread_mutex_destroy(&h.mu);

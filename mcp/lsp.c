@@ -38,10 +38,12 @@ void mi_lsp_log(mi_lsp_server *s, const char *fmt, ...)
 
 static void send_json(mi_lsp_server *s, json_t *msg)
 {
-	char *text = json_dumps(msg, JSON_COMPACT);
+	char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
 	int rc;
-	if (!text)
+	if (!text) {
+		mi_lsp_log(s, "a message could not be built; dropped");
 		return;
+	}
 	if ((rc = mi_lsp_write(s->opts->out_fd, text, strlen(text))))
 		mi_lsp_log(s, "cannot write to the client: %s", strerror(rc));
 	free(text);
@@ -65,8 +67,8 @@ static void send_result(mi_lsp_server *s, json_t *id, json_t *result)
 
 static void send_error(mi_lsp_server *s, json_t *id, int code, const char *msg)
 {
-	json_t *m = json_pack("{s:s,s:O,s:{s:i,s:s}}", "jsonrpc", "2.0", "id",
-			      id ? id : json_null(), "error", "code", code, "message", msg);
+	json_t *m = json_pack("{s:s,s:O,s:{s:i,s:o}}", "jsonrpc", "2.0", "id",
+			      id ? id : json_null(), "error", "code", code, "message", mi_lsp_str(msg));
 	send_json(s, m);
 	json_decref(m);
 }
@@ -313,7 +315,7 @@ static void on_initialized(mi_lsp_server *s, json_t *params)
 			    "and references are empty; folding and document symbols still work. "
 			    "Run: mcpidx build %s", s->root, s->root);
 		mi_lsp_notify(s, "window/showMessage",
-			      json_pack("{s:i,s:s}", "type", 2, "message", m.buf));
+			      json_pack("{s:i,s:o}", "type", 2, "message", mi_lsp_str(m.buf)));
 		mi_buf_release(&m);
 	}
 }

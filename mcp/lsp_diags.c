@@ -103,7 +103,7 @@ static json_t *diagnostics(const char *dtext, size_t dlen, const char *text, siz
 				mi_buf_addf(&m, "%s\nhint: %.*s",
 					    json_string_value(json_object_get(last, "message")),
 					    (int)d.msg_len, d.msg);
-				json_object_set_new(last, "message", json_string(m.buf));
+				json_object_set_new(last, "message", mi_lsp_str(m.buf));
 				mi_buf_release(&m);
 			}
 			continue;
@@ -126,9 +126,9 @@ static json_t *diagnostics(const char *dtext, size_t dlen, const char *text, siz
 			if (from > to)
 				from = to;
 		}
-		o = json_pack("{s:o,s:i,s:s,s:s%}", "range", mi_lsp_range(&lines, from, to),
+		o = json_pack("{s:o,s:i,s:s,s:o}", "range", mi_lsp_range(&lines, from, to),
 			      "severity", d.severity == 'W' ? 2 : 1, "source", "mcpidx compile",
-			      "message", d.msg, d.msg_len);
+			      "message", mi_lsp_strn(d.msg, d.msg_len));
 		json_array_append_new(arr, o);
 		last = o;
 	}

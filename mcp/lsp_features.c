@@ -282,22 +282,24 @@ int mi_lsp_doc_symbols(mi_lsp_server *s, json_t *params, json_t **result, mi_buf
 		const mi_symbol *y = &f.p->syms[i];
 		sym_span(&f, y, &a, &b);
 		if (s->hier_symbols) {
-			objs[i] = json_pack("{s:s,s:i,s:o,s:o}", "name", sym_name(y),
+			objs[i] = json_pack("{s:o,s:i,s:o,s:o}", "name", mi_lsp_str(sym_name(y)),
 					    "kind", lsp_kind(y->kind),
 					    "range", mi_lsp_range(&f.lines, a, b),
 					    "selectionRange", selection_range(&f, y));
 			if (y->sig && y->sig[0] && strcmp(y->sig, y->name))
-				json_object_set_new(objs[i], "detail", json_string(y->sig));
+				json_object_set_new(objs[i], "detail", mi_lsp_str(y->sig));
 		} else {
-			objs[i] = json_pack("{s:s,s:i,s:{s:s,s:o}}", "name", sym_name(y),
+			objs[i] = json_pack("{s:o,s:i,s:{s:s,s:o}}", "name", mi_lsp_str(sym_name(y)),
 					    "kind", lsp_kind(y->kind), "location", "uri", uri,
 					    "range", mi_lsp_range(&f.lines, a, b));
 			if (y->parent && y->parent[0])
-				json_object_set_new(objs[i], "containerName", json_string(y->parent));
+				json_object_set_new(objs[i], "containerName", mi_lsp_str(y->parent));
 		}
 	}
 	for (i = 0; i < f.p->nsyms; i++) {
-		if (s->hier_symbols && under_parent(f.p, i)) {
+		if (!objs[i])
+			continue;
+		if (s->hier_symbols && under_parent(f.p, i) && objs[f.p->syms[i].parent_idx]) {
 			json_t *par = objs[f.p->syms[i].parent_idx];
 			json_t *kids = json_object_get(par, "children");
 			if (!kids)
@@ -420,12 +422,12 @@ int mi_lsp_ws_symbols(mi_lsp_server *s, json_t *params, json_t **result, mi_buf 
 		size_t a, b;
 		json_t *o;
 		clamp_span(e->src ? e->src : "", e->len, w->start_byte, w->end_byte, &a, &b);
-		o = json_pack("{s:s,s:i,s:{s:o,s:o}}", "name", w->name,
+		o = json_pack("{s:o,s:i,s:{s:o,s:o}}", "name", mi_lsp_str(w->name),
 				      "kind", lsp_kind(w->kind), "location",
 				      "uri", uri_of(s, w->path),
 				      "range", mi_lsp_range(&e->lines, a, b));
 		if (w->parent[0])
-			json_object_set_new(o, "containerName", json_string(w->parent));
+			json_object_set_new(o, "containerName", mi_lsp_str(w->parent));
 		json_array_append_new(arr, o);
 		free(w->path);
 		free(w->name);

@@ -68,6 +68,10 @@ void mi_lsp_lines_release(mi_lsp_lines *l);
 size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch);
 /* (line, character) of byte offset off (clamped to the text). */
 void mi_lsp_position(const mi_lsp_lines *l, size_t off, uint32_t *line, uint32_t *ch);
+/* A JSON string of s (s[0..n)), bytes that are not valid UTF-8 replaced by
+ * U+FFFD: names and messages from files may hold any bytes. */
+json_t *mi_lsp_str(const char *s);
+json_t *mi_lsp_strn(const char *s, size_t n);
 /* An LSP Range object for bytes [from, to). */
 json_t *mi_lsp_range(const mi_lsp_lines *l, size_t from, size_t to);
 /* The identifier (letters, digits, '_', '$', non-ASCII) around byte off;

@@ -45,10 +45,12 @@ static uint32_t units(unsigned char c, int enc)
 	return enc == MI_ENC_UTF16 && c >= 0xf0 ? 2 : 1;
 }
 
-/* End of line i, before its '\n' (and a '\r' before that). */
+/* End of line i, before its "\n" or "\r\n" (the last line has none). */
 static size_t line_end(const mi_lsp_lines *l, uint32_t i)
 {
-	size_t e = i + 1 < l->n ? l->start[i + 1] - 1 : l->len;
+	if (i + 1 >= l->n)
+		return l->len;
+	size_t e = l->start[i + 1] - 1;
 	if (e > l->start[i] && l->s[e - 1] == '\r')
 		e--;
 	return e;
@@ -91,6 +93,21 @@ void mi_lsp_position(const mi_lsp_lines *l, size_t off, uint32_t *line, uint32_t
 		u += units((unsigned char)l->s[p], l->enc);
 	*line = lo;
 	*ch = u;
+}
+
+json_t *mi_lsp_strn(const char *s, size_t n)
+{
+	mi_buf b = {0};
+	json_t *j;
+	mi_buf_add_utf8(&b, s ? s : "", s ? n : 0);
+	j = json_stringn(b.buf, b.len);
+	mi_buf_release(&b);
+	return j;
+}
+
+json_t *mi_lsp_str(const char *s)
+{
+	return mi_lsp_strn(s, s ? strlen(s) : 0);
 }
 
 json_t *mi_lsp_range(const mi_lsp_lines *l, size_t from, size_t to)

@@ -2,7 +2,8 @@
  * stdio.c - the stdio transport: newline-delimited JSON-RPC messages on
  * stdin, responses and notifications on stdout (nothing else ever goes
  * there), long calls on their own threads so cancellation and pings are
- * answered while they run.
+ * answered while they run.  One session: a client that initializes, or
+ * stateless 2026-07-28 requests, or both.
  */
 #include "mcp_int.h"
 
@@ -13,14 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MI_READ_CHUNK 65536
 #define MI_MAX_WORKERS 64   /* calls running on their own threads at once */
 
 typedef struct mi_stdout {
 	pthread_mutex_t mu;  /* one message at a time */
 	int fd;              /* 1 */
 	bool dead;           /* the client went away (EPIPE) */
-	mi_mcp_server *srv;  /* for the log */
+	mi_mcp_env *env;     /* for the log */
 } mi_stdout;
 
 static void out_send(void *ctx, const char *msg, size_t len)
@@ -39,7 +39,7 @@ static void out_send(void *ctx, const char *msg, size_t len)
 			if (errno == EINTR)
 				continue;
 			o->dead = true;
-			mi_mcp_log(o->srv, "stdout closed (%s); dropping output",
+			mi_mcp_log(o->env, "stdout closed (%s); dropping output",
 				   strerror(errno));
 			break;
 		}
@@ -78,41 +78,21 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/*
- * Read-only lookups finish in well under a millisecond: they run on the
- * reader thread, which saves a thread start and a wake-up per call (the
- * tail latency on a busy machine).  Calls that may run long (a build, a
- * blocking tasks/result, a research graph) get a thread of their own so
- * pings and cancellations are answered meanwhile.
- */
-static bool runs_inline(const mi_mcp_call *call)
-{
-	static const char *const quick[] = {"goto_definition", "read_file", "expand_at",
-					    "find_references", "search_code", "search_docs",
-					    "index_status", NULL};
-	if (!call->tool || strcmp(call->method, "tools/call"))
-		return false;
-	if (call->params && json_object_get(call->params, "task"))
-		return false;
-	for (int i = 0; quick[i]; i++)
-		if (!strcmp(call->tool, quick[i]))
-			return true;
-	return false;
-}
-
 static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 {
 	mi_mcp_server *s = ss->srv;
 	mi_buf out = {0};
 	mi_mcp_call *call = NULL;
+	mi_mcp_in in;
 	pthread_t th;
 	pthread_attr_t at;
-	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' ||
-		       line[len - 1] == '\t'))
-		len--;
 	if (len == 0)
 		return;
-	if (mi_mcp_handle(ss, line, len, ss->sink, false, &out, &call) == 1) {
+	memset(&in, 0, sizeof in);
+	in.data = line;
+	in.len = len;
+	in.sink = ss->sink;
+	if (mi_mcp_handle(ss, &in, &out, &call, NULL) == 1) {
 		mi_worker *w = mi_xmalloc(sizeof *w);
 		bool busy;
 		w->call = call;
@@ -121,7 +101,7 @@ static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 		busy = s->running >= MI_MAX_WORKERS;
 		s->running++;
 		pthread_mutex_unlock(&s->run_mu);
-		if (busy || runs_inline(call)) {
+		if (busy) {
 			/* Past the cap the reader runs calls itself: backpressure. */
 			worker_main(w);
 		} else {
@@ -142,75 +122,49 @@ int mi_mcp_serve_stdio(mi_mcp_server *s)
 	mi_stdout o;
 	mi_mcp_session ss;
 	mi_mcp_sink sink;
-	char *buf = mi_xmalloc(MI_READ_CHUNK);
-	size_t cap = MI_READ_CHUNK, len = 0, scan = 0, start;
-	bool discarding = false;
-	size_t discarded = 0;
+	mi_rpc_lines lines;
+	const char *line;
+	size_t len;
+	int k;
 
 	memset(&o, 0, sizeof o);
+	memset(&lines, 0, sizeof lines);
 	pthread_mutex_init(&o.mu, NULL);
 	o.fd = 1;
-	o.srv = s;
+	o.env = &s->env;
 	sink.send = out_send;
 	sink.ctx = &o;
 	mi_mcp_session_init(&ss, s, sink);
-	mi_mcp_log(s, "serving MCP on stdio; index %s", s->index_path);
+	mi_mcp_log(&s->env, "serving MCP on stdio; index %s", s->env.index_path);
 	for (;;) {
-		ssize_t r;
-		char *nl;
-		if (cap - len < MI_READ_CHUNK / 2) {
-			cap *= 2;
-			buf = mi_xrealloc(buf, cap);
-		}
-		r = read(0, buf + len, cap - len);
+		size_t room;
+		char *p = mi_rpc_lines_space(&lines, &room);
+		ssize_t r = read(0, p, room);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
-		len += (size_t)r;
-		start = 0;
-		while ((nl = memchr(buf + scan, '\n', len - scan))) {
-			size_t ll = (size_t)(nl - buf) - start;
-			if (discarding) {
+		mi_rpc_lines_got(&lines, (size_t)r);
+		while ((k = mi_rpc_lines_next(&lines, &line, &len))) {
+			if (k == 2) {
 				mi_buf err = {0}, m = {0};
 				mi_buf_addf(&m, "message of over %zu bytes is over the "
-					    "%zu MiB limit; send smaller requests",
-					    discarded + ll, MI_MCP_MAX_MSG >> 20);
-				mi_mcp_error_response(&err, NULL, MI_RPC_INVALID_REQUEST,
-						      m.buf);
-				mi_mcp_log(s, "rejected a %zu-byte message",
-					   discarded + ll);
+					    "%zu MiB limit; send smaller requests", len,
+					    MI_RPC_MAX_MSG >> 20);
+				mi_rpc_put_error(&err, NULL, MI_RPC_INVALID_REQUEST, m.buf, NULL);
+				mi_mcp_log(&s->env, "rejected a %zu-byte message", len);
 				out_send(&o, err.buf, err.len);
 				mi_buf_release(&err);
 				mi_buf_release(&m);
-				discarding = false;
-				discarded = 0;
-			} else {
-				dispatch(&ss, buf + start, ll);
+				continue;
 			}
-			start += ll + 1;
-			scan = start;
-		}
-		if (start) {
-			memmove(buf, buf + start, len - start);
-			len -= start;
-		}
-		scan = len;
-		if (len > MI_MCP_MAX_MSG) {
-			discarding = true;
-			discarded += len;
-			len = scan = 0;
-			if (cap > 4 * MI_READ_CHUNK) {
-				cap = MI_READ_CHUNK;
-				free(buf);
-				buf = mi_xmalloc(cap);
-			}
+			dispatch(&ss, line, len);
 		}
 	}
-	if (len && !discarding)
-		dispatch(&ss, buf, len);
-	free(buf);
-	mi_mcp_log(s, "stdin closed; shutting down");
+	if (mi_rpc_lines_rest(&lines, &line, &len))
+		dispatch(&ss, line, len);
+	mi_rpc_lines_release(&lines);
+	mi_mcp_log(&s->env, "stdin closed; shutting down");
 	/* Let calls in flight answer (a closed stdin still leaves stdout open),
 	 * then cancel what is left, kill builds and wait for the threads. */
 	pthread_mutex_lock(&s->run_mu);
@@ -223,16 +177,14 @@ int mi_mcp_serve_stdio(mi_mcp_server *s)
 			;
 	}
 	pthread_mutex_unlock(&s->run_mu);
-	atomic_store(&s->stopping, 1);
-	pthread_mutex_lock(&ss.mu);
-	for (mi_mcp_call *c = ss.calls; c; c = c->next)
-		atomic_store(&c->cancelled, 1);
-	pthread_mutex_unlock(&ss.mu);
+	atomic_store(&s->env.stopping, 1);
+	mi_mcp_session_cancel_all(&ss);
 	mi_mcp_tasks_shutdown();
 	pthread_mutex_lock(&s->run_mu);
 	while (s->running > 0)
 		pthread_cond_wait(&s->run_cv, &s->run_mu);
 	pthread_mutex_unlock(&s->run_mu);
+	mi_mcp_session_close_listens(&ss);
 	mi_mcp_session_release(&ss);
 	pthread_mutex_destroy(&o.mu);
 	return 0;

@@ -352,6 +352,9 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	if (c.n)
 		qsort(c.v, c.n, sizeof(*c.v), change_cmp);
 
+	for (size_t i = 0; o->targets && i < c.n; i++)
+		if (c.v[i].what != CH_REMOVED)
+			mi_buf_addf(o->targets, "%s\t%s\t%s\n", c.v[i].path, c.v[i].parent, c.v[i].name);
 	mi_buf *x = &out->text, *j = &out->json;
 	size_t count[3] = {0};
 	for (size_t i = 0; i < c.n; i++) {

@@ -384,6 +384,37 @@ static int add_symbol_target(pack *k, const char *item)
 	return rc;
 }
 
+/* A changed symbol as a target: the definition of name in path whose
+ * parent is parent. */
+static void add_exact_target(pack *k, const char *path, const char *parent, const char *name)
+{
+	mi_buf key = {0};
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl, pl = strlen(path);
+	mi_buf_adds(&key, name);
+	mi_buf_addc(&key, 0);
+	mi_buf_add(&key, path, pl);
+	mi_buf_addc(&key, 0);
+	if (mi_cursor_open(k->t, MI_DB_NAMES, &cur) == 0) {
+		for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl); !r;
+		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+			mi_symbol s;
+			uint32_t si;
+			if (kl != key.len + 4)
+				continue; /* not a key of this shape */
+			si = mi_rd32((const uint8_t *)kp + key.len);
+			if (mi_q_load_sym(k->t, path, pl, si, &s, &k->arena) || strcmp(s.parent, parent))
+				continue;
+			if (!find_ent(k, path, si, PK_TARGET))
+				add_ent(k, path, pl, si, &s, PK_TARGET, 0);
+			break;
+		}
+		mi_cursor_close(cur);
+	}
+	mi_buf_release(&key);
+}
+
 /* One target item: an indexed file, else a symbol. */
 static int add_target(pack *k, const char *item)
 {
@@ -645,7 +676,7 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 {
 	mi_out_reset(out);
-	if (!po || !po->target || !*po->target)
+	if (!po || ((!po->target || !*po->target) && !po->since))
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: target "
 				    "(a symbol NAME or Parent.NAME, a repo-relative file, or several "
 				    "separated by commas)");
@@ -663,8 +694,36 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
 	mi_parsed_init(&k.arena);
 
-	/* targets */
-	char *items = mi_xstrdup(po->target);
+	/* targets: the changed symbols, and those named */
+	if (po->since) {
+		mi_diff_opts d = *po->since;
+		mi_buf list = {0};
+		mi_out tmp = {0};
+		d.targets = &list;
+		rc = mi_query_changed(q, &d, &tmp);
+		if (rc || tmp.is_error) {
+			mi_buf_add(&k.err, tmp.text.buf ? tmp.text.buf : "", tmp.text.len);
+			if (!k.err.len)
+				mi_buf_adds(&k.err, "cannot list the changed symbols");
+		}
+		for (char *line = list.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = 0;
+			char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+			if (!t2)
+				continue;
+			*t1 = *t2 = 0;
+			add_exact_target(&k, line, t1 + 1, t2 + 1);
+		}
+		mi_buf_release(&list);
+		mi_out_release(&tmp);
+		if (!k.err.len && !k.n && (!po->target || !*po->target))
+			mi_buf_addf(&k.err, "No symbol changed since %s: nothing to pack",
+				    po->since->since && *po->since->since ? po->since->since :
+				    "the index was built");
+	}
+	char *items = mi_xstrdup(po->target ? po->target : "");
 	for (char *save = NULL, *it = strtok_r(items, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		while (*it == ' ')
 			it++;
@@ -755,7 +814,7 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 	}
 
 	mi_buf_adds(j, "{\"target\":");
-	mi_buf_add_json_str(j, po->target, strlen(po->target));
+	mi_buf_add_json_str(j, po->target ? po->target : "", po->target ? strlen(po->target) : 0);
 	mi_buf_addf(j, ",\"budget_tokens\":%zu,\"depth\":%d,\"tokens\":%zu,\"entries\":[", k.budget,
 		    k.depth, tokens);
 	bool first = true;

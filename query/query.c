@@ -367,6 +367,39 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 
 /* ---- stats ------------------------------------------------------------------------ */
 
+int mi_query_files(mi_query *q, const char *after, size_t limit,
+		   mi_query_file_fn fn, void *ctx, bool *more)
+{
+	mi_txn *t;
+	mi_cursor *cur = NULL;
+	const void *kp, *vp;
+	size_t kl, vl, n = 0, al = after ? strlen(after) : 0;
+	int rc = mi_txn_begin(q->st, false, &t), r2;
+	*more = false;
+	if (rc)
+		return rc;
+	rc = mi_cursor_open(t, MI_DB_FILES, &cur);
+	for (r2 = rc ? rc : mi_cursor_seek(cur, after, al, &kp, &kl, &vp, &vl); !r2;
+	     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		mi_file_rec f;
+		if (al && kl == al && memcmp(kp, after, al) == 0)
+			continue;   /* the cursor names the last one given */
+		if (n == limit) {
+			*more = true;
+			break;
+		}
+		if (mi_file_decode(vp, vl, &f))
+			continue;
+		fn(ctx, kp, kl, f.size, f.lines, f.lang);
+		mi_file_rec_release(&f);
+		n++;
+	}
+	if (cur)
+		mi_cursor_close(cur);
+	mi_txn_abort(t);
+	return rc;
+}
+
 int mi_query_stats(mi_query *q, mi_out *out)
 {
 	mi_txn *t;
@@ -655,6 +688,12 @@ static void line_text(const char *src, size_t len, uint32_t n, uint32_t at, mi_b
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out)
 {
+	return mi_query_references_page(q, symbol, kind, 0, limit, out);
+}
+
+int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
+			     size_t offset, size_t limit, mi_out *out)
+{
 	mi_out_reset(out);
 	if (!symbol || !*symbol)
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: symbol");
@@ -698,7 +737,7 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			if (calls_only && r.kind != MI_REF_CALL)
 				continue;
 			total++;
-			if (n >= limit)
+			if (total <= offset || n >= limit)
 				continue;
 			const char *path = (const char *)kp + k.len;
 			size_t pl = kl - k.len - 9;
@@ -738,8 +777,9 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 		mi_cursor_close(cur);
 	}
 	mi_buf_addf(j, "],\"total\":%zu}", total);
-	if (total > n)
-		mi_buf_addf(x, "V* %zu more references; raise limit to see them\n", total - n);
+	if (total > offset + n)
+		mi_buf_addf(x, "V* %zu more references; call again with offset %zu (or raise "
+			    "limit) to see them\n", total - offset - n, offset + n);
 	if (!total) {
 		mi_buf_reset(x);
 		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);

@@ -40,13 +40,24 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
  * signature, text}]}; path (may be NULL) narrows. */
 int mi_query_definition(mi_query *q, const char *symbol, const char *path,
 			mi_out *out);
-/* find_references: {references: [{path, line, caller, text}]};
+/* find_references: {references: [{path, line, caller, text}], total};
  * kind "calls" or "all". */
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out);
+/* The same from the offset-th reference on (a page: offset counts the
+ * references before it, total counts them all). */
+int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
+			     size_t offset, size_t limit, mi_out *out);
 /* code_research: {nodes, edges, text}. focus may be NULL. */
 int mi_query_research(mi_query *q, const char *query, int depth,
 		      const char *focus, mi_out *out);
+/* Called after each hop of a research: hop (1..depth) is done and the
+ * graph holds nodes; the caller may report progress. */
+typedef void (*mi_query_hop_fn)(void *ctx, int hop, int depth, size_t nodes);
+/* mi_query_research, calling hop_fn (may be NULL) after each hop. */
+int mi_query_research_hops(mi_query *q, const char *query, int depth,
+			   const char *focus, mi_query_hop_fn hop_fn, void *ctx,
+			   mi_out *out);
 
 /*
  * How search_code ranks (docs/format-search.md, "Scoring").  The defaults,
@@ -94,6 +105,7 @@ typedef struct mi_search_opts {
 	const char *extensions;  /* "c,h", NULL = all */
 	const char *format;      /* "toon" | "json" | "human"; text form */
 	bool all;                /* include private symbols */
+	size_t offset;           /* skip this many of the best hits (a page) */
 	const mi_rank_params *rank; /* NULL = mi_rank_defaults */
 	/* search_code only: evidence[0..nevidence) is weighed against BM25F,
 	 * each list scaled by its best score: (1 - w) * bm25f + w * evidence,
@@ -114,6 +126,8 @@ typedef struct mi_pack_opts {
 	const char *target;      /* NAME, Parent.NAME or a path; several: commas between */
 	size_t budget_tokens;    /* 0 = 4000; at least 100 */
 	int depth;               /* hops of uses followed: 1 (0 = 1) or 2 */
+	const struct mi_diff_opts *since; /* set: the targets are the symbols changed
+				      since since->since (target may be empty) */
 } mi_pack_opts;
 
 /*
@@ -142,6 +156,8 @@ typedef struct mi_diff_opts {
 	const char *path;       /* one file only, NULL = the whole repository */
 	mi_parse_fn parse;      /* required */
 	mi_detect_fn detect;    /* required */
+	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
+				   added or changed symbol (context_pack since) */
 } mi_diff_opts;
 
 /*
@@ -269,6 +285,17 @@ typedef void (*mi_query_sym_fn)(void *ctx, const char *path, const mi_symbol *s)
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		     mi_query_sym_fn fn, void *ctx);
 
+/* One indexed file, for mi_query_files: path[0..len) is valid during the
+ * call only. */
+typedef void (*mi_query_file_fn)(void *ctx, const char *path, size_t len,
+				  uint64_t size, uint32_t lines, int lang);
+/*
+ * Calls fn for up to limit indexed files in path order, starting after the
+ * path `after` (NULL or "": from the first); *more says whether files
+ * follow the last one given.  Returns 0 or an error.
+ */
+int mi_query_files(mi_query *q, const char *after, size_t limit,
+		   mi_query_file_fn fn, void *ctx, bool *more);
 /* ---- the latest compile's diagnostics (cdiags.c) ----------------------------
  * Kept in the side store beside the index by a compile task (mcp/compile_*.c);
  * the views join them to a file's own diagnostics (read_file, expand_at),

@@ -379,6 +379,13 @@ static bool is_stop(const char *w)
 int mi_query_research(mi_query *q, const char *query, int depth, const char *focus,
 		      mi_out *out)
 {
+	return mi_query_research_hops(q, query, depth, focus, NULL, NULL, out);
+}
+
+int mi_query_research_hops(mi_query *q, const char *query, int depth,
+			   const char *focus, mi_query_hop_fn hop_fn, void *ctx,
+			   mi_out *out)
+{
 	mi_out_reset(out);
 	if (!query || !*query)
 		return mi_out_error(out, MI_ERR_ARG, "Missing required argument: query "
@@ -489,6 +496,8 @@ int mi_query_research(mi_query *q, const char *query, int depth, const char *foc
 			}
 		}
 		level_start = level_end;
+		if (hop_fn)
+			hop_fn(ctx, d, depth, g.nn);
 		if (level_start == g.nn)
 			break;
 	}

@@ -150,7 +150,7 @@ static const qcmd qcmds[] = {
 	{"docs", 1, "QUERY... [--limit N] [--path GLOB]", "search Markdown sections and doc comments"},
 	{"research", 1, "QUERY... [--depth 1-5] [--focus architecture|dependencies|patterns|flow]",
 	 "multi-hop: callers of callers, implementations, module dependencies"},
-	{"pack", 1, "TARGET... [--budget N] [--depth 1|2]",
+	{"pack", 0, "TARGET... [--budget N] [--depth 1|2] [--since REV|A..B]",
 	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
 	{"changed", 0, "[--since REV|A..B] [--path PATH]",
 	 "symbols added (+), removed (-) or changed (~) since the index was built, or since REV"},
@@ -302,6 +302,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		po.target = mi_buf_str(&a.rest);
 		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
 		po.depth = d ? atoi(d) : 0;
+		mi_diff_opts since = {.since = opt_get(&a, "since"), .parse = mi_parse_source,
+				      .detect = mi_lang_detect};
+		if (since.since)
+			po.since = &since;
 		rc = mi_query_pack(q, &po, &o);
 	} else if (!strcmp(name, "changed")) {
 		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),

@@ -52,7 +52,7 @@ async function run(name, fn, timeoutMs = 30000) {
 
 async function server(extra = [], dir = repo) {
   const transport = new StdioClientTransport({
-    command: MCPIDX, args: ['serve', dir, '--log', logFile, ...extra], stderr: 'pipe',
+    command: MCPIDX, args: ['serve', dir, '--artifacts', '--log', logFile, ...extra], stderr: 'pipe',
   });
   const client = new Client({ name: 'artifact-host', version: '1.0.0' });
   await client.connect(transport);
@@ -198,6 +198,11 @@ await run('chain/generate-store-get-stale-delete', async () => {
   eq(l.data.tree.dirs[0].name, 'src', 'tree: src/');
   eq(l.data.tree.dirs[0].files[0].artifacts[0].symbol, 'cache_evict', 'tree leaf');
 
+  // search_code ranks the function by words only its summary holds.
+  const sr = await call(host, 'search_code', { query: 'zephyrine purge', format: 'json' });
+  assert(!sr.isError, text(sr));
+  eq(sr.structuredContent.results[0] && sr.structuredContent.results[0].symbols, ['cache_evict'],
+    `search finds the summary's function: ${JSON.stringify(sr.structuredContent.results.slice(0, 2))}`);
   const rf = await call(host, 'read_file', { path: 'src/cache.c', summaries: true });
   assert(text(rf).includes('F> void cache_evict(struct entry **tab, unsigned n, const char *key) { ... }\n' +
     'V* summary: Drops one entry from the table, freeing its strings: a zephyrine purge.'),

@@ -44,6 +44,11 @@ sed -i 's/totl/total/' src/app.c
 "$MCPIDX" query . outline src/app.c > "$T/o"
 case "$(cat "$T/o")" in *"[E]"*) fail "stale diagnostics shown: $(cat "$T/o")" ;; esac
 
+# the targets, as the config names them
+expect_eq "$("$MCPIDX" compile --list)" "app: make app
+clang: clang -Wall -c src/app.c -o /dev/null
+generic: clang -Wall -fno-caret-diagnostics -c src/app.c -o /dev/null" "--list"
+
 # refused: a target not named, a flag not allowed, a shell string
 "$MCPIDX" compile rm > "$T/r" 2>&1
 expect_eq "$?" 2 "unknown target status"

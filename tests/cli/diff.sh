@@ -3,7 +3,8 @@
 # functions of a git copy of testdata/pack, exactly those two show as
 # changed (~), since the index and since HEAD; after removing one function
 # and adding another, they show as - and +, between two revisions too;
-# a revision git does not know is a clear error.
+# `pack --since` packs the changed ones; a revision git does not know is a
+# clear error.
 . tests/cli/lib.sh
 R="$T/repo"
 cp -r testdata/pack "$R" && rm -rf "$R/expected" "$R/.mcpidxignore"
@@ -28,6 +29,13 @@ head -2 "$T/got" | cmp -s "$T/want2" - || { cat "$T/got" >&2; fail "two edited f
 "$MCPIDX" query . changed --path shop/cart.py --json > "$T/one.json" || fail "changed --path"
 expect_eq "$(json "$T/one.json" '[(c["change"], c["name"], c["parent"]) for c in j["changed"]]')" \
 	"[('changed', 'total', 'Cart')]" "one file"
+
+# the context pack of what changed: the two edited functions are its targets
+"$MCPIDX" build . -q || fail "rebuild"
+"$MCPIDX" query . pack --since HEAD --budget 600 --json > "$T/pack.json" || fail "pack --since HEAD"
+expect_eq "$(json "$T/pack.json" 'sorted(e["name"] for e in j["entries"] if e["role"] == "target")')" \
+	"['refund', 'total']" "pack since HEAD targets"
+expect_eq "$(json "$T/pack.json" 'j["tokens"] <= 600')" True "pack since HEAD within budget"
 
 # remove one function, add another, between two revisions
 git -c user.name=t -c user.email=t@t commit -qam two || fail "commit two"

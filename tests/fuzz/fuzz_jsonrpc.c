@@ -11,7 +11,8 @@
  *
  * MI_FUZZ_ECHO=1 in the environment prints each message and its answer.
  * index_codebase calls are skipped: they start builds of arbitrary paths
- * (tests/cli and tests/mcp cover them).
+ * (tests/cli and tests/mcp cover them); so are subscriptions/listen, whose
+ * answer is a stream that stays open.
  *
  *	make fuzz && build/fuzz/fuzz_jsonrpc -max_total_time=240 \
  *	    -rss_limit_mb=2048 build/fuzz-corpus/jsonrpc tests/fuzz/corpus/jsonrpc
@@ -155,8 +156,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	for (k = 0; k < 2; k++) {
 		jr_opts[k].index = jr_root[k];
 		jr_opts[k].log_file = "/dev/null";
+		jr_opts[k].log_level = "off";
 		jr_opts[k].self_exe = "/nonexistent/mcpidx";
-		if (mi_mcp_server_init(&jr_srv[k], &jr_opts[k])) {
+		if (mi_mcp_server_init(&jr_srv[k], &jr_opts[k], &mi_mcp_spec_mcpidx)) {
 			fprintf(stderr, "fuzz_jsonrpc: server set-up failed\n");
 			abort();
 		}
@@ -190,8 +192,11 @@ static bool jr_skip(const char *line, size_t len)
 	json_t *j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &e);
 	json_t *params = json_object_get(j, "params");
 	json_t *name = json_object_get(params, "name");
-	bool skip = json_is_string(name) &&
-		    strcmp(json_string_value(name), "index_codebase") == 0;
+	json_t *method = json_object_get(j, "method");
+	bool skip = (json_is_string(name) &&
+		     strcmp(json_string_value(name), "index_codebase") == 0) ||
+		    (json_is_string(method) &&
+		     strcmp(json_string_value(method), "subscriptions/listen") == 0);
 	json_decref(j);
 	return skip;
 }
@@ -290,7 +295,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		mi_buf_reset(&out);
-		rc = mi_mcp_handle(&ss, line, len, sink, true, &out, &call);
+		mi_mcp_in in = { .data = line, .len = len, .sink = sink,
+				  .inline_only = true };
+		rc = mi_mcp_handle(&ss, &in, &out, &call, NULL);
 		if (rc != 0 || call) {
 			free(line);
 			JR_CHECK(rc == 0 && call == NULL);

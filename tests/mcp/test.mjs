@@ -27,9 +27,7 @@ const big = path.join(tmp, 'big');            // slow enough to cancel
 const logFile = path.join(tmp, 'server.log');
 
 const TOOLS = ['read_file', 'expand_at', 'goto_definition', 'find_references',
-  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase',
-  'generate_prompt', 'store_llm_result', 'get_artifact', 'list_artifacts', 'delete_artifact',
-  'generate_artifact'];
+  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase'];
 
 let failures = 0;
 const results = [];
@@ -142,7 +140,7 @@ await run('initialize/server-info', async () => {
   eq(v.name, 'mcpidx', 'serverInfo.name');
   assert(v.version && v.title && v.description, 'serverInfo needs version, title, description');
   const caps = client.getServerCapabilities();
-  eq(caps.tools, { listChanged: false }, 'capabilities.tools');
+  eq(caps.tools, { listChanged: true }, 'capabilities.tools (the meta tools come and go with a catalog)');
   assert(caps.logging, 'capabilities.logging');
   assert(caps.tasks && caps.tasks.requests && caps.tasks.requests.tools && caps.tasks.requests.tools.call, 'capabilities.tasks.requests.tools.call');
   assert(caps.tasks.list && caps.tasks.cancel, 'capabilities.tasks list/cancel');
@@ -181,11 +179,12 @@ await run('tools/list/order-and-schemas', async () => {
     eq(t.inputSchema.type, 'object', `${t.name}.inputSchema.type`);
     eq(t.outputSchema && t.outputSchema.type, 'object', `${t.name}.outputSchema.type`);
     assert(t.annotations && t.annotations.openWorldHint === false, `${t.name}: openWorldHint false`);
-    const ro = !['index_codebase', 'store_llm_result', 'delete_artifact'].includes(t.name);
+    const ro = t.name !== 'index_codebase';
     eq(t.annotations.readOnlyHint, ro, `${t.name}.readOnlyHint`);
-    eq(t.execution && t.execution.taskSupport, t.name === 'index_codebase' ? 'optional' : 'forbidden', `${t.name}.execution.taskSupport`);
-    assert(t.icons && t.icons[0].src.startsWith('data:image/svg+xml;base64,'), `${t.name}: icons`);
+    eq(t.execution && t.execution.taskSupport, ro ? undefined : 'optional', `${t.name}.execution.taskSupport (absent means forbidden)`);
+    assert(!t.icons, `${t.name}: the icon is the server's (serverInfo), not repeated per tool`);
   }
+  assert(client.getServerVersion().icons[0].src.startsWith('data:image/svg+xml;base64,'), 'serverInfo icons');
   const ic = tools.find((t) => t.name === 'index_codebase');
   eq(ic.annotations.destructiveHint, false, 'index_codebase destructiveHint');
   eq(tools.find((t) => t.name === 'search_code').inputSchema.required, ['query'], 'search_code required');
@@ -437,7 +436,7 @@ await run('progress/index_codebase-sync', async () => {
 
 // ---- tasks -------------------------------------------------------------------------------
 await run('tasks/index_codebase-create-get-list-result', async () => {
-  const c = await stdioClient(big);
+  const c = await stdioClient(repo);
   const statuses = [];
   c.setNotificationHandler(TaskStatusNotificationSchema, (n) => { statuses.push(n.params); });
   const created = await c.request({ method: 'tools/call', params: { name: 'index_codebase', arguments: { path: repo }, task: { ttl: 60000 } } }, CreateTaskResultSchema);
@@ -473,12 +472,18 @@ await run('tasks/cancel-keeps-old-index', async () => {
   await new Promise((r) => setTimeout(r, 150));
   const cancelled = await c.request({ method: 'tasks/cancel', params: { taskId: created.task.taskId } }, CancelTaskResultSchema);
   eq(cancelled.status, 'cancelled', 'tasks/cancel answer');
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 40));
+    const g = await c.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema);
+    assert(g.status === 'cancelled' && /cancel/i.test(g.statusMessage || ''), `status message after cancel: ${g.status} ${g.statusMessage}`);
+  }
   for (let i = 0; i < 50 && !statuses.length; i++) await new Promise((r) => setTimeout(r, 20));
   eq(statuses.map((p) => [p.taskId, p.status]), [[created.task.taskId, 'cancelled']], 'status notification on cancel');
   const res = await c.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema, { timeout: 30000 });
   assert(res.isError && /cancel/i.test(text(res)), `result says cancelled: ${text(res)}`);
   const got = await c.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema);
   eq(got.status, 'cancelled', 'stays cancelled');
+  assert(/cancel/i.test(got.statusMessage || ''), `the build's progress must not overwrite the cancelled message: ${got.statusMessage}`);
   const after = await c.callTool({ name: 'goto_definition', arguments: { symbol: 'f3_7' } });
   assert(!after.isError && after.structuredContent.definitions.length === 1, `old index still answers: ${text(after)}`);
   await c.close();

@@ -7,6 +7,7 @@
  *   tests/fuzz/corpus/records/   -> tests/fuzz/fuzz_records.c
  *   tests/fuzz/corpus/parse/     -> tests/fuzz/fuzz_parse.c
  *   tests/fuzz/corpus/jsonrpc/   -> tests/fuzz/fuzz_jsonrpc.c
+ *   tests/fuzz/corpus/editor/    -> tests/fuzz/fuzz_editor.c
  *   tests/fuzz/corpus/regress/TARGET-NAME -> the target TARGET
  *
  * Seeds run in this process (a crash ends the binary; the last "replaying"
@@ -52,6 +53,10 @@ static void rg_report(const char *what, const char *file, int line)
 #undef LLVMFuzzerTestOneInput
 #undef LLVMFuzzerInitialize
 
+#define LLVMFuzzerTestOneInput mi_fuzz_editor_one
+#include "../fuzz/fuzz_editor.c"
+#undef LLVMFuzzerTestOneInput
+
 #define CORPUS "tests/fuzz/corpus"
 #define RG_TIMEOUT 10 /* seconds one reproducer may run */
 
@@ -66,6 +71,7 @@ static const rg_target rg_targets[] = {
 	{ "records", mi_fuzz_records_one },
 	{ "parse", mi_fuzz_parse_one },
 	{ "jsonrpc", mi_fuzz_jsonrpc_one },
+	{ "editor", mi_fuzz_editor_one },
 };
 
 static const rg_target *rg_target_find(const char *name, size_t n)
@@ -245,6 +251,12 @@ TEST(jsonrpc_seeds)
 	CHECK(rg_seeds(&rg_targets[2]) >= 10);
 }
 
+TEST(editor_seeds)
+{
+	/* framing, text, and one recorded output per compiler family */
+	CHECK(rg_seeds(&rg_targets[3]) >= 8);
+}
+
 /* Every saved reproducer, by the target its name starts with. */
 TEST(regress)
 {
@@ -261,8 +273,8 @@ TEST(regress)
 		if (!strcmp(v[i], "PENDING"))
 			continue;
 		if (!t) {
-			TEST_FAIL_("%s/regress/%s: name it records-*, parse-* or "
-				   "jsonrpc-* after the fuzzer that found it", CORPUS, v[i]);
+			TEST_FAIL_("%s/regress/%s: name it records-*, parse-*, jsonrpc-* or "
+				   "editor-* after the fuzzer that found it", CORPUS, v[i]);
 			continue;
 		}
 		snprintf(path, sizeof path, CORPUS "/regress/%s", v[i]);
@@ -341,6 +353,7 @@ int main(void)
 	RUN(records_seeds);
 	RUN(parse_seeds);
 	RUN(jsonrpc_seeds);
+	RUN(editor_seeds);
 	RUN(regress);
 	return test_done();
 }

@@ -12,13 +12,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* mcpidx's tool registry and an environment to list it in. */
+static mi_mcp_tools *reg(void)
+{
+	static mi_mcp_tools *ts;
+	if (!ts)
+		ts = mi_mcp_tools_new(&mi_mcp_spec_mcpidx);
+	return ts;
+}
+
+static mi_mcp_env no_env;        /* an environment over an empty folder */
+static mi_mcp_opts no_env_opts;
+static char no_env_dir[] = "/tmp/mi-schema-env-XXXXXX";
+
+static void env_setup(void)
+{
+	if (no_env.index_path)
+		return;
+	CHECK(mkdtemp(no_env_dir) != NULL);
+	no_env_opts.index = no_env_dir;
+	no_env_opts.log_level = "off";
+	CHECK_INT(mi_mcp_env_init(&no_env, &no_env_opts), 0);
+}
+
 /* The tools/list result, parsed. */
 static json_t *tools_list(void)
 {
 	mi_buf b = {0};
 	json_error_t e;
 	json_t *j;
-	mi_mcp_tools_list(&b);
+	env_setup();
+	mi_buf_addc(&b, '{');
+	mi_mcp_tools_list(reg(), &no_env, MI_MCP_LEGACY, &b);
+	mi_buf_addc(&b, '}');
 	j = json_loadb(mi_buf_str(&b), b.len, JSON_REJECT_DUPLICATES, &e);
 	if (!j)
 		printf("tools/list: %s at line %d column %d\n", e.text, e.line, e.column);
@@ -34,7 +60,7 @@ static bool nonempty_str(json_t *v)
 TEST(selftest)
 {
 	mi_buf err = {0};
-	CHECK_INT(mi_mcp_tools_selftest(&err), 0);
+	CHECK_INT(mi_mcp_tools_selftest(reg(), &err), 0);
 	CHECK_STR(mi_buf_str(&err), "");
 	mi_buf_release(&err);
 }
@@ -92,12 +118,29 @@ static void check_schema(const char *tool, const char *what, json_t *sch,
 			TEST_FAIL_("%s: %s property %s is not a schema", tool, what, key);
 			continue;
 		}
-		if (input && !nonempty_str(json_object_get(v, "description")))
+		/* Described, or self-describing: an enum of values, or a name
+		 * that says it all (query, symbol, limit). */
+		if (input && !nonempty_str(json_object_get(v, "description")) &&
+		    !json_is_array(json_object_get(v, "enum")) && strcmp(key, "query") &&
+		    strcmp(key, "symbol") && strcmp(key, "limit"))
 			TEST_FAIL_("%s: input property %s has no description", tool, key);
-		if (input && !type)
-			TEST_FAIL_("%s: input property %s has no type", tool, key);
+		/* Typed everywhere (inputs and outputs): a type, or anyOf
+		 * branches that each have one (the portable spelling of a
+		 * type list, which MCP Inspector --strict asks for). */
+		if (!type) {
+			json_t *any = json_object_get(v, "anyOf"), *b;
+			size_t j;
+			bool typed = json_is_array(any) && json_array_size(any) > 0;
+			json_array_foreach(any, j, b)
+				typed = typed && json_is_string(json_object_get(b, "type"));
+			if (!typed)
+				TEST_FAIL_("%s: %s property %s has no type", tool, what, key);
+		}
+		if (json_is_array(type))
+			TEST_FAIL_("%s: %s property %s: a type list; write anyOf "
+				   "branches (MCP Inspector --strict warns)", tool, what, key);
 		if (type && !json_is_string(type) && !json_is_array(type))
-			TEST_FAIL_("%s: %s property %s: type must be a string or array",
+			TEST_FAIL_("%s: %s property %s: type must be a string",
 				   tool, what, key);
 		if (json_object_get(v, "enum") && !json_is_array(json_object_get(v, "enum")))
 			TEST_FAIL_("%s: %s property %s: enum must be an array", tool,
@@ -131,17 +174,57 @@ TEST(every_tool)
 		if (!json_is_object(ann) || !json_is_boolean(json_object_get(ann, "readOnlyHint")))
 			TEST_FAIL_("%s: annotations.readOnlyHint missing", name);
 		ts = json_string_value(json_object_get(exec, "taskSupport"));
-		if (!ts || (strcmp(ts, "forbidden") && strcmp(ts, "optional") &&
-			    strcmp(ts, "required")))
-			TEST_FAIL_("%s: execution.taskSupport must be forbidden, "
+		if (ts && strcmp(ts, "optional") && strcmp(ts, "required"))
+			TEST_FAIL_("%s: execution.taskSupport is listed only when "
 				   "optional or required", name);
 		/* The lookup by name agrees with the list. */
-		const char *ts2 = NULL;
-		if (!mi_mcp_tool_find(name, &ts2) || !ts2 || !ts || strcmp(ts, ts2))
-			TEST_FAIL_("%s: mi_mcp_tool_find disagrees with tools/list", name);
+		const mi_mcp_tool *row = mi_mcp_tools_find(reg(), &no_env, name);
+		if (!row || (ts != NULL) != !!(row->flags & (MI_TOOL_TASK_OPTIONAL |
+							      MI_TOOL_TASK_REQUIRED)))
+			TEST_FAIL_("%s: mi_mcp_tools_find disagrees with tools/list", name);
 	}
-	CHECK(mi_mcp_tool_find("no_such_tool", NULL) == NULL);
+	CHECK(mi_mcp_tools_find(reg(), &no_env, "no_such_tool") == NULL);
 	json_decref(j);
+}
+
+/* With --artifacts the six artifact tools follow, and every listed schema
+ * (search_code and read_file gain their artifact arguments) keeps the
+ * rules above. */
+TEST(artifact_tools)
+{
+	static const char *const want[] = {
+		"generate_prompt", "store_llm_result", "get_artifact",
+		"list_artifacts", "delete_artifact", "generate_artifact",
+	};
+	mi_mcp_env env = no_env;
+	mi_mcp_opts o;
+	mi_buf b = {0};
+	json_t *j, *tools, *t;
+	size_t i;
+	env_setup();
+	o = no_env_opts;
+	o.artifacts = true;
+	env = no_env;
+	env.opts = &o;
+	mi_buf_addc(&b, '{');
+	mi_mcp_tools_list(reg(), &env, MI_MCP_LEGACY, &b);
+	mi_buf_addc(&b, '}');
+	j = json_loadb(mi_buf_str(&b), b.len, JSON_REJECT_DUPLICATES, NULL);
+	tools = json_object_get(j, "tools");
+	CHECK_INT(json_array_size(tools), 15);
+	for (i = 0; i < 6 && 9 + i < json_array_size(tools); i++)
+		CHECK_STR(json_string_value(json_object_get(json_array_get(tools, 9 + i),
+							    "name")), want[i]);
+	json_array_foreach(tools, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		check_schema(name, "inputSchema", json_object_get(t, "inputSchema"), true);
+		check_schema(name, "outputSchema", json_object_get(t, "outputSchema"), false);
+	}
+	t = json_array_get(tools, 5);
+	CHECK(json_object_get(json_object_get(json_object_get(t, "inputSchema"),
+					      "properties"), "expand_query") != NULL);
+	json_decref(j);
+	mi_buf_release(&b);
 }
 
 /* A server over a fresh empty folder dir (a mkdtemp template); o must
@@ -153,7 +236,7 @@ static void server_on(char *dir, mi_mcp_opts *o, mi_mcp_server *s)
 	o->index = dir;
 	o->log_file = "/dev/null";
 	o->self_exe = "/nonexistent/mcpidx";
-	CHECK_INT(mi_mcp_server_init(s, o), 0);
+	CHECK_INT(mi_mcp_server_init(s, o, &mi_mcp_spec_mcpidx), 0);
 }
 
 /* The schemas say what tools accept: each required argument missing is
@@ -201,8 +284,9 @@ TEST(required_enforced)
 				    "\"arguments\":%s}}", i, name, text);
 			free(text);
 			json_decref(args);
-			CHECK_INT(mi_mcp_handle(&ss, msg.buf, msg.len, none, true, &out,
-						&call), 0);
+			mi_mcp_in in = { .data = msg.buf, .len = msg.len, .sink = none,
+					  .inline_only = true };
+			CHECK_INT(mi_mcp_handle(&ss, &in, &out, &call, NULL), 0);
 			CHECK_CONTAINS(out.buf, "\"isError\":true");
 			CHECK_CONTAINS(out.buf, json_string_value(r));
 			checked++;
@@ -228,7 +312,9 @@ static void call_read(mi_mcp_server *s, mi_buf *out)
 	mi_mcp_session_init(&ss, s, none);
 	atomic_store(&ss.state, 2);
 	mi_buf_reset(out);
-	CHECK_INT(mi_mcp_handle(&ss, msg, sizeof msg - 1, none, true, out, &call), 0);
+	mi_mcp_in in = { .data = msg, .len = sizeof msg - 1, .sink = none,
+			  .inline_only = true };
+	CHECK_INT(mi_mcp_handle(&ss, &in, out, &call, NULL), 0);
 	mi_mcp_session_release(&ss);
 }
 
@@ -273,7 +359,13 @@ int main(void)
 	RUN(selftest);
 	RUN(list_shape);
 	RUN(every_tool);
+	RUN(artifact_tools);
 	RUN(required_enforced);
 	RUN(index_missing_or_of_another_version);
+	if (no_env.index_path) {
+		mi_mcp_env_release(&no_env);
+		rmdir(no_env_dir);
+	}
+	mi_mcp_tools_free(reg());
 	return test_done();
 }

@@ -1,0 +1,462 @@
+/*
+ * build.c - index_codebase's work: which tree a request may build (the
+ * served repository, or one under an --allow-root; never a packed index),
+ * and `mcpidx build` run as a child process whose progress lines (read from
+ * --progress-fd) become progress on the request.  Cancelling kills the
+ * child; the build commits in one transaction, so the old index stays whole.
+ */
+#include "area.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MI_OUTPUT_CAP 16384           /* build output kept for the answer */
+
+static pthread_mutex_t bd_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Paths with a build running (one per repository at a time). */
+typedef struct mi_building {
+	char *path;                /* absolute repository path */
+	struct mi_building *next;  /* next running build */
+} mi_building;
+static mi_building *bd_building;
+
+
+/* ---- running the build --------------------------------------------------- */
+
+static bool claim_path(const char *path)
+{
+	mi_building *b;
+	pthread_mutex_lock(&bd_mu);
+	for (b = bd_building; b; b = b->next)
+		if (strcmp(b->path, path) == 0) {
+			pthread_mutex_unlock(&bd_mu);
+			return false;
+		}
+	b = mi_xmalloc(sizeof *b);
+	b->path = mi_xstrdup(path);
+	b->next = bd_building;
+	bd_building = b;
+	pthread_mutex_unlock(&bd_mu);
+	return true;
+}
+
+static void release_path(const char *path)
+{
+	mi_building **pp, *b;
+	pthread_mutex_lock(&bd_mu);
+	for (pp = &bd_building; *pp; pp = &(*pp)->next)
+		if (strcmp((*pp)->path, path) == 0) {
+			b = *pp;
+			*pp = b->next;
+			free(b->path);
+			free(b);
+			break;
+		}
+	pthread_mutex_unlock(&bd_mu);
+}
+
+/* Keeps the last MI_OUTPUT_CAP bytes of the child's output. */
+static void keep_tail(mi_buf *b, const char *data, size_t n)
+{
+	mi_buf_add(b, data, n);
+	if (b->len > 2 * MI_OUTPUT_CAP) {
+		memmove(b->buf, b->buf + b->len - MI_OUTPUT_CAP, MI_OUTPUT_CAP);
+		b->len = MI_OUTPUT_CAP;
+		b->buf[b->len] = 0;
+	}
+}
+
+/* A progress line: "DONE/TOTAL message", "DONE TOTAL message" or text. */
+static void parse_progress(const char *line, double *done, double *total)
+{
+	char *end;
+	const char *p = line;
+	*done = -1;
+	*total = 0;
+	while (*p && (*p < '0' || *p > '9'))
+		p++;
+	if (!*p)
+		return;
+	*done = strtod(p, &end);
+	if (*end == '/' || *end == ' ') {
+		char *e2;
+		double t = strtod(end + 1, &e2);
+		if (e2 != end + 1)
+			*total = t;
+	}
+}
+
+typedef struct mi_build_state {
+	mi_mcp_ctx *c;       /* the request: progress goes there */
+	mi_buf line;         /* partial progress line */
+	double last;         /* last progress value */
+	double total;        /* last total reported, 0 = unknown */
+} mi_build_state;
+
+static void on_progress_line(mi_build_state *st, const char *raw)
+{
+	double done, total;
+	char nice[96];
+	const char *line = raw;
+	parse_progress(raw, &done, &total);
+	if (strncmp(raw, "progress ", 9) == 0 && done >= 0) {
+		if (total > 0)
+			snprintf(nice, sizeof nice, "indexed %.0f of %.0f files",
+				 done, total);
+		else
+			snprintf(nice, sizeof nice, "indexed %.0f files", done);
+		line = nice;
+	}
+	if (done < 0)
+		done = st->last + 1;
+	if (done <= st->last)
+		done = st->last + 0.001;
+	st->last = done;
+	if (total > 0)
+		st->total = total;
+	st->c->progress(st->c, done, total, line);
+}
+
+static void on_progress(mi_build_state *st, const char *data, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (data[i] == '\n' || data[i] == '\r') {
+			if (st->line.len)
+				on_progress_line(st, st->line.buf);
+			mi_buf_reset(&st->line);
+		} else if (st->line.len < 4096) {
+			mi_buf_addc(&st->line, data[i]);
+		}
+	}
+}
+
+/* Runs one child build; returns its wait status or -1 (errno in *err). */
+static int spawn_build(mi_mcp_env *s, const mi_mcp_target *bt, bool force,
+		       bool progress_fd, mi_build_state *st,
+		       mi_buf *output, bool *cancelled, int *err)
+{
+	int opipe[2], ppipe[2] = {-1, -1}, wstatus = -1;
+	struct pollfd pf[2];
+	int64_t kill_at = 0;
+	pid_t pid;
+	char buf[8192];
+	const char *argv[10];
+	int argc = 0;
+
+	argv[argc++] = s->self_exe;
+	argv[argc++] = "build";
+	argv[argc++] = bt->root;
+	if (force)
+		argv[argc++] = "--force";
+	if (bt->index) {
+		argv[argc++] = "--out";
+		argv[argc++] = bt->index;
+	}
+	if (progress_fd) {
+		argv[argc++] = "--progress-fd";
+		argv[argc++] = "3";
+	}
+	argv[argc] = NULL;
+	if (mi_pipe_cloexec(opipe) != 0 ||
+	    (progress_fd && mi_pipe_cloexec(ppipe) != 0)) {
+		*err = errno;
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		*err = errno;
+		close(opipe[0]);
+		close(opipe[1]);
+		if (progress_fd) {
+			close(ppipe[0]);
+			close(ppipe[1]);
+		}
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(opipe[1], 1);
+		dup2(opipe[1], 2);
+		if (progress_fd)
+			dup2(ppipe[1], 3);
+		execv(argv[0], (char *const *)argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(opipe[1]);
+	if (progress_fd)
+		close(ppipe[1]);
+	pf[0].fd = opipe[0];
+	pf[0].events = POLLIN;
+	pf[1].fd = ppipe[0];
+	pf[1].events = POLLIN;
+	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
+		int i, n = poll(pf, 2, 100);
+		if (n < 0 && errno != EINTR)
+			break;
+		if ((st->c->cancelled(st->c) || atomic_load(&s->stopping)) && !*cancelled) {
+			*cancelled = true;
+			kill(-pid, SIGTERM);
+			kill(pid, SIGTERM);
+			kill_at = mi_mcp_now_us() + 3000000;
+		}
+		if (kill_at && mi_mcp_now_us() > kill_at) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			kill_at = 0;
+		}
+		for (i = 0; i < 2 && n > 0; i++) {
+			ssize_t r;
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			r = read(pf[i].fd, buf, sizeof buf);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				continue;
+			}
+			if (i == 0)
+				keep_tail(output, buf, (size_t)r);
+			else
+				on_progress(st, buf, (size_t)r);
+		}
+	}
+	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	if (pf[0].fd >= 0)
+		close(pf[0].fd);
+	if (pf[1].fd >= 0)
+		close(pf[1].fd);
+	return wstatus;
+}
+
+static void trim_output(mi_buf *o)
+{
+	while (o->len && (o->buf[o->len - 1] == '\n' || o->buf[o->len - 1] == ' '))
+		o->buf[--o->len] = 0;
+}
+
+/* True when dir is root or lies under it (both real paths). */
+static bool path_within(const char *dir, const char *root)
+{
+	size_t n = strlen(root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	return strncmp(dir, root, n) == 0 && (dir[n] == 0 || dir[n] == '/' ||
+					      (n == 1 && root[0] == '/'));
+}
+
+/* The repository the served index was built from: the parent of a .mcpidx
+ * directory, or the root recorded in an index kept elsewhere (--out). */
+static char *served_root(mi_mcp_env *s, mi_buf *err)
+{
+	mi_query *q;
+	json_t *j, *root;
+	char *r = NULL;
+	size_t n = strlen(s->index_path);
+	if (n >= 8 && strcmp(s->index_path + n - 8, "/.mcpidx") == 0)
+		return s->repo_real ? mi_xstrdup(s->repo_real) : NULL;
+	if (mi_mcp_index_get(s, &q, err))
+		return NULL;
+	{
+		mi_out o;
+		memset(&o, 0, sizeof o);
+		if (!mi_query_stats(q, &o) && o.json.len) {
+			j = json_loadb(o.json.buf, o.json.len, 0, NULL);
+			root = json_object_get(j, "root");
+			if (json_is_string(root))
+				r = realpath(json_string_value(root), NULL);
+			json_decref(j);
+		}
+		mi_out_release(&o);
+	}
+	mi_mcp_index_put(s);
+	if (!r)
+		mi_buf_addf(err, "the index at %s does not name a repository on this "
+			    "machine; serve the repository's directory instead",
+			    s->index_path);
+	return r;
+}
+
+int mi_mcp_build_target(mi_mcp_env *s, const char *given, mi_mcp_target *bt,
+			mi_buf *err)
+{
+	mi_buf p = {0};
+	struct stat sb;
+	char *served = NULL, *real = NULL;
+	char **ar;
+	int rc = MI_ERR_ARG;
+
+	memset(bt, 0, sizeof *bt);
+	if (s->packed) {
+		mi_buf_addf(err, "The served index %s is a packed, read-only artifact: "
+			    "index_codebase cannot rebuild it. Rebuild it where it was "
+			    "made (mcpidx build REPO; mcpidx pack REPO/.mcpidx -o FILE), "
+			    "or serve the repository directory instead.", s->index_path);
+		goto out;
+	}
+	served = served_root(s, err);
+	if (!served) {
+		if (!err->len)
+			mi_buf_addf(err, "The served repository %s does not exist.",
+				    s->repo_path);
+		goto out;
+	}
+	if (!given || !*given)
+		given = served;
+	if (given[0] != '/')
+		mi_buf_addf(&p, "%s/%s", served, given);
+	else
+		mi_buf_adds(&p, given);
+	real = realpath(p.buf, NULL);
+	if (!real || stat(real, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+		mi_buf_addf(err, "Path does not exist or is not a directory: %s. Pass "
+			    "the repository's directory (relative paths start at %s).",
+			    given, served);
+		goto out;
+	}
+	if (strcmp(real, served) == 0) {
+		size_t n = strlen(s->index_path);
+		bt->served = true;
+		if (!(n >= 8 && strcmp(s->index_path + n - 8, "/.mcpidx") == 0))
+			bt->index = mi_xstrdup(s->index_path);
+	} else {
+		for (ar = s->allow_real; ar && *ar; ar++)
+			if (path_within(real, *ar))
+				break;
+		if (!ar || !*ar) {
+			mi_buf_addf(err, "index_codebase builds only the repository this "
+				    "server serves (%s); %s is outside it. To let it build "
+				    "other trees, start the server with --allow-root DIR.",
+				    served, real);
+			goto out;
+		}
+	}
+	bt->root = real;
+	real = NULL;
+	rc = 0;
+out:
+	free(real);
+	free(served);
+	mi_buf_release(&p);
+	return rc;
+}
+
+void mi_mcp_target_release(mi_mcp_target *bt)
+{
+	free(bt->root);
+	free(bt->index);
+	memset(bt, 0, sizeof *bt);
+}
+
+void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
+		      mi_mcp_result *r)
+{
+	mi_build_state st;
+	mi_buf output = {0}, qerr = {0}, idx = {0};
+	mi_out stats;
+	mi_query *q;
+	mi_mcp_env *s = c->env;
+	const char *abs = bt->root;
+	bool cancelled = false;
+	int wstatus, err = 0, code;
+	int64_t t0 = mi_mcp_now_us();
+	double secs;
+
+	memset(&st, 0, sizeof st);
+	memset(&stats, 0, sizeof stats);
+	st.c = c;
+	if (!claim_path(abs)) {
+		mi_mcp_result_error(r, "A build of %s is already running; wait for it "
+				  "(tasks/result) or cancel it (tasks/cancel).", abs);
+		goto out;
+	}
+	mi_mcp_log(s, "build %s%s: starting %s", abs, force ? " --force" : "",
+		   s->self_exe);
+	c->progress(c, 0, 0, "starting the build");
+	wstatus = spawn_build(s, bt, force, true, &st, &output, &cancelled, &err);
+	if (wstatus >= 0 && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 &&
+	    strstr(mi_buf_str(&output), "progress-fd") && !cancelled) {
+		/* A build command without --progress-fd: run it without. */
+		mi_buf_reset(&output);
+		wstatus = spawn_build(s, bt, force, false, &st, &output, &cancelled,
+				      &err);
+	}
+	if (st.line.len)
+		on_progress_line(&st, st.line.buf);
+	release_path(abs);
+	secs = (double)(mi_mcp_now_us() - t0) / 1e6;
+	trim_output(&output);
+	if (wstatus < 0) {
+		mi_mcp_result_error(r, "Could not start %s build %s: %s.", s->self_exe,
+				  abs, strerror(err));
+		goto out;
+	}
+	if (cancelled) {
+		mi_mcp_log(s, "build %s: cancelled after %.1fs", abs, secs);
+		mi_mcp_result_error(r, "Build of %s cancelled after %.1fs; the "
+				  "previous index (if any) is unchanged.", abs, secs);
+		goto out;
+	}
+	code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	if (code != 0) {
+		mi_mcp_log(s, "build %s: failed with exit %d", abs, code);
+		mi_mcp_result_error(r, "mcpidx build %s failed (exit %d) after %.1fs; "
+				  "the previous index (if any) is unchanged.\n%s", abs,
+				  code, secs, mi_buf_str(&output));
+		goto out;
+	}
+	mi_mcp_log(s, "build %s: done in %.1fs", abs, secs);
+	if (st.total <= 0 || st.last < st.total)
+		c->progress(c, st.total > st.last ? st.total : st.last + 1,
+			    st.total > st.last ? st.total : st.last + 1, "build finished");
+	if (bt->served) {
+		if (mi_mcp_index_get(s, &q, &qerr) == 0) {
+			mi_query_stats(q, &stats);
+			mi_mcp_index_put(s);
+		}
+	} else {
+		/* Another allowed tree: report its index, never serve it. */
+		mi_buf_addf(&idx, "%s/.mcpidx", abs);
+		if (mi_query_open(idx.buf, &q, &qerr) == 0) {
+			mi_query_stats(q, &stats);
+			mi_query_close(q);
+		}
+	}
+	mi_buf_addf(&r->out.text, "Indexed %s in %.1fs.\n", abs, secs);
+	if (output.len)
+		mi_buf_addf(&r->out.text, "%s\n", output.buf);
+	mi_buf_adds(&r->out.json, "{\"path\":");
+	mi_buf_add_json_str(&r->out.json, abs, strlen(abs));
+	mi_buf_addf(&r->out.json, ",\"status\":\"completed\",\"exit_code\":0,"
+		    "\"seconds\":%.3f", secs);
+	if (!stats.is_error && stats.json.len) {
+		mi_buf_adds(&r->out.json, ",\"stats\":");
+		mi_buf_add(&r->out.json, stats.json.buf, stats.json.len);
+	}
+	mi_buf_adds(&r->out.json, ",\"output\":");
+	mi_buf_add_json_str(&r->out.json, mi_buf_str(&output), output.len);
+	mi_buf_addc(&r->out.json, '}');
+out:
+	mi_out_release(&stats);
+	mi_buf_release(&output);
+	mi_buf_release(&qerr);
+	mi_buf_release(&idx);
+	mi_buf_release(&st.line);
+}
+

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Logging never blocks serving: a client that pipes stderr and never reads
+# it gets every answer (3,000 calls, the default log level and then debug,
+# a line per call); a full pipe drops lines and the log says how many once
+# it is read again.  Per-call lines go to stderr only at debug level.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../cli/lib.sh"
+cp -r "$here/../../testdata/mcp" "$T/repo"
+cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+import json, subprocess, sys, threading
+from mcptest import Stdio, fail, build
+
+repo = sys.argv[1]
+build(repo)
+N = 3000
+for level in ([], ["--log-level", "debug"]):
+    s = Stdio([repo] + level, stderr=subprocess.PIPE)
+    s.init()
+    batch = "".join(json.dumps({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call",
+                                "params": {"name": "goto_definition",
+                                           "arguments": {"symbol": "login"}}}) + "\n"
+                    for i in range(N))
+    w = threading.Thread(target=lambda: (s.p.stdin.write(batch.encode()), s.p.stdin.flush()), daemon=True)
+    w.start()
+    for i in range(N):
+        r = s.read(100 + i, timeout=30)
+        if "result" not in r:
+            fail("call %d: %r" % (i, r))
+    w.join()
+    s.p.stdin.close()
+    err = s.p.stderr.read().decode("utf-8", "replace")
+    if s.p.wait(timeout=30) != 0:
+        fail("exit status %d" % s.p.returncode)
+    calls = err.count("method=tools/call")
+    if not level and calls:
+        fail("%d per-call lines on stderr at the default level" % calls)
+    if level and "log lines dropped" not in err:
+        fail("a full stderr pipe should drop lines and say so; stderr ends: %s" % err[-300:])
+print("ok")
+PY
