@@ -265,6 +265,9 @@ extern const mi_mcp_tool_group mi_mcp_tools_artifact;
 /* The artifact handle of the served index (tool_artifact.c), opened on
  * first use: read_file summaries, expand_at docs, search_code evidence. */
 mi_art *mi_mcp_art_handle(mi_mcp_env *e);
+/* Re-indexes one upstream server's catalog in the background, as after its
+ * list_changed (tool_meta.c): new aliases reach find_tools. */
+void mi_mcp_meta_reindex(mi_mcp_env *e, const char *server);
 /* True when the server lists the artifact tools (serve --artifacts). */
 bool mi_mcp_art_enabled(const mi_mcp_env *e);
 

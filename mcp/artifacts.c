@@ -663,8 +663,9 @@ static int store_aliases(mi_art *a, mi_query *q, const mi_art_req *n, art_step *
 	mi_buf_addf(&data, "},\"step\":%d,\"max_steps\":%d}", st->step, st->max);
 	mi_buf_addf(&msg, "stored %d aliases for %s (chain %s, step %d of %d)", count, tool,
 		    st->chain, st->step, st->max);
-	mi_art_success(out, data.buf, msg.buf, "Re-index the catalog so find_tools matches "
-		       "them: mcpidx build --servers FILE (or index_codebase).");
+	mi_art_success(out, data.buf, msg.buf, "find_tools matches them once the catalog "
+		       "is re-indexed: a server with the catalog does it now (list_changed "
+		       "follows); else run mcpidx build --servers FILE.");
 out:
 	mi_tool_info_release(&info);
 	mi_buf_release(&text);

@@ -10,6 +10,7 @@
  */
 #include "area.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,7 +152,19 @@ static int t_prompt(mi_mcp_ctx *c, mi_query *q, json_t *a, mi_mcp_result *r)
 
 static int t_store(mi_mcp_ctx *c, mi_query *q, json_t *a, mi_mcp_result *r)
 {
-	return run(c, q, a, r, "store_llm_result", mi_mcp_art_store);
+	const char *path = mi_mcp_arg_str(a, "path", "");
+	const char *slash = strchr(path, '/');
+	size_t pre = strlen(MI_ART_TOOL_PREFIX);
+	run(c, q, a, r, "store_llm_result", mi_mcp_art_store);
+	/* A tool's new aliases: re-index its server's catalog so find_tools
+	 * matches them (in the background; list_changed follows). */
+	if (!r->out.is_error && !r->raw.len && strncmp(path, MI_ART_TOOL_PREFIX, pre) == 0 &&
+	    slash && slash > path + pre) {
+		char server[128];
+		snprintf(server, sizeof server, "%.*s", (int)(slash - path - pre), path + pre);
+		mi_mcp_meta_reindex(c->env, server);
+	}
+	return 0;
 }
 
 static int t_get(mi_mcp_ctx *c, mi_query *q, json_t *a, mi_mcp_result *r)
