@@ -15,8 +15,9 @@
  *                   rest: the doc comment without its first sentence (the
  *                   summary never contains the query's sentence).
  *
- * Fusion: both lists are scaled by their best score; a hit's score is
- * (1 - w) * bm25 + w * evidence.  Prints MRR@10 and Recall@10 on all
+ * Fusion is search_code's own: the evidence goes to mi_query_search
+ * (mi_search_opts.evidence), which scales both lists by their best score
+ * and ranks by (1 - w) * bm25f + w * evidence.  Prints MRR@10 and Recall@10 on all
  * queries, the tuning half and the held-out half (search_bench's split),
  * and the evidence lookup's latency.
  */
@@ -162,12 +163,6 @@ static int store_all(mi_side_txn *t, void *ctx)
 	return 0;
 }
 
-/* One candidate of the fused list. */
-typedef struct cand {
-	char key[600];   /* path:line */
-	double bm, ev;   /* scaled scores */
-} cand;
-
 static int dcmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -246,75 +241,58 @@ int main(int argc, char **argv)
 		json_t *o = json_array_get(qs, i);
 		const char *qq = json_string_value(json_object_get(o, "query"));
 		char want[600];
-		mi_search_opts so = {.query = qq, .limit = 100, .format = "json", .all = true};
-		mi_out out = {0};
-		json_t *j, *r;
 		mi_art_hit *h = NULL;
-		size_t nh = 0, nc = 0;
-		cand *c;
-		double t0, top_ev = 0;
+		mi_search_evidence *ev;
+		size_t nh = 0;
+		double t0;
 		int half = (int)(nl % 2);
 
 		snprintf(want, sizeof want, "%s:%lld", json_string_value(json_object_get(o, "path")),
 			 (long long)json_integer_value(json_object_get(o, "line")));
-		mi_query_search(q, &so, &out);
 		t0 = now_ms();
 		mi_art_evidence(a, q, qq, 100, &h, &nh);
 		lat[nlat++] = now_ms() - t0;
-		j = json_loads(mi_buf_str(&out.json), 0, NULL);
-		r = json_object_get(j, "results");
-		c = mi_xcalloc(json_array_size(r) + nh + 1, sizeof *c);
-		for (size_t x = 0; x < json_array_size(r); x++) {
-			json_t *e = json_array_get(r, x);
-			snprintf(c[nc].key, sizeof c[nc].key, "%s:%lld",
-				 json_string_value(json_object_get(e, "path")),
-				 (long long)json_integer_value(json_object_get(e, "start_line")));
-			c[nc++].bm = json_integer_value(json_object_get(e, "relevance_percent")) / 100.0;
-		}
-		for (size_t x = 0; x < nh; x++)
-			if (h[x].score > top_ev)
-				top_ev = h[x].score;
+		ev = mi_xcalloc(nh + 1, sizeof *ev);
 		for (size_t x = 0; x < nh; x++) {
-			char key[600];
-			size_t y;
-			snprintf(key, sizeof key, "%s:%u", h[x].path, h[x].line);
-			for (y = 0; y < nc && strcmp(c[y].key, key); y++)
-				;
-			if (y == nc) {
-				snprintf(c[nc].key, sizeof c[nc].key, "%s", key);
-				nc++;
-			}
-			if (h[x].score / top_ev > c[y].ev)
-				c[y].ev = h[x].score / top_ev;
+			ev[x].path = h[x].path;
+			ev[x].symbol = h[x].symbol;
+			ev[x].line = h[x].line;
+			ev[x].score = h[x].score;
 		}
 		for (int w = 0; w < NW; w++) {
-			/* Rank of the answer under weight w: how many score above it. */
-			double sw = -1;
+			/* search_code's own path: the evidence weighed by search. */
+			mi_search_opts so = {.query = qq, .limit = 10, .format = "json", .all = true,
+					     .evidence = w ? ev : NULL, .nevidence = w ? nh : 0,
+					     .semantic_weight = (float)weights[w]};
+			mi_out out = {0};
+			json_t *j, *r;
 			int rank = 0;
-			for (size_t y = 0; y < nc; y++)
-				if (!strcmp(c[y].key, want))
-					sw = (1 - weights[w]) * c[y].bm + weights[w] * c[y].ev;
-			if (sw >= 0) {
-				rank = 1;
-				for (size_t y = 0; y < nc; y++)
-					if (strcmp(c[y].key, want) &&
-					    (1 - weights[w]) * c[y].bm + weights[w] * c[y].ev > sw)
-						rank++;
+			mi_query_search(q, &so, &out);
+			j = json_loads(mi_buf_str(&out.json), 0, NULL);
+			r = json_object_get(j, "results");
+			for (size_t x = 0; x < json_array_size(r) && !rank; x++) {
+				json_t *e = json_array_get(r, x);
+				char key[600];
+				snprintf(key, sizeof key, "%s:%lld",
+					 json_string_value(json_object_get(e, "path")),
+					 (long long)json_integer_value(json_object_get(e, "start_line")));
+				if (!strcmp(key, want))
+					rank = (int)x + 1;
 			}
-			if (rank && rank <= 10) {
+			if (rank) {
 				rr[w][0] += 1.0 / rank;
 				rr[w][1 + half] += 1.0 / rank;
 				hit[w][0]++;
 				hit[w][1 + half]++;
 			}
+			json_decref(j);
+			mi_out_release(&out);
 		}
+		free(ev);
+		mi_art_evidence_free(h, nh);
 		nq[0]++;
 		nq[1 + half]++;
 		nl++;
-		free(c);
-		json_decref(j);
-		mi_art_evidence_free(h, nh);
-		mi_out_release(&out);
 	}
 	qsort(lat, nlat, sizeof *lat, dcmp);
 	printf("summaries: %s (%s), %zu functions, %zu NL queries (tuning half %zu, held-out %zu)\n",
