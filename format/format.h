@@ -632,6 +632,8 @@ typedef struct mi_tool_bm25 {
 	float k1;               /* saturation */
 	float w[MI_TF__COUNT];  /* field weights */
 	float b[MI_TF__COUNT];  /* length normalisation per field */
+	float name_cover;       /* a score grows by name_cover x the share of the
+				 * tool's name terms the query says */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
 
