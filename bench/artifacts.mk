@@ -14,7 +14,8 @@ $(SUMMARY_BENCH_BIN): bench/artifacts/summary_bench.c $(LIB_OBJ) $(GRAMMAR_LIB)
 
 .PHONY: bench-artifacts
 bench: bench-artifacts
-bench-artifacts: $(BENCH_SEARCH_BIN) $(SUMMARY_BENCH_BIN) $(BIN)
+# (search.mk is read after this file: name its binary here.)
+bench-artifacts: $(B)/bench/search_bench $(SUMMARY_BENCH_BIN) $(BIN)
 	@set -e; eval "$$(sh bench/corpus.sh)"; out=$(SUMMARY_BENCH_OUT)/python; \
 	if [ ! -f $$out/queries.jsonl ]; then $(BENCH_SEARCH_BIN) prep "$$python" $$out py; fi; \
 	if [ ! -f $$out/orig/data.mdb ]; then ./$(BIN) build --quiet "$$python" -o $$out/orig; fi; \
