@@ -202,7 +202,7 @@ static int search(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r,
 	so.all = strcmp(mi_mcp_arg_str(args, "filter", "public"), "all") == 0;
 	/* Light: summaries that only share a word with the query must not
 	 * outrank the code (docs/artifacts.md, "What summaries do to search"). */
-	so.semantic_weight = 0.3f;
+	so.semantic_weight = 0.2f;
 	if (!docs && (ev = evidence(c, q, so.query, &hits, &nhits))) {
 		so.evidence = ev;
 		so.nevidence = nhits;
