@@ -563,7 +563,14 @@ void mi_v_render_folded(vctx *c)
 void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
 		    size_t idx, mi_buf *out)
 {
-	static const mi_view_opts all = {.all = true};
+	mi_render_line_opts(path, src, len, p, idx, NULL, out);
+}
+
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out)
+{
+	mi_view_opts all = {.all = true, .unicode = o && o->unicode};
 	mi_out tmp = { 0 };
 	vctx c;
 	if (!p || idx >= p->nsyms)

@@ -29,6 +29,9 @@ typedef struct mi_mcp_opts {
 	unsigned max_requests; /* HTTP requests worked on at once, 0 = 64 */
 	bool artifacts;        /* list the artifact tools (serve --artifacts) */
 	const mi_art_opts *art;/* artifact store and chain limits; NULL = defaults */
+	mi_parse_fn parse;     /* diff mode's parser and language detector */
+	mi_detect_fn detect;   /* (mi_parse_source, mi_lang_detect); NULL: the
+				  diff tools answer that they cannot run */
 } mi_mcp_opts;
 
 /* What one server offers: its identity and the tables of its tools,
