@@ -124,6 +124,13 @@ int mi_pipe_cloexec(int fd[2]);
  * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
  * (or "mcpidx") when nothing better is known. */
 char *mi_exe_path(const char *argv0);
+/* A struct stat's modification time as a struct timespec: st_mtim (POSIX
+ * 2008), st_mtimespec on macOS. */
+#if defined(__APPLE__)
+#define MI_ST_MTIM(st) ((st)->st_mtimespec)
+#else
+#define MI_ST_MTIM(st) ((st)->st_mtim)
+#endif
 
 /* ---- symbol kinds ------------------------------------------------------------ */
 

@@ -594,7 +594,7 @@ static int spawn(mi_mcp_client *c, const mi_mcp_upstream *u, mi_buf *err)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, ex[2] = {-1, -1};
 	int rc = 0;
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+	if (mi_pipe_cloexec(in) || mi_pipe_cloexec(out) || mi_pipe_cloexec(ex)) {
 		rc = errno;
 		mi_buf_addf(err, "cannot create pipes for server '%s': %s", u->name, strerror(rc));
 		goto fail;

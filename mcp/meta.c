@@ -92,15 +92,15 @@ static void servers_fresh(mi_meta *m)
 	mi_servers nv;
 	if (!m->servers_path || stat(m->servers_path, &sb) < 0)
 		return;
-	if (m->sv.v && sb.st_mtim.tv_sec == m->sv_mtime.tv_sec &&
-	    sb.st_mtim.tv_nsec == m->sv_mtime.tv_nsec)
+	if (m->sv.v && MI_ST_MTIM(&sb).tv_sec == m->sv_mtime.tv_sec &&
+	    MI_ST_MTIM(&sb).tv_nsec == m->sv_mtime.tv_nsec)
 		return;
 	if (mi_servers_load(m->servers_path, &nv, &err) == 0) {
 		/* Connections of servers that are gone or changed stay until
 		 * they die; the slots keep their names. */
 		mi_servers_release(&m->sv);
 		m->sv = nv;
-		m->sv_mtime = sb.st_mtim;
+		m->sv_mtime = MI_ST_MTIM(&sb);
 	}
 	mi_buf_release(&err);
 }
@@ -841,7 +841,7 @@ int mi_meta_open(const mi_meta_opts *o, mi_meta **out, mi_buf *err)
 			/* keep going: the catalog can still be searched */
 			mi_buf_reset(err);
 		} else if (stat(m->servers_path, &sb) == 0) {
-			m->sv_mtime = sb.st_mtim;
+			m->sv_mtime = MI_ST_MTIM(&sb);
 		}
 	}
 	m->slots = mi_xcalloc(META_SLOTS, sizeof(*m->slots));
