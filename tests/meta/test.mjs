@@ -325,25 +325,6 @@ await test('serve_bundles_suggest_tools_used_together', async () => {
   await sclient.close();
 });
 
-await test('alias_round_trip_scripted_host', async () => {
-  // The host reads the tool's card over MCP, its model writes task
-  // phrasings, the host stores them; find_tools then answers a paraphrase
-  // that shares no word with the tool's own text.
-  const client = await connect(sidx);
-  const para = 'welcome somebody warmly';
-  let r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
-  check(!(r.structuredContent.tools || []).some((t) => t.name === 'fx/greet'), `found before aliases: ${JSON.stringify(r.structuredContent)}`);
-  r = await client.callTool({ name: 'describe_tools', arguments: { names: ['fx/greet'], level: 'L2' } });
-  const card = r.structuredContent.tools[0];
-  check(card.description.startsWith('Greets a person'), `card: ${JSON.stringify(card)}`);
-  const phrasings = ['say hello to someone', 'welcome somebody warmly', 'send a friendly hi'];  // the scripted model
-  const w = await run(['tools', '-i', sidx, 'alias', card.name, ...phrasings]);
-  check(w.code === 0, `alias: ${w.stdout}${w.stderr}`);
-  r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
-  check(r.structuredContent.tools[0]?.name === 'fx/greet', `alias not matched: ${JSON.stringify(r.structuredContent)}`);
-  await client.close();
-});
-
 await test('alias_round_trip_through_artifacts', async () => {
   // The same aliases through the artifact round trip, all over MCP: the host
   // asks generate_prompt for a real npm server's tool card, its scripted
@@ -378,6 +359,25 @@ await test('alias_round_trip_through_artifacts', async () => {
   } finally {
     await client.close();
   }
+});
+
+await test('alias_round_trip_scripted_host', async () => {
+  // The host reads the tool's card over MCP, its model writes task
+  // phrasings, the host stores them; find_tools then answers a paraphrase
+  // that shares no word with the tool's own text.
+  const client = await connect(sidx);
+  const para = 'welcome somebody warmly';
+  let r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
+  check(!(r.structuredContent.tools || []).some((t) => t.name === 'fx/greet'), `found before aliases: ${JSON.stringify(r.structuredContent)}`);
+  r = await client.callTool({ name: 'describe_tools', arguments: { names: ['fx/greet'], level: 'L2' } });
+  const card = r.structuredContent.tools[0];
+  check(card.description.startsWith('Greets a person'), `card: ${JSON.stringify(card)}`);
+  const phrasings = ['say hello to someone', 'welcome somebody warmly', 'send a friendly hi'];  // the scripted model
+  const w = await run(['tools', '-i', sidx, 'alias', card.name, ...phrasings]);
+  check(w.code === 0, `alias: ${w.stdout}${w.stderr}`);
+  r = await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } });
+  check(r.structuredContent.tools[0]?.name === 'fx/greet', `alias not matched: ${JSON.stringify(r.structuredContent)}`);
+  await client.close();
 });
 
 rmSync(work, { recursive: true, force: true });
