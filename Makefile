@@ -28,7 +28,8 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	markdown_inline:markdown/tree-sitter-markdown-inline/src \
 	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src \
 	css:css/src html:html/src lua:lua/src hcl:hcl/src scss:scss/src xml:xml/xml/src \
-	svelte:svelte/src r:r/src powershell:powershell/src
+	svelte:svelte/src r:r/src powershell:powershell/src ocaml:ocaml/grammars/ocaml/src \
+	awk:awk/src
 
 # Our objects and binaries per compiler: the default cc writes build/obj etc.
 # and ./mcpidx; another compiler (CC=clang) gets its own tree under build/.
