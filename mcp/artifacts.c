@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,7 +61,11 @@ static void new_chain_id(char out[40])
 {
 	uint8_t b[8];
 	char hex[17];
-	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+	FILE *ur = fopen("/dev/urandom", "rb");
+	size_t got = ur ? fread(b, 1, sizeof b, ur) : 0;
+	if (ur)
+		fclose(ur);
+	if (got != sizeof b) {
 		uint64_t x = (uint64_t)mi_art_now_us() ^ ((uint64_t)getpid() << 32);
 		memcpy(b, &x, sizeof b);
 	}
