@@ -13,9 +13,9 @@
 
 /* Shared schema pieces. */
 #define MAXTOK "\"max_tokens\":{\"type\":\"integer\",\"minimum\":100," \
-	"\"maximum\":200000,\"default\":20000,\"description\":\"Answer size cap.\"}"
-#define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0," \
-	"\"description\":\"next_offset of a cut answer.\"}"
+	"\"maximum\":200000,\"default\":20000}"
+#define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0," \
+	"\"description\":\"A cut answer's next_offset.\"}"
 #define STR "{\"type\":\"string\"}"
 #define INT "{\"type\":\"integer\"}"
 #define NUM "{\"type\":\"number\"}"
@@ -23,7 +23,9 @@
 	"\"next_offset\":" INT
 #define CUT_OUT ",\"truncated\":{\"type\":\"boolean\"}"
 #define OBJ(props) "{\"type\":\"object\",\"properties\":{" props "}}"
-#define ARR(item) "{\"type\":\"array\",\"items\":" item "}"
+/* Arrays of result rows: the row fields are in docs/mcp.md, not repeated in
+ * every tools/list (it is paid for on each request). */
+#define ROWS "{\"type\":\"array\",\"items\":{\"type\":\"object\"}}"
 
 /* ---- handlers ------------------------------------------------------------------- */
 
@@ -235,8 +237,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"login or User.login.\"},"
 	"\"path\":{\"type\":\"string\",\"description\":\"Only this file.\"},"
 	MAXTOK "},\"required\":[\"symbol\"],\"additionalProperties\":false}",
-	OBJ("\"definitions\":" ARR(OBJ("\"name\":" STR ",\"kind\":" STR ",\"path\":"
-	    STR ",\"line\":" INT ",\"text\":" STR)) ",\"total\":" INT CUT_OUT),
+	OBJ("\"definitions\":" ROWS ",\"total\":" INT CUT_OUT),
 	RO, t_goto_definition, "pass path to pick one definition", "definitions", NULL, NULL, NULL
 },
 {
@@ -251,8 +252,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000,"
 	"\"default\":50}," OFFSET "," MAXTOK "},"
 	"\"required\":[\"symbol\"],\"additionalProperties\":false}",
-	OBJ("\"references\":" ARR(OBJ("\"path\":" STR ",\"line\":" INT
-	    ",\"caller\":" STR ",\"text\":" STR)) PAGE_OUT),
+	OBJ("\"references\":" ROWS PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_find_references, "lower limit or use kind=calls",
 	"references", NULL, NULL, NULL
 },
@@ -269,8 +269,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"focus\":{\"type\":\"string\",\"enum\":[\"architecture\","
 	"\"dependencies\",\"patterns\",\"flow\"]}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
-	OBJ("\"nodes\":" ARR(OBJ("\"name\":" STR ",\"path\":" STR ",\"line\":" INT
-	    ",\"depth\":" INT)) ",\"edges\":" ARR("{\"type\":\"object\"}")
+	OBJ("\"nodes\":" ROWS ",\"edges\":" ROWS
 	    ",\"text\":" STR CUT_OUT),
 	RO | MI_TOOL_SLOW, t_code_research, "lower depth or name one symbol", NULL, NULL, NULL, NULL
 },
@@ -292,9 +291,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
 	"\"default\":\"public\"}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
-	OBJ("\"results\":" ARR(OBJ("\"path\":" STR ",\"start_line\":" INT
-	    ",\"end_line\":" INT ",\"kind\":" STR ",\"signature\":" STR
-	    ",\"content\":" STR)) PAGE_OUT),
+	OBJ("\"results\":" ROWS PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_code,
 	"lower limit, add path_filter or extensions", "results", NULL, NULL, NULL
 },
@@ -309,8 +306,7 @@ static const mi_mcp_tool code_tools[] = {
 	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob, e.g. "
 	"docs/*.md.\"}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
-	OBJ("\"results\":" ARR(OBJ("\"path\":" STR ",\"start_line\":" INT
-	    ",\"heading\":" STR ",\"content\":" STR)) PAGE_OUT),
+	OBJ("\"results\":" ROWS PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_docs, "lower limit or add path_filter",
 	"results", NULL, NULL, NULL
 },
