@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 CC ?= cc
 B := build
 TS := $(B)/ts
-PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd libcurl
+PKGS := lmdb libxxhash msgpack jansson libedit libmicrohttpd libcurl libzstd
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -Wno-unknown-warning-option
 OPT ?= -O2 -g

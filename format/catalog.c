@@ -23,6 +23,10 @@ const mi_tool_bm25 mi_tool_bm25_params = {
 	/*        name  title desc  param pdoc  server alias */
 	.w = {    3.0f, 2.0f, 1.0f, 0.8f, 0.5f, 1.0f, 1.5f },
 	.b = {    0.3f, 0.3f, 0.6f, 0.5f, 0.6f, 0.3f, 0.5f },
+	/* A task that says most of a tool's name ("list the commits" and
+	 * list_commits) names that tool, more surely than one rare word of its
+	 * name does; the share says it whatever the name's length. */
+	.name_cover = 2.0f,
 };
 
 /* ---- msgpack, the few shapes these records use ------------------------------- */

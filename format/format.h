@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 4          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 5          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -39,6 +39,9 @@ enum {
 	MI_ERR_TOOBIG,                /* input over a size cap */
 	MI_ERR_PARSE,                 /* parser could not run */
 	MI_ERR_CANCELLED,             /* the caller cancelled the work */
+	MI_ERR_DAMAGED,               /* index file truncated or damaged */
+	MI_ERR_STALE,                 /* index replaced by another build meanwhile */
+	MI_ERR_SYMLINK,               /* index folder .mcpidx is a symbolic link */
 	MI_ERR_LAST
 };
 
@@ -83,6 +86,9 @@ char *mi_xstrndup(const char *s, size_t n);
 
 /* xxh3-128 of data; out receives 16 bytes (big-endian high64, low64). */
 void mi_hash128(const void *data, size_t len, uint8_t out[16]);
+/* The same of fd's first len bytes, read with pread (not mapped: a file
+ * cut meanwhile is an error, not a SIGBUS).  0, or errno (EIO: shorter). */
+int mi_hash128_fd(int fd, uint64_t len, uint8_t out[16]);
 /* xxh3-64, for in-memory hash tables. */
 uint64_t mi_hash64(const void *data, size_t len);
 /* Hex of a 16-byte hash into out (33 bytes with the NUL). */
@@ -309,12 +315,33 @@ typedef struct mi_cursor mi_cursor;
 #define MI_STORE_CREATE 0x2  /* create the directory/environment if missing */
 #define MI_STORE_NOLOCK 0x4  /* no lock file (packed, read-only media) */
 #define MI_STORE_FILE   0x8  /* path is a single data file, not a directory */
+#define MI_STORE_FRESH  0x10 /* a new, empty index built beside the one at path
+			      * and put in its place by mi_store_publish */
 
 /*
  * Opens the index at path.  A read-only open of a missing index returns
  * MI_ERR_NOINDEX; of an index with another MI_FORMAT_VERSION, MI_ERR_VERSION
- * (a new index of version 0, i.e. empty, is fine for writers).  The store is
- * safe to share between threads; each thread uses its own transactions.
+ * (a new index of version 0, i.e. empty, is fine for writers).  The data
+ * file is checked before it is mapped (mi_store_check): a file shorter than
+ * the pages its LMDB meta says are in use, or a packed file whose trailer
+ * does not match its length, gives MI_ERR_DAMAGED.  A directory index whose
+ * last component is ".mcpidx" and which is a symbolic link gives
+ * MI_ERR_SYMLINK (a link committed to a repository may point anywhere: no
+ * lock file is written through it).  The store is safe to share between
+ * threads; each thread uses its own transactions.
+ *
+ * Every transaction begins by checking the data file again (one stat): when
+ * it was replaced (a new inode: a rebuild renamed a new file into place, an
+ * artifact was copied again) a read transaction reopens it, a write
+ * transaction answers MI_ERR_STALE; when it shrank under the map, or a read
+ * of the map faulted (SIGBUS: the process survives, see docs/security.md),
+ * MI_ERR_DAMAGED.
+ *
+ * MI_STORE_FRESH opens an empty environment in a temporary folder inside
+ * path (created if needed): nothing at path changes until mi_store_publish
+ * renames the new data file over path/data.mdb.  Closing an unpublished
+ * fresh store removes it; one left by a killed process is removed by the
+ * next fresh open.
  */
 int mi_store_open(const char *path, int flags, mi_store **out);
 /*
@@ -327,7 +354,25 @@ int mi_store_open(const char *path, int flags, mi_store **out);
 #define MI_STORE_MAXDBS 24
 int mi_store_open_dbs(const char *path, int flags, const char *const *names,
 		      int n, mi_store **out);
+/* Closes the store; an unpublished MI_STORE_FRESH store is deleted. */
 void mi_store_close(mi_store *st);
+/*
+ * Makes a MI_STORE_FRESH store the index at its path: syncs it, renames
+ * its data file over path/data.mdb and removes path/lock.mdb (readers that have the old file
+ * open keep answering from it and reopen on their next transaction).  A
+ * data.mdb that fails mi_store_check is first renamed to data.mdb.damaged.
+ * Nothing else in path is touched.  The store stays open on the published
+ * file.  *moved_aside (may be NULL) is set when a damaged file was kept.
+ */
+int mi_store_publish(mi_store *st, bool *moved_aside);
+/*
+ * Checks the index at path (a directory holding data.mdb, or a single data
+ * file, packed or not) without mapping it: both LMDB meta pages valid, the
+ * file at least as long as the last page in use, and for a packed file the
+ * trailer's magic, CRC and data length.  O(1).  0, MI_ERR_NOINDEX (no data
+ * file) or MI_ERR_DAMAGED.
+ */
+int mi_store_check(const char *path, bool is_file);
 /* Format version recorded in the index, 0 if none yet. */
 int mi_store_version(mi_store *st);
 /* Bytes used by the data file. */
@@ -335,12 +380,56 @@ uint64_t mi_store_size(mi_store *st);
 /* Doubles the map size; call with no transaction open after MDB_MAP_FULL
  * (mi_store_is_full), then redo the write transaction. */
 int mi_store_grow(mi_store *st);
+/* Makes the map at least `bytes` larger than the pages in use (no
+ * transaction open), so a write of less cannot fill it. */
+int mi_store_reserve(mi_store *st, uint64_t bytes);
+/* The temporary folder of an unpublished MI_STORE_FRESH store (scratch
+ * files put there go away with it), else NULL. */
+const char *mi_store_fresh_dir(mi_store *st);
 /* true when err means the map is full and mi_store_grow would help. */
 bool mi_store_is_full(int err);
+/*
+ * After a failed write transaction (no transaction open): cuts the data
+ * file back to the pages its last commit uses, so a write that ran out of
+ * disk leaves no grown file behind.  Returns 0 or an errno.
+ */
+int mi_store_trim(mi_store *st);
+/* true when err (after a failed write) means the disk is full: ENOSPC, or
+ * an I/O error on a file system with less than 16 MiB left. */
+bool mi_store_is_nospace(mi_store *st, int err);
 /* Copies the environment compacted (mdb_env_copy2): for a directory index
  * dst is a directory that receives data.mdb; for a single-file index (opened
  * with MI_STORE_FILE) dst is the file to write. */
 int mi_store_copy(mi_store *st, const char *dst_file);
+
+/* ---- packed files: the trailer (format/pack.c) ------------------------------------- */
+
+/*
+ * A packed index (mcpidx pack) is an LMDB data file followed by a
+ * MI_PACK_TRAILER-byte trailer; docs/format.md has the layout.  LMDB reads
+ * only up to its last page, so the file opens as an index as it is.
+ */
+#define MI_PACK_TRAILER 256
+#define MI_PACK_VERSION 1
+
+typedef struct mi_pack_trailer {
+	uint32_t pack_version;  /* MI_PACK_VERSION of the writer */
+	uint32_t format;        /* index format version */
+	uint64_t data_len;      /* bytes before the trailer */
+	uint64_t nfiles;        /* files in the manifest */
+	uint8_t digest[16];     /* manifest digest */
+	uint8_t checksum[16];   /* xxh3-128 of the data */
+	char tool[33];          /* NUL-terminated */
+	char head[65];          /* NUL-terminated, "" when unknown */
+	int64_t built;          /* seconds, 0 when unknown */
+} mi_pack_trailer;
+
+void mi_pack_trailer_encode(const mi_pack_trailer *t, uint8_t out[MI_PACK_TRAILER]);
+/* 0, or MI_ERR_DAMAGED with what is wrong in err (may be NULL): no magic
+ * (truncated, appended to, not a pack) or a CRC mismatch. */
+int mi_pack_trailer_decode(const uint8_t in[MI_PACK_TRAILER], mi_pack_trailer *t, mi_buf *err);
+/* true when the last bytes of a file of size bytes start with the magic. */
+bool mi_pack_has_magic(const uint8_t in[MI_PACK_TRAILER]);
 
 /*
  * Transactions.  A read transaction is a consistent snapshot: values returned
@@ -357,12 +446,44 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen);
 int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
+/*
+ * Packed databases (src, syms, outlines, chunks of an index): each value is
+ * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
+ * zstd frame of them, made with the index's dictionary for that database
+ * when it has one: meta "zdict.NAME"; sources carry the frame checksum).
+ * mi_put packs and mi_get and cursors unpack, so callers see plain bytes;
+ * an unpacked value lives until the transaction ends, like one read from
+ * the map.  A value that does not unpack is MI_ERR_DAMAGED.
+ */
+#define MI_VAL_RAW 0
+#define MI_VAL_ZSTD 1
+bool mi_db_packed(int db);
+/* Appends v as db stores it in st (packed, or as is) to out; thread-safe,
+ * for values prepared on worker threads and put with mi_put_stored. */
+int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out);
+/* mi_put (append: mi_put_append) of a value already in stored form. */
+int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen, bool append);
+/* Trains a zstd dictionary of at most max bytes from n samples laid end to
+ * end in samples; MI_ERR_ARG when they are too few to train on. */
+int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
+		  mi_buf *out);
+/* Gives packed database db of a store being written its dictionary (once,
+ * before any of its values is packed): kept in meta "zdict.NAME". */
+int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
+/* mi_put of a key that sorts after every key of db in t (LMDB's
+ * MDB_APPEND: no search, pages filled whole).  MI_ERR_ARG when it does not. */
+int mi_put_append(mi_txn *t, int db, const void *key, size_t klen,
+		  const void *val, size_t vlen);
 /* Deletes every key that starts with prefix. */
 int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen);
 /* Number of entries in db. */
 uint64_t mi_db_count(mi_txn *t, int db);
 /* Drops every entry of db (used by --force). */
 int mi_db_clear(mi_txn *t, int db);
+/* Copies the entries of db whose key starts with prefix (plen 0: all) from
+ * one store's transaction to another's (a write transaction). */
+int mi_db_copy(mi_txn *from, mi_txn *to, int db, const void *prefix, size_t plen);
 /* true for the databases of the tool catalog, which a code build (even with
  * --force) leaves alone: only the catalog writer replaces them. */
 bool mi_db_is_catalog(int db);
@@ -620,6 +741,8 @@ typedef struct mi_tool_bm25 {
 	float k1;               /* saturation */
 	float w[MI_TF__COUNT];  /* field weights */
 	float b[MI_TF__COUNT];  /* length normalisation per field */
+	float name_cover;       /* a score grows by name_cover x the share of the
+				 * tool's name terms the query says */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
 

@@ -274,6 +274,36 @@ void mi_hash128(const void *data, size_t len, uint8_t out[16])
 	}
 }
 
+int mi_hash128_fd(int fd, uint64_t len, uint8_t out[16])
+{
+	XXH3_state_t *st = XXH3_createState();
+	size_t bufsz = 1u << 20;
+	char *buf = mi_xmalloc(bufsz);
+	uint64_t off = 0;
+	int rc = 0;
+	XXH3_128bits_reset(st);
+	while (off < len) {
+		size_t want = len - off < bufsz ? (size_t)(len - off) : bufsz;
+		ssize_t n = pread(fd, buf, want, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? errno : EIO;
+			break;
+		}
+		XXH3_128bits_update(st, buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	XXH128_hash_t h = XXH3_128bits_digest(st);
+	for (int i = 0; i < 8; i++) {
+		out[i] = (uint8_t)(h.high64 >> (56 - 8 * i));
+		out[8 + i] = (uint8_t)(h.low64 >> (56 - 8 * i));
+	}
+	XXH3_freeState(st);
+	free(buf);
+	return rc;
+}
+
 uint64_t mi_hash64(const void *data, size_t len)
 {
 	return XXH3_64bits(data, len);

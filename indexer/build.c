@@ -372,6 +372,26 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	return 0;
 }
 
+/* The build's metadata and statistics (meta db). */
+static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
+{
+	int rc;
+	char *head = git_head(root);
+	(void)((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "view", MI_VIEW_VERSION)) ||
+	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
+	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
+	    (rc = mi_meta_put_str(t, "root", root)) ||
+	    (rc = mi_meta_put_str(t, "head", head ? head : "")) ||
+	    (rc = mi_meta_put_int(t, "files", (int64_t)bs->files)) ||
+	    (rc = mi_meta_put_int(t, "symbols", (int64_t)bs->symbols)) ||
+	    (rc = mi_meta_put_int(t, "refs", (int64_t)bs->refs)) ||
+	    (rc = mi_meta_put_int(t, "diags", (int64_t)bs->diags)) ||
+	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks)));
+	free(head);
+	return rc;
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_build_stats *bs, const char *root,
@@ -381,12 +401,6 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	int rc = mi_txn_begin(st, true, &t);
 	if (rc)
 		return rc;
-	if (clear) {
-		for (int db = 0; db < MI_DB__COUNT; db++)
-			if ((!mi_db_is_catalog(db) || bs->rebuilt_from) &&
-			    (rc = mi_db_clear(t, db)))
-				goto fail;
-	}
 	/* Deleted files, then changed ones (old records out first). */
 	for (size_t i = 0; i < nold && !clear; i++) {
 		if (old[i].r.seen)
@@ -447,22 +461,8 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		mi_cursor_close(cur);
 	}
 	bs->diags = ndiags;
-	char *head = git_head(root);
-	if ((rc = mi_meta_put_int(t, "version", MI_FORMAT_VERSION)) ||
-	    (rc = mi_meta_put_int(t, "view", MI_VIEW_VERSION)) ||
-	    (rc = mi_meta_put_str(t, "tool", "mcpidx " MI_VERSION)) ||
-	    (rc = mi_meta_put_int(t, "built", (int64_t)time(NULL))) ||
-	    (rc = mi_meta_put_str(t, "root", root)) ||
-	    (rc = mi_meta_put_str(t, "head", head ? head : "")) ||
-	    (rc = mi_meta_put_int(t, "files", (int64_t)bs->files)) ||
-	    (rc = mi_meta_put_int(t, "symbols", (int64_t)bs->symbols)) ||
-	    (rc = mi_meta_put_int(t, "refs", (int64_t)bs->refs)) ||
-	    (rc = mi_meta_put_int(t, "diags", (int64_t)bs->diags)) ||
-	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks))) {
-		free(head);
+	if ((rc = put_meta(t, bs, root)))
 		goto fail;
-	}
-	free(head);
 	return mi_txn_commit(t);
 fail:
 	mi_txn_abort(t);
@@ -487,7 +487,137 @@ static bool looks_binary(const char *s, size_t n)
 	return memchr(s, 0, n < 8192 ? n : 8192) != NULL;
 }
 
-int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
+/*
+ * A fresh build replaces the whole file, but the tool catalog of upstream
+ * MCP servers (written by mi_catalog_write, not by the code build) belongs
+ * to the index too: copy its databases and "tools.*" meta from the index
+ * being replaced, when there is one of this format that opens.
+ */
+static int carry_catalog(mi_store *fresh, const char *idx)
+{
+	mi_store *old = NULL;
+	mi_txn *from = NULL, *to = NULL;
+	int rc = 0;
+	if (mi_store_check(idx, false) || mi_store_open(idx, MI_STORE_RDONLY, &old))
+		return 0; /* nothing to carry */
+	if ((rc = mi_txn_begin(old, false, &from)))
+		goto out;
+	if (mi_db_count(from, MI_DB_TOOLS) == 0 && mi_db_count(from, MI_DB_SERVERS) == 0)
+		goto out;
+	if ((rc = mi_txn_begin(fresh, true, &to)))
+		goto out;
+	for (int db = 0; db < MI_DB__COUNT && !rc; db++)
+		if (mi_db_is_catalog(db))
+			rc = mi_db_copy(from, to, db, "", 0);
+	if (!rc)
+		rc = mi_db_copy(from, to, MI_DB_META, "tools.", 6);
+	if (!rc) {
+		rc = mi_txn_commit(to);
+		to = NULL;
+	}
+out:
+	mi_txn_abort(to);
+	mi_txn_abort(from);
+	mi_store_close(old);
+	return rc;
+}
+
+/* What the fresh writer reports back (mi_build_fresh_out). */
+typedef struct fresh_ctx {
+	const mi_build_opts *o;
+	mi_build_stats *bs;
+	const char *root;
+} fresh_ctx;
+
+static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
+		     const char *why);
+static const char *parse_failure(int err);
+
+static void fresh_skip(void *ctx, int reason, const char *path)
+{
+	fresh_ctx *c = ctx;
+	c->bs->skipped[reason]++;
+	if (c->o->details)
+		note_add(&c->bs->skips, &c->bs->nskips, path, reason, NULL);
+}
+
+static void fresh_fail(void *ctx, int err, const char *path)
+{
+	fresh_ctx *c = ctx;
+	c->bs->errors++;
+	if (c->o->details)
+		note_add(&c->bs->fails, &c->bs->nfails, path, err, parse_failure(err));
+}
+
+static int fresh_meta(void *ctx, mi_txn *t)
+{
+	fresh_ctx *c = ctx;
+	return put_meta(t, c->bs, c->root);
+}
+
+static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
+		     const char *why)
+{
+	/* Capacity: 16, then doubled each time n reaches a power of two. */
+	if (*n == 0 || (*n >= 16 && !(*n & (*n - 1))))
+		*v = mi_xrealloc(*v, (*n ? *n * 2 : 16) * sizeof(**v));
+	(*v)[*n].path = mi_xstrdup(path);
+	(*v)[*n].reason = reason;
+	(*v)[*n].why = why ? mi_xstrdup(why) : NULL;
+	(*n)++;
+}
+
+void mi_build_stats_release(mi_build_stats *st)
+{
+	for (size_t i = 0; i < st->nskips; i++)
+		free(st->skips[i].path);
+	for (size_t i = 0; i < st->nfails; i++) {
+		free(st->fails[i].path);
+		free(st->fails[i].why);
+	}
+	free(st->skips);
+	free(st->fails);
+	st->skips = st->fails = NULL;
+	st->nskips = st->nfails = 0;
+}
+
+/* What a failed parse means, for the failures list. */
+static const char *parse_failure(int err)
+{
+	switch (err) {
+	case MI_ERR_PARSE:
+		return "the parser gave up on it (over the time limit, or the language's "
+		       "query did not compile)";
+	case MI_ERR_TOOBIG: return "too large for the parser";
+	case MI_ERR_ARG: return "no parser for its language";
+	}
+	return mi_strerror(err);
+}
+
+/* Skips found while reading (binary, too big, unreadable), counted and
+ * listed like the walk's. */
+static void read_skip(mi_build_stats *bs, const mi_build_opts *o, int reason,
+		      const char *path)
+{
+	bs->skipped[reason]++;
+	if (o->details)
+		note_add(&bs->skips, &bs->nskips, path, reason, NULL);
+}
+
+/* The message for a write that failed with rc. */
+static void write_failed(mi_buf *err, mi_store *st, const char *idx, int rc, bool fresh)
+{
+	if (mi_store_is_nospace(st, rc))
+		mi_buf_addf(err, "writing index '%s' failed: no space left on device; %s "
+			    "(free some space and build again)", idx,
+			    fresh ? "nothing was left behind and the previous index is unchanged"
+				  : "the previous index is unchanged and its file was cut back");
+	else
+		mi_buf_addf(err, "writing index '%s' failed: %s; the previous index is unchanged",
+			    idx, mi_strerror(rc));
+}
+
+static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 {
 	int rc = 0;
 	double t0 = now_s();
@@ -500,8 +630,9 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	size_t nj = 0;
 	mi_walk_file **touched = NULL;
 	size_t ntouched = 0;
-	uint32_t next_id;
+	uint32_t next_id = 1;
 	struct stat sb;
+	bool fresh = o->force;
 	memset(bs, 0, sizeof(*bs));
 
 	if (!realpath(o->repo, root)) {
@@ -517,38 +648,98 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		snprintf(idx, sizeof(idx), "%s", o->out_dir);
 	else
 		snprintf(idx, sizeof(idx), "%s/.mcpidx", root);
-	rc = mi_store_open(idx, MI_STORE_CREATE, &st);
-	if (rc) {
-		mi_buf_addf(err, "cannot open index '%s' for writing: %s", idx, mi_strerror(rc));
-		if (rc == EACCES || rc == EROFS)
-			mi_buf_adds(err, " (choose a writable folder with -o DIR)");
-		return rc;
+	if (!fresh) {
+		rc = mi_store_check(idx, false);
+		if (rc == MI_ERR_NOINDEX) {
+			fresh = true; /* a first build */
+			rc = 0;
+		} else if (!rc) {
+			rc = mi_store_open(idx, 0, &st);
+		}
 	}
-	int ver = mi_store_version(st);
-	if (!o->force && (ver < 0 || ver > MI_FORMAT_VERSION)) {
-		mi_buf_addf(err, "index '%s' has format version %d, newer than the version %d this "
-			    "mcpidx writes (or unreadable). Use the mcpidx that wrote it, or replace "
-			    "it: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
-		rc = MI_ERR_VERSION;
+	if (rc == MI_ERR_DAMAGED) {
+		mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force %s "
+			    "(or copy the artifact again)", idx, o->repo);
 		goto out;
 	}
-	/* An older format is a cache of the tree: rebuild it whole.  Outlines
-	 * rendered by another renderer: every file is redone too. */
-	bool older = ver > 0 && ver < MI_FORMAT_VERSION;
-	if (older)
-		bs->rebuilt_from = ver;
-	bool clear = o->force || older ||
-		     (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION);
+	if (!rc && st) {
+		int ver = mi_store_version(st);
+		if (ver < 0 || ver > MI_FORMAT_VERSION) {
+			mi_buf_addf(err, "index '%s' has format version %d, newer than the version %d this "
+				    "mcpidx writes (or unreadable). Use the mcpidx that wrote it, or replace "
+				    "it: mcpidx build --force %s", idx, ver, MI_FORMAT_VERSION, o->repo);
+			rc = MI_ERR_VERSION;
+			goto out;
+		}
+		/* An older format is a cache of the tree: rebuild it whole.  Outlines
+		 * rendered by another renderer: every file is redone too. */
+		if (ver > 0 && ver < MI_FORMAT_VERSION)
+			bs->rebuilt_from = ver;
+		if (bs->rebuilt_from || (ver == MI_FORMAT_VERSION && stored_view(st) != MI_VIEW_VERSION)) {
+			mi_store_close(st);
+			st = NULL;
+			fresh = true;
+		}
+	}
+	if (!rc && fresh)
+		rc = mi_store_open(idx, MI_STORE_FRESH, &st);
+	if (rc) {
+		if (rc == MI_ERR_SYMLINK) {
+			char target[PATH_MAX];
+			ssize_t n = readlink(idx, target, sizeof(target) - 1);
+			target[n > 0 ? n : 0] = 0;
+			mi_buf_addf(err, "'%s' is a symbolic link (to '%s'): mcpidx does not write an "
+				    "index or its lock file through a link in the repository, which may "
+				    "have come with it. Remove the link, or build elsewhere with -o DIR "
+				    "and serve DIR", idx, target);
+		} else if (rc == MI_ERR_DAMAGED) {
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "%s (or copy the artifact again)", idx, o->repo);
+		} else if (mi_store_is_nospace(NULL, rc)) {
+			mi_buf_addf(err, "cannot create index '%s': no space left on device", idx);
+		} else {
+			mi_buf_addf(err, "cannot open index '%s' for writing: %s", idx, mi_strerror(rc));
+			if (rc == EACCES || rc == EROFS)
+				mi_buf_adds(err, " (choose a writable folder with -o DIR)");
+		}
+		goto out;
+	}
+	bs->fresh = fresh;
 	char real_idx[PATH_MAX];
 	w.root = root;
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
+	w.list = o->details;
 	mi_walk_run(&w);
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
+	if (o->details) {
+		for (size_t i = 0; i < w.nskips; i++)
+			note_add(&bs->skips, &bs->nskips, w.skips[i].path, w.skips[i].reason, NULL);
+	}
 
-	if ((rc = load_old(st, &old, &nold, &next_id, clear))) {
-		mi_buf_addf(err, "cannot read index '%s': %s", idx, mi_strerror(rc));
+	if (fresh) {
+		fresh_ctx fc = {.o = o, .bs = bs, .root = root};
+		mi_build_fresh_out fo = {.ctx = &fc, .skip = fresh_skip, .fail = fresh_fail,
+					 .meta = fresh_meta};
+		double t1 = now_s();
+		bs->walk_seconds = t1 - t0;
+		rc = mi_build_fresh(o, st, root, mi_store_fresh_dir(st), &w, bs, &fo);
+		if (!rc && !bs->rebuilt_from)
+			rc = carry_catalog(st, idx);
+		if (!rc)
+			rc = mi_store_publish(st, &bs->moved_aside);
+		bs->write_seconds = now_s() - t1 - bs->parse_seconds;
+		if (rc)
+			write_failed(err, st, idx, rc, true);
+		goto out;
+	}
+	if ((rc = load_old(st, &old, &nold, &next_id, false))) {
+		if (rc == MI_ERR_DAMAGED)
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "%s (or copy the artifact again)", idx, o->repo);
+		else
+			mi_buf_addf(err, "cannot read index '%s': %s", idx, mi_strerror(rc));
 		goto out;
 	}
 	jobs = mi_xcalloc(w.n ? w.n : 1, sizeof(*jobs));
@@ -570,20 +761,20 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		char *src;
 		size_t len;
 		if (mi_read_file(abs, &src, &len)) {
-			bs->skipped[MI_SKIP_UNREADABLE]++;
+			read_skip(bs, o, MI_SKIP_UNREADABLE, wf->path);
 			if (e)
 				e->r.seen = false; /* vanished: remove it */
 			continue;
 		}
 		if (len > w.max_size) {
-			bs->skipped[MI_SKIP_TOOBIG]++;
+			read_skip(bs, o, MI_SKIP_TOOBIG, wf->path);
 			free(src);
 			if (e)
 				e->r.seen = false;
 			continue;
 		}
 		if (looks_binary(src, len)) {
-			bs->skipped[MI_SKIP_BINARY]++;
+			read_skip(bs, o, MI_SKIP_BINARY, wf->path);
 			free(src);
 			if (e)
 				e->r.seen = false;
@@ -591,7 +782,7 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		}
 		uint8_t h[16];
 		mi_hash128(src, len, h);
-		if (e && !clear && !memcmp(h, e->r.hash, 16)) {
+		if (e && !memcmp(h, e->r.hash, 16)) {
 			bs->unchanged++;
 			touched[ntouched++] = wf;
 			free(src);
@@ -630,7 +821,7 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		worker(&p); /* no threads: parse here, then write */
 	double t2 = now_s();
 	for (int attempt = 0;; attempt++) {
-		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, bs, root, clear);
+		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, bs, root, fresh);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
 			continue;
 		break;
@@ -641,19 +832,25 @@ int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	free(p.ready);
-	for (size_t i = 0; i < nj; i++)
-		if (jobs[i].err)
-			bs->errors++;
+	for (size_t i = 0; i < nj; i++) {
+		if (!jobs[i].err)
+			continue;
+		bs->errors++;
+		if (o->details)
+			note_add(&bs->fails, &bs->nfails, jobs[i].wf->path, jobs[i].err,
+				 parse_failure(jobs[i].err));
+	}
 	bs->indexed = nj;
 	for (size_t i = 0; i < nold; i++)
 		if (!old[i].r.seen)
 			bs->removed++;
 	bs->write_seconds = now_s() - t2;
+	if (rc == MI_ERR_STALE)
+		goto out; /* mi_build starts again on the new file */
 	if (rc) {
-		mi_buf_addf(err, "writing index '%s' failed: %s; the previous index is unchanged",
-			    idx, mi_strerror(rc));
-		if (rc == ENOSPC)
-			mi_buf_adds(err, " (the disk is full: free space and build again)");
+		if (!fresh)
+			mi_store_trim(st);
+		write_failed(err, st, idx, rc, fresh);
 	}
 out:
 	for (size_t i = 0; i < nj; i++) {
@@ -669,6 +866,25 @@ out:
 	mi_walk_release(&w);
 	mi_store_close(st);
 	bs->seconds = now_s() - t0;
+	return rc;
+}
+
+int mi_build(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
+{
+	int rc;
+	/* Another build replaced the index while this one read the old one:
+	 * start again from the new one. */
+	for (int attempt = 0;; attempt++) {
+		rc = build_once(o, bs, err);
+		if (rc != MI_ERR_STALE)
+			break;
+		mi_build_stats_release(bs);
+		if (attempt == 4) {
+			mi_buf_addf(err, "the index keeps being replaced by other builds; run "
+				    "mcpidx build %s again when they are done", o->repo);
+			break;
+		}
+	}
 	return rc;
 }
 

@@ -574,6 +574,11 @@ static bool dirs_excluded(mi_ignore *ig, const char *path, size_t dlen)
  * makes the path a directory.  No allocation once the cache is warm. */
 bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir)
 {
+	return mi_ignore_decide(ig, path_rel, is_dir) == 1;
+}
+
+int mi_ignore_decide(mi_ignore *ig, const char *path_rel, bool is_dir)
+{
 	size_t n, dlen;
 
 	while (*path_rel == '/')
@@ -584,11 +589,11 @@ bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir)
 		is_dir = true;
 	}
 	if (!n || !ig->nsets)
-		return false;
+		return -1;
 	dlen = n;
 	while (dlen && path_rel[dlen - 1] != '/')
 		dlen--;
 	if (dlen && dirs_excluded(ig, path_rel, dlen - 1))
-		return true;
-	return sets_decide(ig, path_rel, n, is_dir) == 1;
+		return 1;
+	return sets_decide(ig, path_rel, n, is_dir);
 }

@@ -36,6 +36,7 @@ typedef struct mi_build_opts {
 	int jobs;                /* parser threads; 0 = number of cores */
 	uint64_t max_file_size;  /* bytes; 0 = 1 MiB */
 	bool progress;           /* progress bar on stderr */
+	bool details;            /* fill the stats' skips and failures lists */
 	/* Called now and then with files done/total (may be NULL). */
 	void (*on_progress)(void *ctx, size_t done, size_t total);
 	void *progress_ctx;
@@ -55,6 +56,13 @@ enum {
 
 const char *mi_skip_name(int reason);
 
+/* A path the build left out, or a file it could not parse (details). */
+typedef struct mi_build_note {
+	char *path;            /* repo-relative; a folder ends with '/'; owned */
+	int reason;            /* MI_SKIP_* (skips) or an error code (failures) */
+	char *why;             /* failures: what went wrong, owned; NULL for skips */
+} mi_build_note;
+
 typedef struct mi_build_stats {
 	size_t files;          /* files in the index after the build */
 	size_t indexed;        /* parsed in this build (new or changed) */
@@ -68,13 +76,30 @@ typedef struct mi_build_stats {
 	double parse_seconds;  /* parsing on all cores */
 	double write_seconds;  /* the write transaction, commit included */
 	int rebuilt_from;      /* the older format version replaced, else 0 */
+	bool fresh;            /* written into a new file renamed into place */
+	bool moved_aside;      /* a damaged data.mdb was kept as data.mdb.damaged */
+	mi_build_note *skips;  /* with o->details: every skipped path, walk order */
+	size_t nskips;
+	mi_build_note *fails;  /* with o->details: files that failed to parse */
+	size_t nfails;
 } mi_build_stats;
+
+/* Frees the lists of a stats record (mi_build fills it: release it after). */
+void mi_build_stats_release(mi_build_stats *st);
 
 /*
  * Builds or updates the index.  On failure returns the error and writes a
  * message saying what to do into err; the previous index is untouched.  An
  * index of an older format version is rebuilt from scratch (it is a cache of
  * the tree); one of a newer version is refused unless o->force.
+ *
+ * A first build, --force, and a rebuild of an older format are written into
+ * a fresh file beside the index and renamed over data.mdb at the end
+ * (mi_store_publish): the index never grows by being rebuilt, a killed or
+ * failed build leaves the old one whole, and readers switch at their next
+ * call.  Other builds update data.mdb in place in one write transaction; a
+ * failed one cuts the file back to its last commit.  A damaged index is
+ * refused (MI_ERR_DAMAGED) unless o->force, which moves it aside.
  */
 int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 

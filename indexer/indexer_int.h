@@ -83,6 +83,32 @@ int mi_ignore_push_text(mi_ignore *ig, const char *dir_rel, const char *text);
 void mi_ignore_pop_to(mi_ignore *ig, const char *dir_rel);
 /* true if the repo-relative path (is_dir: a directory) is ignored. */
 bool mi_ignore_match(mi_ignore *ig, const char *path_rel, bool is_dir);
+/* Like mi_ignore_match, with the reason: 1 ignored (by a rule or a folder
+ * above), 0 re-included by a negated rule ("!venv/"), -1 no rule matches. */
+int mi_ignore_decide(mi_ignore *ig, const char *path_rel, bool is_dir);
+
+/* ---- external sort: indexer/sorter.c ---------------------------------------- */
+
+/*
+ * Key/value records sorted in bounded memory: each lane (one per thread,
+ * no locking) buffers up to `budget` bytes, then sorts them into a run
+ * file dir/name.LANE.N.  Keys compare as LMDB's do (memcmp, shorter first).
+ * After the last add, mi_sorter_finish opens the merge; mi_sorter_next
+ * gives the smallest record (valid until mi_sorter_pop), MI_ERR_NOTFOUND
+ * past the last, or the first I/O error.  Run files are removed as they
+ * are opened for the merge, and by mi_sorter_free otherwise.
+ */
+typedef struct mi_sorter mi_sorter;
+mi_sorter *mi_sorter_new(const char *dir, const char *name, int lanes, size_t budget);
+void mi_sorter_add(mi_sorter *s, int lane, const void *k, size_t kl, const void *v, size_t vl);
+/* Sorts lane's buffer into a run now (called by mi_sorter_add when full). */
+void mi_sorter_spill(mi_sorter *s, int lane);
+int mi_sorter_finish(mi_sorter *s);
+int mi_sorter_next(mi_sorter *s, const void **k, size_t *kl, const void **v, size_t *vl);
+int mi_sorter_pop(mi_sorter *s);
+/* Records added in all (after finish). */
+uint64_t mi_sorter_count(const mi_sorter *s);
+void mi_sorter_free(mi_sorter *s);
 
 /* ---- search writer: indexer/search_write.c ----------------------------------- */
 
@@ -98,5 +124,32 @@ int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path);
 /* Called once after all files: recompute global statistics (N, avg lengths,
  * idf bounds).  Returns the number of chunks in the index. */
 int mi_search_finish(mi_txn *t, size_t *nchunks);
+
+/*
+ * Fresh builds.  On a worker thread, mi_search_file cuts one file into
+ * chunks and tokenizes them: each chunk record and the file's term list go
+ * to put (key: 8 bytes, appended by the writer in file id order), each
+ * (term, file) posting to the sorter lane (key term \0 be32(fid), value
+ * varint chunk count + posting bytes), and the counts to *tot (the
+ * thread's; the writer sums them).  mi_search_thread_done frees the
+ * thread's tokenizer and tables.  At the end the writer feeds the sorted
+ * postings to mi_search_fresh_put in order (MDB_APPEND into post and terms)
+ * and writes the statistics with mi_search_fresh_finish.
+ */
+typedef int (*mi_search_put)(void *ctx, const uint8_t *key8, const void *val, size_t vlen);
+typedef struct mi_search_totals {
+	int64_t nchunks;               /* chunks */
+	int64_t len[MI_SF__COUNT];     /* field length totals */
+} mi_search_totals;
+int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
+		   const char *src, size_t len, mi_search_put put, void *ctx,
+		   mi_sorter *postings, int lane, mi_search_totals *tot);
+void mi_search_thread_done(void);
+typedef struct mi_search_fresh mi_search_fresh;
+mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot);
+int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t kl,
+			const void *val, size_t vl);
+int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks);
+void mi_search_fresh_free(mi_search_fresh *f);
 
 #endif

@@ -148,7 +148,9 @@ typedef struct sw_state {
 	mi_buf scratch;            /* record encoding */
 } sw_state;
 
-static sw_state sw;
+/* Each thread has its own: the build's writer for the in-place path, and
+ * every worker thread of a fresh build (mi_search_file). */
+static __thread sw_state sw;
 
 static void sw_reset(void)
 {
@@ -595,24 +597,31 @@ static bool sw_blank(const char *s, size_t n)
 	return true;
 }
 
-int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
-		       const mi_parsed *p, const char *src, size_t len)
+/* Receives one chunk record (key 8 bytes) of a file. */
+typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
+
+/*
+ * Cuts one file into chunks, tokenizes them and gathers its postings in
+ * sw.file (the calling thread's): each chunk record goes to put; the
+ * number of chunks and the field length totals come back.
+ */
+static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p,
+			  const char *src, size_t len, sw_put_fn put, void *ctx,
+			  uint32_t *nchunks_out, uint64_t *totals)
 {
 	sw_span *sp = NULL;
 	size_t nsp = 0, rcap = 0, nr;
 	uint32_t *ranges = NULL, *last_n = NULL, nchunks = 0;
-	uint64_t totals[MI_SF__COUNT] = { 0 };
 	int body_flags = mi_lang_flags(p->lang) & MI_LANGF_PROSE ? 0 : MI_TOK_CODE;
 	const char *base = strrchr(path, '/');
 	mi_buf crumb = { 0 }, syms = { 0 };
 	uint8_t k[8];
 	unsigned fclass;
-	int err;
+	int err = 0;
 
 	base = base ? base + 1 : path;
 	fclass = sw_file_class(path, src, len);
-	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id)))
-		goto out;
+	memset(totals, 0, MI_SF__COUNT * sizeof(*totals));
 	sw_map_clear(&sw.file);
 
 	/* The file itself is the root span; chunk symbols nest inside it. */
@@ -751,7 +760,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		mi_buf_reset(&sw.scratch);
 		mi_chunk_encode(&c, &sw.scratch);
 		sw_chunk_key(k, file_id, nchunks);
-		if ((err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len)))
+		if ((err = put(ctx, k, sw.scratch.buf, sw.scratch.len)))
 			goto out;
 		/* last_n is indexed like sw.file.ents; grow it alongside. */
 		last_n = mi_xrealloc(last_n, (sw.file.n + sw.chunk.n + 1) *
@@ -762,43 +771,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		nchunks++;
 	}
 
-	/* Per file: queue the postings, count df, write the term list. */
-	mi_buf_reset(&sw.scratch);
-	{
-		uint8_t tmp[10];
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, nchunks));
-		for (int f = 0; f < MI_SF__COUNT; f++)
-			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, totals[f]));
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
-		for (uint32_t i = 0; i < sw.file.n; i++) {
-			sw_ent *fe = &sw.file.ents[i];
-			const char *term = sw_key(&sw.file, fe);
-			sw_ent *ge = sw_map_get(&sw.terms, term, fe->len);
-			sw_post *po;
-
-			ge->df += fe->df;
-			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, fe->len));
-			mi_buf_add(&sw.scratch, term, fe->len);
-			mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
-			if (sw.nposts == sw.capposts) {
-				sw.capposts = sw.capposts ? sw.capposts * 2 : 1024;
-				sw.posts = mi_xrealloc(sw.posts, sw.capposts * sizeof(*sw.posts));
-			}
-			po = &sw.posts[sw.nposts++];
-			po->term = (uint32_t)(ge - sw.terms.ents);
-			po->fid = file_id;
-			po->off = sw.bytes.len;
-			po->len = (uint32_t)fe->post.len;
-			mi_buf_add(&sw.bytes, fe->post.buf, fe->post.len);
-		}
-	}
-	sw.dn += nchunks;
-	for (int f = 0; f < MI_SF__COUNT; f++)
-		sw.dlen[f] += (int64_t)totals[f];
-	if (nchunks) {
-		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
-		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
-	}
+	*nchunks_out = nchunks;
 out:
 	free(sp);
 	free(ranges);
@@ -806,6 +779,117 @@ out:
 	mi_buf_release(&crumb);
 	mi_buf_release(&syms);
 	return err;
+}
+
+/* The file's term list (see sw_del_existing) into sw.scratch. */
+static void sw_term_list(uint32_t nchunks, const uint64_t *totals)
+{
+	uint8_t tmp[10];
+	mi_buf_reset(&sw.scratch);
+	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, nchunks));
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, totals[f]));
+	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
+	for (uint32_t i = 0; i < sw.file.n; i++) {
+		sw_ent *fe = &sw.file.ents[i];
+		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, fe->len));
+		mi_buf_add(&sw.scratch, sw_key(&sw.file, fe), fe->len);
+		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
+	}
+}
+
+static int sw_put_chunk(void *ctx, const uint8_t *key, const void *val, size_t vlen)
+{
+	return mi_put(ctx, MI_DB_CHUNKS, key, 8, val, vlen);
+}
+
+int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
+		       const mi_parsed *p, const char *src, size_t len)
+{
+	uint64_t totals[MI_SF__COUNT];
+	uint32_t nchunks = 0;
+	uint8_t k[8];
+	int err;
+
+	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id)) ||
+	    (err = sw_file_chunks(file_id, path, p, src, len, sw_put_chunk, t, &nchunks, totals)))
+		return err;
+	/* Queue the postings and count df for mi_search_finish. */
+	for (uint32_t i = 0; i < sw.file.n; i++) {
+		sw_ent *fe = &sw.file.ents[i];
+		sw_ent *ge = sw_map_get(&sw.terms, sw_key(&sw.file, fe), fe->len);
+		sw_post *po;
+
+		ge->df += fe->df;
+		if (sw.nposts == sw.capposts) {
+			sw.capposts = sw.capposts ? sw.capposts * 2 : 1024;
+			sw.posts = mi_xrealloc(sw.posts, sw.capposts * sizeof(*sw.posts));
+		}
+		po = &sw.posts[sw.nposts++];
+		po->term = (uint32_t)(ge - sw.terms.ents);
+		po->fid = file_id;
+		po->off = sw.bytes.len;
+		po->len = (uint32_t)fe->post.len;
+		mi_buf_add(&sw.bytes, fe->post.buf, fe->post.len);
+	}
+	sw.dn += nchunks;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		sw.dlen[f] += (int64_t)totals[f];
+	if (nchunks) {
+		sw_term_list(nchunks, totals);
+		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
+		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
+	}
+	return err;
+}
+
+/* ---- fresh builds: files on the worker threads, postings sorted ---------------------- */
+
+int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
+		   const char *src, size_t len, mi_search_put put, void *ctx,
+		   mi_sorter *postings, int lane, mi_search_totals *tot)
+{
+	uint64_t totals[MI_SF__COUNT];
+	uint32_t nchunks = 0;
+	uint8_t k[8], key[MI_TOK_MAX + 5];
+	mi_buf v = { 0 };
+	int err;
+
+	if (!sw.tk && (err = mi_tok_new(&sw.tk)))
+		return err;
+	if ((err = sw_file_chunks(file_id, path, p, src, len, (sw_put_fn)put, ctx,
+				  &nchunks, totals)))
+		return err;
+	/* A posting: term \0 be32(fid) -> varint chunks holding the term, then
+	 * the posting bytes (the count becomes df when they are written). */
+	for (uint32_t i = 0; i < sw.file.n; i++) {
+		sw_ent *fe = &sw.file.ents[i];
+		uint8_t tmp[10];
+		memcpy(key, sw_key(&sw.file, fe), fe->len);
+		key[fe->len] = 0;
+		mi_be32(key + fe->len + 1, file_id);
+		mi_buf_reset(&v);
+		mi_buf_add(&v, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
+		mi_buf_add(&v, fe->post.buf, fe->post.len);
+		mi_sorter_add(postings, lane, key, fe->len + 5, v.buf, v.len);
+	}
+	mi_buf_release(&v);
+	tot->nchunks += nchunks;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		tot->len[f] += (int64_t)totals[f];
+	if (nchunks) {
+		sw_term_list(nchunks, totals);
+		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
+		err = put(ctx, k, sw.scratch.buf, sw.scratch.len);
+	}
+	return err;
+}
+
+void mi_search_thread_done(void)
+{
+	sw_reset();
+	mi_tok_free(sw.tk);
+	sw.tk = NULL;
 }
 
 /* ---- finish: write postings, statistics, bounds ------------------------------------ */
@@ -1056,4 +1140,86 @@ out:
 	sw_rank = NULL;
 	sw_reset();
 	return err;
+}
+
+struct mi_search_fresh {
+	float bavg[MI_SF__COUNT];  /* the bounds' average lengths */
+	mi_search_totals tot;      /* chunk count and field length totals */
+	char term[MI_TOK_MAX + 1]; /* the term being written */
+	size_t tl;                 /* its length, 0 before the first */
+	uint64_t df;               /* its chunk count so far */
+	float uc, ud;              /* its score bounds so far */
+	uint64_t terms;            /* terms written */
+};
+
+mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
+{
+	mi_search_fresh *f = mi_xcalloc(1, sizeof(*f));
+	f->tot = *tot;
+	for (int i = 0; i < MI_SF__COUNT; i++) {
+		float avg = tot->nchunks ? (float)tot->len[i] / (float)tot->nchunks : 1;
+		if (avg <= 0)
+			avg = 1;
+		f->bavg[i] = ceilf(avg * SW_BOUND_SLACK * 1000) / 1000;
+	}
+	return f;
+}
+
+/* Writes the statistics of the term just finished. */
+static int fresh_flush(mi_search_fresh *f, mi_txn *t)
+{
+	mi_term_stats ts = { .df = (uint32_t)f->df, .ub_code = f->uc, .ub_docs = f->ud };
+	uint8_t enc[MI_TERM_STATS_SIZE];
+	if (!f->tl)
+		return 0;
+	mi_term_stats_encode(&ts, enc);
+	f->terms++;
+	return mi_put_append(t, MI_DB_TERMS, f->term, f->tl, enc, sizeof(enc));
+}
+
+int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t kl,
+			const void *val, size_t vl)
+{
+	const uint8_t *p = val, *e = p + vl;
+	size_t tl = strnlen(key, kl);
+	uint64_t cnt;
+	int err;
+
+	if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl || !mi_varint_get(&p, e, &cnt))
+		return MI_ERR_CORRUPT;
+	if (tl != f->tl || memcmp(key, f->term, tl)) {
+		if ((err = fresh_flush(f, t)))
+			return err;
+		memcpy(f->term, key, tl);
+		f->tl = tl;
+		f->df = 0;
+		f->uc = f->ud = 0;
+	}
+	if ((err = mi_put_append(t, MI_DB_POST, key, kl, p, (size_t)(e - p))))
+		return err;
+	f->df += cnt;
+	return sw_value_bounds(p, (size_t)(e - p), f->bavg, &f->uc, &f->ud);
+}
+
+int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
+{
+	int err;
+	if ((err = fresh_flush(f, t)) ||
+	    (err = mi_meta_put_int(t, "search.chunks", f->tot.nchunks)))
+		return err;
+	for (int i = 0; i < MI_SF__COUNT; i++)
+		if ((err = mi_meta_put_int(t, sw_len_keys[i], f->tot.len[i])) ||
+		    (err = mi_meta_put_int(t, sw_bavg_keys[i],
+					   (int64_t)lroundf(f->bavg[i] * 1000))))
+			return err;
+	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)))
+		return err;
+	if (nchunks)
+		*nchunks = (size_t)f->tot.nchunks;
+	return 0;
+}
+
+void mi_search_fresh_free(mi_search_fresh *f)
+{
+	free(f);
 }

@@ -38,6 +38,23 @@ static bool has_suffix(const char *s, const char *suf)
 	return n >= m && !strcmp(s + n - m, suf);
 }
 
+void mi_walk_skip_add(mi_walk *w, int reason, const char *path, bool is_dir)
+{
+	w->skipped[reason]++;
+	if (!w->list)
+		return;
+	if (w->nskips == w->capskips) {
+		w->capskips = w->capskips ? w->capskips * 2 : 256;
+		w->skips = mi_xrealloc(w->skips, w->capskips * sizeof(*w->skips));
+	}
+	mi_buf b = {0};
+	mi_buf_adds(&b, *path ? path : ".");
+	if (is_dir)
+		mi_buf_addc(&b, '/');
+	w->skips[w->nskips].path = mi_buf_detach(&b);
+	w->skips[w->nskips++].reason = reason;
+}
+
 static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 {
 	if (w->n == w->cap) {
@@ -73,7 +90,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 	}
 	DIR *d = opendir(abs);
 	if (!d) {
-		w->skipped[MI_SKIP_UNREADABLE]++;
+		mi_walk_skip_add(w, MI_SKIP_UNREADABLE, rel, true);
 		return;
 	}
 	/* Sorted names: deterministic ids and output. */
@@ -97,25 +114,25 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 		char crel[PATH_MAX], cabs[PATH_MAX];
 		if ((size_t)snprintf(crel, sizeof(crel), "%s%s%s", rel, *rel ? "/" : "", name) >= sizeof(crel) ||
 		    (size_t)snprintf(cabs, sizeof(cabs), "%s/%s", abs, name) >= sizeof(cabs)) {
-			w->skipped[MI_SKIP_UNREADABLE]++;
+			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
 		}
 		struct stat st;
 		if (lstat(cabs, &st) < 0) {
-			w->skipped[MI_SKIP_UNREADABLE]++;
+			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
 		}
 		bool link = S_ISLNK(st.st_mode);
 		if (link) {
 			char real[PATH_MAX];
 			if (!realpath(cabs, real) || stat(real, &st) < 0) {
-				w->skipped[MI_SKIP_UNREADABLE]++;
+				mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 				continue;
 			}
 			/* Links leaving the root, and links to directories (loops),
 			 * are not followed. */
 			if (!inside(w->root, real) || S_ISDIR(st.st_mode)) {
-				w->skipped[MI_SKIP_SYMLINK]++;
+				mi_walk_skip_add(w, MI_SKIP_SYMLINK, crel, false);
 				continue;
 			}
 		}
@@ -124,14 +141,18 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 				continue;
 			if (w->index_dir && !strcmp(cabs, w->index_dir))
 				continue;
-			if (!w->no_ignore && mi_ignore_match(ig, crel, true)) {
-				w->skipped[MI_SKIP_IGNORED]++;
+			int verdict = w->no_ignore ? -1 : mi_ignore_decide(ig, crel, true);
+			if (verdict == 1) {
+				mi_walk_skip_add(w, MI_SKIP_IGNORED, crel, true);
 				continue;
 			}
+			/* The vendored heuristics yield to an explicit negation
+			 * ("!venv/") and to --no-ignore. */
 			char tag[PATH_MAX];
 			snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", cabs);
-			if (in_names(vendored_dirs, name) || access(tag, F_OK) == 0) {
-				w->skipped[MI_SKIP_VENDORED]++;
+			if (verdict != 0 && !w->no_ignore &&
+			    (in_names(vendored_dirs, name) || access(tag, F_OK) == 0)) {
+				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;
 			}
 			if (depth < 256)
@@ -142,22 +163,24 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 		}
 		if (!S_ISREG(st.st_mode))
 			continue;
-		if (!w->no_ignore && mi_ignore_match(ig, crel, false)) {
-			w->skipped[MI_SKIP_IGNORED]++;
+		int verdict = w->no_ignore ? -1 : mi_ignore_decide(ig, crel, false);
+		if (verdict == 1) {
+			mi_walk_skip_add(w, MI_SKIP_IGNORED, crel, false);
 			continue;
 		}
 		/* Minified files are skipped; generated code (*.pb.go, *_pb2.py)
 		 * is indexed for its definitions and ranked low by search. */
-		if (has_suffix(name, ".min.js") || has_suffix(name, ".min.css")) {
-			w->skipped[MI_SKIP_VENDORED]++;
+		if (verdict != 0 && !w->no_ignore &&
+		    (has_suffix(name, ".min.js") || has_suffix(name, ".min.css"))) {
+			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
 			continue;
 		}
 		if (mi_lang_detect(crel) == MI_LANG_NONE) {
-			w->skipped[MI_SKIP_UNKNOWN]++;
+			mi_walk_skip_add(w, MI_SKIP_UNKNOWN, crel, false);
 			continue;
 		}
 		if ((uint64_t)st.st_size > w->max_size) {
-			w->skipped[MI_SKIP_TOOBIG]++;
+			mi_walk_skip_add(w, MI_SKIP_TOOBIG, crel, false);
 			continue;
 		}
 		add_entry(w, crel, &st);
@@ -192,4 +215,9 @@ void mi_walk_release(mi_walk *w)
 	free(w->files);
 	w->files = NULL;
 	w->n = w->cap = 0;
+	for (size_t i = 0; i < w->nskips; i++)
+		free(w->skips[i].path);
+	free(w->skips);
+	w->skips = NULL;
+	w->nskips = w->capskips = 0;
 }

@@ -13,6 +13,12 @@ typedef struct mi_walk_file {
 	int lang;          /* mi_lang_id */
 } mi_walk_file;
 
+/* One skipped path, when the walk lists them. */
+typedef struct mi_walk_skip {
+	char *path;        /* repo-relative; a folder ends with '/'; owned */
+	int reason;        /* MI_SKIP_* */
+} mi_walk_skip;
+
 typedef struct mi_walk {
 	const char *root;        /* absolute, real path of the repo */
 	const char *index_dir;   /* absolute index dir to leave out, or NULL */
@@ -21,10 +27,33 @@ typedef struct mi_walk {
 	mi_walk_file *files;     /* result, sorted by path within directories */
 	size_t n, cap;
 	size_t skipped[MI_SKIP__COUNT]; /* counts by reason */
+	bool list;               /* also record each skipped path in skips */
+	mi_walk_skip *skips;     /* skipped paths in walk order, when list */
+	size_t nskips, capskips;
 } mi_walk;
+
+/* Counts a skip (and records path when w->list); is_dir adds a '/'. */
+void mi_walk_skip_add(mi_walk *w, int reason, const char *path, bool is_dir);
 
 int mi_walk_run(mi_walk *w);
 void mi_walk_release(mi_walk *w);
 int mi_walk_cmp(const void *a, const void *b);
+
+/* What a fresh build reports to its caller (build.c) while it runs. */
+typedef struct mi_build_fresh_out {
+	void *ctx;
+	void (*skip)(void *ctx, int reason, const char *path); /* found unreadable, binary, too big */
+	void (*fail)(void *ctx, int err, const char *path);    /* a parse that failed */
+	int (*meta)(void *ctx, mi_txn *t);                     /* the meta records, last */
+} mi_build_fresh_out;
+
+/*
+ * Writes every file of the walk into the empty MI_STORE_FRESH store st
+ * (build_fresh.c): sorts w->files by path, gives file ids in that order,
+ * parses on o->jobs threads in bounded memory, keeps sorter runs in tmpdir.
+ * Fills bs's counts and parse_seconds.  The caller publishes st.
+ */
+int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const char *tmpdir,
+		   mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out);
 
 #endif

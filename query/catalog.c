@@ -266,7 +266,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	mi_txn *t = NULL;
 	mi_tok *tk = NULL;
 	ft_query fq = {0};
-	float *acc = NULL, *stfn = NULL, avg[MI_TF__COUNT];
+	float *acc = NULL, *stfn = NULL, *nhit = NULL, *nlen = NULL, avg[MI_TF__COUNT];
 	uint32_t *touched = NULL, *sid = NULL;
 	size_t ntouched = 0, shown = 0;
 	ft_hit *hits = NULL;
@@ -303,6 +303,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 			ft_expand_query(tk, o->query, ql > FT_QUERY_MAX ? FT_QUERY_MAX : ql, &fq);
 	}
 	acc = mi_xcalloc((size_t)n, sizeof(*acc));
+	nhit = mi_xcalloc((size_t)n, sizeof(*nhit));
+	nlen = mi_xcalloc((size_t)n, sizeof(*nlen));
 	touched = mi_xmalloc((size_t)n * sizeof(*touched));
 	sid = mi_xmalloc((size_t)n * sizeof(*sid));
 	stfn = mi_xmalloc((size_t)n * sizeof(*stfn));
@@ -330,6 +332,10 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 				       (1.0f - P->b[f] + P->b[f] * (float)len[f] / avg[f]);
 			}
 			sid[df] = id;
+			if (mask & (1u << MI_TF_NAME)) {   /* the query says a part of its name */
+				nhit[id] += 1;
+				nlen[id] = (float)len[MI_TF_NAME];
+			}
 			stfn[df++] = tfn;
 		}
 		float idf = logf(1.0f + ((float)n - (float)df + 0.5f) / ((float)df + 0.5f));
@@ -342,6 +348,11 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 			acc[sid[k]] += fq.t[i].qtf * idf * tfn * (P->k1 + 1) / (P->k1 + tfn);
 		}
 	}
+	/* the share of each tool's name the query says */
+	if (P->name_cover > 0)
+		for (size_t i = 0; i < ntouched; i++)
+			if (nlen[touched[i]] > 0)
+				acc[touched[i]] *= 1 + P->name_cover * nhit[touched[i]] / nlen[touched[i]];
 	/* The best limit + FT_SPARE by score (ties by id): a policy may hide a
 	 * few; when it hides more, every hit is ranked. */
 	size_t keep = limit + FT_SPARE, nh = 0;
@@ -396,6 +407,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 done:
 	free(hits);
 	free(acc);
+	free(nhit);
+	free(nlen);
 	free(touched);
 	free(sid);
 	free(stfn);

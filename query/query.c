@@ -29,6 +29,29 @@ int mi_query_open(const char *path, mi_query **out, mi_buf *err)
 			    "Rebuild it: mcpidx build --force REPO", path, MI_FORMAT_VERSION);
 		return rc;
 	}
+	if (rc == MI_ERR_DAMAGED || rc == MI_ERR_SYMLINK) {
+		/* REPO/.mcpidx names its repository; anything else is an -o folder
+		 * or a packed artifact. */
+		size_t n = strlen(path);
+		mi_buf repo = {0};
+		if (n > 8 && !strcmp(path + n - 8, "/.mcpidx"))
+			mi_buf_add(&repo, path, n - 8);
+		else if (!strcmp(path, ".mcpidx"))
+			mi_buf_adds(&repo, ".");
+		if (rc == MI_ERR_DAMAGED && repo.len)
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "%s (or copy the artifact again)", path, repo.buf);
+		else if (rc == MI_ERR_DAMAGED)
+			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
+				    "REPO -o %s (or copy the artifact again)", path, path);
+		else
+			mi_buf_addf(err, "index at %s is a symbolic link: mcpidx does not open an index "
+				    "through a link in a repository, which may have come with it (its "
+				    "lock file would be written wherever it points). Remove the link, or "
+				    "give the index's real folder: mcpidx serve DIR", path);
+		mi_buf_release(&repo);
+		return rc;
+	}
 	if (rc == EACCES && !(flags & MI_STORE_NOLOCK)) {
 		/* A read-only directory: LMDB cannot create its lock file. */
 		rc = mi_store_open(path, flags | MI_STORE_NOLOCK, &st);

@@ -13,15 +13,19 @@ static const char build_usage[] =
 	"       mcpidx build [REPO] --servers FILE [options]\n\n"
 	"Walks REPO (honouring .gitignore and .mcpidxignore), parses new and changed\n"
 	"files and writes the index in one transaction: a killed build leaves the\n"
-	"previous index whole.  Unchanged files (same content hash) are not re-parsed.\n\n"
+	"previous index whole.  Unchanged files (same content hash) are not re-parsed.\n"
+	"A first build and --force write a fresh file renamed into place at the end.\n\n"
 	"  -o, --out DIR       index directory (default REPO/.mcpidx)\n"
 	"  -f, --force         rebuild from scratch\n"
 	"  -j, --jobs N        parser threads (default: number of cores)\n"
-	"      --no-ignore     do not read .gitignore / .mcpidxignore\n"
+	"      --no-ignore     do not read .gitignore / .mcpidxignore, and index\n"
+	"                      vendored and generated trees too\n"
 	"      --max-size N    skip files over N bytes (default 1048576)\n"
 	"      --progress      progress bar even when stderr is not a terminal\n"
 	"      --progress-fd N write 'progress DONE TOTAL' lines to file descriptor N\n"
-	"      --json          print the stats as one JSON object\n"
+	"      --json          print the stats as one JSON object (with the skipped\n"
+	"                      paths by reason and the files that failed to parse)\n"
+	"      --list-skipped  print each skipped path with its reason\n"
 	"      --servers FILE  also index the tools of the MCP servers of FILE (the\n"
 	"                      mcpServers JSON of MCP clients); without REPO only\n"
 	"                      the tools (index: -o DIR, default ./.mcpidx)\n"
@@ -47,6 +51,7 @@ int mi_cmd_build(int argc, char **argv)
 		{"max-size", required_argument, NULL, 'M'}, {"json", no_argument, NULL, 'J'},
 		{"progress", no_argument, NULL, 'P'}, {"progress-fd", required_argument, NULL, 'F'},
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
+		{"list-skipped", no_argument, NULL, 'L'},
 		{"servers", required_argument, NULL, 'S'}, {"only", required_argument, NULL, 'O'},
 		{"offline", no_argument, NULL, 'N'}, {0},
 	};
@@ -56,7 +61,7 @@ int mi_cmd_build(int argc, char **argv)
 	bool offline = false;
 	int status = 0;
 	mi_build_opts o = {0};
-	bool json = false, quiet = false, force_progress = false;
+	bool json = false, quiet = false, force_progress = false, list = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:fj:qh", opts, NULL)) != -1) {
@@ -70,6 +75,7 @@ int mi_cmd_build(int argc, char **argv)
 		case 'P': force_progress = true; break;
 		case 'F': progress_fd = atoi(optarg); break;
 		case 'q': quiet = true; break;
+		case 'L': list = true; break;
 		case 'S': servers = optarg; break;
 		case 'O': only[nonly++] = optarg; break;
 		case 'N': offline = true; break;
@@ -95,6 +101,7 @@ int mi_cmd_build(int argc, char **argv)
 		return 2;
 	}
 	o.repo = argv[optind];
+	o.details = true;
 	o.progress = !quiet && !json && (force_progress || isatty(2));
 	if (progress_fd >= 0)
 		o.on_progress = fd_progress;
@@ -104,6 +111,7 @@ int mi_cmd_build(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "mcpidx build: %s\n", mi_buf_str(&err));
 		mi_buf_release(&err);
+		mi_build_stats_release(&st);
 		free(only);
 		return 1;
 	}
@@ -111,17 +119,49 @@ int mi_cmd_build(int argc, char **argv)
 	if (st.rebuilt_from && !quiet)
 		fprintf(stderr, "mcpidx build: the index had format version %d; rebuilt every "
 			"file in format %d\n", st.rebuilt_from, MI_FORMAT_VERSION);
+	if (st.moved_aside)
+		fprintf(stderr, "mcpidx build: the damaged index was kept as %s%s/data.mdb.damaged "
+			"(delete it when done)\n", o.out_dir ? o.out_dir : o.repo,
+			o.out_dir ? "" : "/.mcpidx");
+	for (size_t i = 0; i < st.nfails && !json; i++)
+		fprintf(stderr, "mcpidx build: could not parse %s: %s (indexed without symbols)\n",
+			st.fails[i].path, st.fails[i].why);
 	if (json) {
-		printf("{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"
-		       "\"symbols\":%zu,\"references\":%zu,\"diagnostics\":%zu,\"chunks\":%zu,"
-		       "\"errors\":%zu,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"parse_seconds\":%.3f,"
-		       "\"write_seconds\":%.3f,\"skipped\":{",
-		       st.files, st.indexed, st.unchanged, st.removed, st.symbols, st.refs,
-		       st.diags, st.chunks, st.errors, st.seconds, st.walk_seconds,
-		       st.parse_seconds, st.write_seconds);
+		mi_buf j = {0};
+		mi_buf_addf(&j, "{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"
+			    "\"symbols\":%zu,\"references\":%zu,\"diagnostics\":%zu,\"chunks\":%zu,"
+			    "\"errors\":%zu,\"seconds\":%.3f,\"walk_seconds\":%.3f,\"parse_seconds\":%.3f,"
+			    "\"write_seconds\":%.3f,\"fresh\":%s,\"skipped\":{",
+			    st.files, st.indexed, st.unchanged, st.removed, st.symbols, st.refs,
+			    st.diags, st.chunks, st.errors, st.seconds, st.walk_seconds,
+			    st.parse_seconds, st.write_seconds, st.fresh ? "true" : "false");
 		for (int i = 0; i < MI_SKIP__COUNT; i++)
-			printf("%s\"%s\":%zu", i ? "," : "", mi_skip_name(i), st.skipped[i]);
-		printf("}}\n");
+			mi_buf_addf(&j, "%s\"%s\":%zu", i ? "," : "", mi_skip_name(i), st.skipped[i]);
+		mi_buf_adds(&j, "},\"skipped_paths\":{");
+		for (int r = 0; r < MI_SKIP__COUNT; r++) {
+			mi_buf_addf(&j, "%s\"%s\":[", r ? "," : "", mi_skip_name(r));
+			bool first = true;
+			for (size_t i = 0; i < st.nskips; i++) {
+				if (st.skips[i].reason != r)
+					continue;
+				if (!first)
+					mi_buf_addc(&j, ',');
+				mi_buf_add_json_str(&j, st.skips[i].path, strlen(st.skips[i].path));
+				first = false;
+			}
+			mi_buf_addc(&j, ']');
+		}
+		mi_buf_adds(&j, "},\"failures\":[");
+		for (size_t i = 0; i < st.nfails; i++) {
+			mi_buf_adds(&j, i ? ",{\"path\":" : "{\"path\":");
+			mi_buf_add_json_str(&j, st.fails[i].path, strlen(st.fails[i].path));
+			mi_buf_adds(&j, ",\"reason\":");
+			mi_buf_add_json_str(&j, st.fails[i].why, strlen(st.fails[i].why));
+			mi_buf_addc(&j, '}');
+		}
+		mi_buf_adds(&j, "]}");
+		puts(mi_buf_str(&j));
+		mi_buf_release(&j);
 	} else if (!quiet) {
 		printf("indexed %zu files (%zu parsed, %zu unchanged, %zu removed) in %.2fs\n",
 		       st.files, st.indexed, st.unchanged, st.removed, st.seconds);
@@ -135,8 +175,15 @@ int mi_cmd_build(int argc, char **argv)
 			any = true;
 		}
 		if (any)
-			putchar('\n');
+			printf(list ? "\n" : " (--list-skipped lists them)\n");
 	}
+	if (list && !json) {
+		for (int r = 0; r < MI_SKIP__COUNT; r++)
+			for (size_t i = 0; i < st.nskips; i++)
+				if (st.skips[i].reason == r)
+					printf("%-11s %s\n", mi_skip_name(r), st.skips[i].path);
+	}
+	mi_build_stats_release(&st);
 	if (servers) {
 		mi_buf dir = {0};
 		if (o.out_dir)

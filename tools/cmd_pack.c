@@ -4,23 +4,9 @@
  * end, `mcpidx status` tells whether an index still matches a working tree.
  *
  * A packed file is an LMDB data file (compacted copy) followed by a
- * MI_PACK_TRAILER-byte trailer.  LMDB reads only up to its last page, so the
- * file opens as an index as it is (read-only, no lock file).  Trailer layout,
- * all integers little-endian:
- *
- *   0   8  magic "MCPIDXPK"
- *   8   4  pack format version (MI_PACK_VERSION)
- *   12  4  index format version (MI_FORMAT_VERSION of the packer)
- *   16  8  data length: bytes before the trailer
- *   24  8  number of files in the manifest
- *   32 16  manifest digest: xxh3-128 over "path \0 hash16" of every file,
- *          in path order (MI_DB_FILES order)
- *   48 16  checksum: xxh3-128 of the data bytes
- *   64 32  tool that packed it ("mcpidx 0.1.0"), NUL padded
- *   96 64  git HEAD the index was built from (meta "head"), NUL padded
- *   160 8  build time (meta "built"), seconds since the epoch
- *   168 84 zero
- *   252 4  CRC-32 of trailer bytes 0..251
+ * MI_PACK_TRAILER-byte trailer (layout in format/pack.c and docs/format.md).
+ * LMDB reads only up to its last page, so the file opens as an index as it
+ * is (read-only, no lock file).
  */
 #include "tools.h"
 
@@ -31,108 +17,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#define MI_PACK_TRAILER 256
-#define MI_PACK_VERSION 1
-static const char pack_magic[8] = {'M', 'C', 'P', 'I', 'D', 'X', 'P', 'K'};
-
-/* The decoded trailer. */
-typedef struct pack_trailer {
-	uint32_t pack_version;  /* MI_PACK_VERSION of the writer */
-	uint32_t format;        /* index format version */
-	uint64_t data_len;      /* bytes before the trailer */
-	uint64_t nfiles;        /* files in the manifest */
-	uint8_t digest[16];     /* manifest digest */
-	uint8_t checksum[16];   /* xxh3-128 of the data */
-	char tool[33];          /* NUL-terminated */
-	char head[65];          /* NUL-terminated, "" when unknown */
-	int64_t built;          /* seconds, 0 when unknown */
-} pack_trailer;
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v = 0;
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* CRC-32 (IEEE, the one of zip and PNG) of the trailer. */
-static uint32_t crc32_ieee(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1)));
-	}
-	return c ^ 0xffffffffu;
-}
-
-static void trailer_encode(const pack_trailer *t, uint8_t out[MI_PACK_TRAILER])
-{
-	memset(out, 0, MI_PACK_TRAILER);
-	memcpy(out, pack_magic, 8);
-	put_le32(out + 8, t->pack_version);
-	put_le32(out + 12, t->format);
-	put_le64(out + 16, t->data_len);
-	put_le64(out + 24, t->nfiles);
-	memcpy(out + 32, t->digest, 16);
-	memcpy(out + 48, t->checksum, 16);
-	memcpy(out + 64, t->tool, strnlen(t->tool, 32));
-	memcpy(out + 96, t->head, strnlen(t->head, 64));
-	put_le64(out + 160, (uint64_t)t->built);
-	put_le32(out + 252, crc32_ieee(out, 252));
-}
-
-/* 0, or 1 with a message in err saying what is wrong with the trailer. */
-static int trailer_decode(const uint8_t in[MI_PACK_TRAILER], pack_trailer *t, mi_buf *err)
-{
-	memset(t, 0, sizeof(*t));
-	if (memcmp(in, pack_magic, 8)) {
-		mi_buf_adds(err, "no pack trailer at the end of the file: it is truncated, has bytes "
-				 "appended, or was not written by 'mcpidx pack'");
-		return 1;
-	}
-	if (crc32_ieee(in, 252) != get_le32(in + 252)) {
-		mi_buf_adds(err, "the pack trailer is damaged (CRC mismatch)");
-		return 1;
-	}
-	t->pack_version = get_le32(in + 8);
-	t->format = get_le32(in + 12);
-	t->data_len = get_le64(in + 16);
-	t->nfiles = get_le64(in + 24);
-	memcpy(t->digest, in + 32, 16);
-	memcpy(t->checksum, in + 48, 16);
-	memcpy(t->tool, in + 64, 32);
-	memcpy(t->head, in + 96, 64);
-	t->built = (int64_t)get_le64(in + 160);
-	return 0;
-}
 
 /*
  * Digest of the manifest (every MI_DB_FILES record, in path order) and the
@@ -203,21 +90,6 @@ out:
 	return rc;
 }
 
-/* xxh3-128 of a whole file's first len bytes (mapped). */
-static int hash_fd(int fd, uint64_t len, uint8_t out[16])
-{
-	if (len == 0) {
-		mi_hash128("", 0, out);
-		return 0;
-	}
-	void *p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return errno;
-	mi_hash128(p, len, out);
-	munmap(p, len);
-	return 0;
-}
-
 static char *meta_str(mi_store *st, const char *key)
 {
 	mi_txn *t;
@@ -274,7 +146,7 @@ int mi_cmd_pack(int argc, char **argv)
 	char tmpdir[PATH_MAX] = "", tmpfile[PATH_MAX] = "";
 	mi_query *q = NULL;
 	mi_buf err = {0};
-	pack_trailer tr = {0};
+	mi_pack_trailer tr = {0};
 	uint8_t raw[MI_PACK_TRAILER];
 
 	optind = 1;
@@ -332,7 +204,7 @@ int mi_cmd_pack(int argc, char **argv)
 	tr.pack_version = MI_PACK_VERSION;
 	tr.format = (uint32_t)mi_store_version(st);
 	tr.data_len = (uint64_t)sb.st_size;
-	if ((rc = hash_fd(fd, tr.data_len, tr.checksum))) {
+	if ((rc = mi_hash128_fd(fd, tr.data_len, tr.checksum))) {
 		fprintf(stderr, "mcpidx pack: cannot read the copy %s: %s\n", tmpfile, strerror(rc));
 		goto out;
 	}
@@ -340,7 +212,7 @@ int mi_cmd_pack(int argc, char **argv)
 	snprintf(tr.tool, sizeof(tr.tool), "mcpidx %s", MI_VERSION);
 	snprintf(tr.head, sizeof(tr.head), "%s", head);
 	tr.built = meta_int(st, "built");
-	trailer_encode(&tr, raw);
+	mi_pack_trailer_encode(&tr, raw);
 	if (pwrite(fd, raw, sizeof(raw), (off_t)tr.data_len) != (ssize_t)sizeof(raw) || fsync(fd) < 0) {
 		fprintf(stderr, "mcpidx pack: cannot write %s: %s\n", tmpfile, strerror(errno));
 		goto out;
@@ -398,7 +270,7 @@ static const char verify_usage[] =
 	"when it is whole, 1 when it is damaged or of another version, 2 usage.\n";
 
 /* Runs every check; 0 when whole, else 1 with the reason in err. */
-static int verify_file(const char *path, pack_trailer *tr, mi_buf *err)
+static int verify_file(const char *path, mi_pack_trailer *tr, mi_buf *err)
 {
 	int fd = open(path, O_RDONLY), status = 1;
 	struct stat sb;
@@ -423,7 +295,7 @@ static int verify_file(const char *path, pack_trailer *tr, mi_buf *err)
 		mi_buf_addf(err, "cannot read the trailer: %s", strerror(errno));
 		goto out;
 	}
-	if (trailer_decode(raw, tr, err))
+	if (mi_pack_trailer_decode(raw, tr, err))
 		goto out;
 	if (tr->pack_version != MI_PACK_VERSION) {
 		mi_buf_addf(err, "pack format %u; this mcpidx reads pack format %d (packed by %s). "
@@ -442,7 +314,7 @@ static int verify_file(const char *path, pack_trailer *tr, mi_buf *err)
 			    (long long)sb.st_size, (unsigned long long)(tr->data_len + MI_PACK_TRAILER));
 		goto out;
 	}
-	int rc = hash_fd(fd, tr->data_len, sum);
+	int rc = mi_hash128_fd(fd, tr->data_len, sum);
 	if (rc) {
 		mi_buf_addf(err, "cannot read the data: %s", strerror(rc));
 		goto out;
@@ -500,7 +372,7 @@ int mi_cmd_verify(int argc, char **argv)
 		return 2;
 	}
 	const char *path = argv[optind];
-	pack_trailer tr;
+	mi_pack_trailer tr;
 	mi_buf err = {0};
 	int status = verify_file(path, &tr, &err);
 	char hex[33];

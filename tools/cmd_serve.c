@@ -98,6 +98,7 @@ int mi_cmd_serve(int argc, char **argv)
 	size_t nhosts = 0, nroots = 0;
 	char *token = NULL, *index = NULL, *self = NULL;
 	const char *env;
+	mi_buf lerr = {0};
 	int c, rc = 2;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -137,6 +138,11 @@ int mi_cmd_serve(int argc, char **argv)
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
 	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
+	if (mi_index_link_check(index, &lerr)) {
+		fprintf(stderr, "mcpidx serve: %s\n", mi_buf_str(&lerr));
+		rc = 1;
+		goto out;
+	}
 	self = mi_exe_path(mi_prog);
 	o.index = index;
 	o.self_exe = self;
@@ -145,6 +151,7 @@ int mi_cmd_serve(int argc, char **argv)
 	o.token = token;
 	rc = mi_mcp_serve(&o) ? 1 : 0;
 out:
+	mi_buf_release(&lerr);
 	free(index);
 	free(self);
 	free(token);

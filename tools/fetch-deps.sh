@@ -4,7 +4,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out="$top/build/ts"
-debs="liblmdb-dev libxxhash-dev libmsgpack-dev libjansson-dev libedit-dev libstemmer-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config universal-ctags"
+debs="liblmdb-dev libxxhash-dev libmsgpack-dev libjansson-dev libedit-dev libstemmer-dev libmicrohttpd-dev libcurl4-openssl-dev libzstd-dev pkg-config universal-ctags"
 command -v npm >/dev/null 2>&1 || debs="$debs npm"
 # The test suite drives the CLI with python3 (JSON checks, a pty) and git.
 command -v python3 >/dev/null 2>&1 || debs="$debs python3"

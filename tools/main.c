@@ -13,7 +13,7 @@ static int cmd_version(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 
 static const mi_cmd commands[] = {
-	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--servers FILE] [--json]",
+	{"build", mi_cmd_build, "REPO [-o DIR] [--force] [--jobs N] [--no-ignore] [--max-size BYTES] [--servers FILE] [--json] [--list-skipped]",
 	 "walk, parse and index a repository (incremental; writes REPO/.mcpidx)"},
 	{"query", mi_cmd_query, "[INDEX] [CMD ARGS...] [--json]",
 	 "answer one query (def, refs, outline, expand, search, docs, research, stats)"},

@@ -28,3 +28,23 @@ char *mi_resolve_index(const char *arg)
 	return mi_xstrdup(arg);
 }
 
+int mi_index_link_check(const char *index, mi_buf *err)
+{
+	struct stat sb;
+	size_t n = strlen(index);
+	while (n > 1 && index[n - 1] == '/')
+		n--;
+	if (n < 7 || memcmp(index + n - 7, ".mcpidx", 7) || (n > 7 && index[n - 8] != '/'))
+		return 0;
+	char *p = mi_xstrndup(index, n);
+	int rc = 0;
+	if (lstat(p, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		mi_buf_addf(err, "index at %s is a symbolic link: mcpidx does not open an index "
+			    "through a link in a repository, which may have come with it (its lock "
+			    "file would be written wherever it points). Remove the link, or give the "
+			    "index's real folder: mcpidx serve DIR", p);
+		rc = MI_ERR_SYMLINK;
+	}
+	free(p);
+	return rc;
+}

@@ -74,6 +74,11 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 /* Resolves the index path: an index dir, a packed file, or a repo holding
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
+/* When index (as mi_resolve_index gave it) is a folder .mcpidx that is a
+ * symbolic link, writes why it is not opened into err and returns
+ * MI_ERR_SYMLINK; else 0.  Front ends that resolve paths themselves call it
+ * first, since a resolved path no longer shows the link. */
+int mi_index_link_check(const char *index, mi_buf *err);
 
 /* argv[0] of the process as started (main sets it before any command
  * runs): what mi_exe_path falls back on to find our own binary. */

@@ -50,4 +50,15 @@ expect_eq "$(json $T/def2.json "j['definitions'][0]['line']")" "4" "def after fo
 "$MCPIDX" query "$R" stats --json > $T/stats.json
 fmt=$("$MCPIDX" version | sed -n 's/.*index format \([0-9]*\).*/\1/p')
 expect_eq "$(json $T/stats.json "j['files'], j['format_version']")" "2 $fmt" "stats"
+# --force writes a fresh file renamed into place: the index never grows by
+# being rebuilt, and nothing temporary is left beside it.
+size=$(wc -c < $R/.mcpidx/data.mdb)
+for i in 1 2 3; do
+	"$MCPIDX" build "$R" --force --json > $T/out.json || fail "force build $i"
+	expect_eq "$(json $T/out.json "j['fresh']")" "True" "force build $i is fresh"
+done
+expect_eq "$(wc -c < $R/.mcpidx/data.mdb)" "$size" "data.mdb size after three --force builds"
+expect_eq "$(ls -A $R/.mcpidx | tr '\n' ' ')" "data.mdb lock.mdb " "index folder after --force"
+b
+expect_eq "$(json $T/out.json "j['fresh'], j['indexed']")" "False 0" "a plain build after --force updates in place"
 echo ok

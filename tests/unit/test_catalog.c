@@ -210,6 +210,48 @@ TEST(find_tools_ranks_and_tells_same_names_apart)
 	mi_buf_release(&err);
 }
 
+/* A task that says a tool's whole name finds that tool before one whose
+ * text repeats the same words (name_cover); without it the repetition wins. */
+TEST(find_tools_prefers_the_tool_whose_name_the_task_says)
+{
+	static const mi_catalog_tool tools[] = {
+		{.name = "list_commits", .description = "Get the history of a branch."},
+		{.name = "get_history", .title = "List commits",
+		 .description = "Commits of a branch: list them, list their commits, list commits.",
+		 .input_schema = "{\"type\":\"object\",\"properties\":{\"commits\":{\"type\":"
+				 "\"string\",\"description\":\"list of commits\"}}}"},
+		{.name = "get_file", .description = "Read a file at a commit."},
+	};
+	mi_catalog_server srv = {.name = "git", .transport = "stdio", .protocol = "2025-06-18",
+				 .tools = tools, .ntools = 3};
+	mi_catalog_opts o;
+	mi_catalog_stats st;
+	mi_buf err = {0};
+	mi_out out = {0};
+	mi_query *q;
+	char *d = tmpdir(), *f;
+	o = (mi_catalog_opts){.out_dir = d};
+	CHECK_INT(mi_catalog_write(&o, &srv, 1, &st, &err), 0);
+	CHECK_INT(mi_query_open(d, &q, &err), 0);
+	mi_tool_bm25 flat = mi_tool_bm25_params;
+	flat.name_cover = 0;
+	mi_tools_opts fo = {.query = "list commits", .params = &flat};
+	mi_query_find_tools(q, &fo, &out);
+	f = first(out.json.buf);
+	CHECK_STR(f, "git/get_history");
+	free(f);
+	fo.params = NULL;
+	mi_query_find_tools(q, &fo, &out);
+	f = first(out.json.buf);
+	CHECK_STR(f, "git/list_commits");
+	free(f);
+	mi_out_release(&out);
+	mi_query_close(q);
+	rmrf(d);
+	free(d);
+	mi_buf_release(&err);
+}
+
 static int deny_add(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags)
 {
 	return !strcmp(name, "fs/add") ? MI_TOOL_QUARANTINED : MI_TOOL_VISIBLE;
@@ -314,6 +356,7 @@ int main(void)
 	RUN(sanitizer_drops_hidden_text_and_flags_instructions);
 	RUN(records_round_trip_and_refuse_damage);
 	RUN(find_tools_ranks_and_tells_same_names_apart);
+	RUN(find_tools_prefers_the_tool_whose_name_the_task_says);
 	RUN(describe_levels_and_policy);
 	RUN(failed_server_keeps_its_tools_and_namespaces_say_why);
 	RUN(index_without_catalog_says_how_to_build_one);

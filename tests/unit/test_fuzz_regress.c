@@ -7,6 +7,7 @@
  *   tests/fuzz/corpus/records/   -> tests/fuzz/fuzz_records.c
  *   tests/fuzz/corpus/parse/     -> tests/fuzz/fuzz_parse.c
  *   tests/fuzz/corpus/jsonrpc/   -> tests/fuzz/fuzz_jsonrpc.c
+ *   tests/fuzz/corpus/index/     -> tests/fuzz/fuzz_index.c
  *   tests/fuzz/corpus/editor/    -> tests/fuzz/fuzz_editor.c
  *   tests/fuzz/corpus/regress/TARGET-NAME -> the target TARGET
  *
@@ -53,6 +54,12 @@ static void rg_report(const char *what, const char *file, int line)
 #undef LLVMFuzzerTestOneInput
 #undef LLVMFuzzerInitialize
 
+#define LLVMFuzzerTestOneInput mi_fuzz_index_one
+#define LLVMFuzzerInitialize mi_fuzz_index_init
+#include "../fuzz/fuzz_index.c"
+#undef LLVMFuzzerTestOneInput
+#undef LLVMFuzzerInitialize
+
 #define LLVMFuzzerTestOneInput mi_fuzz_editor_one
 #include "../fuzz/fuzz_editor.c"
 #undef LLVMFuzzerTestOneInput
@@ -71,6 +78,7 @@ static const rg_target rg_targets[] = {
 	{ "records", mi_fuzz_records_one },
 	{ "parse", mi_fuzz_parse_one },
 	{ "jsonrpc", mi_fuzz_jsonrpc_one },
+	{ "index", mi_fuzz_index_one },
 	{ "editor", mi_fuzz_editor_one },
 };
 
@@ -251,10 +259,15 @@ TEST(jsonrpc_seeds)
 	CHECK(rg_seeds(&rg_targets[2]) >= 10);
 }
 
+TEST(index_seeds)
+{
+	CHECK(rg_seeds(&rg_targets[3]) >= 8);
+}
+
 TEST(editor_seeds)
 {
 	/* framing, text, and one recorded output per compiler family */
-	CHECK(rg_seeds(&rg_targets[3]) >= 8);
+	CHECK(rg_seeds(&rg_targets[4]) >= 8);
 }
 
 /* Every saved reproducer, by the target its name starts with. */
@@ -273,8 +286,8 @@ TEST(regress)
 		if (!strcmp(v[i], "PENDING"))
 			continue;
 		if (!t) {
-			TEST_FAIL_("%s/regress/%s: name it records-*, parse-*, jsonrpc-* or "
-				   "editor-* after the fuzzer that found it", CORPUS, v[i]);
+			TEST_FAIL_("%s/regress/%s: name it records-*, parse-*, jsonrpc-*, "
+				   "index-* or editor-* after the fuzzer that found it", CORPUS, v[i]);
 			continue;
 		}
 		snprintf(path, sizeof path, CORPUS "/regress/%s", v[i]);
@@ -353,6 +366,7 @@ int main(void)
 	RUN(records_seeds);
 	RUN(parse_seeds);
 	RUN(jsonrpc_seeds);
+	RUN(index_seeds);
 	RUN(editor_seeds);
 	RUN(regress);
 	return test_done();

@@ -1,0 +1,553 @@
+/*
+ * build_fresh.c - a fresh build (a first build, --force, a rebuild of an
+ * older format) in bounded memory: the worker threads read, hash, parse,
+ * render, encode and tokenize each file whole; the writer appends the
+ * records of each file in path order (MDB_APPEND: keys that follow the file
+ * order) in transactions of bounded size; names, references and postings,
+ * whose keys do not follow it, go through external sorters and are appended
+ * at the end.  Everything lands in the MI_STORE_FRESH store the caller
+ * publishes.
+ */
+#include "walk.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FR_WINDOW 512                 /* files a worker may run ahead */
+#define FR_PENDING (96u << 20)        /* bytes of records waiting for the writer */
+#define FR_TXN_BYTES (64u << 20)      /* records per write transaction */
+#define FR_SORT_BUDGET (48u << 20)    /* per sorter lane before a run is written */
+#define FR_MAX_LANES 64
+#define FR_SAMPLE_FILES 256           /* files the dictionaries are trained on */
+#define FR_SAMPLE_SRC (8u << 20)      /* bytes of sources among them, at most */
+
+struct fr_pool;
+
+/* One file of the build.  Its records: u8 db, varint key length, key,
+ * varint value length, value (as stored). */
+typedef struct fr_job {
+	struct fr_pool *p;     /* its pool */
+	mi_walk_file *wf;      /* walk entry */
+	uint32_t fid;          /* file id: its place in path order */
+	int state;             /* FR_* */
+	int skip;              /* MI_SKIP_* when state is FR_SKIPPED */
+	int perr;              /* parse error, 0 if fine */
+	uint32_t nsyms, nrefs, ndiags; /* counts for the statistics */
+	mi_buf recs;           /* its records for the writer */
+} fr_job;
+
+enum { FR_PENDING_STATE, FR_READY, FR_SKIPPED };
+
+typedef struct fr_pool {
+	const mi_build_opts *o;
+	mi_store *st;          /* the fresh store (packs values) */
+	bool sample;           /* the dictionary pass: plain values, no sorters */
+	const char *root;
+	uint64_t max_size;
+	fr_job *jobs;
+	size_t n;
+	size_t next;           /* next job to take */
+	size_t written;        /* jobs the writer is done with */
+	size_t pending;        /* bytes of records of ready jobs not written */
+	size_t done;           /* jobs finished, for progress */
+	pthread_mutex_t mu;    /* guards the four counters above and job states */
+	pthread_cond_t ready;  /* a job became ready */
+	pthread_cond_t room;   /* the writer made room */
+	mi_sorter *names, *refs, *post;
+	mi_search_totals tot[FR_MAX_LANES]; /* per lane */
+	double parse_end;      /* when the last worker ran out of work */
+} fr_pool;
+
+typedef struct fr_lane {
+	fr_pool *p;
+	int lane;
+} fr_lane;
+
+static double fr_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fr_progress(fr_pool *p, size_t done)
+{
+	const mi_build_opts *o = p->o;
+	if (o->on_progress)
+		o->on_progress(o->progress_ctx, done, p->n);
+	if (o->progress && (done % 64 == 0 || done == p->n)) {
+		int w = 30, f = p->n ? (int)(done * w / p->n) : w;
+		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", f,
+			"##############################", w - f, "", done, p->n);
+		if (done == p->n)
+			fputc('\n', stderr);
+		fflush(stderr);
+	}
+}
+
+/* Appends one record for the writer, its value as the store keeps it
+ * (packed here, on the worker, for the databases that are). */
+static void rec_add(fr_job *j, int db, const void *k, size_t kl, const void *v, size_t vl)
+{
+	uint8_t hdr[21];
+	size_t h = 0, at;
+	mi_buf *b = &j->recs;
+	hdr[h++] = (uint8_t)db;
+	h += mi_varint_put(hdr + h, kl);
+	mi_buf_add(b, hdr, h);
+	mi_buf_add(b, k, kl);
+	/* The value's length goes before it: leave room, then move it in. */
+	at = b->len;
+	mi_buf_add(b, "\0\0\0\0\0\0\0\0\0\0", 10);
+	size_t start = b->len;
+	if (j->p->sample)
+		mi_buf_add(b, v, vl);
+	else
+		mi_value_pack(j->p->st, db, v, vl, b);
+	size_t stored = b->len - start;
+	uint8_t lenb[10];
+	size_t ll = mi_varint_put(lenb, stored);
+	memmove(b->buf + at + ll, b->buf + start, stored);
+	memcpy(b->buf + at, lenb, ll);
+	b->len = at + ll + stored;
+}
+
+static int fr_put_chunk(void *ctx, const uint8_t *key8, const void *val, size_t vlen)
+{
+	rec_add(ctx, MI_DB_CHUNKS, key8, 8, val, vlen);
+	return 0;
+}
+
+static bool fr_binary(const char *s, size_t n)
+{
+	return memchr(s, 0, n < 8192 ? n : 8192) != NULL;
+}
+
+/* Everything one file puts in the index, into j->recs and the sorters. */
+static void fr_file(fr_pool *p, int lane, fr_job *j)
+{
+	const char *path = j->wf->path;
+	size_t pl = strlen(path);
+	char abs[PATH_MAX], *src = NULL;
+	size_t len = 0;
+	mi_parsed parsed;
+	mi_out outline = {0};
+	mi_outline_rec orec = {0};
+	mi_buf k = {0}, v = {0};
+	uint8_t b4[4];
+
+	snprintf(abs, sizeof(abs), "%s/%s", p->root, path);
+	if (mi_read_file(abs, &src, &len)) {
+		j->state = FR_SKIPPED;
+		j->skip = MI_SKIP_UNREADABLE;
+		return;
+	}
+	if (len > p->max_size || fr_binary(src, len)) {
+		j->state = FR_SKIPPED;
+		j->skip = len > p->max_size ? MI_SKIP_TOOBIG : MI_SKIP_BINARY;
+		free(src);
+		return;
+	}
+	mi_parsed_init(&parsed);
+	j->perr = mi_parse_source(j->wf->lang, src, len, &parsed);
+	mi_render_outline(path, src, len, &parsed, &outline, &orec);
+
+	/* Records whose keys follow the path order, in key order per db. */
+	mi_file_rec f = {
+		.file_id = j->fid, .lang = (uint8_t)j->wf->lang, .size = len,
+		.lines = mi_count_lines(src, len), .mtime = j->wf->mtime_ns,
+		.nsyms = (uint32_t)parsed.nsyms, .nrefs = (uint32_t)parsed.nrefs,
+		.ndiags = (uint32_t)parsed.ndiags, .diags = parsed.diags,
+	};
+	mi_hash128(src, len, f.hash);
+	mi_file_encode(&f, &v);
+	rec_add(j, MI_DB_FILES, path, pl, v.buf, v.len);
+	mi_be32(b4, j->fid);
+	rec_add(j, MI_DB_FILEIDS, b4, 4, path, pl);
+	rec_add(j, MI_DB_SRC, path, pl, len ? src : "", len);
+	if (orec.text) {
+		mi_buf_reset(&v);
+		mi_outline_encode(&orec, &v);
+		rec_add(j, MI_DB_OUTLINES, path, pl, v.buf, v.len);
+	}
+	for (size_t i = 0; i < parsed.nsyms; i++) {
+		const mi_symbol *s = &parsed.syms[i];
+		mi_buf_reset(&k);
+		mi_buf_add(&k, path, pl);
+		mi_buf_addc(&k, 0);
+		mi_be32(b4, (uint32_t)i);
+		mi_buf_add(&k, b4, 4);
+		mi_buf_reset(&v);
+		mi_symbol_encode(s, &v);
+		rec_add(j, MI_DB_SYMS, k.buf, k.len, v.buf, v.len);
+		if (!s->name[0] || strlen(s->name) > 200)
+			continue;
+		/* names: name \0 path \0 be32(idx) */
+		mi_buf_reset(&v);
+		mi_buf_adds(&v, s->name);
+		mi_buf_addc(&v, 0);
+		mi_buf_add(&v, k.buf, k.len);
+		if (!p->sample)
+			mi_sorter_add(p->names, lane, v.buf, v.len, "", 0);
+	}
+	for (size_t i = 0; i < parsed.nrefs; i++) {
+		const mi_ref *r = &parsed.refs[i];
+		mi_buf_reset(&k);
+		mi_buf_add(&k, path, pl);
+		mi_buf_addc(&k, 0);
+		mi_be32(b4, (uint32_t)i);
+		mi_buf_add(&k, b4, 4);
+		mi_buf_reset(&v);
+		mi_ref_encode(r, &v);
+		rec_add(j, MI_DB_FREFS, k.buf, k.len, v.buf, v.len);
+		if (strlen(r->callee) > 200)
+			continue;
+		/* refs: callee \0 path \0 be32(line) be32(seq) */
+		mi_buf_reset(&k);
+		mi_buf_adds(&k, r->callee);
+		mi_buf_addc(&k, 0);
+		mi_buf_add(&k, path, pl);
+		mi_buf_addc(&k, 0);
+		mi_be32(b4, r->line);
+		mi_buf_add(&k, b4, 4);
+		mi_be32(b4, (uint32_t)i);
+		mi_buf_add(&k, b4, 4);
+		if (!p->sample)
+			mi_sorter_add(p->refs, lane, k.buf, k.len, v.buf, v.len);
+	}
+	if (!p->sample && mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
+					 p->post, lane, &p->tot[lane]) && !j->perr)
+		j->perr = MI_ERR_PARSE;
+	j->nsyms = (uint32_t)parsed.nsyms;
+	j->nrefs = (uint32_t)parsed.nrefs;
+	j->ndiags = (uint32_t)parsed.ndiags;
+	j->state = FR_READY;
+	mi_parsed_release(&parsed);
+	mi_out_release(&outline);
+	mi_buf_release(&k);
+	mi_buf_release(&v);
+	free(src);
+}
+
+static void *fr_worker(void *arg)
+{
+	fr_lane *ln = arg;
+	fr_pool *p = ln->p;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		size_t i = p->next++;
+		if (i >= p->n) {
+			p->parse_end = fr_now();
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		/* Bounded memory: wait while far ahead of the writer (never for
+		 * the file it waits for). */
+		while (i > p->written && (i >= p->written + FR_WINDOW || p->pending > FR_PENDING))
+			pthread_cond_wait(&p->room, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		fr_job *j = &p->jobs[i];
+		fr_file(p, ln->lane, j);
+		pthread_mutex_lock(&p->mu);
+		if (j->state == FR_PENDING_STATE)
+			j->state = FR_SKIPPED;
+		p->pending += j->recs.len;
+		size_t done = ++p->done;
+		pthread_cond_broadcast(&p->ready);
+		pthread_mutex_unlock(&p->mu);
+		fr_progress(p, done);
+	}
+	mi_search_thread_done();
+	return NULL;
+}
+
+/* A transaction of bounded size: commits and begins another when the
+ * records since the last commit pass FR_TXN_BYTES, making sure beforehand
+ * the map has room for the next one. */
+typedef struct fr_txn {
+	mi_store *st;
+	mi_txn *t;
+	size_t bytes;          /* written in t */
+} fr_txn;
+
+static int fr_begin(fr_txn *x)
+{
+	int rc = mi_store_reserve(x->st, 4ull * FR_TXN_BYTES);
+	if (!rc)
+		rc = mi_txn_begin(x->st, true, &x->t);
+	x->bytes = 0;
+	return rc;
+}
+
+static int fr_account(fr_txn *x, size_t bytes)
+{
+	int rc;
+	x->bytes += bytes;
+	if (x->bytes < FR_TXN_BYTES)
+		return 0;
+	rc = mi_txn_commit(x->t);
+	x->t = NULL;
+	return rc ? rc : fr_begin(x);
+}
+
+/* Appends the records of one job. */
+static int fr_write_job(fr_txn *x, fr_job *j)
+{
+	const uint8_t *p = (const uint8_t *)j->recs.buf, *e = p + j->recs.len;
+	while (p < e) {
+		int db = *p++;
+		uint64_t kl, vl;
+		const uint8_t *k;
+		if (!mi_varint_get(&p, e, &kl) || (uint64_t)(e - p) < kl)
+			return MI_ERR_CORRUPT;
+		k = p;
+		p += kl;
+		if (!mi_varint_get(&p, e, &vl) || (uint64_t)(e - p) < vl)
+			return MI_ERR_CORRUPT;
+		int rc = mi_put_stored(x->t, db, k, kl, p, vl, true);
+		if (rc)
+			return rc;
+		p += vl;
+	}
+	return fr_account(x, j->recs.len);
+}
+
+/* Appends a sorter's records into db, or feeds the postings writer. */
+static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
+{
+	const void *k, *v;
+	size_t kl, vl;
+	int rc = mi_sorter_finish(s);
+	while (!rc && !(rc = mi_sorter_next(s, &k, &kl, &v, &vl))) {
+		rc = post ? mi_search_fresh_put(post, x->t, k, kl, v, vl)
+			  : mi_put_append(x->t, db, k, kl, v, vl);
+		if (!rc)
+			rc = fr_account(x, kl + vl + 16);
+		if (!rc)
+			rc = mi_sorter_pop(s);
+	}
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
+/* Runs fr_file over p->jobs[0..p->n) on nth threads, the writer's window
+ * open (for the dictionary sample). */
+static void *fr_sample_worker(void *arg)
+{
+	fr_lane *ln = arg;
+	fr_pool *p = ln->p;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		size_t i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->n)
+			break;
+		fr_file(p, ln->lane, &p->jobs[i]);
+	}
+	return NULL;
+}
+
+/* The values of db among the sample's records, end to end, with sizes. */
+static void fr_collect(fr_job *jobs, size_t n, int db, size_t cap, mi_buf *all, size_t **sizes,
+		       unsigned *ns)
+{
+	*ns = 0;
+	*sizes = NULL;
+	size_t capn = 0;
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *p = (const uint8_t *)jobs[i].recs.buf, *e = p + jobs[i].recs.len;
+		while (p < e) {
+			int d = *p++;
+			uint64_t kl, vl;
+			if (!mi_varint_get(&p, e, &kl))
+				break;
+			p += kl;
+			if (!mi_varint_get(&p, e, &vl))
+				break;
+			if (d == db && vl >= 16 && all->len + vl <= cap) {
+				if (*ns == capn) {
+					capn = capn ? capn * 2 : 1024;
+					*sizes = mi_xrealloc(*sizes, capn * sizeof(**sizes));
+				}
+				(*sizes)[(*ns)++] = (size_t)vl;
+				mi_buf_add(all, p, (size_t)vl);
+			}
+			p += vl;
+		}
+	}
+}
+
+/*
+ * Dictionaries for the packed databases of the sources, symbols and
+ * outlines, trained on FR_SAMPLE_FILES files spread over the tree (parsed
+ * once more later: a fraction of a percent of the work).  Small values
+ * compress far better with one; docs/format.md gives the figures.
+ */
+static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_walk *w,
+		     int nth)
+{
+	static const struct { int db; size_t cap, dict; } what[] = {
+		{MI_DB_SRC, FR_SAMPLE_SRC, 112640},
+		{MI_DB_SYMS, 4u << 20, 65536},
+		{MI_DB_OUTLINES, 4u << 20, 65536},
+	};
+	size_t stride = w->n / FR_SAMPLE_FILES + 1, n = 0;
+	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st, .sample = true};
+	fr_lane lanes[FR_MAX_LANES];
+	pthread_t th[FR_MAX_LANES];
+	int started = 0;
+	if (w->n < 32)
+		return; /* too small to be worth one */
+	p.jobs = mi_xcalloc(w->n / stride + 1, sizeof(*p.jobs));
+	for (size_t i = 0; i < w->n; i += stride) {
+		p.jobs[n].p = &p;
+		p.jobs[n].wf = &w->files[i];
+		p.jobs[n++].fid = (uint32_t)i + 1;
+	}
+	p.n = n;
+	pthread_mutex_init(&p.mu, NULL);
+	for (int i = 0; i < nth; i++) {
+		lanes[i] = (fr_lane){&p, i};
+		if (!pthread_create(&th[started], NULL, fr_sample_worker, &lanes[i]))
+			started++;
+	}
+	if (!started) {
+		fr_lane one = {&p, 0};
+		fr_sample_worker(&one);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p.mu);
+	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+		mi_buf all = {0}, dict = {0};
+		size_t *sizes;
+		unsigned ns;
+		fr_collect(p.jobs, n, what[k].db, what[k].cap, &all, &sizes, &ns);
+		if (ns >= 64 && !mi_dict_train(all.buf, sizes, ns, what[k].dict, &dict))
+			mi_store_set_dict(st, what[k].db, dict.buf, dict.len);
+		free(sizes);
+		mi_buf_release(&all);
+		mi_buf_release(&dict);
+	}
+	for (size_t i = 0; i < n; i++)
+		mi_buf_release(&p.jobs[i].recs);
+	free(p.jobs);
+}
+
+int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const char *tmpdir,
+		   mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out)
+{
+	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st};
+	fr_txn x = {.st = st};
+	fr_lane lanes[FR_MAX_LANES];
+	pthread_t th[FR_MAX_LANES];
+	mi_search_fresh *post = NULL;
+	int started = 0, rc;
+	double t1 = fr_now();
+
+	/* Path order: the keys of files, src, outlines, syms and frefs (path
+	 * first) and of fileids and chunks (ids given in this order) follow it. */
+	if (w->n)
+		qsort(w->files, w->n, sizeof(*w->files), mi_walk_cmp);
+	p.n = w->n;
+	p.jobs = mi_xcalloc(p.n ? p.n : 1, sizeof(*p.jobs));
+	for (size_t i = 0; i < p.n; i++) {
+		p.jobs[i].p = &p;
+		p.jobs[i].wf = &w->files[i];
+		p.jobs[i].fid = (uint32_t)i + 1;
+	}
+	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (nth < 1)
+		nth = 1;
+	if (nth > FR_MAX_LANES)
+		nth = FR_MAX_LANES;
+	fr_train(st, o, root, w, nth);
+	p.names = mi_sorter_new(tmpdir, "names", nth, FR_SORT_BUDGET / 2);
+	p.refs = mi_sorter_new(tmpdir, "refs", nth, FR_SORT_BUDGET);
+	p.post = mi_sorter_new(tmpdir, "post", nth, FR_SORT_BUDGET);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.ready, NULL);
+	pthread_cond_init(&p.room, NULL);
+	for (int i = 0; i < nth; i++) {
+		lanes[i] = (fr_lane){&p, i};
+		if (!pthread_create(&th[started], NULL, fr_worker, &lanes[i]))
+			started++;
+	}
+	if (!started) {
+		/* No threads: parse everything here first (unbounded window). */
+		fr_lane one = {&p, 0};
+		p.written = p.n;
+		fr_worker(&one);
+		p.written = 0;
+	}
+
+	rc = fr_begin(&x);
+	for (size_t i = 0; i < p.n; i++) {
+		fr_job *j = &p.jobs[i];
+		pthread_mutex_lock(&p.mu);
+		while (j->state == FR_PENDING_STATE)
+			pthread_cond_wait(&p.ready, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		if (j->state == FR_SKIPPED) {
+			out->skip(out->ctx, j->skip, j->wf->path);
+		} else if (!rc) {
+			rc = fr_write_job(&x, j);
+			bs->files++;
+			bs->symbols += j->nsyms;
+			bs->refs += j->nrefs;
+			bs->diags += j->ndiags;
+			bs->indexed++;
+			if (j->perr)
+				out->fail(out->ctx, j->perr, j->wf->path);
+		}
+		pthread_mutex_lock(&p.mu);
+		p.pending -= j->recs.len;
+		p.written = i + 1;
+		pthread_cond_broadcast(&p.room);
+		pthread_mutex_unlock(&p.mu);
+		mi_buf_release(&j->recs);
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	bs->parse_seconds = (started ? p.parse_end : fr_now()) - t1;
+
+	/* The sorted databases, then the statistics. */
+	mi_search_totals tot = {0};
+	for (int i = 0; i < nth; i++) {
+		tot.nchunks += p.tot[i].nchunks;
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			tot.len[f] += p.tot[i].len[f];
+	}
+	post = mi_search_fresh_new(&tot);
+	if (!rc)
+		rc = fr_drain(&x, p.names, MI_DB_NAMES, NULL);
+	if (!rc)
+		rc = fr_drain(&x, p.refs, MI_DB_REFS, NULL);
+	if (!rc)
+		rc = fr_drain(&x, p.post, MI_DB_POST, post);
+	if (!rc)
+		rc = mi_search_fresh_finish(post, x.t, &bs->chunks);
+	if (!rc)
+		rc = out->meta(out->ctx, x.t);
+	if (!rc) {
+		rc = mi_txn_commit(x.t);
+		x.t = NULL;
+	}
+	mi_txn_abort(x.t);
+	mi_search_fresh_free(post);
+	mi_sorter_free(p.names);
+	mi_sorter_free(p.refs);
+	mi_sorter_free(p.post);
+	pthread_cond_destroy(&p.ready);
+	pthread_cond_destroy(&p.room);
+	pthread_mutex_destroy(&p.mu);
+	for (size_t i = 0; i < p.n; i++)
+		mi_buf_release(&p.jobs[i].recs);
+	free(p.jobs);
+	return rc;
+}

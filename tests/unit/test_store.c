@@ -1,0 +1,404 @@
+/*
+ * test_store.c - the storage layer's promises about files that change
+ * under it: a read of a page cut away while mapped is survived and turns
+ * into MI_ERR_DAMAGED, a fresh store is invisible until published and then
+ * seen by the next transaction, a writer of a replaced file is told so, a
+ * linked .mcpidx is not opened, a grown file is cut back.
+ */
+#include "test.h"
+#include "../../format/format.h"
+#include "../../indexer/indexer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmpdir(void)
+{
+	char *d = strdup("/tmp/mcpidx-store-XXXXXX");
+	return mkdtemp(d);
+}
+
+static void rm_rf(const char *dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Writes an index at dir (in place) with one big value in a database whose
+ * values are not packed (so a read of it is a read of the map). */
+static void write_index(const char *dir, int version, size_t big)
+{
+	mi_store *st;
+	mi_txn *t;
+	char *v = malloc(big);
+	memset(v, 'x', big);
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", version), 0);
+	CHECK_INT(mi_put(t, MI_DB_FREFS, "big.c", 5, v, big), 0);
+	CHECK_INT(mi_put(t, MI_DB_FILES, "big.c", 5, "x", 1), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	free(v);
+}
+
+static size_t file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (size_t)sb.st_size : 0;
+}
+
+TEST(read_of_a_cut_page_is_survived)
+{
+	char *dir = tmpdir(), data[300], copy[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	snprintf(copy, sizeof copy, "%s/good", dir);
+	write_index(dir, MI_FORMAT_VERSION, 400000);
+	size_t size = file_size(data);
+	char cmd[700];
+	snprintf(cmd, sizeof cmd, "cp '%s' '%s'", data, copy);
+	CHECK_INT(system(cmd), 0);
+
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(vl, 400000);
+	/* Cut the file under the open transaction, then read the value's
+	 * last byte: past the new end of the file. */
+	CHECK_INT(truncate(data, 3 * 4096), 0);
+	volatile char last = ((const volatile char *)v)[vl - 1];
+	CHECK_INT(last, 0); /* the guard's page of zeros */
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
+	mi_txn_abort(t);
+	CHECK_INT(mi_txn_begin(st, false, &t), MI_ERR_DAMAGED);
+	/* The file copied back whole: the next transaction maps it afresh. */
+	snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", copy, data);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(file_size(data), size);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(((const char *)v)[vl - 1], 'x');
+	mi_txn_abort(t);
+	mi_store_close(st);
+	/* Opening a cut file is refused before it is mapped. */
+	CHECK_INT(truncate(data, size - 4096), 0);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), MI_ERR_DAMAGED);
+	CHECK_INT(mi_store_check(dir, false), MI_ERR_DAMAGED);
+	rm_rf(dir);
+	free(dir);
+}
+
+static int count_fresh_dirs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+	while (d && (de = readdir(d)))
+		n += !strncmp(de->d_name, ".build-", 7);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+TEST(fresh_store_is_published_by_rename)
+{
+	char *dir = tmpdir(), data[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	write_index(dir, MI_FORMAT_VERSION, 100);
+	struct stat before;
+	CHECK_INT(stat(data, &before), 0);
+
+	mi_store *reader, *writer, *fresh;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &reader), 0);
+	CHECK_INT(mi_store_open(dir, 0, &writer), 0);
+	CHECK_INT(mi_store_open(dir, MI_STORE_FRESH, &fresh), 0);
+	CHECK_INT(count_fresh_dirs(dir), 1);
+	CHECK_INT(mi_txn_begin(fresh, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "new.c", 5, "new", 3), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	/* Not visible before publishing. */
+	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	mi_txn_abort(t);
+	bool aside = true;
+	CHECK_INT(mi_store_publish(fresh, &aside), 0);
+	CHECK(!aside);
+	CHECK_INT(count_fresh_dirs(dir), 0);
+	struct stat after;
+	CHECK_INT(stat(data, &after), 0);
+	CHECK(after.st_ino != before.st_ino);
+	/* The reader follows the new file at its next transaction. */
+	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	mi_txn_abort(t);
+	/* A writer of the replaced file is told, not let to write into it. */
+	CHECK_INT(mi_txn_begin(writer, true, &t), MI_ERR_STALE);
+	mi_store_close(writer);
+	mi_store_close(fresh);
+	mi_store_close(reader);
+
+	/* An unpublished fresh store leaves nothing; a dead build's folder is
+	 * removed by the next fresh open. */
+	CHECK_INT(mi_store_open(dir, MI_STORE_FRESH, &fresh), 0);
+	mi_store_close(fresh);
+	CHECK_INT(count_fresh_dirs(dir), 0);
+	char stale[400];
+	snprintf(stale, sizeof stale, "%s/.build-dead01", dir);
+	CHECK_INT(mkdir(stale, 0777), 0);
+	snprintf(stale, sizeof stale, "%s/.build-dead01/data.mdb", dir);
+	FILE *f = fopen(stale, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+	CHECK_INT(mi_store_open(dir, MI_STORE_FRESH, &fresh), 0);
+	CHECK_INT(count_fresh_dirs(dir), 1);
+	mi_store_close(fresh);
+	CHECK_INT(count_fresh_dirs(dir), 0);
+	rm_rf(dir);
+	free(dir);
+}
+
+TEST(damaged_file_is_moved_aside)
+{
+	char *dir = tmpdir(), data[300], aside_path[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	snprintf(aside_path, sizeof aside_path, "%s/data.mdb.damaged", dir);
+	write_index(dir, MI_FORMAT_VERSION, 200000);
+	CHECK_INT(truncate(data, 5 * 4096), 0);
+	mi_store *fresh;
+	mi_txn *t;
+	CHECK_INT(mi_store_open(dir, MI_STORE_FRESH, &fresh), 0);
+	CHECK_INT(mi_txn_begin(fresh, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	bool aside = false;
+	CHECK_INT(mi_store_publish(fresh, &aside), 0);
+	CHECK(aside);
+	CHECK_INT(file_size(aside_path), 5 * 4096);
+	CHECK_INT(mi_store_check(dir, false), 0);
+	mi_store_close(fresh);
+	rm_rf(dir);
+	free(dir);
+}
+
+TEST(linked_index_folder_is_not_opened)
+{
+	char *dir = tmpdir(), target[300], link[300], lock[300];
+	snprintf(target, sizeof target, "%s/elsewhere", dir);
+	snprintf(link, sizeof link, "%s/.mcpidx", dir);
+	snprintf(lock, sizeof lock, "%s/lock.mdb", target);
+	CHECK_INT(mkdir(target, 0777), 0);
+	write_index(target, MI_FORMAT_VERSION, 100);
+	unlink(lock);
+	CHECK_INT(symlink(target, link), 0);
+	mi_store *st;
+	CHECK_INT(mi_store_open(link, MI_STORE_RDONLY, &st), MI_ERR_SYMLINK);
+	CHECK_INT(mi_store_open(link, MI_STORE_FRESH, &st), MI_ERR_SYMLINK);
+	CHECK(access(lock, F_OK) != 0);
+	/* Named by its real place, it opens. */
+	CHECK_INT(mi_store_open(target, MI_STORE_RDONLY, &st), 0);
+	mi_store_close(st);
+	rm_rf(dir);
+	free(dir);
+}
+
+TEST(grown_file_is_trimmed)
+{
+	char *dir = tmpdir(), data[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	write_index(dir, MI_FORMAT_VERSION, 100);
+	size_t size = file_size(data);
+	CHECK_INT(truncate(data, (off_t)size + 1000000), 0);
+	mi_store *st;
+	CHECK_INT(mi_store_open(dir, 0, &st), 0);
+	CHECK_INT(mi_store_trim(st), 0);
+	CHECK_INT(file_size(data), size);
+	CHECK(mi_store_is_nospace(st, ENOSPC));
+	CHECK(!mi_store_is_nospace(st, EACCES));
+	mi_store_close(st);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Writes files of several languages (names with no '.' before a '/', so
+ * the walk's order is the path order and both builds give the same ids). */
+static void write_repo(const char *dir, int files)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/src", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof path, "%s/src/sub", dir);
+	mkdir(path, 0777);
+	for (int i = 0; i < files; i++) {
+		snprintf(path, sizeof path, "%s/src/%sf%02d.%s", dir, i % 3 ? "" : "sub/", i,
+			 i % 4 == 1 ? "py" : i % 4 == 2 ? "md" : "c");
+		FILE *f = fopen(path, "w");
+		if (!f)
+			continue;
+		for (int j = 0; j < 30; j++) {
+			if (i % 4 == 1)
+				fprintf(f, "def fn_%d_%d(x):\n    \"\"\"Adds %d.\"\"\"\n    return helper(x) + %d\n\n", i, j, j, j);
+			else if (i % 4 == 2)
+				fprintf(f, "## Section %d of %d\n\nText about open connections %d.\n\n", j, i, j);
+			else
+				fprintf(f, "/* Computes %d. */\nint fn_%d_%d(int x) { return helper_%d(x) * %d; }\n", j, i, j, j % 5, j);
+		}
+		fclose(f);
+	}
+}
+
+/* Every entry of every database but meta, in order, as one string. */
+static void dump_index(const char *idx, mi_buf *out)
+{
+	mi_store *st;
+	mi_txn *t;
+	CHECK_INT(mi_store_open(idx, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	for (int db = MI_DB_META + 1; db < MI_DB__COUNT; db++) {
+		mi_cursor *c;
+		const void *k, *v;
+		size_t kl, vl;
+		mi_buf_addf(out, "db %d\n", db);
+		CHECK_INT(mi_cursor_open(t, db, &c), 0);
+		for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+		     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+			mi_buf_addf(out, "%zu %zu ", kl, vl);
+			mi_buf_add(out, k, kl);
+			mi_file_rec f;
+			if (db == MI_DB_FILES && !mi_file_decode(v, vl, &f)) {
+				f.mtime = 0; /* the two trees were written apart */
+				mi_file_encode(&f, out);
+				mi_file_rec_release(&f);
+			} else {
+				mi_buf_add(out, v, vl);
+			}
+			mi_buf_addc(out, '\n');
+		}
+		mi_cursor_close(c);
+	}
+	mi_txn_abort(t);
+	mi_store_close(st);
+}
+
+/* A fresh build (parsed on worker threads, written in path order, names,
+ * references and postings through the sorters) writes exactly what the
+ * in-place path writes for the same files. */
+TEST(fresh_build_equals_update)
+{
+	char *a = tmpdir(), *b = tmpdir(), ia[300], ib[300];
+	mi_build_opts o = {.jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, da = {0}, db = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	snprintf(ib, sizeof ib, "%s/.mcpidx", b);
+	write_repo(a, 40);
+	o.repo = a;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	CHECK_INT(bs.files, 40);
+	mi_build_stats_release(&bs);
+	/* b: an empty first build, then every file added in place. */
+	o.repo = b;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	write_repo(b, 40);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(!bs.fresh);
+	CHECK_INT(bs.indexed, 40);
+	mi_build_stats_release(&bs);
+	dump_index(ia, &da);
+	dump_index(ib, &db);
+	CHECK(da.len > 10000);
+	CHECK_INT(da.len, db.len);
+	CHECK(da.len == db.len && !memcmp(da.buf, db.buf, da.len));
+	mi_buf_release(&da);
+	mi_buf_release(&db);
+	mi_buf_release(&err);
+	rm_rf(a);
+	rm_rf(b);
+	free(a);
+	free(b);
+}
+
+/* Sources are stored compressed with a checksum: they read back the same,
+ * and a flipped byte in a stored one is refused, not served. */
+TEST(packed_values)
+{
+	char *dir = tmpdir(), data[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	mi_buf src = {0}, stored = {0};
+	for (int i = 0; i < 2000; i++)
+		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
+	CHECK(mi_db_packed(MI_DB_SRC) && !mi_db_packed(MI_DB_NAMES));
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_value_pack(st, MI_DB_SRC, src.buf, src.len, &stored), 0);
+	CHECK(stored.len < src.len / 3 && stored.buf[0] == MI_VAL_ZSTD);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_put(t, MI_DB_FILES, "a.c", 3, "x", 1), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "a.c", 3, src.buf, src.len), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "b.c", 3, "tiny", 4), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), 0);
+	CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+	CHECK_INT(mi_get(t, MI_DB_SRC, "b.c", 3, &v, &vl), 0);
+	CHECK(vl == 4 && !memcmp(v, "tiny", 4));
+	mi_txn_abort(t);
+	mi_store_close(st);
+	/* Flip one byte inside the stored frame (found by its bytes). */
+	char *file;
+	size_t flen;
+	CHECK_INT(mi_read_file(data, &file, &flen), 0);
+	char *at = memmem(file, flen, stored.buf + 8, 16);
+	CHECK(at != NULL);
+	if (at) {
+		at[8] ^= 0x20;
+		FILE *f = fopen(data, "r+b");
+		fseek(f, at + 8 - file, SEEK_SET);
+		fputc(at[8], f);
+		fclose(f);
+	}
+	free(file);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), MI_ERR_DAMAGED);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	mi_buf_release(&src);
+	mi_buf_release(&stored);
+	rm_rf(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	RUN(read_of_a_cut_page_is_survived);
+	RUN(fresh_store_is_published_by_rename);
+	RUN(damaged_file_is_moved_aside);
+	RUN(linked_index_folder_is_not_opened);
+	RUN(grown_file_is_trimmed);
+	RUN(fresh_build_equals_update);
+	RUN(packed_values);
+	return test_done();
+}
