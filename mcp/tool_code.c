@@ -13,7 +13,7 @@
 
 /* Shared schema pieces. */
 #define MAXTOK "\"max_tokens\":{\"type\":\"integer\",\"minimum\":100," \
-	"\"maximum\":200000,\"default\":20000}"
+	"\"maximum\":200000,\"default\":20000,\"description\":\"Answer cap.\"}"
 #define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0," \
 	"\"description\":\"A cut answer's next_offset.\"}"
 #define STR "{\"type\":\"string\"}"
