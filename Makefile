@@ -25,7 +25,11 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	tsx:typescript/tsx/src java:java/src c_sharp:c_sharp/src swift:swift/src \
 	ruby:ruby/src php:php/php/src bash:bash/src kotlin:kotlin/src \
 	markdown:markdown/tree-sitter-markdown/src \
-	markdown_inline:markdown/tree-sitter-markdown-inline/src
+	markdown_inline:markdown/tree-sitter-markdown-inline/src \
+	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src \
+	css:css/src html:html/src lua:lua/src hcl:hcl/src scss:scss/src xml:xml/xml/src \
+	svelte:svelte/src r:r/src powershell:powershell/src ocaml:ocaml/grammars/ocaml/src \
+	awk:awk/src
 
 # Our objects and binaries per compiler: the default cc writes build/obj etc.
 # and ./mcpidx; another compiler (CC=clang) gets its own tree under build/.
@@ -70,11 +74,14 @@ $(B)/g/runtime.o: $(DEPS_STAMP)
 	$(CC) -O2 -g -w -std=gnu11 -I$(TS)/runtime/vendor/tree-sitter/lib/include \
 		-I$(TS)/runtime/vendor/tree-sitter/lib/src -c $(TS)/runtime/vendor/tree-sitter/lib/src/lib.c -o $@
 
+# A grammar object depends on its own package (the .ok stamp fetch-deps.sh
+# writes), so adding a grammar compiles that grammar only.
 define grammar_rule
-$(B)/g/$(1)_parser.o: $(DEPS_STAMP)
+$(TS)/$(firstword $(subst /, ,$(2)))/.ok: | $(DEPS_STAMP)
+$(B)/g/$(1)_parser.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
 	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/parser.c -o $$@
-$(B)/g/$(1)_scanner.o: $(DEPS_STAMP)
+$(B)/g/$(1)_scanner.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
 	if [ -f $(TS)/$(2)/scanner.c ]; then $(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/scanner.c -o $$@; \
 	else echo 'static int mi_no_scanner;' | $(CC) -x c -c - -o $$@; fi

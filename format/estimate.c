@@ -116,9 +116,11 @@ size_t mi_v_estimate_sampled(const char *s, size_t len)
 			break;
 		a = (size_t)(nl - s) + 1;
 		size_t b = a + WIN < len ? a + WIN : len;
-		const char *e = memrchr(s + a, '\n', b - a);
-		if (e)
-			b = (size_t)(e - s) + 1;
+		size_t e = b;
+		while (e > a && s[e - 1] != '\n')
+			e--;
+		if (e > a)
+			b = e;
 		got += mi_token_estimate(s + a, b - a);
 		bytes += b - a;
 	}

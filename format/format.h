@@ -124,6 +124,13 @@ int mi_pipe_cloexec(int fd[2]);
  * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
  * (or "mcpidx") when nothing better is known. */
 char *mi_exe_path(const char *argv0);
+/* A struct stat's modification time as a struct timespec: st_mtim (POSIX
+ * 2008), st_mtimespec on macOS. */
+#if defined(__APPLE__)
+#define MI_ST_MTIM(st) ((st)->st_mtimespec)
+#else
+#define MI_ST_MTIM(st) ((st)->st_mtim)
+#endif
 
 /* ---- symbol kinds ------------------------------------------------------------ */
 
@@ -660,6 +667,7 @@ typedef struct mi_view_opts {
 	const char *lcov_path; /* explicit lcov file, NULL = search the index */
 	size_t max_tokens;     /* answer cap, 0 = default (20000) */
 	bool xrefs;            /* read_file: callers and implementers under symbols */
+	bool blame;            /* read_file: each symbol's last commit (build --blame) */
 	const char *const *notes; /* per symbol index: V* lines written under its
 				     entry ('\n' between), NULL = none (outline) */
 } mi_view_opts;
@@ -710,6 +718,32 @@ void mi_outline_answer(const char *path, const mi_outline_rec *r, mi_out *out);
  */
 void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
 		    size_t idx, mi_buf *out);
+/* The same with o's marks (o->unicode: "…" and "V•"); o NULL = ASCII. */
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out);
+
+/* ---- blame (blame.c) ----------------------------------------------------------
+ * `mcpidx build --blame` keeps the last commit of each symbol beside the
+ * index, in an LMDB environment of its own (mi_store_open_dbs with
+ * mi_blame_dbs): D/blame for an index directory D, F.blame for a packed
+ * file F.  One database, key = repo-relative path, value = text: the
+ * file's content hash as 32 hex digits and '\n', then one line per symbol
+ * "IDX\tSHORT\tAUTHOR\tDATE\n" (IDX its index among the file's symbols,
+ * SHORT the abbreviated commit or "uncommitted", DATE the author date as
+ * YYYY-MM-DD in UTC).  The index format is unchanged by it. */
+extern const char *const mi_blame_dbs[1];
+/* D/blame or F.blame (malloc'd), NULL when index_path does not exist. */
+char *mi_blame_locate(const char *index_path);
+typedef struct mi_blame_sym {
+	uint32_t idx;            /* the symbol's index in its file */
+	char *commit, *author, *date; /* owned */
+} mi_blame_sym;
+/* Decodes a record computed for content hash `hash`: ESTALE when it
+ * was computed for other content, MI_ERR_CORRUPT when malformed. */
+int mi_blame_decode(const void *data, size_t len, const uint8_t hash[16],
+		    mi_blame_sym **out, size_t *n);
+void mi_blame_free(mi_blame_sym *v, size_t n);
 
 /* The lcov file a coverage view reads when none is given: the first of
  * lcov.info, coverage/lcov.info, coverage.info, build/coverage.info and

@@ -38,8 +38,10 @@ static bool heading_has_body(const vctx *c, size_t i, int *sub)
 		}
 		break;
 	}
-	uint32_t from = s->start_line + 1;
-	if (*str0(s->sig) != '#')
+	/* its text starts on its body's line (a scanner's heading; a setext
+	 * underline skipped) */
+	uint32_t from = s->body_line ? s->body_line : s->start_line + 1;
+	if (!s->body_line && *str0(s->sig) != '#')
 		from++;
 	for (uint32_t l = from; l <= stop && l <= c->nlines; l++) {
 		size_t n;
@@ -561,7 +563,14 @@ void mi_v_render_folded(vctx *c)
 void mi_render_line(const char *path, const char *src, size_t len, const mi_parsed *p,
 		    size_t idx, mi_buf *out)
 {
-	static const mi_view_opts all = {.all = true};
+	mi_render_line_opts(path, src, len, p, idx, NULL, out);
+}
+
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out)
+{
+	mi_view_opts all = {.all = true, .unicode = o && o->unicode};
 	mi_out tmp = { 0 };
 	vctx c;
 	if (!p || idx >= p->nsyms)

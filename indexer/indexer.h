@@ -112,6 +112,24 @@ int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err);
 void mi_build_list_free(char **paths, size_t n);
 
+/* ---- blame (blame.c) --------------------------------------------------- */
+
+typedef struct mi_blame_stats {
+	size_t files;       /* files blamed in this run */
+	size_t unchanged;   /* records kept: the file's content did not change */
+	size_t removed;     /* records of files no longer indexed */
+	size_t symbols;     /* symbols given a last commit in this run */
+} mi_blame_stats;
+
+/*
+ * `mcpidx build --blame`: after a build, the last commit of each symbol of
+ * the index at index_path, from `git blame` of the repository it was built
+ * from, kept beside the index (format.h "blame").  Only files whose content
+ * changed since their record was written are blamed again.  Returns 0, or
+ * an error with what to do in err (not a git checkout, git missing).
+ */
+int mi_blame_build(const char *index_path, mi_blame_stats *bs, mi_buf *err);
+
 /* ---- the tool catalog of upstream MCP servers (catalog_write.c) --------- */
 
 /* One tool as an upstream server listed it.  JSON members are JSON text

@@ -599,6 +599,19 @@ done:
 	}
 }
 
+/* When a parse gives up: MI_PARSE_TIMEOUT_NS from now, or
+ * MCPIDX_PARSE_TIMEOUT_MS milliseconds (it exists so tests can make a parse
+ * fail). */
+static void parse_deadline(struct timespec *d)
+{
+	const char *env = getenv("MCPIDX_PARSE_TIMEOUT_MS");
+	uint64_t ns = env && *env ? strtoull(env, NULL, 10) * 1000000ull : MI_PARSE_TIMEOUT_NS;
+	clock_gettime(CLOCK_MONOTONIC, d);
+	ns += (uint64_t)d->tv_nsec;
+	d->tv_sec += (time_t)(ns / 1000000000ull);
+	d->tv_nsec = (long)(ns % 1000000000ull);
+}
+
 static bool parse_timeout(TSParseState *state)
 {
 	const struct timespec *deadline = state->payload;
@@ -810,8 +823,7 @@ static int ts_extract(mi_ts_ctx *c)
 		goto out;
 	}
 	struct timespec deadline;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += MI_PARSE_TIMEOUT_NS / 1000000000ull;
+	parse_deadline(&deadline);
 	TSParseOptions popt = {.payload = &deadline, .progress_callback = parse_timeout};
 	mi_ts_ctx parse_src = *c;
 	if (c->row->prefilter)

@@ -18,9 +18,13 @@
 /* Directory names that hold vendored or generated trees. */
 static const char *const vendored_dirs[] = {
 	"node_modules", "bower_components", "vendor", "third_party",
-	"__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
+	"__pycache__", ".tox", ".mypy_cache", ".pytest_cache",
 	".gradle", ".idea", ".cache", NULL,
 };
+
+/* Names a Python virtual environment usually has; an older virtualenv is
+ * known by its activate script there. */
+static const char *const venv_names[] = {".venv", "venv", "env", ".env", "virtualenv", NULL};
 
 static const char *const vcs_dirs[] = {".git", ".hg", ".svn", ".mcpidx", NULL};
 
@@ -55,6 +59,26 @@ void mi_walk_skip_add(mi_walk *w, int reason, const char *path, bool is_dir)
 	w->skips[w->nskips++].reason = reason;
 }
 
+/* A Python virtual environment, whatever its name: it holds pyvenv.cfg
+ * (PEP 405), or, named like one, an activate script.  A folder merely named
+ * venv is code (the standard library has a venv package). */
+static bool is_virtualenv(const char *abs, const char *name)
+{
+	static const char *const marks[] = {"bin/activate", "Scripts/activate", NULL};
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs);
+	if (access(p, F_OK) == 0)
+		return true;
+	if (!in_names(venv_names, name))
+		return false;
+	for (size_t i = 0; marks[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", abs, marks[i]);
+		if (access(p, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 {
 	if (w->n == w->cap) {
@@ -64,7 +88,7 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 	mi_walk_file *f = &w->files[w->n++];
 	f->path = mi_xstrdup(rel);
 	f->size = (uint64_t)st->st_size;
-	f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec;
+	f->mtime_ns = (int64_t)MI_ST_MTIM(st).tv_sec * 1000000000ll + MI_ST_MTIM(st).tv_nsec;
 	f->lang = mi_lang_detect(rel);
 }
 
@@ -151,7 +175,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			char tag[PATH_MAX];
 			snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", cabs);
 			if (verdict != 0 && !w->no_ignore &&
-			    (in_names(vendored_dirs, name) || access(tag, F_OK) == 0)) {
+			    (in_names(vendored_dirs, name) || access(tag, F_OK) == 0 ||
+			     is_virtualenv(cabs, name))) {
 				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;
 			}

@@ -250,6 +250,7 @@ typedef struct mi_mcp_tool_group {
 const char *mi_mcp_arg_str(json_t *args, const char *key, const char *def);
 long long mi_mcp_arg_int(json_t *args, const char *key, long long def);
 bool mi_mcp_arg_bool(json_t *args, const char *key, bool def);
+double mi_mcp_arg_num(json_t *args, const char *key, double def);
 /* read_file's seed-000 meta object, spliced into r's JSON (with_meta). */
 void mi_mcp_with_meta(mi_mcp_result *r, json_t *args);
 /* mcpidx://KIND/PATH, the path percent-encoded. */
@@ -260,6 +261,10 @@ extern const mi_mcp_tool_group mi_mcp_tools_code;
 extern const mi_mcp_tool_group mi_mcp_tools_index;
 extern const mi_mcp_tool_group mi_mcp_tools_meta;
 extern const mi_mcp_tool_group mi_mcp_tools_compile;
+extern const mi_mcp_tool_group mi_mcp_tools_views;
+/* read_file {diff: true}: path's changed symbols (tool_views.c). */
+int mi_mcp_read_diff(mi_mcp_ctx *c, mi_query *q, const char *path, json_t *args,
+		     mi_mcp_result *r);
 
 /* The registry of one server's tools (used by the dispatcher). */
 typedef struct mi_mcp_tools mi_mcp_tools;

@@ -2,9 +2,9 @@
  * budget.c - max_tokens for both forms of an answer.  The text is cut at a
  * line boundary with a closing V* line that says how to see the rest; the
  * structured form loses its longest strings and then the tail of its
- * longest array until it fits, and says so with truncated, total and (for
- * paged tools) next_offset.  Pure functions over buffers: no protocol, no
- * index.
+ * longest array (never its last item) until it fits, and says so with
+ * truncated, total and (for paged tools) next_offset.  Pure functions over
+ * buffers: no protocol, no index.
  */
 #include "area.h"
 
@@ -180,14 +180,21 @@ bool mi_mcp_cap_json(mi_buf *json, size_t max, const mi_mcp_cut *cut)
 		} else {
 			json_t *a = find_array(j, NULL);
 			size_t n = a ? json_array_size(a) : 0;
-			if (n == 0)
-				break;
-			if (!arr) {
-				arr = a;
-				arr_before = n;
+			if (n <= 1) {
+				/* One item left: it stays (an empty page would send a
+				 * client paging by next_offset round in a loop), and
+				 * its shorter strings are cut instead. */
+				if (!l.holder || l.len <= 16)
+					break;
+				cut_string(&l, l.len / 2);
+			} else {
+				if (!arr) {
+					arr = a;
+					arr_before = n;
+				}
+				while (json_array_size(a) > n / 2 && json_array_size(a) > 1)
+					json_array_remove(a, json_array_size(a) - 1);
 			}
-			while (json_array_size(a) > n / 2 && json_array_size(a) > 0)
-				json_array_remove(a, json_array_size(a) - 1);
 		}
 		changed = true;
 		tok = json_tokens(j);

@@ -200,6 +200,38 @@ static bool origin_hostport(const char *o, const char **hp, size_t *n)
 	return *n > 0;
 }
 
+/* How often a request names the headers it may send only once. */
+typedef struct hdr_count {
+	int host, origin;
+} hdr_count;
+
+static MHD_Result count_header(void *cls, enum MHD_ValueKind kind,
+			       const char *key, const char *value)
+{
+	hdr_count *c = cls;
+	if (strcasecmp(key, "Host") == 0)
+		c->host++;
+	else if (strcasecmp(key, "Origin") == 0)
+		c->origin++;
+	return MHD_YES;
+}
+
+/* The Host and Origin checks read one value each: a request with two (one
+ * for us, one for a proxy) or an HTTP/1.1 request with none is malformed
+ * (RFC 9112 3.2).  NULL when fine, else why not. */
+static const char *check_header_counts(struct MHD_Connection *con, const char *version)
+{
+	hdr_count c = {0};
+	MHD_get_connection_values(con, MHD_HEADER_KIND, count_header, &c);
+	if (c.host > 1)
+		return "Bad request: more than one Host header";
+	if (c.origin > 1)
+		return "Bad request: more than one Origin header";
+	if (c.host == 0 && version && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
+		return "Bad request: an HTTP/1.1 request needs a Host header";
+	return NULL;
+}
+
 /* Host and Origin against DNS rebinding.  NULL when fine, else why not. */
 static const char *check_origin(mi_http *h, struct MHD_Connection *con)
 {
@@ -781,6 +813,10 @@ static MHD_Result on_request(void *cls, struct MHD_Connection *con,
 			mi_buf_add(&rq->body, upload_data, *upload_data_size);
 		*upload_data_size = 0;
 		return MHD_YES;
+	}
+	if ((why = check_header_counts(con, version))) {
+		mi_mcp_log(&h->srv->env, "http: %s %s refused: %s", method, url, why);
+		return reply_error(con, MHD_HTTP_BAD_REQUEST, MI_RPC_INVALID_REQUEST, why);
 	}
 	if ((why = check_origin(h, con))) {
 		mi_mcp_log(&h->srv->env, "http: %s %s refused: %s", method, url, why);

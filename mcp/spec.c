@@ -33,6 +33,7 @@ static const char mi_instructions[] =
 static const mi_mcp_tool_group *const mi_groups[] = {
 	&mi_mcp_tools_code,
 	&mi_mcp_tools_index,
+	&mi_mcp_tools_views,
 	&mi_mcp_tools_meta,      /* when the index holds a tool catalog */
 	&mi_mcp_tools_compile,   /* when .mcpidx.toml names compile targets */
 	NULL,

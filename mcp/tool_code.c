@@ -13,9 +13,9 @@
 
 /* Shared schema pieces. */
 #define MAXTOK "\"max_tokens\":{\"type\":\"integer\",\"minimum\":100," \
-	"\"maximum\":200000,\"default\":20000,\"description\":\"Answer cap.\"}"
-#define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0," \
-	"\"description\":\"A cut answer's next_offset.\"}"
+	"\"default\":20000,\"description\":\"Answer size cap.\"}"
+#define OFFSET "\"offset\":{\"type\":\"integer\",\"minimum\":0,\"default\":0," \
+	"\"description\":\"next_offset of a cut answer.\"}"
 #define STR "{\"type\":\"string\"}"
 #define INT "{\"type\":\"integer\"}"
 #define NUM "{\"type\":\"number\"}"
@@ -23,8 +23,8 @@
 	"\"next_offset\":" INT
 #define CUT_OUT ",\"truncated\":{\"type\":\"boolean\"}"
 #define OBJ(props) "{\"type\":\"object\",\"properties\":{" props "}}"
-/* Arrays of result rows: the row fields are in docs/mcp.md, not repeated in
- * every tools/list (it is paid for on each request). */
+/* Arrays of result rows: their fields are described by the text, not
+ * listed here (every client pays for tools/list on each session). */
 #define ROWS "{\"type\":\"array\",\"items\":{\"type\":\"object\"}}"
 
 /* ---- handlers ------------------------------------------------------------------- */
@@ -62,8 +62,12 @@ static int t_read_file(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *
 	mi_view_opts vo;
 	int rc;
 	view_opts(args, &vo);
+	vo.xrefs = mi_mcp_arg_bool(args, "xrefs", false);
+	vo.blame = mi_mcp_arg_bool(args, "with_blame", false);
 	rc = repo_path(c, mi_mcp_arg_str(args, "path", ""), &p, r);
-	if (!rc)
+	if (!rc && mi_mcp_arg_bool(args, "diff", false))
+		rc = mi_mcp_read_diff(c, q, p.buf, args, r);
+	else if (!rc)
 		rc = mi_query_read_file(q, p.buf, &vo, &r->out);
 	if (!rc && !r->out.is_error && mi_mcp_arg_bool(args, "with_meta", false))
 		mi_mcp_with_meta(r, args);
@@ -160,7 +164,11 @@ static int search(mi_query *q, json_t *args, mi_mcp_result *r, bool docs)
 		so.path_filter = NULL;
 	so.extensions = docs ? NULL : extensions(args, &ext);
 	so.format = mi_mcp_arg_str(args, "format", "toon");
-	so.all = strcmp(mi_mcp_arg_str(args, "filter", "public"), "all") == 0;
+	/* search_code covers private code unless asked not to; search_docs
+	 * keeps to public doc comments unless asked. */
+	so.all = strcmp(mi_mcp_arg_str(args, "filter", docs ? "public" : "all"),
+			"all") == 0;
+	so.semantic_weight = (float)mi_mcp_arg_num(args, "semantic_weight", -1);
 	rc = docs ? mi_query_docs(q, &so, &r->out) : mi_query_search(q, &so, &r->out);
 	mi_buf_release(&ext);
 	return rc;
@@ -182,28 +190,33 @@ static int t_search_docs(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result
 
 static const mi_mcp_tool code_tools[] = {
 {
-	"read_file", "Read a file (folded outline)",
-	"A file as folded text: one line per symbol with its signature, bodies "
-	"as { ... }, V* lines for diagnostics and members; about a tenth of the "
-	"source's tokens. Start here, then expand_at the bodies you need. "
-	"mode=full gives the source.",
+	"read_file", "Read a file, folded",
+	"A file folded: one line per symbol with its signature, bodies as "
+	"{ ... }, V* lines for facts; a tenth of the source's tokens. Start "
+	"here, then expand_at what you need.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":"
 	"\"Repo-relative, e.g. src/main.c.\"},"
 	"\"mode\":{\"type\":\"string\",\"enum\":[\"outline\",\"compact\",\"full\","
 	"\"mcp\"],\"default\":\"outline\",\"description\":\"compact: classes on one "
-	"line; full: the source; mcp = outline.\"},"
+	"line; full: the source.\"},"
 	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
 	"\"default\":\"public\",\"description\":\"all: private symbols too.\"},"
 	"\"line_numbers\":{\"type\":\"string\",\"enum\":[\"plain\",\"zpad\"],"
 	"\"description\":\"Prefix source line numbers.\"},"
-	"\"with_meta\":{\"type\":\"boolean\",\"default\":false,\"description\":"
-	"\"Add meta {mode, line_numbers, ...} to the result.\"},"
-	"\"show_block_guides\":{\"type\":\"boolean\",\"default\":false,"
-	"\"description\":\"V* end line after each block.\"},"
-	"\"show_coverage\":{\"type\":\"boolean\",\"default\":false,"
-	"\"description\":\"V* coverage from an lcov file.\"}," MAXTOK "},"
-	"\"required\":[\"path\"],\"additionalProperties\":false}",
+	"\"with_meta\":{\"type\":\"boolean\",\"description\":"
+	"\"Add a meta object.\"},"
+	"\"show_block_guides\":{\"type\":\"boolean\","
+	"\"description\":\"V* end lines.\"},"
+	"\"show_coverage\":{\"type\":\"boolean\","
+	"\"description\":\"V* lcov coverage.\"},"
+	"\"xrefs\":{\"type\":\"boolean\",\"description\":"
+	"\"V* callers and implementers.\"},"
+	"\"with_blame\":{\"type\":\"boolean\",\"description\":"
+	"\"V* last commit of each symbol.\"},"
+	"\"diff\":{\"type\":\"boolean\",\"description\":"
+	"\"Only symbols changed since the build (+ - ~).\"},"
+	MAXTOK "},\"required\":[\"path\"],\"additionalProperties\":false}",
 	OBJ("\"path\":" STR ",\"mode\":" STR ",\"text\":" STR ",\"line_count\":" INT
 	    ",\"symbols\":" INT ",\"tokens_saved_percent\":" NUM
 	    ",\"meta\":{\"type\":\"object\"}" CUT_OUT),
@@ -213,13 +226,13 @@ static const mi_mcp_tool code_tools[] = {
 },
 {
 	"expand_at", "Expand one symbol",
-	"One symbol's full text: body, signature, doc comment, or all. Use "
-	"after read_file or search_code pointed at it.",
+	"One symbol's full text (body, signature, docs or all), after read_file "
+	"or search_code found it.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":"
 	"\"Repo-relative file path.\"},"
 	"\"selector\":{\"type\":\"string\",\"minLength\":1,\"description\":"
-	"\"NAME, Parent.NAME, or line:N (the symbol around line N).\"},"
+	"\"NAME, Parent.NAME or line:N.\"},"
 	"\"what\":{\"type\":\"string\",\"enum\":[\"body\",\"signature\",\"docs\","
 	"\"all\"],\"default\":\"body\"}," MAXTOK "},"
 	"\"required\":[\"path\",\"selector\"],\"additionalProperties\":false}",
@@ -242,9 +255,8 @@ static const mi_mcp_tool code_tools[] = {
 },
 {
 	"find_references", "Find references",
-	"Where a name is used: call sites (kind=calls) or every reference "
-	"(all: type uses, imports, implementations), each with its caller and "
-	"line.",
+	"Where a name is used: call sites (kind=calls) or all references "
+	"(types, imports, implementations, callbacks), with caller and line.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"symbol\":{\"type\":\"string\",\"minLength\":1},"
 	"\"kind\":{\"type\":\"string\",\"enum\":[\"calls\",\"all\"],"
@@ -259,8 +271,7 @@ static const mi_mcp_tool code_tools[] = {
 {
 	"code_research", "Research across the code graph",
 	"Multi-hop answers one lookup cannot give: callers of callers, "
-	"implementations of an interface or trait, module dependencies. Sends "
-	"progress per hop.",
+	"implementations of an interface or trait, module dependencies.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"query\":{\"type\":\"string\",\"minLength\":1,\"description\":"
 	"\"e.g. what calls authenticate; implementations of Storage.\"},"
@@ -269,15 +280,14 @@ static const mi_mcp_tool code_tools[] = {
 	"\"focus\":{\"type\":\"string\",\"enum\":[\"architecture\","
 	"\"dependencies\",\"patterns\",\"flow\"]}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
-	OBJ("\"nodes\":" ROWS ",\"edges\":" ROWS
-	    ",\"text\":" STR CUT_OUT),
+	OBJ("\"nodes\":" ROWS ",\"edges\":" ROWS ",\"text\":" STR CUT_OUT),
 	RO | MI_TOOL_SLOW, t_code_research, "lower depth or name one symbol", NULL, NULL, NULL, NULL
 },
 {
 	"search_code", "Search code",
-	"Ranked search (BM25) over code: identifiers are split and words "
-	"stemmed, so 'user login' finds validateLogin. Hits give path, lines, "
-	"kind, signature and a folded snippet.",
+	"Ranked search over code, private symbols too: identifiers split, "
+	"words stemmed ('user login' finds validateLogin). Hits: path, lines, "
+	"signature, folded snippet.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"query\":{\"type\":\"string\",\"minLength\":1},"
 	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
@@ -286,10 +296,12 @@ static const mi_mcp_tool code_tools[] = {
 	"\"extensions\":{\"anyOf\":[" STR ",{\"type\":\"array\",\"items\":" STR "}],"
 	"\"description\":\"c,h or [\\\"py\\\"].\"},"
 	"\"format\":{\"type\":\"string\",\"enum\":[\"toon\",\"json\",\"human\"],"
-	"\"default\":\"toon\",\"description\":\"Text form: toon is a compact "
-	"table.\"},"
+	"\"default\":\"toon\"},"
 	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
-	"\"default\":\"public\"}," MAXTOK "},"
+	"\"default\":\"all\"},"
+	"\"semantic_weight\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,"
+	"\"default\":0.7,\"description\":\"Weight of stored summaries vs BM25F; "
+	"none stored: no effect.\"}," MAXTOK "},"
 	"\"required\":[\"query\"],\"additionalProperties\":false}",
 	OBJ("\"results\":" ROWS PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_code,

@@ -31,8 +31,8 @@ static int t_index_codebase(mi_mcp_ctx *c, mi_query *q, json_t *args,
 static const mi_mcp_tool index_tools[] = {
 {
 	"index_status", "Index status",
-	"What the index holds and how fresh it is: files, symbols, references "
-	"and languages, build time and git commit.",
+	"What the index holds and how fresh it is: counts, languages, build "
+	"time, git commit.",
 	"{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
 	"{\"type\":\"object\",\"properties\":{\"built\":{\"type\":\"string\"},"
 	"\"git_head\":{\"type\":\"string\"},\"files\":{\"type\":\"integer\"},"
@@ -43,18 +43,16 @@ static const mi_mcp_tool index_tools[] = {
 {
 	"index_codebase", "Build or update the index",
 	"Index the served repository so the other tools can answer: re-parses "
-	"changed files (all with force) and swaps the index in atomically. May "
-	"take minutes: runs as a task when the client supports tasks; sends "
-	"progress per file.",
+	"changed files (all with force), swaps the index in atomically. Runs as "
+	"a task when the client can.",
 	"{\"type\":\"object\",\"properties\":{"
 	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Default: "
 	"the served repository; other trees only if the operator allowed them.\"},"
-	"\"force\":{\"type\":\"boolean\",\"default\":false,\"description\":"
+	"\"force\":{\"type\":\"boolean\",\"description\":"
 	"\"Rebuild from scratch.\"}},\"additionalProperties\":false}",
 	"{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
 	"\"status\":{\"type\":\"string\"},\"exit_code\":{\"type\":\"integer\"},"
-	"\"seconds\":{\"type\":\"number\"},\"stats\":{\"type\":\"object\","
-	"\"description\":\"Absent when the index could not be read.\"},\"output\":{\"type\":\"string\"}}}",
+	"\"seconds\":{\"type\":\"number\"},\"stats\":{\"type\":\"object\"},\"output\":{\"type\":\"string\"}}}",
 	MI_TOOL_IDEMPOTENT | MI_TOOL_SLOW | MI_TOOL_TASK_OPTIONAL, t_index_codebase,
 	NULL, NULL, NULL, "build", NULL
 },

@@ -44,6 +44,12 @@ long long mi_mcp_arg_int(json_t *args, const char *k, long long def)
 	return def;
 }
 
+double mi_mcp_arg_num(json_t *args, const char *k, double def)
+{
+	json_t *v = args ? json_object_get(args, k) : NULL;
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
 bool mi_mcp_arg_bool(json_t *args, const char *k, bool def)
 {
 	json_t *v = args ? json_object_get(args, k) : NULL;

@@ -166,8 +166,10 @@ typedef struct changes {
 	size_t n, cap;
 } changes;
 
-static void add_change(changes *c, int what, const char *path, const fver *v, size_t i)
+static void add_change(changes *c, int what, const char *path, const fver *v, size_t i,
+		       const mi_diff_opts *o)
 {
+	static const mi_view_opts uni = {.unicode = true};
 	const mi_symbol *s = &v->p.syms[i];
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 32;
@@ -181,8 +183,12 @@ static void add_change(changes *c, int what, const char *path, const fver *v, si
 	x->kind = s->kind;
 	x->line = s->start_line;
 	mi_buf b = {0};
-	mi_buf_addc(&b, ch_mark[what]);
-	mi_render_line(path, v->text ? v->text : "", v->len, &v->p, i, &b);
+	if (o->unicode && what == CH_CHANGED)
+		mi_buf_adds(&b, "\xc2\xb1");  /* ± */
+	else
+		mi_buf_addc(&b, ch_mark[what]);
+	mi_render_line_opts(path, v->text ? v->text : "", v->len, &v->p, i,
+			    o->unicode ? &uni : NULL, &b);
 	if (b.len && b.buf[b.len - 1] == '\n')
 		b.len--;
 	mi_buf_addf(&b, "  %s:%u", path, s->start_line);
@@ -193,22 +199,23 @@ static void add_change(changes *c, int what, const char *path, const fver *v, si
 }
 
 /* The changes between two versions of one file. */
-static void diff_file(const char *path, const fver *old, const fver *new, changes *c)
+static void diff_file(const char *path, const fver *old, const fver *new, changes *c,
+		      const mi_diff_opts *o)
 {
 	const mi_parsed *a = &old->p, *b = &new->p;
 	/* file order of the new version, removed ones where they were */
 	for (size_t i = 0; i < a->nsyms; i++)
 		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, i, b) < 0))
-			add_change(c, CH_REMOVED, path, old, i);
+			add_change(c, CH_REMOVED, path, old, i, o);
 	for (size_t j = 0; new->text && j < b->nsyms; j++) {
 		const mi_symbol *y = &b->syms[j];
 		if (!shown_kind(y->kind))
 			continue;
 		long i = old->text ? match(b, j, a) : -1;
 		if (i < 0)
-			add_change(c, CH_ADDED, path, new, j);
+			add_change(c, CH_ADDED, path, new, j, o);
 		else if (!same_text(old, &a->syms[i], new, y, container(y->kind)))
-			add_change(c, CH_CHANGED, path, new, j);
+			add_change(c, CH_CHANGED, path, new, j, o);
 	}
 }
 
@@ -236,6 +243,55 @@ static int git_paths(const char *root, const char *since, mi_buf *out)
 	}
 	const char *argv[] = { "git", "diff", "--name-only", "--no-renames", since, "--", NULL };
 	return run_git(root, argv, out);
+}
+
+/* Appends the working tree's untracked, not ignored files (nothing when
+ * root is not a git checkout). */
+static void add_untracked(const char *root, mi_buf *paths)
+{
+	const char *argv[] = { "git", "ls-files", "--others", "--exclude-standard", NULL };
+	mi_buf more = {0};
+	if (!run_git(root, argv, &more) && more.len) {
+		if (paths->len && paths->buf[paths->len - 1] != '\n')
+			mi_buf_addc(paths, '\n');
+		mi_buf_add(paths, more.buf, more.len);
+	}
+	mi_buf_release(&more);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts the lines of paths and drops repeats. */
+static void sort_unique(mi_buf *paths)
+{
+	size_t n = 0, cap = 0;
+	char **v = NULL;
+	mi_buf out = {0};
+	for (char *line = paths->buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = memchr(line, '\n', paths->len - (size_t)(line - paths->buf));
+		if (nl)
+			*nl = 0;
+		if (!*line)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			v = mi_xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = line;
+		if (!nl)
+			break;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), str_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(v[i], v[i - 1]))
+			mi_buf_addf(&out, "%s\n", v[i]);
+	free(v);
+	mi_buf_release(paths);
+	*paths = out;
 }
 
 int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
@@ -284,6 +340,10 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 			mi_cursor_close(cur);
 		}
 	}
+	/* new files git does not track yet exist only in the working tree */
+	if (!since || !strstr(since, ".."))
+		add_untracked(root, &paths);
+	sort_unique(&paths);
 	const char *rev_old = NULL, *rev_new = NULL;
 	char *a_rev = NULL;
 	if (since) {
@@ -343,7 +403,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 			continue;
 		}
 		size_t before = c.n;
-		diff_file(line, &old, &new, &c);
+		diff_file(line, &old, &new, &c, o);
 		nfiles += c.n > before;
 		fver_release(&old);
 		fver_release(&new);
@@ -361,8 +421,8 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		mi_buf_adds(x, c.v[i].text);
 		count[c.v[i].what]++;
 	}
-	mi_buf_addf(x, "V* %zu changed symbol%s in %zu file%s since %s: %zu added, %zu removed, "
-		    "%zu changed\n", c.n, c.n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
+	mi_buf_addf(x, "%s %zu changed symbol%s in %zu file%s since %s: %zu added, %zu removed, "
+		    "%zu changed\n", o->unicode ? "V\xe2\x80\xa2" : "V*", c.n, c.n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
 		    since ? since : "the index was built", count[CH_ADDED], count[CH_REMOVED],
 		    count[CH_CHANGED]);
 	mi_buf_adds(j, "{\"since\":");

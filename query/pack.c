@@ -133,6 +133,34 @@ static pk_ent *add_ent(pack *k, const char *path, size_t pl, uint32_t idx, const
 	return e;
 }
 
+/* A typing overload stub (Python `@overload` / `@t.overload`): the
+ * implementation is the definition a pack wants. */
+static bool is_overload_stub(const mi_symbol *s)
+{
+	const char *q = s->sig ? s->sig : "";
+	if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
+		return false;
+	while (*q == '@') {
+		size_t n = strcspn(q, "( \n");
+		if ((n == 9 && !memcmp(q, "@overload", 9)) ||
+		    (n > 9 && !memcmp(q + n - 9, ".overload", 9)))
+			return true;
+		q += n;
+		if (*q == '(') {
+			int depth = 0;
+			for (; *q; q++) {
+				depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+				if (!depth)
+					break;
+			}
+			if (*q)
+				q++;
+		}
+		q += strspn(q, " \n");
+	}
+	return false;
+}
+
 /*
  * The definition a reference to `name` from file `from` most likely means:
  * one in the same file, else one in a file of the same language family,
@@ -171,6 +199,7 @@ static bool resolve(pack *k, const char *name, const char *from, mi_buf *path, u
 			int fam = same ? ffam : family(file_lang(k->t, fp, fl));
 			if (same || fam == ffam) {
 				rank = (same ? 0 : 100) + (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) +
+				       (is_overload_stub(&s) ? 30 : 0) +
 				       (s.kind == MI_KIND_VARIABLE || s.kind == MI_KIND_FIELD ? 20 : 0) +
 				       (is_test_path(fpath) ? 10 : 0) + (3 - kind_weight(s.kind));
 			}
@@ -356,6 +385,7 @@ static int add_symbol_target(pack *k, const char *item)
 			}
 			char *fpath = mi_xstrndup(fp, fl);
 			int rank = (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) + (is_test_path(fpath) ? 20 : 0) +
+				   (is_overload_stub(&s) ? 30 : 0) +
 				   (s.vis == MI_VIS_PRIVATE ? 5 : 0) + (3 - kind_weight(s.kind));
 			if (rank < best) {
 				best = rank;

@@ -74,6 +74,8 @@ void mi_query_close(mi_query *q)
 		return;
 	mi_store_close(q->st);
 	mi_side_close(q->side);
+	if (q->blame)
+		mi_store_close(q->blame);
 	pthread_mutex_destroy(&q->side_mu);
 	free(q->path);
 	free(q);
@@ -925,8 +927,11 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		if (compiled)
 			mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		char **notes = vo.xrefs ? mi_q_xrefs(t, norm.buf, &p) : NULL;
+		if (vo.blame)
+			rc = mi_q_blame(q, norm.buf, rec.hash, &p, &notes, out);
 		vo.notes = (const char *const *)notes;
-		rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
+		if (!rc)
+			rc = mi_render_view(norm.buf, src, len, &p, &vo, out);
 		mi_q_xrefs_free(notes, p.nsyms);
 		free(lcov);
 		mi_file_rec_release(&rec);

@@ -157,14 +157,16 @@ typedef struct mi_diff_opts {
 	mi_detect_fn detect;    /* required */
 	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
 				   added or changed symbol (context_pack since) */
+	bool unicode;           /* seed 000 glyphs: changed is "±", "…", "V•" */
 } mi_diff_opts;
 
 /*
  * changed_symbols: every symbol with a mark that was added (+), removed (-)
- * or changed (~: a function's text, a class's signature) as its folded
- * line, "~F> def total() { ... }  shop/cart.py:25", then a count line.
- * Files are those whose content differs from the index (by hash), or that
- * git lists as changed; git runs as a child process with an argv.
+ * or changed (~, ± in unicode marks: a function's text, a class's
+ * signature) as its folded line, "~F> def total() { ... }  shop/cart.py:25",
+ * then a count line.  Files are those whose content differs from the index
+ * (by hash), or that git lists as changed, and new files git does not track
+ * yet (not between two revisions); git runs as a child process with an argv.
  * {since, changed: [{change, name, kind, parent, path, line, text}], total,
  * files, text}
  */

@@ -12,7 +12,8 @@ struct mi_query {
 	mi_store *st;   /* read-only store; each call opens its own read txn */
 	char *path;     /* index path as given */
 	struct mi_side *side;     /* side store beside the index, opened on first use */
-	pthread_mutex_t side_mu;  /* guards opening side */
+	pthread_mutex_t side_mu;  /* guards opening side and blame */
+	mi_store *blame;          /* blame beside the index, opened on first use */
 };
 
 /*
@@ -35,6 +36,12 @@ int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbo
  * (+3)", "implemented by: A"), NULL where there is none (xrefs.c). */
 char **mi_q_xrefs(mi_txn *t, const char *path, const mi_parsed *p);
 void mi_q_xrefs_free(char **notes, size_t n);
+/* read_file {with_blame}: adds "last commit abc1234 by A, 2026-11-20" to
+ * (*notes)[i] of each symbol the stored blame names (allocating *notes,
+ * p->nsyms + 1 entries, when NULL).  0, or an error answer in out when the
+ * index keeps no blame or it is older than the file (blame.c). */
+int mi_q_blame(mi_query *q, const char *path, const uint8_t hash[16],
+	       const mi_parsed *p, char ***notes, mi_out *out);
 
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);

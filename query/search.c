@@ -1033,7 +1033,8 @@ static void put_snippet(mi_buf *t, const char *content)
 	}
 }
 
-static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, size_t total,
+			  mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1068,7 +1069,7 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", n);
+	mi_buf_addf(j, "],\"total\":%zu}", total);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -1105,7 +1106,8 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 	}
 }
 
-static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *out)
+static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t total,
+			  mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -1124,7 +1126,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, mi_out *o
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", n);
+	mi_buf_addf(j, "],\"total\":%zu}", total);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -1326,10 +1328,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		}
 		nres++;
 	}
+	/* total counts from the first result, so a page at an offset and
+	 * the budget's next_offset speak of the same list. */
+	size_t total = (nh > o->offset ? o->offset : nh) + nres;
 	if (docs)
-		q_render_docs(o, res, nres, out);
+		q_render_docs(o, res, nres, total, out);
 	else
-		q_render_code(o, res, nres, out);
+		q_render_code(o, res, nres, total, out);
 	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
 		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
 			    Q_MAX_TERMS);

@@ -26,6 +26,8 @@ static const char build_usage[] =
 	"      --json          print the stats as one JSON object (with the skipped\n"
 	"                      paths by reason and the files that failed to parse)\n"
 	"      --list-skipped  print each skipped path with its reason\n"
+	"      --blame         also keep each symbol's last commit (hash, author,\n"
+	"                      date) from git blame, for read_file with_blame\n"
 	"      --servers FILE  also index the tools of the MCP servers of FILE (the\n"
 	"                      mcpServers JSON of MCP clients); without REPO only\n"
 	"                      the tools (index: -o DIR, default ./.mcpidx)\n"
@@ -53,7 +55,7 @@ int mi_cmd_build(int argc, char **argv)
 		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},
 		{"list-skipped", no_argument, NULL, 'L'},
 		{"servers", required_argument, NULL, 'S'}, {"only", required_argument, NULL, 'O'},
-		{"offline", no_argument, NULL, 'N'}, {0},
+		{"offline", no_argument, NULL, 'N'}, {"blame", no_argument, NULL, 'B'}, {0},
 	};
 	const char *servers = NULL;
 	char **only = mi_xcalloc((size_t)argc + 1, sizeof(*only));
@@ -61,7 +63,7 @@ int mi_cmd_build(int argc, char **argv)
 	bool offline = false;
 	int status = 0;
 	mi_build_opts o = {0};
-	bool json = false, quiet = false, force_progress = false, list = false;
+	bool json = false, quiet = false, force_progress = false, list = false, blame = false;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:fj:qh", opts, NULL)) != -1) {
@@ -79,6 +81,7 @@ int mi_cmd_build(int argc, char **argv)
 		case 'S': servers = optarg; break;
 		case 'O': only[nonly++] = optarg; break;
 		case 'N': offline = true; break;
+		case 'B': blame = true; break;
 		case 'h': fputs(build_usage, stdout); free(only); return 0;
 		default: fputs(build_usage, stderr); free(only); return 2;
 		}
@@ -184,6 +187,24 @@ int mi_cmd_build(int argc, char **argv)
 					printf("%-11s %s\n", mi_skip_name(r), st.skips[i].path);
 	}
 	mi_build_stats_release(&st);
+	if (blame) {
+		/* the last commit of each symbol, from git, beside the index */
+		mi_buf dir = {0}, berr = {0};
+		mi_blame_stats bst;
+		if (o.out_dir)
+			mi_buf_adds(&dir, o.out_dir);
+		else
+			mi_buf_addf(&dir, "%s/.mcpidx", o.repo);
+		if (mi_blame_build(dir.buf, &bst, &berr)) {
+			fprintf(stderr, "mcpidx build: blame: %s\n", mi_buf_str(&berr));
+			status = 1;
+		} else if (!quiet && !json) {
+			printf("blame: %zu files blamed (%zu symbols), %zu unchanged, %zu removed\n",
+			       bst.files, bst.symbols, bst.unchanged, bst.removed);
+		}
+		mi_buf_release(&dir);
+		mi_buf_release(&berr);
+	}
 	if (servers) {
 		mi_buf dir = {0};
 		if (o.out_dir)

@@ -23,7 +23,7 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", "show-coverage", "xrefs", NULL};
+					    "coverage", "show-coverage", "xrefs", "blame", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -123,6 +123,7 @@ static int view_opts(const qargs *a, mi_view_opts *v, mi_buf *err)
 	v->unicode = opt_get(a, "unicode") || (marks && !strcmp(marks, "unicode"));
 	v->block_guides = opt_get(a, "block-guides") != NULL;
 	v->xrefs = opt_get(a, "xrefs") != NULL;
+	v->blame = opt_get(a, "blame") != NULL;
 	v->coverage = opt_get(a, "coverage") || opt_get(a, "show-coverage") || opt_get(a, "lcov");
 	v->lcov_path = opt_get(a, "lcov");
 	const char *mt = opt_get(a, "max-tokens");
@@ -141,7 +142,7 @@ typedef struct qcmd {
 static const qcmd qcmds[] = {
 	{"def", 1, "NAME [PATH]", "where NAME is defined (Parent.NAME works), with its folded header"},
 	{"refs", 1, "NAME [--all] [--limit N]", "call sites of NAME with their callers (--all: every reference)"},
-	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs]",
+	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs] [--blame]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
 	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
@@ -151,7 +152,7 @@ static const qcmd qcmds[] = {
 	 "multi-hop: callers of callers, implementations, module dependencies"},
 	{"pack", 0, "TARGET... [--budget N] [--depth 1|2] [--since REV|A..B]",
 	 "context pack: TARGET expanded, what it uses folded, its callers, within N tokens"},
-	{"changed", 0, "[--since REV|A..B] [--path PATH]",
+	{"changed", 0, "[--since REV|A..B] [--path PATH] [--marks unicode]",
 	 "symbols added (+), removed (-) or changed (~) since the index was built, or since REV"},
 	{"stats", 0, "", "index counts, build time, git HEAD, languages"},
 };
@@ -295,6 +296,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	} else if (!strcmp(name, "changed")) {
 		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
 				  .parse = mi_parse_source, .detect = mi_lang_detect};
+		const char *marks = opt_get(&a, "marks");
+		d.unicode = opt_get(&a, "unicode") || (marks && !strcmp(marks, "unicode"));
 		rc = mi_query_changed(q, &d, &o);
 	} else if (!strcmp(name, "stats")) {
 		rc = mi_query_stats(q, &o);

@@ -149,6 +149,8 @@ int mi_cmd_serve(int argc, char **argv)
 	o.allow_hosts = hosts;
 	o.allow_roots = roots;
 	o.token = token;
+	o.parse = mi_parse_source;
+	o.detect = mi_lang_detect;
 	rc = mi_mcp_serve(&o) ? 1 : 0;
 out:
 	mi_buf_release(&lerr);

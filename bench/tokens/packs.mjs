@@ -46,7 +46,8 @@ for (const t of targets) {
 	if (!p || p.error) { rows.push(`${t}: ${p ? p.error : 'no answer'}`); missing++; continue; }
 	const tokens = countTokens(p.text);
 	const target = p.entries.find((e) => e.role === 'target');
-	const body = p.text.split('\n').filter((l) => !/^(== |V\* |[A-Z]> )/.test(l)).slice(1)
+	// docstrings and block comments hold examples, not calls
+	const body = p.text.replace(/"""[\s\S]*?"""|'''[\s\S]*?'''|\/\*[\s\S]*?\*\//g, '""').split('\n').filter((l) => !/^(== |V\* |[A-Z]> )/.test(l)).slice(1)
 		.map((l) => l.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'|`[^`]*`/g, '""').replace(/(\/\/|#).*$/, ''))
 		.join('\n');
 	const names = new Set();

@@ -8,6 +8,7 @@ R=$T/repo
 mkdir -p $R/src $R/venv $R/node_modules/lib $R/build $R/Lib/venv
 echo 'int main(void) { return 0; }' > $R/src/main.c
 echo 'def create(path): return path' > $R/venv/__init__.py
+printf 'home = /usr/bin\nversion = 3.11.2\n' > $R/venv/pyvenv.cfg
 echo 'def create(env_dir): return env_dir' > $R/Lib/venv/__init__.py
 echo 'function vendored() {}' > $R/node_modules/lib/index.js
 echo 'function tiny(){}' > $R/src/app.min.js
@@ -19,12 +20,12 @@ head -c 3000 /dev/zero | tr '\0' 'x' | sed 's/^/int big(void) { return 1; } \/* 
 
 "$MCPIDX" build "$R" --json --max-size 2000 > $T/out.json || fail "build failed"
 sk() { json $T/out.json "sorted(j['skipped_paths']['$1'])"; }
-expect_eq "$(sk vendored)" "['Lib/venv/', 'node_modules/', 'src/app.min.js', 'venv/']" "vendored paths"
+expect_eq "$(sk vendored)" "['node_modules/', 'src/app.min.js', 'venv/']" "vendored paths (a virtualenv holds pyvenv.cfg; Lib/venv is code)"
 expect_eq "$(sk ignored)" "['build/']" "ignored paths"
 expect_eq "$(sk binary)" "['src/blob.c']" "binary paths"
 expect_eq "$(sk too_big)" "['src/big.c']" "too big paths"
 expect_eq "$(sk unsupported)" "['.gitignore', 'notes.txt']" "unsupported paths"
-expect_eq "$(json $T/out.json "j['skipped']['vendored']")" "4" "vendored count matches the list"
+expect_eq "$(json $T/out.json "j['skipped']['vendored']")" "3" "vendored count matches the list"
 expect_eq "$(json $T/out.json "j['failures']")" "[]" "no parse failures"
 
 "$MCPIDX" build "$R" --list-skipped --max-size 2000 > $T/list.txt || fail "build --list-skipped"

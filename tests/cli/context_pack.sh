@@ -49,4 +49,29 @@ expect_contains "$(cat "$T/err")" "No symbol or file named 'nosuch'" "unknown ta
 expect_contains "$(cat "$T/err")" "budget_tokens must be at least 100" "small budget message"
 "$MCPIDX" query "$T/idx" pack checkout --depth 3 > "$T/out" 2> "$T/err" && fail "depth 3 accepted"
 expect_contains "$(cat "$T/err")" "depth must be 1 or 2" "depth message"
+
+# typing overload stubs are not the definition: the implementation is the
+# target, and what it calls is packed
+mkdir -p "$T/ov" && cat > "$T/ov/api.py" <<'P'
+import typing as t
+
+
+def _fetch(key):
+    return key
+
+
+class Store:
+    @t.overload
+    def get(self, key: int) -> int: ...
+
+    @t.overload
+    def get(self, key: str) -> str: ...
+
+    def get(self, key):
+        return _fetch(key)
+P
+"$MCPIDX" build "$T/ov" -q || fail "build overloads"
+"$MCPIDX" query "$T/ov" pack Store.get --budget 300 --json > "$T/ov.json" || fail "pack Store.get"
+expect_eq "$(json "$T/ov.json" '[(e["role"], e["name"], e["line"]) for e in j["entries"]]')" \
+	"[('target', 'get', 15), ('uses', '_fetch', 4)]" "overload stubs skipped"
 exit 0

@@ -27,7 +27,8 @@ const big = path.join(tmp, 'big');            // slow enough to cancel
 const logFile = path.join(tmp, 'server.log');
 
 const TOOLS = ['read_file', 'expand_at', 'goto_definition', 'find_references',
-  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase'];
+  'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase',
+  'context_pack', 'changed_symbols'];
 
 let failures = 0;
 const results = [];
@@ -279,6 +280,29 @@ await run('search_code', async () => {
   const r2 = await call('search_code', { query: 'token', path_filter: 'app/**', extensions: ['py'], format: 'json' });
   assert(r2.structuredContent.results.every((x) => x.path.startsWith('app/')), 'path_filter applies');
 });
+await run('search_code/private-by-default', async () => {
+  let r = await call('search_code', { query: 'secret' });
+  assert(r.structuredContent.results.some((x) => /_secret/.test(x.breadcrumb || '')), `private hit by default: ${text(r)}`);
+  r = await call('search_code', { query: 'secret', filter: 'public', semantic_weight: 0.3 });
+  assert(!r.structuredContent.results.some((x) => /_secret/.test(x.breadcrumb || '')), `filter public restricts: ${text(r)}`);
+});
+await run('context_pack', async () => {
+  const r = await call('context_pack', { target: 'login', budget_tokens: 600 });
+  assert(!r.isError, text(r));
+  const s = r.structuredContent;
+  assert(s.tokens <= 600, `within budget: ${s.tokens}`);
+  eq(s.entries.map((e) => [e.role, e.name]), [['target', 'login'], ['uses', 'check_hash'], ['caller', 'start_session']], 'target, callee, caller');
+  assert(/V\* pack: \d+ tokens of 600/.test(text(r)), `states its tokens: ${text(r)}`);
+});
+await run('changed_symbols/clean-index', async () => {
+  const r = await call('changed_symbols', {});
+  assert(!r.isError, text(r));
+  eq([r.structuredContent.total, r.structuredContent.changed], [0, []], 'nothing changed since the build');
+});
+await run('read_file/xrefs', async () => {
+  const r = await call('read_file', { path: 'src/auth.c', xrefs: true });
+  assert(/V\* called by: start_session/.test(text(r)), `callers under login: ${text(r)}`);
+});
 await run('search_docs', async () => {
   const r = await call('search_docs', { query: 'installation', limit: 5 });
   assert(!r.isError, text(r));
@@ -308,7 +332,15 @@ const bad = [
   ['search_code', {}, /Missing required argument: query/],
   ['search_code', { query: 'x', limit: '5' }, /limit.*integer/],
   ['search_code', { query: 'x', format: 'xml' }, /format.*toon/],
-  ['search_code', { query: 'x', semantic_weight: 0.7 }, /Unknown argument 'semantic_weight'.*Accepted: query/],
+  ['search_code', { query: 'x', semantic_weight: 1.5 }, /semantic_weight.*0 to 1/],
+  ['search_code', { query: 'x', filter: 'mine' }, /filter.*one of public, all/],
+  ['context_pack', { target: 'login', budget_tokens: 10 }, /budget_tokens.*from 100/],
+  ['context_pack', { target: 'login', depth: 3 }, /depth.*from 1 to 2/],
+  ['context_pack', { target: 'no_such_symbol_here' }, /no_such_symbol_here/],
+  ['context_pack', {}, /Give a target/],
+  ['changed_symbols', { since: '--output=/tmp/x' }, /since must be a git revision/],
+  ['changed_symbols', { since: 'HEAD' }, /git does not know revision 'HEAD'/],
+  ['read_file', { path: 'src/auth.c', diff: 'yes' }, /diff.*boolean/],
   ['search_docs', { query: 'x', limit: 1000 }, /limit.*to 100/],
   ['index_status', { verbose: true }, /Unknown argument 'verbose'/],
   ['index_codebase', { path: path.join(tmp, 'does-not-exist') }, /Path does not exist or is not a directory/],

@@ -1,13 +1,14 @@
 #!/bin/sh
 # DNS rebinding: over HTTP only exact loopback names (localhost, a dotted
 # quad in 127.0.0.0/8, [::1], each with an optional port) and names given
-# with --allow-host pass the Host and Origin checks; every look-alike gets
-# 403 and no session.
+# with --allow-host pass the Host and Origin checks, on every method; every
+# look-alike gets 403 and no session, and a request carrying two Host or two
+# Origin headers, or HTTP/1.1 without Host, gets 400.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cp -r "$here/../../testdata/mcp" "$T/repo"
 cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
-import json, sys
+import json, socket, sys
 from mcptest import Http, INIT, fail, build
 
 repo = sys.argv[1]
@@ -28,6 +29,21 @@ bad_origins = ["http://127.0.0.1.evil.com", "http://127.evil.com", "http://[::1]
                "http://127.0.0.1:{port}@evil.com", "http://localhost.evil.com",
                "null", "file://", "http://evil.com", "http://localhost/path",
                "ftp://localhost", "http://", "localhost", "http://user@localhost"]
+
+def raw(port, head, body=b""):
+    """Sends head (CRLF lines, as given) and body; the status and whether a
+    session was made."""
+    c = socket.create_connection(("127.0.0.1", port), timeout=10)
+    c.sendall(head.replace("\n", "\r\n").encode() + b"\r\n" + body)
+    out = b""
+    while True:
+        d = c.recv(65536)
+        if not d:
+            break
+        out += d
+    c.close()
+    top = out.split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
+    return int(top.split()[1]), "mcp-session-id:" in top
 
 h = Http([repo])
 try:
@@ -50,6 +66,29 @@ try:
         st, body, hd = h.post(INIT, {"Origin": fmt(v)})
         if st != 403:
             fail("Origin %r should get 403, got %d %s" % (fmt(v), st, body[:200]))
+    # Every method is checked, not only POST.
+    for m in ["GET", "DELETE", "OPTIONS", "PUT", "HEAD"]:
+        st, _ = raw(h.port, "%s /mcp HTTP/1.1\nHost: 127.0.0.1.evil.com\nConnection: close\n" % m)
+        if st != 403:
+            fail("%s with Host 127.0.0.1.evil.com should get 403, got %d" % (m, st))
+    # One value each: a second Host or Origin (one for us, one for a proxy
+    # in front) and an HTTP/1.1 request without Host are malformed.
+    body = json.dumps(INIT).encode()
+    post = ("POST /mcp HTTP/1.1\nContent-Type: application/json\n"
+            "Accept: application/json, text/event-stream\nConnection: close\n"
+            "Content-Length: %d\n" % len(body))
+    for extra, what in [("Host: localhost\nHost: evil.com\n", "Host twice (good first)"),
+                        ("Host: evil.com\nHost: localhost\n", "Host twice (bad first)"),
+                        ("Host: localhost\nHost: localhost\n", "the same Host twice"),
+                        ("Host: localhost\nOrigin: http://localhost\nOrigin: http://evil.com\n",
+                         "Origin twice (good first)"),
+                        ("", "HTTP/1.1 without Host")]:
+        st, sess = raw(h.port, post + extra, body)
+        if st != 400 or sess:
+            fail("%s: want 400 and no session, got %d%s" % (what, st, " and a session" if sess else ""))
+    st, sess = raw(h.port, post.replace("HTTP/1.1", "HTTP/1.0") + "Connection: close\n", body)
+    if st != 200 or not sess:
+        fail("an HTTP/1.0 request without Host (no browser sends one) should pass: %d" % st)
 finally:
     h.stop()
 

@@ -71,17 +71,37 @@ TEST(list_shape)
 	json_t *tools = json_object_get(j, "tools");
 	CHECK(json_is_object(j));
 	CHECK(json_is_array(tools));
-	/* SPEC: the nine tools, in this order. */
+	/* SPEC: the nine tools, in this order, then the change views. */
 	static const char *const want[] = {
 		"read_file", "expand_at", "goto_definition", "find_references",
 		"code_research", "search_code", "search_docs", "index_status",
-		"index_codebase",
+		"index_codebase", "context_pack", "changed_symbols",
 	};
 	CHECK_INT(json_array_size(tools), sizeof want / sizeof *want);
-	for (size_t i = 0; i < json_array_size(tools) && i < 9; i++)
+	for (size_t i = 0; i < json_array_size(tools) && i < sizeof want / sizeof *want; i++)
 		CHECK_STR(json_string_value(json_object_get(json_array_get(tools, i),
 							    "name")), want[i]);
 	json_decref(j);
+}
+
+/* Every client pays for tools/list on each session: the whole list (on an
+ * index without a tool catalog or compile targets) stays within 2,500
+ * tokens (o200k, which the estimate follows within a few percent;
+ * make bench-mcp measures o200k itself). */
+TEST(list_token_budget)
+{
+	mi_buf b = {0};
+	size_t est;
+	env_setup();
+	mi_buf_addc(&b, '{');
+	mi_mcp_tools_list(reg(), &no_env, MI_MCP_LEGACY, &b);
+	mi_buf_addc(&b, '}');
+	est = mi_token_estimate(mi_buf_str(&b), b.len);
+	printf("tools/list: %zu bytes, about %zu tokens\n", b.len, est);
+	if (est > 2500)
+		TEST_FAIL_("tools/list costs about %zu tokens; keep it within 2500 "
+			   "(terse descriptions, no per-row field lists)", est);
+	mi_buf_release(&b);
 }
 
 /* Checks one schema object; what names it in messages. */
@@ -318,6 +338,7 @@ int main(void)
 {
 	RUN(selftest);
 	RUN(list_shape);
+	RUN(list_token_budget);
 	RUN(every_tool);
 	RUN(required_enforced);
 	RUN(index_missing_or_of_another_version);
