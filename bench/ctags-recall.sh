@@ -14,7 +14,7 @@ if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; the
 	# shellcheck disable=SC2046
 	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
 		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
-		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lstemmer -lpthread -lm \
+		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lzstd -lstemmer -lpthread -lm \
 		-o "$dump" || { echo "ctags-recall: cannot build $dump (run make first)" >&2; exit 2; }
 fi
 tmp=$(mktemp -d) || exit 2

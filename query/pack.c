@@ -229,20 +229,14 @@ static int name_cmp(const void *a, const void *b)
 static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int depth,
 			 pk_name **names, size_t *nn, size_t *cap)
 {
-	mi_buf pre = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	mi_buf_adds(&pre, path);
-	mi_buf_addc(&pre, 0);
-	if (mi_cursor_open(k->t, MI_DB_FREFS, &cur)) {
-		mi_buf_release(&pre);
+	mi_frefs fr;
+	const void *vp;
+	size_t vl;
+	if (mi_frefs_open(k->t, path, strlen(path), &fr))
 		return;
-	}
-	for (int r = mi_cursor_seek_prefix(cur, pre.buf, pre.len, &kp, &kl, &vp, &vl); !r;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	while (!mi_frefs_next(&fr, &vp, &vl, NULL)) {
 		mi_ref ref;
-		if (kl != pre.len + 4 || mi_ref_decode(vp, vl, &ref, &k->arena) ||
+		if (mi_ref_decode(vp, vl, &ref, &k->arena) ||
 		    ref.kind == MI_REF_IMPORT || !ref.callee || !*ref.callee)
 			continue;
 		if (b && (ref.line < a || ref.line > b))
@@ -261,8 +255,6 @@ static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int 
 		}
 		(*names)[(*nn)++] = (pk_name){ mi_xstrdup(ref.callee), path, 1, depth };
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&pre);
 }
 
 /* The definitions the names of one referring symbol resolve to, as USES
@@ -341,6 +333,17 @@ static void add_callers(pack *k, const pk_ent *tg)
 	mi_buf_release(&key);
 }
 
+/* A function defined by assignment to the dotted name the target spells
+ * (JavaScript's `res.send = function send(body)`): its parent is empty,
+ * its signature starts with the name. */
+static bool assigned_as(const mi_symbol *s, const char *item)
+{
+	size_t n = strlen(item);
+	const char *sig = s->sig ? s->sig : "";
+	return (!s->parent || !*s->parent) && !strncmp(sig, item, n) &&
+	       (sig[n] == ' ' || sig[n] == '=');
+}
+
 /* Best definition of NAME or Parent.NAME as a TARGET entry. */
 static int add_symbol_target(pack *k, const char *item)
 {
@@ -378,9 +381,10 @@ static int add_symbol_target(pack *k, const char *item)
 				continue;
 			if (plen) {
 				size_t sl = strlen(s.parent);
-				if (sl < plen || memcmp(s.parent + sl - plen, item, plen) ||
-				    (sl > plen && s.parent[sl - plen - 1] != '.' &&
-				     s.parent[sl - plen - 1] != ':'))
+				if ((sl < plen || memcmp(s.parent + sl - plen, item, plen) ||
+				     (sl > plen && s.parent[sl - plen - 1] != '.' &&
+				      s.parent[sl - plen - 1] != ':')) &&
+				    !assigned_as(&s, item))
 					continue;
 			}
 			char *fpath = mi_xstrndup(fp, fl);
