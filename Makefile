@@ -28,7 +28,8 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	markdown_inline:markdown/tree-sitter-markdown-inline/src \
 	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src \
 	css:css/src html:html/src lua:lua/src hcl:hcl/src scss:scss/src xml:xml/xml/src \
-	svelte:svelte/src r:r/src powershell:powershell/src
+	svelte:svelte/src r:r/src powershell:powershell/src ocaml:ocaml/grammars/ocaml/src \
+	awk:awk/src
 
 # Our objects and binaries per compiler: the default cc writes build/obj etc.
 # and ./mcpidx; another compiler (CC=clang) gets its own tree under build/.
@@ -162,9 +163,14 @@ test-fast: $(BIN) $(UNIT_BIN) $(O)/mcp-fixture
 valgrind: $(BIN) $(UNIT_BIN)
 	MI_VALGRIND=1 MI_SKIP_ASAN=1 $(RUN_TESTS)
 
-# libFuzzer targets (clang): make fuzz, then run build/fuzz/fuzz_NAME CORPUS_DIR
+# libFuzzer targets (clang): make fuzz, then run build/fuzz/fuzz_NAME CORPUS_DIR.
+# make fuzz also runs the damaged-index target for FUZZ_SECONDS (0: build only).
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 60
 fuzz: $(FUZZ_BIN)
+	@if [ "$(FUZZ_SECONDS)" != 0 ]; then mkdir -p $(B)/fuzz-corpus/index && \
+	  $(B)/fuzz/fuzz_index_open -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -artifact_prefix=$(B)/fuzz/ $(B)/fuzz-corpus/index tests/fuzz/corpus/index; fi
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -Wno-unknown-warning-option $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)

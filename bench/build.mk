@@ -1,7 +1,9 @@
-# make bench-build: mcpidx build beside universal-ctags and GNU Global on the
-# kernel subset (wall, CPU, peak RSS, index size; no-op and one-file rebuilds
-# beside `global -u`; share of ctags' function definitions found).
+# make bench-build: mcpidx build beside universal-ctags, GNU Global and SQLite
+# FTS5 on the kernel subset, or on the whole linux-source-6.1 tree with
+# `make bench-build KERNEL=full` (wall, CPU, peak RSS, index size and its
+# parts; no-op and one-file rebuilds beside `global -u`; share of ctags'
+# function definitions found).
 .PHONY: bench-build
 bench: bench-build
 bench-build: mcpidx
-	sh bench/index/run.sh
+	KERNEL=$(KERNEL) sh bench/index/run.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ctags-recall.sh DIR [LANG] - how many of universal-ctags' function
 # definitions mcpidx finds at the same file and line.
-#   LANG: c (default; .c and .h as C), python, go, ...
+#   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml, awk
 # Needs: ctags (universal) and `make` (the dump program bench/symdump.c is
 # built into build/symdump; SYMDUMP=path uses another one).
 # Prints the recall and writes the misses to build/recall-<lang>.miss.
@@ -14,7 +14,7 @@ if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; the
 	# shellcheck disable=SC2046
 	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
 		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
-		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lstemmer -lpthread -lm \
+		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lzstd -lstemmer -lpthread -lm \
 		-o "$dump" || { echo "ctags-recall: cannot build $dump (run make first)" >&2; exit 2; }
 fi
 tmp=$(mktemp -d) || exit 2
@@ -28,12 +28,32 @@ rust) cl=Rust; opt="--kinds-Rust=fP"; pat='\.rs$';;
 javascript) cl=JavaScript; opt="--kinds-JavaScript=fm"; pat='\.js$';;
 typescript) cl=TypeScript; opt="--kinds-TypeScript=fm"; pat='\.ts$';;
 sh|bash) cl=Sh; opt="--kinds-Sh=f"; pat='\.(sh|bash)$';;
-*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash)" >&2; exit 2;;
+lua) cl=Lua; opt="--kinds-Lua=f"; pat='\.lua$';;
+r) cl=R; opt="--kinds-R=f"; pat='\.[rR]$';;
+powershell) cl=PowerShell; opt="--kinds-PowerShell=f"; pat='\.(ps1|psm1)$';;
+ocaml) cl=OCaml; opt="--kinds-OCaml=f"; pat='\.ml$';;
+awk) cl=Awk; opt="--kinds-Awk=f"; pat='\.g?awk$';;
+*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml awk)" >&2; exit 2;;
 esac
 # shellcheck disable=SC2086
 ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
 	awk -F'\t' '{ line=""; for (i = 4; i <= NF; i++) if ($i ~ /^line:/) line=substr($i, 6);
-		if (line != "") print $2 "\t" line "\t" $1 }' | sort -u > "$tmp/ctags"
+		if (line != "") { name = $1
+		# Lua: ctags names M.f and M:m with their table, and tags any
+		# assignment whose line holds the word function (x = f(function ...),
+		# x = (function () ... end)()): only definitions count, a line
+		# "function name(" or "name = function("
+		if (lang == "lua" && $3 !~ /^\/\^[ \t]*(local[ \t]+)?function[ \t]/ &&
+		    $3 !~ /=[ \t]*function[ \t]*\(/) next
+		# a table key in brackets is a name only when it is a string
+		if (lang == "lua" && name ~ /\]$/) {
+			if (name !~ /"\]$/) next
+			sub(/"\]$/, "", name); sub(/.*\["/, "", name)
+		} else if (lang == "lua") sub(/.*[.:]/, "", name)
+		if (lang == "r" && name ~ /^anonFunc/) next
+		# OCaml: let _ = e and let () = e bind no name
+		if (lang == "ocaml" && (name == "_" || name == "()")) next
+		print $2 "\t" line "\t" name } }' lang="$lang" | sort -u > "$tmp/ctags"
 find "$dir" -type f | grep -E "$pat" | "$dump" "$lang" |
 	awk -F'\t' '$4 == "function" || $4 == "method" { print $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 }' | sort -u > "$tmp/ours"
 # A ctags tag (the line of the name) is found at the same line when we have a

@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 5          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 6          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -301,7 +301,7 @@ typedef enum mi_db {
 	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
 	MI_DB_NAMES,   /* name \0 path \0 be32(idx) -> "" (definitions by name) */
 	MI_DB_REFS,    /* callee \0 path \0 be32(line) be32(seq) -> mi_ref */
-	MI_DB_FREFS,   /* path \0 be32(seq) -> mi_ref (refs of one file) */
+	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
 	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
@@ -454,7 +454,7 @@ int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen);
 int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
 /*
- * Packed databases (src, syms, outlines, chunks of an index): each value is
+ * Packed databases (src, syms, outlines, frefs, chunks of an index): each value is
  * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
  * zstd frame of them, made with the index's dictionary for that database
  * when it has one: meta "zdict.NAME"; sources carry the frame checksum).
@@ -475,6 +475,21 @@ int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
  * end in samples; MI_ERR_ARG when they are too few to train on. */
 int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
 		  mi_buf *out);
+/*
+ * A file's references: one MI_DB_FREFS value per path, its mi_ref records in
+ * order, each a varint length then the record.  mi_frefs_add appends one to
+ * v; mi_frefs_open reads a path's value (none: an empty list) and
+ * mi_frefs_next hands out each record's bytes in turn (seq counts from 0),
+ * valid until the transaction ends: 0, MI_ERR_NOTFOUND after the last,
+ * MI_ERR_CORRUPT on a bad length.
+ */
+typedef struct mi_frefs {
+	const uint8_t *p, *end; /* what is left of the value */
+	uint32_t seq;           /* of the next record */
+} mi_frefs;
+void mi_frefs_add(mi_buf *v, const mi_ref *r);
+int mi_frefs_open(mi_txn *t, const char *path, size_t pl, mi_frefs *it);
+int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);

@@ -160,6 +160,49 @@ void mi_ref_encode(const mi_ref *r, mi_buf *out)
 	msgpack_pack_uint8(&pk, r->kind); /* last: readers peek at it */
 }
 
+void mi_frefs_add(mi_buf *v, const mi_ref *r)
+{
+	mi_buf rec = {0};
+	uint8_t tmp[10];
+	mi_ref_encode(r, &rec);
+	mi_buf_add(v, tmp, mi_varint_put(tmp, rec.len));
+	mi_buf_add(v, rec.buf, rec.len);
+	mi_buf_release(&rec);
+}
+
+int mi_frefs_open(mi_txn *t, const char *path, size_t pl, mi_frefs *it)
+{
+	const void *v;
+	size_t vl;
+	int rc = mi_get(t, MI_DB_FREFS, path, pl, &v, &vl);
+	*it = (mi_frefs){0};
+	if (rc == MI_ERR_NOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	it->p = v;
+	it->end = it->p + vl;
+	return 0;
+}
+
+int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq)
+{
+	uint64_t n;
+	if (it->p == it->end)
+		return MI_ERR_NOTFOUND;
+	if (!mi_varint_get(&it->p, it->end, &n) || !n || n > (uint64_t)(it->end - it->p)) {
+		it->p = it->end;
+		return MI_ERR_CORRUPT;
+	}
+	*rec = it->p;
+	*len = (size_t)n;
+	if (seq)
+		*seq = it->seq;
+	it->seq++;
+	it->p += n;
+	return 0;
+}
+
 void mi_file_encode(const mi_file_rec *f, mi_buf *out)
 {
 	msgpack_packer pk;

@@ -38,8 +38,10 @@ static bool heading_has_body(const vctx *c, size_t i, int *sub)
 		}
 		break;
 	}
-	uint32_t from = s->start_line + 1;
-	if (*str0(s->sig) != '#')
+	/* its text starts on its body's line (a scanner's heading; a setext
+	 * underline skipped) */
+	uint32_t from = s->body_line ? s->body_line : s->start_line + 1;
+	if (!s->body_line && *str0(s->sig) != '#')
 		from++;
 	for (uint32_t l = from; l <= stop && l <= c->nlines; l++) {
 		size_t n;

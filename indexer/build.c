@@ -160,27 +160,24 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	mi_cursor_close(cur);
 	cur = NULL;
 	/* Its references, by callee. */
-	if ((rc = mi_cursor_open(t, MI_DB_FREFS, &cur)))
-		goto out;
+	mi_frefs fr;
 	uint32_t seq = 0;
-	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4)
-			continue; /* not a key of this shape */
+	if ((rc = mi_frefs_open(t, path, strlen(path), &fr)))
+		goto out;
+	while (!(rc = mi_frefs_next(&fr, &vp, &vl, &seq))) {
 		mi_ref r;
 		if (mi_ref_decode(vp, vl, &r, &tmp))
 			continue;
-		seq = mi_rd32((const uint8_t *)kp + k.len);
 		key2(&k2, r.callee, path);
 		key_u32(&k2, r.line);
 		key_u32(&k2, seq);
 		if ((rc = mi_del(t, MI_DB_REFS, k2.buf, k2.len)))
 			goto out;
 	}
-	mi_cursor_close(cur);
-	cur = NULL;
+	if (rc != MI_ERR_NOTFOUND && rc != MI_ERR_CORRUPT)
+		goto out;
 	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
-	    (rc = mi_del_prefix(t, MI_DB_FREFS, k.buf, k.len)) ||
+	    (rc = mi_del(t, MI_DB_FREFS, path, strlen(path))) ||
 	    (rc = mi_del(t, MI_DB_SRC, path, strlen(path))) ||
 	    (rc = mi_del(t, MI_DB_FILES, path, strlen(path))))
 		goto out;
@@ -221,14 +218,15 @@ static int put_file(mi_txn *t, job *j)
 		if ((rc = mi_put(t, MI_DB_NAMES, k.buf, k.len, "", 0)))
 			goto out;
 	}
+	mi_buf_reset(&v);
+	for (size_t i = 0; i < p->nrefs; i++)
+		mi_frefs_add(&v, &p->refs[i]);
+	if (p->nrefs && (rc = mi_put(t, MI_DB_FREFS, path, strlen(path), v.buf, v.len)))
+		goto out;
 	for (size_t i = 0; i < p->nrefs; i++) {
 		mi_ref *r = &p->refs[i];
 		mi_buf_reset(&v);
 		mi_ref_encode(r, &v);
-		key2(&k, path, NULL);
-		key_u32(&k, (uint32_t)i);
-		if ((rc = mi_put(t, MI_DB_FREFS, k.buf, k.len, v.buf, v.len)))
-			goto out;
 		if (strlen(r->callee) > 200)
 			continue;
 		key2(&k, r->callee, path);
@@ -440,7 +438,7 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		goto fail;
 	bs->files = mi_db_count(t, MI_DB_FILES);
 	bs->symbols = mi_db_count(t, MI_DB_SYMS);
-	bs->refs = mi_db_count(t, MI_DB_FREFS);
+	bs->refs = mi_db_count(t, MI_DB_REFS);
 	bs->chunks = nchunks;
 	size_t ndiags = 0;
 	{

@@ -196,18 +196,18 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		if (!p->sample)
 			mi_sorter_add(p->names, lane, v.buf, v.len, "", 0);
 	}
-	for (size_t i = 0; i < parsed.nrefs; i++) {
+	/* frefs: the file's references in one value */
+	mi_buf_reset(&v);
+	for (size_t i = 0; i < parsed.nrefs; i++)
+		mi_frefs_add(&v, &parsed.refs[i]);
+	if (parsed.nrefs)
+		rec_add(j, MI_DB_FREFS, path, pl, v.buf, v.len);
+	for (size_t i = 0; i < parsed.nrefs && !p->sample; i++) {
 		const mi_ref *r = &parsed.refs[i];
-		mi_buf_reset(&k);
-		mi_buf_add(&k, path, pl);
-		mi_buf_addc(&k, 0);
-		mi_be32(b4, (uint32_t)i);
-		mi_buf_add(&k, b4, 4);
-		mi_buf_reset(&v);
-		mi_ref_encode(r, &v);
-		rec_add(j, MI_DB_FREFS, k.buf, k.len, v.buf, v.len);
 		if (strlen(r->callee) > 200)
 			continue;
+		mi_buf_reset(&v);
+		mi_ref_encode(r, &v);
 		/* refs: callee \0 path \0 be32(line) be32(seq) */
 		mi_buf_reset(&k);
 		mi_buf_adds(&k, r->callee);
@@ -218,8 +218,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_buf_add(&k, b4, 4);
 		mi_be32(b4, (uint32_t)i);
 		mi_buf_add(&k, b4, 4);
-		if (!p->sample)
-			mi_sorter_add(p->refs, lane, k.buf, k.len, v.buf, v.len);
+		mi_sorter_add(p->refs, lane, k.buf, k.len, v.buf, v.len);
 	}
 	if (!p->sample && mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
 					 p->post, lane, &p->tot[lane]) && !j->perr)
@@ -383,8 +382,8 @@ static void fr_collect(fr_job *jobs, size_t n, int db, size_t cap, mi_buf *all, 
 }
 
 /*
- * Dictionaries for the packed databases of the sources, symbols and
- * outlines, trained on FR_SAMPLE_FILES files spread over the tree (parsed
+ * Dictionaries for the packed databases of the sources, symbols,
+ * outlines and references of files, trained on FR_SAMPLE_FILES files spread over the tree (parsed
  * once more later: a fraction of a percent of the work).  Small values
  * compress far better with one; docs/format.md gives the figures.
  */
@@ -395,6 +394,7 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_
 		{MI_DB_SRC, FR_SAMPLE_SRC, 112640},
 		{MI_DB_SYMS, 4u << 20, 65536},
 		{MI_DB_OUTLINES, 4u << 20, 65536},
+		{MI_DB_FREFS, 4u << 20, 65536},
 	};
 	size_t stride = w->n / FR_SAMPLE_FILES + 1, n = 0;
 	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st, .sample = true};

@@ -6,6 +6,8 @@
  */
 #include "indexer_int.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MI_LANG_ROW(ID, name, comment, close, flags) extern const mi_lang_row mi_lang_##name;
@@ -58,6 +60,31 @@ static bool name_in_list(const char *list, const char *base, size_t n)
 	return false;
 }
 
+/* Languages listed in $MCPIDX_SKIP_LANGS (names separated by commas or
+ * spaces) are not detected: their files count as unsupported.  For
+ * measuring what languages cost a build, and for leaving some out. */
+static char skip_list[512];
+static pthread_once_t skip_once = PTHREAD_ONCE_INIT;
+
+static void skip_init(void)
+{
+	const char *e = getenv("MCPIDX_SKIP_LANGS");
+	size_t o = 0;
+	skip_list[o++] = ' ';
+	for (; e && *e && o + 2 < sizeof(skip_list); e++)
+		skip_list[o++] = *e == ',' ? ' ' : *e;
+	skip_list[o++] = ' ';
+	skip_list[o] = 0;
+}
+
+static int detected(const mi_lang_row *row)
+{
+	pthread_once(&skip_once, skip_init);
+	if (skip_list[1] != ' ' && in_list(skip_list, row->name, strlen(row->name)))
+		return MI_LANG_NONE;
+	return row->id;
+}
+
 int mi_lang_detect(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -73,9 +100,9 @@ int mi_lang_detect(const char *path)
 	}
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (name_in_list(rows[i]->filenames, base, bl))
-			return rows[i]->id;
+			return detected(rows[i]);
 		if (el && in_list(rows[i]->exts, ext, el))
-			return rows[i]->id;
+			return detected(rows[i]);
 	}
 	return MI_LANG_NONE;
 }

@@ -28,6 +28,8 @@
 #define CL_PAGES 1000                   /* tools/list pages read at most */
 #define CL_STATELESS "2026-07-28"
 
+static bool known_version(const char *v);
+
 /* Versions we speak, newest first; initialize offers the first. */
 static const char *const cl_versions[] = {
 	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05",
@@ -42,7 +44,7 @@ typedef struct cl_wait {
 
 struct mi_mcp_client {
 	char *name;                /* for messages */
-	int transport;             /* MI_MCP_STDIO, MI_MCP_HTTP */
+	int transport;             /* MI_MCP_STDIO, MI_MCP_HTTP, MI_MCP_SSE */
 	/* stdio */
 	pid_t pid;                 /* the child, 0 when none */
 	int to_fd, from_fd;        /* its stdin, its stdout */
@@ -53,6 +55,9 @@ struct mi_mcp_client {
 	char *url;                 /* endpoint */
 	struct curl_slist *headers;/* configured headers (secrets: never logged) */
 	char *session;             /* Mcp-Session-Id */
+	/* legacy HTTP+SSE: the reader GETs url; messages are POSTed to post_url */
+	char *post_url;            /* from the stream's endpoint event (under mu) */
+	atomic_bool closing;       /* stops the stream */
 	/* both */
 	pthread_mutex_t mu;        /* guards waits, dead */
 	pthread_cond_t cv;         /* a response arrived */
@@ -199,10 +204,14 @@ static void *reader_main(void *arg)
 
 /* ---- sending ------------------------------------------------------------------ */
 
+static void sse_post(mi_mcp_client *c, json_t *msg);
+
 static void send_json(mi_mcp_client *c, json_t *msg)
 {
 	char *s;
 	size_t len, off = 0;
+	if (c->transport == MI_MCP_SSE)
+		sse_post(c, msg);
 	if (c->transport != MI_MCP_STDIO)
 		return;
 	s = json_dumps(msg, JSON_COMPACT);
@@ -251,7 +260,7 @@ void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params)
 	json_object_set_new(msg, "method", json_string(method));
 	if (params)
 		json_object_set(msg, "params", params);
-	if (c->transport == MI_MCP_STDIO) {
+	if (c->transport != MI_MCP_HTTP) {
 		send_json(c, msg);
 	} else {
 		json_t *r = NULL;
@@ -397,6 +406,24 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		hd = curl_slist_append(hd, l.buf);
 		mi_buf_release(&l);
 	}
+	if (c->stateless && json_is_string(json_object_get(msg, "method"))) {
+		/* 2026-07-28 over HTTP: the headers mirror the body's method and
+		 * the name it acts on. */
+		const char *m = json_string_value(json_object_get(msg, "method"));
+		json_t *ps = json_object_get(msg, "params");
+		json_t *nm = json_object_get(ps, !strcmp(m, "resources/read") ? "uri" : "name");
+		mi_buf l = {0};
+		mi_buf_addf(&l, "Mcp-Method: %s", m);
+		hd = curl_slist_append(hd, l.buf);
+		if ((!strcmp(m, "tools/call") || !strcmp(m, "prompts/get") ||
+		     !strcmp(m, "resources/read")) && json_is_string(nm) &&
+		    !strpbrk(json_string_value(nm), "\r\n")) {
+			mi_buf_reset(&l);
+			mi_buf_addf(&l, "Mcp-Name: %s", json_string_value(nm));
+			hd = curl_slist_append(hd, l.buf);
+		}
+		mi_buf_release(&l);
+	}
 	pthread_mutex_unlock(&c->mu);
 	curl_easy_setopt(h, CURLOPT_URL, c->url);
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
@@ -476,6 +503,208 @@ out:
 		curl_easy_cleanup(h);
 	free(body);
 	return rc;
+}
+
+/* ---- legacy HTTP+SSE (2024-11-05) ------------------------------------------------ */
+
+/* The stream: an "endpoint" event names where to POST (same origin only:
+ * our headers may carry credentials), "message" events carry the server's
+ * messages, routed as the stdio reader routes lines. */
+typedef struct sse_rx {
+	mi_mcp_client *c;
+	mi_buf body, data, event;
+} sse_rx;
+
+static bool same_origin(const char *base, const char *url)
+{
+	static const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
+	CURLU *a = curl_url(), *b = curl_url();
+	bool same = a && b && !curl_url_set(a, CURLUPART_URL, base, 0) &&
+		    !curl_url_set(b, CURLUPART_URL, url, 0);
+	for (size_t i = 0; same && i < sizeof(parts) / sizeof(parts[0]); i++) {
+		char *x = NULL, *y = NULL;
+		curl_url_get(a, parts[i], &x, CURLU_DEFAULT_PORT);
+		curl_url_get(b, parts[i], &y, CURLU_DEFAULT_PORT);
+		same = x && y && !strcasecmp(x, y);
+		curl_free(x);
+		curl_free(y);
+	}
+	curl_url_cleanup(a);
+	curl_url_cleanup(b);
+	return same;
+}
+
+static void sse_stream_event(sse_rx *rx)
+{
+	mi_mcp_client *c = rx->c;
+	if (rx->data.len && !strcmp(mi_buf_str(&rx->event), "endpoint")) {
+		CURLU *u = curl_url();
+		char *abs = NULL;
+		if (u && !curl_url_set(u, CURLUPART_URL, c->url, 0) &&
+		    !curl_url_set(u, CURLUPART_URL, mi_buf_str(&rx->data), 0) &&
+		    !curl_url_get(u, CURLUPART_URL, &abs, 0) && same_origin(c->url, abs)) {
+			pthread_mutex_lock(&c->mu);
+			free(c->post_url);
+			c->post_url = mi_xstrdup(abs);
+			pthread_cond_broadcast(&c->cv);
+			pthread_mutex_unlock(&c->mu);
+		}
+		curl_free(abs);
+		curl_url_cleanup(u);
+	} else if (rx->data.len) {
+		json_t *msg = json_loadb(rx->data.buf, rx->data.len, 0, NULL);
+		if (json_is_object(msg))
+			route(c, msg);
+		else
+			json_decref(msg);
+	}
+	mi_buf_reset(&rx->data);
+	mi_buf_reset(&rx->event);
+}
+
+static size_t sse_stream_write(char *p, size_t sz, size_t n, void *ctx)
+{
+	sse_rx *rx = ctx;
+	size_t start = 0;
+	mi_buf_add(&rx->body, p, sz * n);
+	for (;;) {
+		char *nl = memchr(rx->body.buf + start, '\n', rx->body.len - start);
+		if (!nl)
+			break;
+		size_t l = (size_t)(nl - (rx->body.buf + start));
+		const char *line = rx->body.buf + start;
+		if (l && line[l - 1] == '\r')
+			l--;
+		if (!l) {
+			sse_stream_event(rx);
+		} else if (l >= 5 && !memcmp(line, "data:", 5)) {
+			size_t o = 5 + (l > 5 && line[5] == ' ');
+			if (rx->data.len)
+				mi_buf_addc(&rx->data, '\n');
+			mi_buf_add(&rx->data, line + o, l - o);
+		} else if (l >= 6 && !memcmp(line, "event:", 6)) {
+			size_t o = 6 + (l > 6 && line[6] == ' ');
+			mi_buf_reset(&rx->event);
+			mi_buf_add(&rx->event, line + o, l - o);
+		}
+		start = (size_t)(nl - rx->body.buf) + 1;
+	}
+	if (start) {
+		memmove(rx->body.buf, rx->body.buf + start, rx->body.len - start);
+		rx->body.len -= start;
+		rx->body.buf[rx->body.len] = 0;
+	}
+	return rx->body.len + rx->data.len > CL_MAX_MSG ? 0 : sz * n;
+}
+
+static int sse_stream_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t x, curl_off_t y)
+{
+	sse_rx *rx = ctx;
+	return atomic_load(&rx->c->closing) ? 1 : 0;
+}
+
+static void *sse_reader_main(void *arg)
+{
+	mi_mcp_client *c = arg;
+	sse_rx rx = {.c = c};
+	CURL *h = curl_easy_init();
+	struct curl_slist *hd = NULL;
+	long status = 0;
+	char why[200] = "the server closed its event stream";
+	if (h) {
+		for (struct curl_slist *s = c->headers; s; s = s->next)
+			hd = curl_slist_append(hd, s->data);
+		hd = curl_slist_append(hd, "Accept: text/event-stream");
+		curl_easy_setopt(h, CURLOPT_URL, c->url);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_stream_write);
+		curl_easy_setopt(h, CURLOPT_WRITEDATA, &rx);
+		curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_stream_progress);
+		curl_easy_setopt(h, CURLOPT_XFERINFODATA, &rx);
+		curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)c->timeout_ms);
+		CURLcode cc = curl_easy_perform(h);
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+		if (cc != CURLE_OK && !atomic_load(&c->closing))
+			snprintf(why, sizeof(why), "the event stream failed: %s", curl_easy_strerror(cc));
+		else if (status && (status < 200 || status >= 300))
+			snprintf(why, sizeof(why), "GET of the event stream answered HTTP %ld", status);
+		curl_easy_cleanup(h);
+		curl_slist_free_all(hd);
+	}
+	mi_buf_release(&rx.body);
+	mi_buf_release(&rx.data);
+	mi_buf_release(&rx.event);
+	set_dead(c, why);
+	return NULL;
+}
+
+static size_t sse_discard(char *p, size_t sz, size_t n, void *ctx)
+{
+	return sz * n;
+}
+
+/* One message to the endpoint the stream named; its answer comes on the stream. */
+static void sse_post(mi_mcp_client *c, json_t *msg)
+{
+	CURL *h = curl_easy_init();
+	struct curl_slist *hd = NULL;
+	char *body = json_dumps(msg, JSON_COMPACT), *to;
+	long status = 0;
+	CURLcode cc = CURLE_FAILED_INIT;
+	pthread_mutex_lock(&c->mu);
+	to = c->post_url ? mi_xstrdup(c->post_url) : NULL;
+	pthread_mutex_unlock(&c->mu);
+	if (h && body && to) {
+		for (struct curl_slist *s = c->headers; s; s = s->next)
+			hd = curl_slist_append(hd, s->data);
+		hd = curl_slist_append(hd, "Content-Type: application/json");
+		curl_easy_setopt(h, CURLOPT_URL, to);
+		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hd);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_discard);
+		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)c->timeout_ms);
+		cc = curl_easy_perform(h);
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	}
+	if (cc != CURLE_OK || status < 200 || status >= 300)
+		set_dead(c, cc != CURLE_OK ? "posting to the server failed" :
+			    "the server refused a posted message");
+	curl_slist_free_all(hd);
+	if (h)
+		curl_easy_cleanup(h);
+	free(body);
+	free(to);
+}
+
+/* Starts the stream and waits for its endpoint event. */
+static int sse_open(mi_mcp_client *c, int timeout_ms, mi_buf *err)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	if (pthread_create(&c->reader, NULL, sse_reader_main, c)) {
+		mi_buf_addf(err, "cannot start a thread for server '%s'", c->name);
+		return ENOMEM;
+	}
+	c->reader_started = true;
+	pthread_mutex_lock(&c->mu);
+	while (!c->post_url && !c->dead && now_ms() < deadline) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+	}
+	bool ok = c->post_url != NULL;
+	if (!ok)
+		mi_buf_addf(err, "server '%s' (SSE) named no endpoint to post to: %s", c->name,
+			    c->dead ? c->dead_why : "none within the timeout");
+	pthread_mutex_unlock(&c->mu);
+	return ok ? 0 : EPROTO;
 }
 
 /* ---- requests -------------------------------------------------------------------- */
@@ -668,6 +897,11 @@ fail:
 	return rc;
 }
 
+bool mi_mcp_client_speaks(const char *v)
+{
+	return v && (!strcmp(v, CL_STATELESS) || known_version(v));
+}
+
 static bool known_version(const char *v)
 {
 	for (size_t i = 0; i < sizeof(cl_versions) / sizeof(cl_versions[0]); i++)
@@ -688,15 +922,48 @@ static void take_info(mi_mcp_client *c, json_t *r)
 	c->caps = json_incref(json_object_get(r, "capabilities"));
 }
 
-/* 2024-11-05 .. 2025-11-25: initialize, then notifications/initialized.
- * A server that refuses initialize may speak 2026-07-28: server/discover. */
-static int negotiate(mi_mcp_client *c, int timeout_ms, mi_buf *err)
+/* 2026-07-28 without a handshake: server/discover, whose answer must list
+ * the version. */
+static int discover(mi_mcp_client *c, int timeout_ms, json_t **r, mi_buf *err)
 {
-	json_t *p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", cl_versions[0],
-			      "capabilities", "clientInfo", "name", "mcpidx", "version", MI_VERSION);
-	json_t *r = NULL;
+	json_t *sv, *x;
+	size_t i;
+	int rc;
+	c->stateless = true;
+	snprintf(c->version, sizeof(c->version), "%s", CL_STATELESS);
+	if ((rc = mi_mcp_client_request(c, "server/discover", NULL, timeout_ms, NULL, r, err)))
+		goto fail;
+	sv = json_object_get(*r, "supportedVersions");
+	json_array_foreach(sv, i, x)
+		if (json_is_string(x) && !strcmp(json_string_value(x), CL_STATELESS))
+			return 0;
+	mi_buf_addf(err, "server '%s' answered server/discover without %s in supportedVersions",
+		    c->name, CL_STATELESS);
+	rc = EPROTO;
+fail:
+	c->stateless = false;
+	c->version[0] = 0;
+	return rc;
+}
+
+/* 2024-11-05 .. 2025-11-25: initialize, then notifications/initialized.
+ * A server that refuses initialize may speak 2026-07-28: server/discover.
+ * A version named in the servers file is offered (or, 2026-07-28, used)
+ * instead of negotiated. */
+static int negotiate(mi_mcp_client *c, const char *want, int timeout_ms, mi_buf *err)
+{
+	json_t *p, *r = NULL;
 	mi_buf e1 = {0};
-	int rc = mi_mcp_client_request(c, "initialize", p, timeout_ms, NULL, &r, &e1);
+	int rc;
+	if (want && !strcmp(want, CL_STATELESS)) {
+		if (!(rc = discover(c, timeout_ms, &r, err)))
+			take_info(c, r);
+		json_decref(r);
+		return rc;
+	}
+	p = json_pack("{s:s,s:{},s:{s:s,s:s}}", "protocolVersion", want ? want : cl_versions[0],
+		      "capabilities", "clientInfo", "name", "mcpidx", "version", MI_VERSION);
+	rc = mi_mcp_client_request(c, "initialize", p, timeout_ms, NULL, &r, &e1);
 	json_decref(p);
 	if (!rc) {
 		json_t *v = json_object_get(r, "protocolVersion");
@@ -724,12 +991,8 @@ static int negotiate(mi_mcp_client *c, int timeout_ms, mi_buf *err)
 	r = NULL;
 	{
 		mi_buf e2 = {0};
-		c->stateless = true;
-		snprintf(c->version, sizeof(c->version), "%s", CL_STATELESS);
-		rc = mi_mcp_client_request(c, "server/discover", NULL, timeout_ms, NULL, &r, &e2);
+		rc = discover(c, timeout_ms, &r, &e2);
 		if (rc) {
-			c->stateless = false;
-			c->version[0] = 0;
 			mi_buf_addf(err, "%s (server/discover: %s)", mi_buf_str(&e1), mi_buf_str(&e2));
 			mi_buf_release(&e2);
 			goto out;
@@ -755,7 +1018,7 @@ int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *er
 	int rc;
 	*out = NULL;
 	c->name = mi_xstrdup(u->name ? u->name : "?");
-	c->transport = u->url ? MI_MCP_HTTP : MI_MCP_STDIO;
+	c->transport = !u->url ? MI_MCP_STDIO : u->sse ? MI_MCP_SSE : MI_MCP_HTTP;
 	c->to_fd = c->from_fd = -1;
 	c->timeout_ms = u->timeout_ms > 0 ? u->timeout_ms : CL_TIMEOUT_MS;
 	c->note = u->note;
@@ -764,11 +1027,14 @@ int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *er
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_mutex_init(&c->wmu, NULL);
 	pthread_cond_init(&c->cv, NULL);
-	if (c->transport == MI_MCP_HTTP) {
+	if (c->transport != MI_MCP_STDIO) {
 		pthread_once(&curl_once, curl_global_init_once);
 		c->url = mi_xstrdup(u->url);
 		for (size_t i = 0; u->headers && u->headers[i]; i++)
 			c->headers = curl_slist_append(c->headers, u->headers[i]);
+		if (c->transport == MI_MCP_SSE &&
+		    (rc = sse_open(c, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
+			goto fail;
 	} else {
 		if (!u->command || !*u->command) {
 			mi_buf_addf(err, "server '%s' has neither a command nor a url", c->name);
@@ -778,7 +1044,7 @@ int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *er
 		if ((rc = spawn(c, u, err)))
 			goto fail;
 	}
-	if ((rc = negotiate(c, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
+	if ((rc = negotiate(c, u->protocol, u->timeout_ms > 0 ? u->timeout_ms : 30000, err)))
 		goto fail;
 	*out = c;
 	return 0;
@@ -854,8 +1120,10 @@ void mi_mcp_client_close(mi_mcp_client *c)
 		kill(-c->pid, SIGKILL);
 		c->pid = 0;
 	}
+	atomic_store(&c->closing, true);   /* ends an SSE stream within a second */
 	if (c->reader_started)
 		pthread_join(c->reader, NULL);
+	free(c->post_url);
 	if (c->from_fd >= 0)
 		close(c->from_fd);
 	free(c->name);

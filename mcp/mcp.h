@@ -48,7 +48,7 @@ int mi_mcp_serve_spec(const mi_mcp_opts *o, const mi_mcp_spec *spec);
 #include <stdatomic.h>
 #include <sys/types.h>
 
-enum { MI_MCP_STDIO, MI_MCP_HTTP };
+enum { MI_MCP_STDIO, MI_MCP_HTTP, MI_MCP_SSE };
 
 /* Receives a notification from an upstream server (on the connection's
  * reader thread for stdio; during a request for HTTP).  params may be NULL
@@ -64,8 +64,14 @@ typedef struct mi_mcp_upstream {
 	const char *cwd;                /* stdio: working directory or NULL */
 	int stderr_fd;                  /* stdio: child's stderr, -1 = /dev/null */
 	const char *url;                /* streamable HTTP endpoint (instead of command) */
+	bool sse;                       /* url is a legacy HTTP+SSE stream (2024-11-05):
+					 * GET it, POST to the endpoint it names */
 	const char *const *headers;     /* HTTP: "Name: value", NULL-ended */
 	int timeout_ms;                 /* default per request, 0 = 60 s */
+	/* NULL: initialize offering the newest session version, server/discover
+	 * when initialize is refused; a session version: initialize offering
+	 * it; "2026-07-28": server/discover only, no handshake. */
+	const char *protocol;
 	mi_mcp_note_fn note;            /* notifications, may be NULL */
 	void *note_ctx;
 } mi_mcp_upstream;
@@ -94,6 +100,9 @@ bool mi_mcp_client_alive(mi_mcp_client *c);
 /* The negotiated version, serverInfo JSON (or NULL), instructions (or
  * NULL), child pid (0 for HTTP); valid until close. */
 const char *mi_mcp_client_version(const mi_mcp_client *c);
+/* True when v is a protocol version the client speaks (2024-11-05 to
+ * 2026-07-28). */
+bool mi_mcp_client_speaks(const char *v);
 const char *mi_mcp_client_info(const mi_mcp_client *c);
 const char *mi_mcp_client_instructions(const mi_mcp_client *c);
 pid_t mi_mcp_client_pid(const mi_mcp_client *c);
@@ -145,6 +154,7 @@ typedef struct mi_server_cfg {
 	char **allow, **deny, **sensitive; /* tool-name globs, NULL-ended */
 	json_t *aliases;     /* {"TOOL": ["phrasing", ...]} or NULL */
 	int timeout_ms;      /* per request, 0 = default */
+	char *protocol;      /* "protocolVersion": the version to speak, or NULL */
 } mi_server_cfg;
 
 typedef struct mi_servers {

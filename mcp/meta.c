@@ -538,6 +538,46 @@ static int ask_person(const mi_meta_req *req, const char *tool, json_t *args)
 	return answer;
 }
 
+/* The pin again, from the server's own tools/list on the connection the
+ * call will use: 0 when the tool is there with the pin it was indexed
+ * (and approved) with, 1 when it changed or is gone (*why says how), -1
+ * when the list could not be read (err). */
+static int pin_recheck(mi_mcp_client *c, const mi_tool_info *ti, int timeout_ms,
+		       const char **why, mi_buf *err)
+{
+	json_t *tools = NULL, *t;
+	size_t i;
+	int rc = 1;
+	*why = "it is no longer in the server's tool list";
+	if (mi_mcp_client_list_tools(c, timeout_ms, &tools, err))
+		return -1;
+	json_array_foreach(tools, i, t) {
+		json_t *d = json_object_get(t, "description");
+		char *in, *outs, *an;
+		uint8_t h[16];
+		if (!json_is_string(json_object_get(t, "name")) ||
+		    strcmp(json_string_value(json_object_get(t, "name")), ti->name))
+			continue;
+		/* the JSON texts as the catalog build takes them (mi_tool_hash
+		 * canonicalises key order) */
+#define DUMP(k) (json_object_get(t, k) && !json_is_null(json_object_get(t, k)) ? \
+		 json_dumps(json_object_get(t, k), JSON_COMPACT | JSON_ENCODE_ANY) : NULL)
+		in = DUMP("inputSchema");
+		outs = DUMP("outputSchema");
+		an = DUMP("annotations");
+#undef DUMP
+		mi_tool_hash(ti->name, json_is_string(d) ? json_string_value(d) : NULL, in, outs, an, h);
+		free(in);
+		free(outs);
+		free(an);
+		rc = memcmp(h, ti->hash, 16) != 0;
+		*why = "its description or schema differ from the ones it was indexed and approved with";
+		break;
+	}
+	json_decref(tools);
+	return rc;
+}
+
 int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		    const char *confirm, const mi_meta_req *req, mi_buf *out)
 {
@@ -636,6 +676,30 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 			   mi_buf_str(&err));
 		log_exec(m, tool, req, mono_ms() - t0, "error: unreachable");
 		goto out;
+	}
+	/* A server may change a tool between two re-indexes without saying
+	 * so: what runs must be what was indexed and approved. */
+	{
+		const char *why;
+		int pr = pin_recheck(c, &ti, cfg_copy.timeout_ms > 0 ? cfg_copy.timeout_ms :
+				     META_TIMEOUT_MS, &why, &err);
+		if (pr) {
+			if (pr > 0)
+				tool_error(out, NULL, "%s was not run: on server %s %s. The catalog is "
+					   "re-indexed now; a changed tool stays quarantined until a "
+					   "person reviews it (mcpidx tools describe %s --level L2) and "
+					   "runs: mcpidx tools approve %s", tool, ti.server, why, tool,
+					   tool);
+			else
+				tool_error(out, NULL, "%s was not run: cannot read the tool list of "
+					   "server %s to check its pin: %s", tool, ti.server,
+					   mi_buf_str(&err));
+			log_exec(m, tool, req, mono_ms() - t0,
+				 pr > 0 ? "refused: changed upstream" : "error: unreachable");
+			if (pr > 0)
+				reindex(m, ti.server);
+			goto out;
+		}
 	}
 	params = json_pack("{s:s,s:O}", "name", ti.name, "arguments", args ? args : json_object());
 	if (!args)

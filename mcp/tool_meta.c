@@ -120,8 +120,11 @@ static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 {
 	mi_meta *m = meta_get(c->env);
 	json_t *av = json_object_get(args, "arguments");
+	/* A person confirms through the client (elicitation) when the client
+	 * declared it; otherwise through the confirm-token round trip. */
 	mi_meta_req req = {.progress = req_progress, .cancelled = req_cancelled,
-			   .ask = req_ask, .ctx = c, .session = "mcp"};
+			   .ask = mi_mcp_ctx_has_cap(c, "elicitation") ? req_ask : NULL,
+			   .ctx = c, .session = "mcp"};
 	if (!m)
 		return mi_mcp_result_error(r, "the meta-server could not start");
 	/* The upstream tool's result goes back as it came. */

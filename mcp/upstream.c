@@ -81,7 +81,7 @@ int mi_servers_load(const char *path, mi_servers *out, mi_buf *err)
 	json_object_foreach(servers, name, v) {
 		mi_server_cfg *s = &out->v[out->n];
 		json_t *cmd = json_object_get(v, "command"), *url = json_object_get(v, "url");
-		json_t *type = json_object_get(v, "type"), *to = json_object_get(v, "timeout");
+		json_t *type = json_object_get(v, "type"), *to = json_object_get(v, "timeout"), *pv;
 		if (!json_is_object(v)) {
 			rc = bad(err, path, name, "is not an object");
 			goto out;
@@ -116,6 +116,15 @@ int mi_servers_load(const char *path, mi_servers *out, mi_buf *err)
 				s->cwd = mi_xstrdup(json_string_value(json_object_get(v, "cwd")));
 		}
 		s->timeout_ms = json_is_integer(to) ? (int)json_integer_value(to) : 0;
+		if ((pv = json_object_get(v, "protocolVersion"))) {
+			if (!json_is_string(pv) || !mi_mcp_client_speaks(json_string_value(pv))) {
+				rc = bad(err, path, name, "\"protocolVersion\" is one of 2024-11-05, "
+					 "2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28 (or leave it "
+					 "out to negotiate)");
+				goto out;
+			}
+			s->protocol = mi_xstrdup(json_string_value(pv));
+		}
 		s->allow = str_list(json_object_get(v, "allow"));
 		s->deny = str_list(json_object_get(v, "deny"));
 		s->sensitive = str_list(json_object_get(v, "sensitive"));
@@ -144,6 +153,7 @@ void mi_servers_release(mi_servers *s)
 		free_list(e->deny);
 		free_list(e->sensitive);
 		json_decref(e->aliases);
+		free(e->protocol);
 	}
 	free(s->v);
 	free(s->path);
@@ -187,12 +197,8 @@ int mi_server_connect(const mi_server_cfg *s, mi_mcp_note_fn note, void *ctx,
 		.name = s->name, .command = s->command, .args = (const char *const *)s->args,
 		.env = (const char *const *)s->env, .cwd = s->cwd, .stderr_fd = -1,
 		.url = s->url, .headers = (const char *const *)s->headers,
-		.timeout_ms = s->timeout_ms, .note = note, .note_ctx = ctx,
+		.timeout_ms = s->timeout_ms, .protocol = s->protocol, .note = note, .note_ctx = ctx,
 	};
-	if (s->sse) {
-		mi_buf_addf(err, "server '%s': the legacy SSE transport is not supported; "
-			    "use its streamable HTTP endpoint (usually /mcp)", s->name);
-		return MI_ERR_ARG;
-	}
+	u.sse = s->sse;
 	return mi_mcp_client_open(&u, out, err);
 }

@@ -229,20 +229,14 @@ static int name_cmp(const void *a, const void *b)
 static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int depth,
 			 pk_name **names, size_t *nn, size_t *cap)
 {
-	mi_buf pre = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	mi_buf_adds(&pre, path);
-	mi_buf_addc(&pre, 0);
-	if (mi_cursor_open(k->t, MI_DB_FREFS, &cur)) {
-		mi_buf_release(&pre);
+	mi_frefs fr;
+	const void *vp;
+	size_t vl;
+	if (mi_frefs_open(k->t, path, strlen(path), &fr))
 		return;
-	}
-	for (int r = mi_cursor_seek_prefix(cur, pre.buf, pre.len, &kp, &kl, &vp, &vl); !r;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	while (!mi_frefs_next(&fr, &vp, &vl, NULL)) {
 		mi_ref ref;
-		if (kl != pre.len + 4 || mi_ref_decode(vp, vl, &ref, &k->arena) ||
+		if (mi_ref_decode(vp, vl, &ref, &k->arena) ||
 		    ref.kind == MI_REF_IMPORT || !ref.callee || !*ref.callee)
 			continue;
 		if (b && (ref.line < a || ref.line > b))
@@ -261,8 +255,6 @@ static void collect_refs(pack *k, const char *path, uint32_t a, uint32_t b, int 
 		}
 		(*names)[(*nn)++] = (pk_name){ mi_xstrdup(ref.callee), path, 1, depth };
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&pre);
 }
 
 /* The definitions the names of one referring symbol resolve to, as USES

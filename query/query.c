@@ -107,23 +107,19 @@ char *mi_q_file_path(mi_txn *t, uint32_t file_id)
  * prefix is "path\0". */
 static int load_impl_refs(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 {
-	mi_cursor *cur;
-	const void *kp, *v;
-	size_t kl, vl;
-	int rc = mi_cursor_open(t, MI_DB_FREFS, &cur);
+	mi_frefs fr;
+	const void *v;
+	size_t vl;
+	int rc = mi_frefs_open(t, prefix->buf, prefix->len - 1, &fr);
 	if (rc)
 		return rc;
-	for (rc = mi_cursor_seek_prefix(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != prefix->len + 4)
-			continue; /* not a key of this shape */
-		if (!vl || ((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
+	while (!(rc = mi_frefs_next(&fr, &v, &vl, NULL))) {
+		if (((const uint8_t *)v)[vl - 1] != MI_REF_IMPL)
 			continue;
 		mi_ref *r = mi_parsed_add_ref(p);
 		if (mi_ref_decode(v, vl, r, p))
 			p->nrefs--;
 	}
-	mi_cursor_close(cur);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 

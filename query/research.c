@@ -314,21 +314,13 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_parsed *arena)
 {
 	const char *path = g->n[file_node].path;
-	mi_buf k = {0}, file = {0};
-	mi_buf_adds(&k, path);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	if (mi_cursor_open(t, MI_DB_FREFS, &cur)) {
-		mi_buf_release(&k);
+	mi_buf file = {0};
+	mi_frefs fr;
+	const void *vp;
+	size_t vl;
+	if (mi_frefs_open(t, path, strlen(path), &fr))
 		return;
-	}
-	int r;
-	for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4)
-			continue; /* not a key of this shape */
+	while (!mi_frefs_next(&fr, &vp, &vl, NULL)) {
 		mi_ref ref;
 		if (mi_ref_decode(vp, vl, &ref, arena) || ref.kind != MI_REF_IMPORT)
 			continue;
@@ -351,8 +343,6 @@ static void expand_imports(mi_txn *t, graph *g, int file_node, int depth, mi_par
 		edge_add(g, file_node, to, "imports");
 		free(mod);
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&k);
 	mi_buf_release(&file);
 }
 

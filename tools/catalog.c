@@ -143,7 +143,7 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 		fetch *f = &pool.f[i];
 		mi_catalog_server *s = &cs[ncs++];
 		s->name = f->cfg->name;
-		s->transport = f->cfg->url ? "http" : "stdio";
+		s->transport = !f->cfg->url ? "stdio" : f->cfg->sse ? "sse" : "http";
 		if (!f->tools) {
 			s->error = mi_buf_str(&f->err);
 			continue;

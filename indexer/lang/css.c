@@ -1,21 +1,21 @@
 /*
- * css.c - CSS: rule sets named by their selectors, @media/@supports/
- * @keyframes blocks holding their rules, custom properties (--name) as
- * variables, @import as an import.
+ * css.c - CSS: selectors, their properties, media blocks, keyframes.
  */
 #include "lang_int.h"
 
 #include <string.h>
 
-/* An at-rule without a name of its own is named by its header: the text
- * from '@' to its block, white space folded ("@media (max-width: 600px)"). */
+/* A declaration's signature drops its ';'; a media or supports block is
+ * named by its signature ("@media (max-width: 600px)"). */
 MI_FIX(css)
 {
 	TSNode n = *(TSNode *)def_node;
+	s->vis = MI_VIS_PUBLIC;
 	const char *t = ts_node_type(n);
-	if (strcmp(t, "media_statement") && strcmp(t, "supports_statement"))
-		return;
-	s->name = s->sig;
+	if (!strcmp(t, "declaration"))
+		mi_ts_trim_sig(c, s);
+	else if (!strcmp(t, "media_statement") || !strcmp(t, "supports_statement"))
+		s->name = s->sig;
 }
 
 const TSLanguage *tree_sitter_css(void);

@@ -1,7 +1,13 @@
-; HTML: headings (h1-h6, html.c sets their level), elements with an id,
-; script and style blocks; src and href are imports.
-(element (start_tag (tag_name) @tag (#match? @tag "^[hH][1-6]$")) . (text) @name) @definition.heading
-(element (start_tag (attribute (attribute_name) @an (#eq? @an "id") (quoted_attribute_value (attribute_value) @name)))) @definition.field
-(script_element (start_tag) @name) @definition.module
-(style_element (start_tag) @name) @definition.module
-(attribute (attribute_name) @an (#any-of? @an "src" "href") (quoted_attribute_value (attribute_value) @name)) @reference.import
+; HTML (ours): elements with an id are modules named by it, h1-h6 headings
+; (folded and searched like Markdown's), inline <script> and <style> blocks
+; modules; script src and link href are imports.
+(element (start_tag (attribute (attribute_name) @_a (#eq? @_a "id")
+  [(quoted_attribute_value (attribute_value) @name) (attribute_value) @name]))) @definition.module
+(element (start_tag (tag_name) @_t (#match? @_t "^[hH][1-6]$"))) @definition.heading
+(script_element (start_tag) (raw_text)) @definition.module
+(style_element (start_tag) (raw_text)) @definition.module
+
+(script_element (start_tag (attribute (attribute_name) @_a (#eq? @_a "src")
+  (quoted_attribute_value (attribute_value) @name)))) @reference.import
+(element (start_tag (tag_name) @_t (#eq? @_t "link") (attribute (attribute_name) @_a (#eq? @_a "href")
+  (quoted_attribute_value (attribute_value) @name)))) @reference.import

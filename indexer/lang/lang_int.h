@@ -112,4 +112,41 @@ void mi_scan_ref(mi_scan *s, int kind, uint32_t at, const char *name, size_t nl,
  * higher level, under the nearest heading of a higher level before it. */
 void mi_scan_headings(mi_scan *s);
 
+/* ---- line scanners that nest by span: lines.c -------------------------------
+ * A scanner reads its file line by line, adds symbols in source order (outer
+ * before inner at the same start) with mi_line_sym, fixes their ends as it
+ * learns them, and calls mi_line_nest once at the end. */
+
+/* One physical line: [start, end) without its line break; next is the
+ * start of the following line; no its 1-based number. */
+typedef struct mi_line {
+	const char *s;                /* src + start */
+	uint32_t start, end, next;    /* byte offsets */
+	uint32_t no;                  /* line number */
+} mi_line;
+
+/* Reads the line at *pos (line number *no) into ln and advances both;
+ * false at the end of the text. */
+bool mi_line_next(const char *src, size_t len, uint32_t *pos, uint32_t *no, mi_line *ln);
+/* Adds a public symbol of kind spanning line ln for now: name and sig
+ * (white space folded) are copied; returns its index. */
+size_t mi_line_sym(mi_parsed *p, int kind, const char *name, size_t nlen,
+		   const char *sig, size_t slen, const mi_line *ln);
+/* Sets the end of symbol i to the end of line ln (its last line). */
+void mi_line_end_at(mi_parsed *p, size_t i, const mi_line *ln);
+/* Doc of symbol i from the comment text a[0..n) (markers already
+ * stripped): lines trimmed, joined by newlines; a license tag is none. */
+void mi_line_doc(mi_parsed *p, size_t i, const char *a, size_t n);
+/* Headings among syms[from..]: each spans to the next heading of the same
+ * or a higher level, or to the end (eof byte, last line).  The scanner set
+ * each one's body_byte/body_line to the line after its own text; a heading
+ * whose span ends there has no body. */
+void mi_line_heading_spans(mi_parsed *p, size_t from, uint32_t eof, uint32_t last_line);
+/* Parents, qualified parent names and depths from the spans (a heading
+ * keeps its level; the same span twice makes siblings), bodies (a symbol
+ * over several lines without one has the lines after its first; src is
+ * the scanned text), and each reference's caller (the innermost symbol
+ * holding its line; references in line order). */
+void mi_line_nest(mi_parsed *p, const char *src);
+
 #endif

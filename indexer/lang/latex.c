@@ -1,153 +1,264 @@
 /*
- * latex.c - LaTeX, read by a scanner of our own (the npm grammar's parser
- * is 43 MB of C): \part .. \subparagraph are headings folded like
- * Markdown's (levels relative to the highest one the file uses),
- * \newcommand, \def, \newenvironment and \DeclareMathOperator are macros,
- * \input, \include and \usepackage are imports.
+ * latex.c - LaTeX (.tex, .sty, .cls), read by a scanner of our own (the
+ * grammar on npm is forty megabytes of parser): sectioning commands are
+ * headings, nested and folded like Markdown's and searched as docs, their
+ * level relative to the highest one the file uses (\part, \chapter,
+ * \section, ... \subparagraph); \newcommand, \def and \newenvironment give
+ * macros; \input, \include, \usepackage and \documentclass are imports.
+ * Comments (%) and verbatim environments are skipped.
  */
 #include "lang_int.h"
 
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char *const tx_levels[] = {
-	"part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
+static const char *const tex_sections[] = {
+	"part", "chapter", "section", "subsection", "subsubsection", "paragraph",
+	"subparagraph", NULL
 };
 
-static bool tx_letter(char ch)
+static const char *const tex_macros[] = {
+	"newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef",
+	"DeclareMathOperator", "DeclareRobustCommand", "newenvironment", "NewDocumentCommand",
+	"newtheorem", NULL
+};
+
+static const char *const tex_imports[] = {
+	"input", "include", "usepackage", "RequirePackage", "documentclass", "subfile",
+	"bibliography", "addbibresource", NULL
+};
+
+static const char *const tex_verbatim[] = {
+	"verbatim", "verbatim*", "lstlisting", "minted", "comment", "Verbatim", NULL
+};
+
+typedef struct tex_head {
+	size_t sym;   /* index of its symbol */
+	int rank;     /* position in tex_sections */
+} tex_head;
+
+static int word_in(const char *s, size_t n, const char *const *set)
 {
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '@';
+	for (int i = 0; set[i]; i++)
+		if (strlen(set[i]) == n && !memcmp(set[i], s, n))
+			return i;
+	return -1;
 }
 
-/* The {group} starting at or after i (blanks skipped): [*a, *z) inside the
- * braces, the byte after '}' returned; 0 when there is none. */
-static uint32_t tx_group(const char *src, uint32_t i, uint32_t e, uint32_t *a, uint32_t *z)
+/* Skips a balanced {...} group starting at s[i] == '{'; returns the index
+ * after it (or len). */
+static size_t tex_group(const char *s, size_t len, size_t i)
 {
-	while (i < e && (src[i] == ' ' || src[i] == '\t' || src[i] == '*'))
-		i++;
-	if (i < e && src[i] == '[') { /* an optional short title */
-		int d = 0;
-		for (; i < e; i++) {
-			if (src[i] == '[')
-				d++;
-			else if (src[i] == ']' && --d == 0) {
-				i++;
-				break;
-			}
-		}
-		while (i < e && (src[i] == ' ' || src[i] == '\t'))
-			i++;
-	}
-	if (i >= e || src[i] != '{')
-		return 0;
 	int depth = 0;
-	for (uint32_t j = i; j < e; j++) {
-		if (src[j] == '\\') {
-			j++;
+	for (; i < len; i++) {
+		if (s[i] == '\\') {
+			i++;
 			continue;
 		}
-		if (src[j] == '{')
-			depth++;
-		else if (src[j] == '}' && --depth == 0) {
-			*a = i + 1;
-			*z = j;
-			return j + 1;
-		}
-	}
-	return 0;
-}
-
-static int tx_scan(const char *src, size_t len, mi_parsed *out)
-{
-	mi_scan s;
-	mi_scan_init(&s, src, len, out);
-	uint32_t e = (uint32_t)len;
-	int top = 99;
-	for (uint32_t i = 0; i < e; i++) {
-		if (src[i] == '%') {
-			while (i < e && src[i] != '\n')
+		if (s[i] == '%') {
+			while (i < len && s[i] != '\n')
 				i++;
 			continue;
 		}
-		if (src[i] != '\\')
-			continue;
-		uint32_t a = i + 1, z = a;
-		while (z < e && tx_letter(src[z]))
-			z++;
-		if (z == a) {
-			i++; /* \\, \%, \{ */
-			continue;
-		}
-		size_t n = z - a;
-		uint32_t ga, gz, after;
-		int level = 0;
-		for (int k = 0; k < 7; k++)
-			if (strlen(tx_levels[k]) == n && !memcmp(tx_levels[k], src + a, n))
-				level = k + 1;
-		if (level && (after = tx_group(src, z, e, &ga, &gz))) {
-			int h = mi_scan_sym(&s, MI_KIND_HEADING, i, after, src + ga, gz - ga, i, after, -1);
-			out->syms[h].level = (uint8_t)level;
-			out->syms[h].body_byte = after;
-			out->syms[h].body_line = mi_scan_line(&s, after);
-			if (level < top)
-				top = level;
-			i = after - 1;
-			continue;
-		}
-		bool newcmd = (n == 10 && !memcmp(src + a, "newcommand", 10)) ||
-			      (n == 12 && !memcmp(src + a, "renewcommand", 12)) ||
-			      (n == 14 && !memcmp(src + a, "providecommand", 14)) ||
-			      (n == 19 && !memcmp(src + a, "DeclareMathOperator", 19)) ||
-			      (n == 14 && !memcmp(src + a, "newenvironment", 14));
-		if (newcmd || (n == 3 && !memcmp(src + a, "def", 3))) {
-			uint32_t p = z;
-			while (p < e && (src[p] == ' ' || src[p] == '*' || src[p] == '{'))
-				p++;
-			if (p < e && src[p] == '\\')
-				p++;
-			uint32_t q = p;
-			while (q < e && tx_letter(src[q]))
-				q++;
-			uint32_t eol = mi_scan_eol(&s, i);
-			if (q > p)
-				mi_scan_sym(&s, MI_KIND_MACRO, i, eol, src + p, q - p, i, eol, -1);
-			i = q > i ? q - 1 : i;
-			continue;
-		}
-		if ((n == 5 && !memcmp(src + a, "input", 5)) || (n == 7 && !memcmp(src + a, "include", 7)) ||
-		    (n == 10 && !memcmp(src + a, "usepackage", 10)) ||
-		    (n == 14 && !memcmp(src + a, "bibliography", 12))) {
-			if ((after = tx_group(src, z, e, &ga, &gz)))
-				mi_scan_ref(&s, MI_REF_IMPORT, ga, src + ga, gz - ga, -1);
-		}
-		i = z - 1;
+		if (s[i] == '{')
+			depth++;
+		else if (s[i] == '}' && --depth == 0)
+			return i + 1;
 	}
-	/* levels relative to the highest one used */
-	for (size_t k = 0; k < out->nsyms; k++)
-		if (out->syms[k].kind == MI_KIND_HEADING) {
-			int l = out->syms[k].level - top + 1;
-			out->syms[k].level = (uint8_t)(l > 6 ? 6 : l);
-		}
-	mi_scan_headings(&s);
-	/* macros sit under the heading around them */
-	for (size_t k = 0; k < out->nsyms; k++) {
-		if (out->syms[k].kind != MI_KIND_MACRO)
-			continue;
-		int par = -1;
-		for (size_t h = 0; h < out->nsyms; h++)
-			if (out->syms[h].kind == MI_KIND_HEADING &&
-			    out->syms[h].start_byte <= out->syms[k].start_byte &&
-			    out->syms[h].end_byte >= out->syms[k].end_byte)
-				par = (int)h;
-		if (par >= 0)
-			mi_scan_set_parent(&s, (int)k, par);
+	return len;
+}
+
+static uint32_t tex_line(const uint32_t *line_at, uint32_t nlines, uint32_t off)
+{
+	uint32_t lo = 0, hi = nlines;
+	while (hi - lo > 1) {
+		uint32_t mid = (lo + hi) / 2;
+		if (line_at[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
 	}
-	mi_scan_release(&s);
+	return lo + 1;
+}
+
+static int latex_scan(const char *src, size_t len, mi_parsed *out)
+{
+	uint32_t cap = 256, nlines = 0;
+	uint32_t *line_at = mi_xmalloc(cap * sizeof(uint32_t));
+	line_at[nlines++] = 0;
+	for (uint32_t i = 0; i < len; i++)
+		if (src[i] == '\n' && i + 1 < len) {
+			if (nlines == cap) {
+				cap *= 2;
+				line_at = mi_xrealloc(line_at, cap * sizeof(uint32_t));
+			}
+			line_at[nlines++] = i + 1;
+		}
+	tex_head *heads = NULL;
+	size_t nh = 0, caph = 0;
+	int top = 99;
+	for (size_t i = 0; i < len; i++) {
+		char c = src[i];
+		if (c == '%') {
+			while (i < len && src[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c != '\\')
+			continue;
+		size_t a = i + 1, e = a;
+		while (e < len && (isalpha((unsigned char)src[e]) || src[e] == '@'))
+			e++;
+		if (e == a) {
+			i++; /* \\ \% \{ ... */
+			continue;
+		}
+		const char *w = src + a;
+		size_t wl = e - a;
+		size_t k = e;
+		int sec = word_in(w, wl, tex_sections);
+		if (wl == 5 && !memcmp(w, "begin", 5) && k < len && src[k] == '{') {
+			size_t g = tex_group(src, len, k);
+			if (g > k + 2 && word_in(src + k + 1, g - k - 2, tex_verbatim) >= 0) {
+				/* to \end{same} */
+				char endtag[64];
+				size_t el = g - k - 2;
+				if (el < 40) {
+					memcpy(endtag, "\\end{", 5);
+					memcpy(endtag + 5, src + k + 1, el);
+					endtag[5 + el] = '}';
+					const char *x = memmem(src + g, len - g, endtag, el + 6);
+					i = x ? (size_t)(x - src) + el + 5 : len;
+					continue;
+				}
+			}
+			i = k;
+			continue;
+		}
+		if (sec >= 0) {
+			if (k < len && src[k] == '*')
+				k++;
+			while (k < len && (src[k] == ' ' || src[k] == '\t'))
+				k++;
+			if (k < len && src[k] == '[') {
+				while (k < len && src[k] != ']')
+					k++;
+				k++;
+			}
+			while (k < len && isspace((unsigned char)src[k]))
+				k++;
+			if (k >= len || src[k] != '{') {
+				i = e - 1;
+				continue;
+			}
+			size_t g = tex_group(src, len, k);
+			size_t ta = k + 1, tz = g > ta ? g - 1 : ta;
+			mi_line ln;
+			ln.start = (uint32_t)i;
+			ln.no = tex_line(line_at, nlines, (uint32_t)i);
+			ln.s = src + i;
+			ln.end = (uint32_t)g;
+			size_t si = mi_line_sym(out, MI_KIND_HEADING, src + ta, tz - ta, src + ta, tz - ta, &ln);
+			mi_symbol *s = &out->syms[si];
+			s->end_line = tex_line(line_at, nlines, (uint32_t)(g > i ? g - 1 : g));
+			uint32_t nl = s->end_line < nlines ? line_at[s->end_line] : 0;
+			if (nl) {
+				s->body_byte = nl;
+				s->body_line = s->end_line + 1;
+			}
+			if (nh == caph) {
+				caph = caph ? caph * 2 : 32;
+				heads = mi_xrealloc(heads, caph * sizeof(*heads));
+			}
+			heads[nh++] = (tex_head){ si, sec };
+			if (sec < top)
+				top = sec;
+			i = g - 1;
+			continue;
+		}
+		int imp = word_in(w, wl, tex_imports);
+		int mac = word_in(w, wl, tex_macros);
+		if (imp >= 0 || mac >= 0) {
+			/* skip [options] */
+			while (k < len && (src[k] == ' ' || src[k] == '*'))
+				k++;
+			if (imp >= 0 && k < len && src[k] == '[') {
+				while (k < len && src[k] != ']')
+					k++;
+				k++;
+			}
+			size_t na, nz;
+			if (k < len && src[k] == '{') {
+				size_t g = tex_group(src, len, k);
+				na = k + 1;
+				nz = g > na ? g - 1 : na;
+			} else if (mac >= 0 && k < len && src[k] == '\\') {
+				na = k;
+				nz = k + 1;
+				while (nz < len && (isalpha((unsigned char)src[nz]) || src[nz] == '@'))
+					nz++;
+			} else {
+				continue;
+			}
+			while (na < nz && isspace((unsigned char)src[na]))
+				na++;
+			while (nz > na && isspace((unsigned char)src[nz - 1]))
+				nz--;
+			if (nz == na || nz - na > 200)
+				continue;
+			uint32_t line = tex_line(line_at, nlines, (uint32_t)i);
+			if (imp >= 0) {
+				/* \usepackage{a,b} imports each */
+				for (size_t x = na; x < nz;) {
+					size_t y = x;
+					while (y < nz && src[y] != ',')
+						y++;
+					size_t p = x, q = y;
+					while (p < q && isspace((unsigned char)src[p]))
+						p++;
+					while (q > p && isspace((unsigned char)src[q - 1]))
+						q--;
+					if (q > p) {
+						mi_ref *r = mi_parsed_add_ref(out);
+						r->callee = mi_parsed_strndup(out, src + p, q - p);
+						r->line = line;
+						r->line_byte = line_at[line - 1];
+						r->kind = MI_REF_IMPORT;
+					}
+					x = y + 1;
+				}
+			} else {
+				uint32_t le = line < nlines ? line_at[line] - 1 : (uint32_t)len;
+				mi_line ln = { src + i, (uint32_t)i, le, le, line };
+				mi_line_sym(out, MI_KIND_MACRO, src + na, nz - na, src + i, le - i, &ln);
+			}
+			i = nz;
+		}
+	}
+	/* levels relative to the highest sectioning command used */
+	for (size_t h = 0; h < nh; h++) {
+		int lv = heads[h].rank - top + 1;
+		out->syms[heads[h].sym].level = (uint8_t)(lv > 6 ? 6 : lv);
+	}
+	/* \end{document} closes the last section */
+	uint32_t eof = (uint32_t)len, last = nlines;
+	const char *ed = memmem(src, len, "\\end{document}", 14);
+	if (ed) {
+		eof = (uint32_t)(ed - src);
+		last = tex_line(line_at, nlines, eof);
+		last = last > 1 ? last - 1 : 1;
+	}
+	mi_line_heading_spans(out, 0, eof, last);
+	mi_line_nest(out, src);
+	free(heads);
+	free(line_at);
 	return 0;
 }
 
 const mi_lang_row mi_lang_latex = {
 	.id = MI_LANG_LATEX,
 	.name = "latex",
-	.exts = " .tex .ltx .sty .cls ",
-	.scan = tx_scan,
+	.exts = " .tex .ltx .latex .sty .cls ",
+	.scan = latex_scan,
 };

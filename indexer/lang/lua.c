@@ -11,7 +11,14 @@ MI_FIX(lua)
 {
 	TSNode n = *(TSNode *)def_node;
 	TSNode name = ts_node_child_by_field_name(n, "name", 4);
-	if (!strcmp(ts_node_type(n), "function_declaration") && !ts_node_is_null(name)) {
+	if (!strcmp(ts_node_type(n), "assignment_statement")) {
+		TSNode vl = ts_node_named_child(n, 0);
+		name = ts_node_is_null(vl) ? vl : ts_node_child_by_field_name(vl, "name", 4);
+		if (!mi_ts_type_is(name, "dot_index_expression"))
+			name = (TSNode){0};
+	}
+	if (!ts_node_is_null(name) && (!strcmp(ts_node_type(n), "function_declaration") ||
+				       !strcmp(ts_node_type(n), "assignment_statement"))) {
 		TSNode table = ts_node_child_by_field_name(name, "table", 5);
 		if (!ts_node_is_null(table) && !s->parent[0]) {
 			uint32_t tl;

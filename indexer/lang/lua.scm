@@ -4,7 +4,12 @@
 (function_declaration name: (method_index_expression method: (identifier) @name)) @definition.method
 ; local f = function () end, M.f = function () end
 (variable_declaration (assignment_statement (variable_list name: (identifier) @name) (expression_list value: (function_definition body: (_) @body)))) @definition.function
-(assignment_statement (variable_list name: [(identifier) (dot_index_expression field: (identifier))] @name) (expression_list value: (function_definition body: (_) @body))) @definition.function
+(chunk (assignment_statement (variable_list name: (identifier) @name) (expression_list value: (function_definition body: (_) @body))) @definition.function)
+(block (assignment_statement (variable_list name: (identifier) @name) (expression_list value: (function_definition body: (_) @body))) @definition.function)
+(assignment_statement (variable_list name: (dot_index_expression field: (identifier) @name)) (expression_list value: (function_definition body: (_) @body))) @definition.function
+; { f = function () end }
+(field name: (identifier) @name value: (function_definition body: (_) @body)) @definition.function
+(field name: (string content: (string_content) @name) value: (function_definition body: (_) @body)) @definition.function
 ; file-level locals
 (chunk (variable_declaration (assignment_statement (variable_list name: (identifier) @name))) @definition.variable)
 (chunk (variable_declaration (variable_list name: (identifier) @name)) @definition.variable)

@@ -7,6 +7,7 @@
 #include "lang_int.h"
 
 #include <string.h>
+#include <strings.h>
 
 MI_FIX(powershell)
 {
@@ -18,6 +19,15 @@ MI_FIX(powershell)
 		if (brace)
 			mi_ts_set_sig(c, s, ts_node_start_byte(n), ts_node_start_byte(n) + (uint32_t)(brace - t));
 	}
+	/* function global:prompt defines prompt in the global scope */
+	static const char *const scopes[] = { "global:", "script:", "local:", "private:" };
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
+		if (!strncasecmp(s->name, scopes[i], strlen(scopes[i]))) {
+			if (i == 3)
+				s->vis = MI_VIS_PRIVATE;
+			s->name += strlen(scopes[i]);
+			break;
+		}
 	const char *nm = s->name[0] == '$' ? s->name + 1 : s->name;
 	if (nm[0] == '_')
 		s->vis = MI_VIS_PRIVATE;

@@ -30,7 +30,8 @@ MI_FIX(svelte)
 	}
 	if (!ts_node_is_null(tag))
 		mi_ts_set_sig(c, s, ts_node_start_byte(tag), ts_node_end_byte(tag));
-	if (!ts_node_is_null(tag) && ts_node_end_byte(tag) < ts_node_end_byte(n)) {
+	if (!ts_node_is_null(tag) && ts_node_end_byte(tag) < ts_node_end_byte(n) &&
+	    s->kind != MI_KIND_HEADING) {
 		size_t len;
 		uint32_t base;
 		mi_ts_src(c, &len, &base);

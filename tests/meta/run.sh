@@ -4,6 +4,7 @@
 # -memory) and small scripted ones (test.mjs).  Prints one `PASS name` /
 # `FAIL name: why` line per case and exits non-zero on any failure.
 #   MCPIDX=/path/to/mcpidx sh tests/meta/run.sh [name-filter]
+# (MCPIDX_FIXTURE: the protocol fixture, default build/mcp-fixture)
 # Node and the servers come from package-lock.json (`npm ci` into
 # tests/meta/node_modules when missing or older than the lock).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +26,11 @@ if [ ! -x "$NODE" ] || [ ! -d "$here/node_modules/@modelcontextprotocol/server-e
 fi
 
 # Test a private copy: a concurrent `make` may relink the binary mid-run.
+# The protocol fixture (tests/mcp/fixture.c) is an upstream of every version.
+FIXTURE=${MCPIDX_FIXTURE:-$top/${MI_OUT:-build}/mcp-fixture}
 bindir=$(mktemp -d "${TMPDIR:-/tmp}/mcpidx-meta-bin.XXXXXX")
 trap 'rm -rf "$bindir"' EXIT
 cp "$MCPIDX" "$bindir/mcpidx" && MCPIDX=$bindir/mcpidx
-export MCPIDX NODE
+if [ -x "$FIXTURE" ]; then cp "$FIXTURE" "$bindir/mcp-fixture" && FIXTURE=$bindir/mcp-fixture; fi
+export MCPIDX NODE FIXTURE
 cd "$here" && "$NODE" test.mjs "$1"

@@ -344,5 +344,216 @@ await test('alias_round_trip_scripted_host', async () => {
   await client.close();
 });
 
+// ---- confirmation by elicitation, list changes to every session, the pin at execute --
+
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const e2State = join(work, 'fixture-e.json');
+writeFileSync(e2State, '{}');
+const efx = { command: NODE, args: [join(here, 'fixture.mjs')], env: { FIXTURE_STATE: e2State } };
+const eidx = join(work, 'eidx');
+
+async function connectWith(index, capabilities, onElicit) {
+  const client = new Client({ name: 'meta-test', version: '1' }, { capabilities });
+  if (onElicit) client.setRequestHandler(ElicitRequestSchema, onElicit);
+  await client.connect(new StdioClientTransport({ command: MCPIDX, args: ['serve', index], stderr: 'ignore' }));
+  return client;
+}
+
+const exec = (c, tool, args) => c.callTool({ name: 'execute', arguments: { tool_name: tool, arguments: args } });
+
+await test('serve_elicitation_confirms_destructive_calls', async () => {
+  const b = await buildIndex('elicit.servers', { mcpServers: { fx: efx } }, eidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const asked = [];
+  let answer = { action: 'accept', content: { approve: true } };
+  const c = await connectWith(eidx, { elicitation: {} }, async (req) => { asked.push(req.params.message); return answer; });
+  try {
+    let r = await exec(c, 'fx/wipe', { area: 'tmp' });
+    check(!r.isError && r.content[0].text === 'wiped tmp', `accepted: ${JSON.stringify(r)}`);
+    check(asked.length === 1 && asked[0].includes('fx/wipe') && asked[0].includes('"area":"tmp"'), `asked: ${JSON.stringify(asked)}`);
+    answer = { action: 'decline' };
+    r = await exec(c, 'fx/wipe', { area: 'home' });
+    check(r.isError && r.content[0].text.includes('declined'), `declined: ${JSON.stringify(r)}`);
+    answer = { action: 'accept', content: { approve: false } };
+    r = await exec(c, 'fx/wipe', { area: 'home' });
+    check(r.isError && r.content[0].text.includes('declined'), `approve false: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/greet', { name: 'di' });
+    check(r.content[0].text === 'hello di' && asked.length === 3, `a read-only tool asked: ${asked.length}`);
+  } finally {
+    await c.close();
+  }
+  // A client that did not declare elicitation is never asked: token round trip.
+  const plain = await connectWith(eidx, {}, null);
+  try {
+    const r = await exec(plain, 'fx/wipe', { area: 'tmp' });
+    check(r.isError && r.structuredContent?.confirmation_required, `no token path: ${JSON.stringify(r)}`);
+  } finally {
+    await plain.close();
+  }
+});
+
+await test('serve_list_changed_reaches_every_session', async () => {
+  // One HTTP server, two change streams (subscriptions/listen) and a third
+  // session whose call makes the upstream change its tools: both streams hear it.
+  const { spawn } = await import('node:child_process');
+  const p = spawn(MCPIDX, ['serve', eidx, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ac = new AbortController();
+  try {
+    let err = '';
+    const url = await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no listen line: ${err}`)), 10000);
+      p.stderr.on('data', (d) => { err += d; const m = err.match(/serving MCP on (http:\/\/\S+\/mcp)/); if (m) { clearTimeout(t); resolve(m[1]); } });
+      p.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    });
+    const listen = async (k) => {
+      const res = await fetch(url, {
+        method: 'POST', signal: ac.signal,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream',
+                   'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: `listen-${k}`, method: 'subscriptions/listen',
+                               params: { notifications: { toolsListChanged: true },
+                                         _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                                                  'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      const rd = res.body.getReader();
+      const st = { text: '', acked: false, changed: false };
+      (async () => {
+        try {
+          for (;;) {
+            const { value, done } = await rd.read();
+            if (done) break;
+            st.text += Buffer.from(value).toString();
+            st.acked = st.text.includes('notifications/subscriptions/acknowledged');
+            st.changed = st.text.includes('notifications/tools/list_changed');
+          }
+        } catch { /* aborted */ }
+      })();
+      return st;
+    };
+    const streams = [await listen(1), await listen(2)];
+    for (let i = 0; i < 100 && !streams.every((s) => s.acked); i++) await sleep(50);
+    check(streams.every((s) => s.acked), `not acknowledged: ${streams.map((s) => s.text).join(' | ')}`);
+    const c = new Client({ name: 'meta-test', version: '1' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const r = await exec(c, 'fx/grow', {});
+    check(r.content[0].text === 'grew', `grow: ${JSON.stringify(r)}`);
+    for (let i = 0; i < 300 && !streams.every((s) => s.changed); i++) await sleep(100);
+    check(streams.every((s) => s.changed), `list_changed on ${streams.filter((s) => s.changed).length} of 2 streams within 30 s`);
+    await c.close();
+  } finally {
+    ac.abort();
+    p.kill('SIGTERM');
+  }
+});
+
+await test('serve_execute_rechecks_the_pin', async () => {
+  // The server changes a tool between two re-indexes without a word:
+  // execute compares the pin with the server's own list before calling.
+  const c = await connectWith(eidx, {}, null);
+  try {
+    let r = await exec(c, 'fx/greet', { name: 'ed' });
+    check(r.content[0].text === 'hello ed', `before: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/rug', {});
+    check(r.content[0].text === 'changed', `rug: ${JSON.stringify(r)}`);
+    r = await exec(c, 'fx/greet', { name: 'ed' });
+    check(r.isError && r.content[0].text.includes('was not run') && r.content[0].text.includes('differ'),
+          `changed tool ran: ${JSON.stringify(r)}`);
+    // the re-index it started quarantines the tool
+    let why = '';
+    for (let i = 0; i < 300 && !why.startsWith('fx/greet: quarantined'); i++) {
+      await sleep(100);
+      r = await c.callTool({ name: 'describe_tools', arguments: { names: ['fx/greet'] } });
+      why = r.content[0].text;
+    }
+    check(why.startsWith('fx/greet: quarantined'), `not quarantined after the re-index: ${why}`);
+  } finally {
+    await c.close();
+  }
+});
+
+await test('ingest_and_execute_over_legacy_sse', async () => {
+  const { spawn } = await import('node:child_process');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), 'sse'],
+                      { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    let up = false;
+    child.stderr.on('data', (d) => { if (String(d).includes('running on port')) up = true; });
+    for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
+    check(up, 'server-everything did not start its SSE transport');
+    const sidx2 = join(work, 'ssidx');
+    const r = await buildIndex('sse.servers', { mcpServers: {
+      old: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, headers: { Authorization: `Bearer ${SECRET}` } } } }, sidx2);
+    check(r.code === 0, `build: ${r.stderr}`);
+    const f = JSON.parse(r.stdout).fetched[0];
+    check(f.tools >= 10 && f.error === '' && f.protocol, `sse fetch: ${r.stdout}`);
+    const ns = JSON.parse((await run(['tools', '-i', sidx2, 'namespaces', '--json'])).stdout);
+    check(ns.namespaces[0].transport === 'sse', `transport: ${JSON.stringify(ns)}`);
+    check(!allIndexBytes(sidx2).includes(SECRET), 'a header secret reached the index');
+    const e = await run(['tools', '-i', sidx2, 'exec', 'old/echo', '{"message":"over sse"}']);
+    check(e.code === 0 && e.stdout.includes('Echo: over sse'), `exec over sse: ${e.stdout}${e.stderr}`);
+  } finally {
+    child.kill();
+  }
+});
+
+// ---- protocol versions of upstream servers -----------------------------------------
+
+const FIXTURE = process.env.FIXTURE;
+
+async function httpFixture() {
+  const { spawn } = await import('node:child_process');
+  const p = spawn(FIXTURE, ['--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`fixture: no listen line: ${err}`)), 10000);
+    p.stderr.on('data', (d) => { err += d; const m = err.match(/serving MCP on (http:\/\/\S+\/mcp)/); if (m) { clearTimeout(t); resolve(m[1]); } });
+    p.on('exit', (code) => reject(new Error(`fixture exited ${code}: ${err}`)));
+  });
+  return { url, stop: () => p.kill('SIGTERM') };
+}
+
+await test('upstream_versions_2024_11_05_to_2026_07_28', async () => {
+  check(FIXTURE && readdirSync(dirname(FIXTURE)).includes('mcp-fixture'), `no protocol fixture at ${FIXTURE} (make build/mcp-fixture)`);
+  const h = await httpFixture();
+  try {
+    const at = (v) => (v ? { command: FIXTURE, protocolVersion: v } : { command: FIXTURE });
+    const want = {
+      negotiated: [at(), '2025-11-25'],
+      v20241105: [at('2024-11-05'), '2024-11-05'],
+      v20250326: [at('2025-03-26'), '2025-03-26'],
+      v20250618: [at('2025-06-18'), '2025-06-18'],
+      v20260728: [at('2026-07-28'), '2026-07-28'],
+      http: [{ url: h.url }, '2025-11-25'],
+      http20260728: [{ url: h.url, protocolVersion: '2026-07-28' }, '2026-07-28'],
+      stateless: [{ command: NODE, args: [join(here, 'stateless.mjs')] }, '2026-07-28'],
+    };
+    const vidx = join(work, 'vidx');
+    const b = await buildIndex('versions.servers', { mcpServers: Object.fromEntries(Object.entries(want).map(([k, v]) => [k, v[0]])) }, vidx);
+    check(b.code === 0, `build: ${b.stdout}${b.stderr}`);
+    const by = Object.fromEntries(JSON.parse(b.stdout).fetched.map((f) => [f.name, f]));
+    for (const [name, [, ver]] of Object.entries(want)) {
+      check(by[name] && by[name].error === '' && by[name].protocol === ver,
+            `${name}: want ${ver}, got ${JSON.stringify(by[name])}`);
+      check(by[name].tools === (name === 'stateless' ? 1 : by.negotiated.tools), `${name} tools: ${by[name].tools}`);
+    }
+    for (const name of ['v20241105', 'v20260728', 'http', 'http20260728']) {
+      const r = await run(['tools', '-i', vidx, 'exec', `${name}/test_simple_text`]);
+      check(r.code === 0 && r.stdout.includes('This is a simple text response for testing.'),
+            `exec over ${name}: ${r.stdout}${r.stderr}`);
+    }
+    // a 2026-07-28-only server refuses initialize: discovered, _meta on each request
+    const r = await run(['tools', '-i', vidx, 'exec', 'stateless/whoami']);
+    check(r.code === 0 && r.stdout.includes('version 2026-07-28'), `stateless exec: ${r.stdout}${r.stderr}`);
+  } finally {
+    h.stop();
+  }
+  const bad = await buildIndex('badversion.servers', { mcpServers: { fx: { command: FIXTURE, protocolVersion: '2025-01-01' } } }, join(work, 'bidx'));
+  check(bad.code !== 0 && bad.stderr.includes('"protocolVersion" is one of 2024-11-05'), `bad version: ${bad.code} ${bad.stderr}`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

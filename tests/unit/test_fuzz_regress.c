@@ -7,7 +7,7 @@
  *   tests/fuzz/corpus/records/   -> tests/fuzz/fuzz_records.c
  *   tests/fuzz/corpus/parse/     -> tests/fuzz/fuzz_parse.c
  *   tests/fuzz/corpus/jsonrpc/   -> tests/fuzz/fuzz_jsonrpc.c
- *   tests/fuzz/corpus/index/     -> tests/fuzz/fuzz_index.c
+ *   tests/fuzz/corpus/index/     -> tests/fuzz/fuzz_index_open.c
  *   tests/fuzz/corpus/editor/    -> tests/fuzz/fuzz_editor.c
  *   tests/fuzz/corpus/regress/TARGET-NAME -> the target TARGET
  *
@@ -56,7 +56,7 @@ static void rg_report(const char *what, const char *file, int line)
 
 #define LLVMFuzzerTestOneInput mi_fuzz_index_one
 #define LLVMFuzzerInitialize mi_fuzz_index_init
-#include "../fuzz/fuzz_index.c"
+#include "../fuzz/fuzz_index_open.c"
 #undef LLVMFuzzerTestOneInput
 #undef LLVMFuzzerInitialize
 

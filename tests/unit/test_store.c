@@ -3,7 +3,8 @@
  * under it: a read of a page cut away while mapped is survived and turns
  * into MI_ERR_DAMAGED, a fresh store is invisible until published and then
  * seen by the next transaction, a writer of a replaced file is told so, a
- * linked .mcpidx is not opened, a grown file is cut back.
+ * linked .mcpidx is not opened, a grown file is cut back; packed values and
+ * a file's references read back as written.
  */
 #include "test.h"
 #include "../../format/format.h"
@@ -40,7 +41,7 @@ static void write_index(const char *dir, int version, size_t big)
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_txn_begin(st, true, &t), 0);
 	CHECK_INT(mi_meta_put_int(t, "version", version), 0);
-	CHECK_INT(mi_put(t, MI_DB_FREFS, "big.c", 5, v, big), 0);
+	CHECK_INT(mi_put(t, MI_DB_REFS, "big.c", 5, v, big), 0);
 	CHECK_INT(mi_put(t, MI_DB_FILES, "big.c", 5, "x", 1), 0);
 	CHECK_INT(mi_txn_commit(t), 0);
 	mi_store_close(st);
@@ -70,14 +71,14 @@ TEST(read_of_a_cut_page_is_survived)
 	size_t vl;
 	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(vl, 400000);
 	/* Cut the file under the open transaction, then read the value's
 	 * last byte: past the new end of the file. */
 	CHECK_INT(truncate(data, 3 * 4096), 0);
 	volatile char last = ((const volatile char *)v)[vl - 1];
 	CHECK_INT(last, 0); /* the guard's page of zeros */
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
 	mi_txn_abort(t);
 	CHECK_INT(mi_txn_begin(st, false, &t), MI_ERR_DAMAGED);
 	/* The file copied back whole: the next transaction maps it afresh. */
@@ -85,7 +86,7 @@ TEST(read_of_a_cut_page_is_survived)
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(file_size(data), size);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(((const char *)v)[vl - 1], 'x');
 	mi_txn_abort(t);
 	mi_store_close(st);
@@ -143,7 +144,7 @@ TEST(fresh_store_is_published_by_rename)
 	/* The reader follows the new file at its next transaction. */
 	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
 	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), 0);
-	CHECK_INT(mi_get(t, MI_DB_FREFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
 	mi_txn_abort(t);
 	/* A writer of the replaced file is told, not let to write into it. */
 	CHECK_INT(mi_txn_begin(writer, true, &t), MI_ERR_STALE);
@@ -391,6 +392,62 @@ TEST(packed_values)
 	free(dir);
 }
 
+/* A file's references are one packed value: they read back in order with
+ * their sequence numbers; a path without any is an empty list; a record
+ * length past the value's end is MI_ERR_CORRUPT, not a read past it. */
+TEST(file_references)
+{
+	char *dir = tmpdir();
+	mi_store *st;
+	mi_txn *t;
+	mi_buf v = {0};
+	mi_frefs fr;
+	const void *rec;
+	size_t rl;
+	uint32_t seq = 99;
+	mi_parsed owner;
+	mi_parsed_init(&owner);
+	char name[32];
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "callee_%d", i % 17);
+		mi_ref r = {.callee = name, .line = (uint32_t)i + 1, .caller_idx = i % 5 - 1,
+			    .kind = (uint8_t)(i % 5), .line_byte = (uint32_t)i * 40};
+		mi_frefs_add(&v, &r);
+	}
+	CHECK(mi_db_packed(MI_DB_FREFS));
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_put(t, MI_DB_FREFS, "a.c", 3, v.buf, v.len), 0);
+	CHECK_INT(mi_put(t, MI_DB_FREFS, "bad.c", 5, "\005ab", 3), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_frefs_open(t, "a.c", 3, &fr), 0);
+	int n = 0, same = 0;
+	while (!mi_frefs_next(&fr, &rec, &rl, &seq)) {
+		mi_ref r;
+		snprintf(name, sizeof name, "callee_%d", n % 17);
+		if (!mi_ref_decode(rec, rl, &r, &owner) && seq == (uint32_t)n && !strcmp(r.callee, name) &&
+		    r.line == (uint32_t)n + 1 && r.caller_idx == n % 5 - 1 && r.kind == n % 5 &&
+		    r.line_byte == (uint32_t)n * 40)
+			same++;
+		n++;
+	}
+	CHECK_INT(n, 300);
+	CHECK_INT(same, 300);
+	CHECK_INT(mi_frefs_open(t, "none.c", 6, &fr), 0);
+	CHECK_INT(mi_frefs_next(&fr, &rec, &rl, NULL), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_frefs_open(t, "bad.c", 5, &fr), 0);
+	CHECK_INT(mi_frefs_next(&fr, &rec, &rl, NULL), MI_ERR_CORRUPT);
+	CHECK_INT(mi_frefs_next(&fr, &rec, &rl, NULL), MI_ERR_NOTFOUND);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	mi_parsed_release(&owner);
+	mi_buf_release(&v);
+	rm_rf(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	RUN(read_of_a_cut_page_is_survived);
@@ -400,5 +457,6 @@ int main(void)
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
 	RUN(packed_values);
+	RUN(file_references);
 	return test_done();
 }

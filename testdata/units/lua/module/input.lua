@@ -14,4 +14,9 @@ local function helper(x)
 end
 
 local cb = function(x) return x end
+M.handlers = {
+  on_exit = function(code) return code end,
+  ["on-error"] = function(e) error(e) end,
+}
+M.reset = function() M.x = nil end
 return M

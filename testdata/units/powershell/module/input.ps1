@@ -14,3 +14,4 @@ class Widget {
 . ./lib.ps1
 Import-Module Foo
 $Global:Count = 0
+function global:Prompt { "PS> " }

@@ -1,5 +1,5 @@
 /*
- * fuzz_index.c - libFuzzer target for damaged index files: the input says
+ * fuzz_index_open.c - libFuzzer target for damaged index files: the input says
  * how to damage a good index (cut it, flip bytes in it, as a bare data file
  * or as a packed file with its trailer), and the damaged file is opened and
  * asked every kind of question.  Nothing may crash, hang or leak;
@@ -12,7 +12,7 @@
  * its size + 1 (0xffffffff: no cut); then records of 4 bytes: a 24-bit
  * little-endian offset (modulo the size) and a byte to xor there.
  *
- *	make fuzz && build/fuzz/fuzz_index -max_total_time=240 \
+ *	make fuzz && build/fuzz/fuzz_index_open -max_total_time=240 \
  *	    -rss_limit_mb=2048 build/fuzz-corpus/index tests/fuzz/corpus/index
  *
  * tests/unit/test_fuzz_regress.c includes this file to replay the corpus
@@ -72,7 +72,7 @@ static void ix_cleanup(void)
 	unlink(ix_file);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", ix_root);
 	if (system(cmd) != 0)
-		fprintf(stderr, "fuzz_index: could not remove %s\n", ix_root);
+		fprintf(stderr, "fuzz_index_open: could not remove %s\n", ix_root);
 }
 
 static int ix_write(const char *path, const void *p, size_t n)
@@ -97,7 +97,7 @@ static void ix_init(void)
 	ix_owner = getpid();
 	snprintf(ix_root, sizeof ix_root, "/tmp/mi-fuzz-index-XXXXXX");
 	if (!mkdtemp(ix_root)) {
-		perror("fuzz_index: mkdtemp");
+		perror("fuzz_index_open: mkdtemp");
 		abort();
 	}
 	atexit(ix_cleanup);
@@ -109,7 +109,7 @@ static void ix_init(void)
 		mkdir(p.buf, 0777);
 		p.buf[strlen(p.buf)] = '/';
 		if (ix_write(p.buf, ix_files[i][1], strlen(ix_files[i][1]))) {
-			fprintf(stderr, "fuzz_index: cannot write %s\n", p.buf);
+			fprintf(stderr, "fuzz_index_open: cannot write %s\n", p.buf);
 			abort();
 		}
 	}
@@ -117,7 +117,7 @@ static void ix_init(void)
 	bo.repo = ix_root;
 	bo.jobs = 1;
 	if (mi_build(&bo, &st, &err)) {
-		fprintf(stderr, "fuzz_index: building the fixture failed: %s\n", mi_buf_str(&err));
+		fprintf(stderr, "fuzz_index_open: building the fixture failed: %s\n", mi_buf_str(&err));
 		abort();
 	}
 	mi_build_stats_release(&st);
@@ -125,14 +125,14 @@ static void ix_init(void)
 	mi_buf_addf(&p, "%s/.mcpidx/data.mdb", ix_root);
 	char *good;
 	if (mi_read_file(p.buf, &good, &ix_good_len)) {
-		fprintf(stderr, "fuzz_index: cannot read %s\n", p.buf);
+		fprintf(stderr, "fuzz_index_open: cannot read %s\n", p.buf);
 		abort();
 	}
 	ix_good = (uint8_t *)good;
 	mi_store *gst;
 	*strrchr(p.buf, '/') = 0;
 	if (mi_store_open(p.buf, MI_STORE_RDONLY, &gst)) {
-		fprintf(stderr, "fuzz_index: cannot open %s\n", p.buf);
+		fprintf(stderr, "fuzz_index_open: cannot open %s\n", p.buf);
 		abort();
 	}
 	ix_used = mi_store_size(gst);
@@ -162,7 +162,7 @@ static void ix_save_last(const uint8_t *data, size_t size)
 {
 	const char *path = getenv("MI_FUZZ_LAST");
 	if (path && ix_write(path, data, size))
-		fprintf(stderr, "fuzz_index: cannot write %s\n", path);
+		fprintf(stderr, "fuzz_index_open: cannot write %s\n", path);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
