@@ -62,10 +62,6 @@ static int t_context_pack(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_resul
 					 "a file path) or since (a git revision).");
 	if (!rc)
 		rc = mi_query_pack(q, &po, &r->out);
-	/* The pack's text fits budget_tokens; its structured form (entries,
-	 * left_out, the text again) is held to it too. */
-	if (!rc && !r->out.is_error)
-		mi_mcp_cap_json(&r->out.json, po.budget_tokens, NULL);
 	mi_buf_release(&tb);
 	return rc;
 }
