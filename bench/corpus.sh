@@ -21,6 +21,7 @@ need=""
 ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || need="$need linux-source-6.1"
 [ -d "$gostd" ] || need="$need golang-1.19-src"
 [ -f "$jdksrc" ] || need="$need openjdk-17-source"
+command -v unzip >/dev/null 2>&1 || need="$need unzip"
 if [ -n "$need" ]; then
 	echo "corpus: installing$need" >&2
 	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -12,7 +12,7 @@ cd "$top" || exit 2
 bin=${MCPIDX:-$top/mcpidx}
 jobs=${1:-2}
 src=${KERNEL:-build/kernel/linux-source-6.1}
-langs="kconfig asm rst dockerfile make devicetree yaml json toml css html lua hcl sql cmake latex ini proto scss xml svelte r powershell"
+langs="kconfig asm rst dockerfile make devicetree yaml json toml css html lua hcl sql cmake latex ini proto scss xml svelte r powershell ocaml awk"
 if [ ! -d "$src" ]; then
 	tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -1)
 	[ -n "$tarball" ] || { echo "kernel-langs: apt-get install linux-source-6.1 first" >&2; exit 2; }

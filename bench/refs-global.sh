@@ -2,6 +2,10 @@
 # refs-global.sh DIR [LANG] - functions used as values (callbacks, struct
 # initializers, method values) found as references, against GNU Global.
 #   LANG: c (default) or go.
+#   REFS_SCOPE=TREE: the tree whose tags say which names are also types,
+#   fields or variables (default DIR).  For a package of a larger tree give
+#   the tree: a name that is a function in DIR but a type elsewhere
+#   (url.Values, sync.Pool's New field) is no function reference.
 # The reference set: every place GNU Global's `global -rx` lists a name of a
 # function (functions as universal-ctags lists them in DIR) where the name is
 # not called (the next character is not '(').  Ours: mcpidx's references of
@@ -25,7 +29,7 @@ if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; the
 	# shellcheck disable=SC2046
 	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
 		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
-		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lstemmer -lpthread -lm \
+		$(pkg-config --libs lmdb libxxhash msgpack jansson libzstd) -lstemmer -lpthread -lm \
 		-o "$dump" || { echo "refs-global: cannot build $dump (run make first)" >&2; exit 2; }
 fi
 case $lang in
@@ -37,7 +41,10 @@ dir=$(cd "$dir" && pwd)
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/db"
-( cd "$dir" && find . -type f | grep -E "$pat" | sed 's|^\./||' > "$tmp/files" &&
+# Go's testdata directories hold fixtures of the type checker and of go/doc,
+# deliberately invalid Go among them; they are left out.
+( cd "$dir" && find . -type f | grep -E "$pat" | { [ "$lang" = go ] && grep -v '/testdata/' || cat; } |
+  sed 's|^\./||' > "$tmp/files" &&
   gtags -q --gtagslabel=$label -f "$tmp/files" "$tmp/db" ) || { echo "refs-global: gtags failed" >&2; exit 2; }
 # Names that name only functions: a name-based reference to one of them is
 # a reference to a function (names also used for variables, parameters,
@@ -45,7 +52,7 @@ mkdir "$tmp/db"
 # shellcheck disable=SC2086
 ctags -R --languages=$cl $kinds -f - "$dir" 2>/dev/null | cut -f1 | sort -u > "$tmp/fn"
 # shellcheck disable=SC2086
-ctags -R --languages=$cl $other -f - "$dir" 2>/dev/null | cut -f1 | sort -u > "$tmp/other"
+ctags -R --languages=$cl $other -f - "${REFS_SCOPE:-$dir}" 2>/dev/null | cut -f1 | sort -u > "$tmp/other"
 comm -23 "$tmp/fn" "$tmp/other" > "$tmp/fn2"
 # Go: exported names only (ctags does not list locals and parameters, whose
 # names collide with unexported functions; capitalised names rarely do).
@@ -54,7 +61,7 @@ if [ "$lang" = go ]; then grep '^[A-Z]' "$tmp/fn2"; else cat "$tmp/fn2"; fi > "$
 # (-s too: without a definition parser for Go, every name is a "symbol")
 ( cd "$dir" && export GTAGSROOT="$dir" GTAGSDBPATH="$tmp/db" GTAGSLABEL=$label &&
   global -rx '.*'; global -sx '.*' ) 2>/dev/null |
-	awk -v names="$tmp/fnames" '
+	awk -v names="$tmp/fnames" -v lang="$lang" '
 	BEGIN { while ((getline n < names) > 0) fn[n] = 1 }
 	{ name = $1; line = $2; path = $3; if (!(name in fn)) next
 	  text = $0; sub(/^[^ ]+ +[0-9]+ +[^ ]+ /, "", text)
@@ -65,8 +72,23 @@ if [ "$lang" = go ]; then grep '^[A-Z]' "$tmp/fn2"; else cat "$tmp/fn2"; fi > "$
 	  while ((i = index(rest, name)) > 0) {
 		b = i > 1 ? substr(rest, i - 1, 1) : " "; a = substr(rest, i + length(name))
 		if (b !~ /[A-Za-z0-9_]/ && a !~ /^[A-Za-z0-9_]/) {
-			t = a; sub(/^[ \t]*/, "", t); c = substr(t, 1, 1)
-			if (c != "(" && c != ".") val = 1
+			t = a; sub(/^[ \t]*/, "", t)
+			# Go: the type arguments of a generic function come between
+			# the name and its call (Reduce[int](s, 0, f))
+			if (lang == "go" && substr(t, 1, 1) == "[") {
+				d = 0
+				for (j = 1; j <= length(t); j++) {
+					ch = substr(t, j, 1)
+					if (ch == "[") d++
+					else if (ch == "]" && --d == 0) break
+				}
+				t = substr(t, j + 1); sub(/^[ \t]*/, "", t)
+			}
+			c = substr(t, 1, 1)
+			# Go: the definition of a generic function (func F[T any]...)
+			pre = substr(text, 1, length(text) - length(rest) + i - 1)
+			def = lang == "go" && pre ~ /func[ \t]+(\([^)]*\)[ \t]*)?$/
+			if (c != "(" && c != "." && !def) val = 1
 		}
 		rest = substr(rest, i + length(name))
 	  }

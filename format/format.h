@@ -593,6 +593,10 @@ typedef struct mi_bm25f {
 	float b[MI_SM__COUNT][MI_SF__COUNT]; /* length normalisation per mode and field */
 } mi_bm25f;
 extern const mi_bm25f mi_bm25f_params;
+/* A signature of mi_bm25f_params, stored with the index (meta
+ * "search.wsig") so a reader knows whether the stored score bounds were
+ * computed with the weights it scores with. */
+int64_t mi_bm25f_sig(void);
 
 /* Weighted, length-normalised term frequency of one posting in mode sm
  * (0 when the posting is not scored in that mode).  tf/len hold MI_SF__COUNT

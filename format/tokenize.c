@@ -446,6 +446,11 @@ const mi_bm25f mi_bm25f_params = {
 	},
 };
 
+int64_t mi_bm25f_sig(void)
+{
+	return (int64_t)(mi_hash64(&mi_bm25f_params, sizeof(mi_bm25f_params)) >> 1);
+}
+
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		   const uint32_t *len, const float *avg)
 {

@@ -57,6 +57,9 @@ mi_parsed *mi_ts_parsed(mi_ts_ctx *c);
 const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b);
 /* Compile error of a language's query, or NULL. */
 const char *mi_ts_query_error(int lang);
+/* true once lang's query has been compiled in this process: queries
+ * compile on the first file of their language, never at start-up. */
+bool mi_ts_query_compiled(int lang);
 
 /* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked
  * (indexer/lang/c.c). */

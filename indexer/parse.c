@@ -1075,6 +1075,16 @@ mi_parsed *mi_ts_parsed(mi_ts_ctx *c)
 	return c->p;
 }
 
+bool mi_ts_query_compiled(int lang)
+{
+	if (lang <= MI_LANG_NONE || lang >= MI_LANG__COUNT)
+		return false;
+	pthread_mutex_lock(&once_mu);
+	bool done = compiled[lang].q || compiled[lang].error;
+	pthread_mutex_unlock(&once_mu);
+	return done;
+}
+
 const char *mi_ts_query_error(int lang)
 {
 	mi_compiled *mc = get_compiled(lang);

@@ -1023,9 +1023,13 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		goto out;
 	had_index = mi_db_count(t, MI_DB_TERMS) > 0;
 	if (had_index) {
+		int64_t ws = 0;
 		mi_meta_get_int(t, "search.chunks", &n);
 		for (int f = 0; f < MI_SF__COUNT; f++)
 			mi_meta_get_int(t, sw_len_keys[f], &tot[f]);
+		/* Bounds made with other weights are recomputed. */
+		if (mi_meta_get_int(t, "search.wsig", &ws) || ws != mi_bm25f_sig())
+			rescan = true;
 	}
 	n += sw.dn;
 	if (n < 0)
@@ -1129,7 +1133,8 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 					   (int64_t)lroundf(bavg[f] * 1000))))
 			goto out;
 	}
-	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)))
+	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)) ||
+	    (err = mi_meta_put_int(t, "search.wsig", mi_bm25f_sig())))
 		goto out;
 	err = mi_del(t, MI_DB_META, "search.pending", strlen("search.pending"));
 	if (nchunks)
@@ -1212,7 +1217,8 @@ int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 		    (err = mi_meta_put_int(t, sw_bavg_keys[i],
 					   (int64_t)lroundf(f->bavg[i] * 1000))))
 			return err;
-	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)))
+	if ((err = mi_meta_put_int(t, "search.format", SW_FORMAT)) ||
+	    (err = mi_meta_put_int(t, "search.wsig", mi_bm25f_sig())))
 		return err;
 	if (nchunks)
 		*nchunks = (size_t)f->tot.nchunks;

@@ -32,6 +32,7 @@ typedef struct srt_lane {
 	srt_ent *ents;     /* one per record */
 	size_t n, cap;
 	size_t spills;     /* runs written */
+	uint64_t *runn;    /* records of each run */
 } srt_lane;
 
 /* A source of the merge: a run file being read, or a lane's sorted rest. */
@@ -39,6 +40,7 @@ typedef struct srt_src {
 	FILE *f;           /* the run, or NULL for a lane in memory */
 	srt_lane *lane;    /* the lane in memory */
 	size_t at;         /* next entry of lane */
+	uint64_t left;     /* records of the run not read yet */
 	mi_buf rec;        /* the current record's key and value (runs) */
 	const uint8_t *k, *v;
 	size_t kl, vl;
@@ -195,7 +197,8 @@ void mi_sorter_spill(mi_sorter *s, int lane)
 		}
 		if (fclose(f) && !s->err)
 			s->err = errno;
-		l->spills++;
+		l->runn = mi_xrealloc(l->runn, (l->spills + 1) * sizeof(*l->runn));
+		l->runn[l->spills++] = l->n;
 	}
 	s->records += l->n;
 	l->n = 0;
@@ -203,22 +206,26 @@ void mi_sorter_spill(mi_sorter *s, int lane)
 	mi_buf_release(&path);
 }
 
-/* Reads the next record of a run into src; false at its end. */
+/* Reads the next record of a run into src; false at its end (a run
+ * shorter or longer than it was written is an I/O error). */
 static bool run_next(mi_sorter *s, srt_src *src)
 {
 	uint64_t kl = 0, vl = 0;
 	int c;
-	size_t h = 0;
+	if (!src->left) {
+		if (getc_unlocked(src->f) != EOF)
+			s->err = s->err ? s->err : EIO;
+		return false;
+	}
+	src->left--;
 	for (int field = 0; field < 2; field++) {
 		uint64_t x = 0;
 		int shift = 0;
 		do {
-			if ((c = getc(src->f)) == EOF) {
-				if (field || h) /* cut inside a record */
-					s->err = s->err ? s->err : EIO;
+			if ((c = getc_unlocked(src->f)) == EOF) {
+				s->err = s->err ? s->err : EIO; /* cut short */
 				return false;
 			}
-			h++;
 			x |= (uint64_t)(c & 0x7f) << shift;
 			shift += 7;
 		} while ((c & 0x80) && shift < 64);
@@ -296,6 +303,7 @@ int mi_sorter_finish(mi_sorter *s)
 				s->err = s->err ? s->err : errno;
 			} else {
 				setvbuf(src->f, NULL, _IOFBF, SORT_READBUF);
+				src->left = l->runn[r];
 				unlink(path.buf); /* gone once closed */
 				s->nsrcs++;
 			}
@@ -364,6 +372,7 @@ void mi_sorter_free(mi_sorter *s)
 		}
 		mi_buf_release(&l->data);
 		free(l->ents);
+		free(l->runn);
 	}
 	free(s->lanes);
 	free(s->srcs);

@@ -193,6 +193,14 @@ typedef struct mi_meta_req {
 		   mi_buf *out);
 	void *ctx;
 	const char *session;           /* groups executions into bundles */
+	/* 2026-07-28: no request of ours on the client's stream; a client that
+	 * declared elicitation (can_input) answers our question by calling
+	 * again with inputResponses (input) and our requestState (state).
+	 * input_required receives the InputRequiredResult fields (no braces). */
+	bool can_input;
+	json_t *input;
+	const char *state;
+	mi_buf *input_required;
 } mi_meta_req;
 
 typedef struct mi_meta_opts {

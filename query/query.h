@@ -77,6 +77,7 @@ typedef struct mi_rank_params {
 	float test;              /* factor of test code, unless the query speaks of tests */
 	float gen;               /* factor of generated code */
 	float name_share;        /* exponent: name weight follows the share of it met */
+	float abbr;              /* weight of a query word's abbreviation (0 = none) */
 } mi_rank_params;
 extern const mi_rank_params mi_rank_defaults;
 

@@ -14,6 +14,12 @@
 #define Q_JOIN_WORDS 16         /* query words considered for joining */
 #define Q_JOIN_WORD_MAX 24      /* longer words are not joined */
 #define Q_JOIN_GAP 2            /* content words joined at most this far apart */
+#define Q_MAX_ABBR 8            /* abbreviation terms added to a query */
+#define Q_ABBR_MIN 3            /* shortest abbreviation tried */
+#define Q_ABBR_PER_WORD 2       /* abbreviations kept per query word */
+#ifndef Q_ABBR_FIELDS
+#define Q_ABBR_FIELDS (1u << MI_SF_NAME | 1u << MI_SF_SIG | 1u << MI_SF_PATH)
+#endif
 #define Q_MAX_QUERY 4096        /* query bytes tokenized */
 #define Q_MAX_LIMIT 200         /* results per call */
 #define Q_SNIP_LINES 5          /* source lines in a folded snippet */
@@ -41,6 +47,7 @@ const mi_rank_params mi_rank_defaults = {
 	.test = 0.8f,
 	.gen = 0.5f,        /* set, not fitted: few answers are generated */
 	.name_share = 1.0f,
+	.abbr = 0.35f,       /* fitted: 0.34 */
 };
 
 /* ---- one term's postings, read in document order ----------------------------- */
@@ -57,6 +64,7 @@ typedef struct q_it {
 	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
 	bool joined;               /* a joined-word term (not a query word) */
+	bool abbr;                 /* an abbreviation of a query word */
 	bool whole;                /* the whole form of a query word of several parts */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
@@ -199,11 +207,12 @@ typedef struct q_term {
 	uint8_t len;
 	uint16_t qtf;              /* times in the query */
 	bool joined;               /* made by joining query words */
+	bool abbr;                 /* a prefix of a query word the index holds */
 	bool whole;                /* the whole form of an identifier in the query */
 } q_term;
 
 typedef struct q_terms {
-	q_term t[Q_MAX_TERMS + Q_MAX_JOINED];
+	q_term t[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	size_t n;
 	size_t dropped;            /* distinct terms over the cap */
 } q_terms;
@@ -368,6 +377,69 @@ static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn
 			    (st[i].len != wl[i] || memcmp(st[i].s, w[i], wl[i])))
 				q_join_try(tk, qt, t, st[i].s, st[i].len, w[j], wl[j]);
 		}
+}
+
+/*
+ * Code abbreviates what a question spells out: "reinitialize" is reinit,
+ * "decrement" dec, "statistics" stat, "information" info, "allocate"
+ * alloc.  For each content word of the query, the longest prefixes
+ * (at least Q_ABBR_MIN letters, two shorter than the word, shorter than the
+ * word's own stem) the index holds as terms are added, at most
+ * Q_ABBR_PER_WORD per word, scored where a chunk names or declares them
+ * (name, signature, path) at the ranking's abbr weight.
+ */
+static void q_abbrev(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn *t)
+{
+	if (qlen == 0)
+		return;
+	for (size_t i = 0; i < qlen;) {
+		size_t j = i;
+		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z')))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		size_t wl = j - i;
+		char w[Q_JOIN_WORD_MAX];
+		q_one st = { .n = 0 };
+		int kept = 0;
+		if (wl < Q_ABBR_MIN + 2 || wl > Q_JOIN_WORD_MAX) {
+			i = j;
+			continue;
+		}
+		for (size_t x = 0; x < wl; x++)
+			w[x] = (char)(q[i + x] >= 'A' && q[i + x] <= 'Z' ? q[i + x] + 32 : q[i + x]);
+		i = j;
+		/* Words of several parts (camelCase) are identifiers, not prose. */
+		for (size_t x = 1; x < wl; x++)
+			if (q[j - wl + x] >= 'A' && q[j - wl + x] <= 'Z')
+				goto next;
+		if (mi_tok_is_stop(w, wl))
+			continue;
+		mi_tok_run(tk, w, wl, 0, q_on_one, &st);
+		if (st.n != 1)
+			continue;
+		for (size_t pl = wl - 2; pl >= Q_ABBR_MIN && kept < Q_ABBR_PER_WORD; pl--) {
+			const void *v;
+			size_t vl, before = qt->n;
+			if (pl >= st.len || qt->n >= Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR)
+				continue;
+			if (mi_tok_is_stop(w, pl) || mi_get(t, MI_DB_TERMS, w, pl, &v, &vl))
+				continue;
+			for (size_t x = 0; x < qt->n; x++)
+				if (qt->t[x].len == pl && !memcmp(qt->t[x].s, w, pl))
+					goto dup;
+			memcpy(qt->t[qt->n].s, w, pl);
+			qt->t[qt->n].len = (uint8_t)pl;
+			qt->t[qt->n].qtf = 1;
+			qt->t[qt->n].abbr = true;
+			qt->n++;
+		dup:
+			kept += qt->n > before;
+		}
+	next:;
+	}
 }
 
 typedef struct q_filter {
@@ -675,7 +747,7 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 					 q_tfn(rp, ns, it->flags & it->fmask, it->tf, it->len, qc->avg);
 			if (tfn > 0) {
 				score += it->w * tfn * (k1 + 1) / (k1 + tfn);
-				if (!it->joined)
+				if (!it->joined && !it->abbr)
 					matched += it->w;
 			}
 		}
@@ -940,6 +1012,8 @@ typedef struct q_res {
 	mi_chunk c;                /* points into the map */
 	char *path;                /* malloc'd */
 	char *content;             /* malloc'd snippet */
+	const void *src;           /* the file's source, once read (until the txn ends) */
+	size_t src_len;
 } q_res;
 
 /* Folded snippet: lines [from, to] of src, at most Q_SNIP_LINES of them,
@@ -1159,12 +1233,35 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t to
 
 /* ---- entry points ------------------------------------------------------------------ */
 
+/*
+ * The source of result r's file: read once per call for the results of one
+ * file (sources are stored compressed, whole files, and hits cluster in
+ * files: on the kernel subset 10 hits come from 4 files).  The pointer
+ * lives until the transaction ends.
+ */
+static bool q_result_src(mi_txn *t, q_res *res, size_t nres, q_res *r,
+			 const void **src, size_t *sl)
+{
+	for (size_t i = 0; i < nres; i++)
+		if (res[i].src && (res[i].doc >> 32) == (r->doc >> 32)) {
+			r->src = res[i].src;
+			r->src_len = res[i].src_len;
+			break;
+		}
+	if (!r->src && mi_get(t, MI_DB_SRC, r->path, strlen(r->path), &r->src, &r->src_len))
+		return false;
+	*src = r->src;
+	*sl = r->src_len;
+	return true;
+}
+
 static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 {
 	q_terms qt = { .n = 0 };
 	q_ctx qc = { .docs = docs, .all = o->all,
 		     .rp = o->rank ? o->rank : &mi_rank_defaults };
-	q_it its[Q_MAX_TERMS + Q_MAX_JOINED], *itp[Q_MAX_TERMS + Q_MAX_JOINED];
+	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	q_it *itp[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	size_t nit = 0, k, kb, nh = 0, qlen;
 	q_hit *heap = NULL;
 	q_it *req;
@@ -1245,6 +1342,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	}
 	qc.t = t;
 	q_joined(tk, o->query, qlen, &qt, t);
+	if (!docs && qc.rp->abbr > 0)
+		q_abbrev(tk, o->query, qlen, &qt, t);
 	for (size_t i = 0; i < qt.n; i++) {
 		const void *v;
 		size_t vl;
@@ -1257,15 +1356,19 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (idf < 0.01f)
 			idf = 0.01f;
 		ub = docs ? ts.ub_docs : ts.ub_code;
-		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? qc.rp->join : 1);
+		its[nit].w = idf * qt.t[i].qtf * (qt.t[i].joined ? qc.rp->join :
+						  qt.t[i].abbr ? qc.rp->abbr : 1);
 		its[nit].joined = qt.t[i].joined;
+		its[nit].abbr = qt.t[i].abbr;
 		its[nit].whole = qt.t[i].whole;
-		if (!qt.t[i].joined)
+		if (!qt.t[i].joined && !qt.t[i].abbr)
 			qc.wsum += its[nit].w;
 		/* A joined term counts where it names the chunk, not where the
 		 * chunk merely calls it. */
 		its[nit].fmask = qt.t[i].joined ? (1u << MI_SF_NAME | MI_POSTF_PRIVATE |
-						   MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
+						   MI_POSTF_MD | MI_POSTF_AUX) :
+				 qt.t[i].abbr ? (Q_ABBR_FIELDS | MI_POSTF_PRIVATE |
+						 MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
 		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
 		if (!docs && !q_bounds_hold(qc.rp))
 			its[nit].ub = its[nit].w * (k1 + 1); /* tfn unbounded */
@@ -1319,7 +1422,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (docs && !(r->c.kind == MI_KIND_HEADING || r->c.kind == MI_KIND_NONE)) {
 			size_t dl = r->c.doc_len > Q_DOC_CHARS ? Q_DOC_CHARS : r->c.doc_len;
 			r->content = mi_xstrndup(r->c.doc, dl);
-		} else if (!mi_get(t, MI_DB_SRC, r->path, strlen(r->path), &src, &sl)) {
+		} else if (q_result_src(t, res, nres, r, &src, &sl)) {
 			uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
 			r->content = q_snippet(src, sl, from, r->c.end_line,
 					       r->c.snip_line ? r->c.snip_byte : 0);

@@ -3,8 +3,9 @@
  * npm grammar cannot read `obj-$(CONFIG_X) += a.o`, the commonest line of
  * a kernel Makefile): variables (the first assignment of each name), rule
  * targets with their recipe as the span, define ... endef macros,
- * include as an import, prerequisites as value references and
- * $(call name,...) as calls.
+ * include as an import, prerequisites as value references,
+ * $(call name,...) as calls and CONFIG_X as a reference to the Kconfig
+ * symbol X.
  */
 #include "lang_int.h"
 
@@ -48,6 +49,30 @@ static void mk_calls(mi_scan *s, uint32_t a, uint32_t e, int caller)
 	}
 }
 
+/* Kconfig symbols a line names, CONFIG_X in $(CONFIG_X), ifdef CONFIG_X or
+ * obj-$(CONFIG_X): value references to X (Kconfig's name for it), up to a
+ * comment. */
+static void mk_configs(mi_scan *s, uint32_t a, uint32_t e)
+{
+	const char *src = s->src;
+	for (uint32_t i = a; i + 7 < e; i++) {
+		if (src[i] == '#' && (i == a || src[i - 1] != '\\'))
+			return;
+		if (memcmp(src + i, "CONFIG_", 7) ||
+		    (i > a && (src[i - 1] == '_' || (src[i - 1] >= 'A' && src[i - 1] <= 'Z') ||
+			       (src[i - 1] >= 'a' && src[i - 1] <= 'z') ||
+			       (src[i - 1] >= '0' && src[i - 1] <= '9'))))
+			continue;
+		uint32_t q = i + 7, z = q;
+		while (z < e && (src[z] == '_' || (src[z] >= 'A' && src[z] <= 'Z') ||
+				 (src[z] >= 'a' && src[z] <= 'z') || (src[z] >= '0' && src[z] <= '9')))
+			z++;
+		if (z > q)
+			mi_scan_ref(s, MI_REF_VALUE, q, src + q, z - q, -1);
+		i = z;
+	}
+}
+
 static int mk_scan(const char *src, size_t len, mi_parsed *out)
 {
 	mi_scan s;
@@ -80,6 +105,7 @@ static int mk_scan(const char *src, size_t len, mi_parsed *out)
 			continue;
 		}
 		rule = -1;
+		mk_configs(&s, b, end);
 		if (mk_is(src, b, e, "include") || mk_is(src, b, e, "-include") ||
 		    mk_is(src, b, e, "sinclude")) {
 			uint32_t i = b;

@@ -500,6 +500,57 @@ await test('ingest_and_execute_over_legacy_sse', async () => {
   }
 });
 
+await test('serve_elicitation_by_retry_for_2026_07_28_clients', async () => {
+  // 2026-07-28 has no request of ours on the client's stream: the question
+  // comes back as input_required, the client calls again with the answer.
+  const { spawn } = await import('node:child_process');
+  const p = spawn(MCPIDX, ['serve', eidx], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let buf = '';
+  p.stdout.on('data', (d) => {
+    buf += d;
+    for (let nl; (nl = buf.indexOf('\n')) >= 0;) {
+      const m = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+    }
+  });
+  let id = 0;
+  const call = (args, caps, extra = {}) => new Promise((resolve, reject) => {
+    const my = ++id;
+    const t = setTimeout(() => reject(new Error(`no answer to ${my}`)), 60000);
+    waiting.set(my, (m) => { clearTimeout(t); resolve(m); });
+    p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: my, method: 'tools/call', params: {
+      name: 'execute', arguments: args, ...extra,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+               'io.modelcontextprotocol/clientCapabilities': caps } } }) + '\n');
+  });
+  try {
+    const wipe = (area) => ({ tool_name: 'fx/wipe', arguments: { area } });
+    const el = { elicitation: {} };
+    let m = await call(wipe('tmp'), el);
+    const q = m.result;
+    check(q && q.resultType === 'input_required' && q.inputRequests.confirm.method === 'elicitation/create' &&
+          q.inputRequests.confirm.params.message.includes('fx/wipe') && q.requestState, `question: ${JSON.stringify(m)}`);
+    const yes = { confirm: { action: 'accept', content: { approve: true } } };
+    m = await call(wipe('home'), el, { inputResponses: yes, requestState: q.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('does not belong to this call'), `state of another call: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: { confirm: { action: 'decline' } }, requestState: q.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('declined'), `declined: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el);   // a fresh question: the declined one is spent
+    const q2 = m.result;
+    check(q2.resultType === 'input_required' && q2.requestState !== q.requestState, `second question: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: yes, requestState: q2.requestState });
+    check(!m.result.isError && m.result.content[0].text === 'wiped tmp', `accepted: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: yes, requestState: q2.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('answered before'), `answer replayed: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), {});
+    check(m.result.isError && m.result.structuredContent?.confirmation_required, `no elicitation: ${JSON.stringify(m)}`);
+  } finally {
+    p.kill('SIGTERM');
+  }
+});
+
 // ---- protocol versions of upstream servers -----------------------------------------
 
 const FIXTURE = process.env.FIXTURE;

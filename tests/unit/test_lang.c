@@ -21,6 +21,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define UNITS "testdata/units"
 #define GOT_DIR "build/test-log/lang"
@@ -406,9 +408,54 @@ TEST(c_prefilter)
 	CHECK(mi_c_prefilter("int main(void) { return 0; }\n", 29) == NULL);
 }
 
+/* In a fresh process (this binary run again with MI_LAZY_CHILD=1): no
+ * query is compiled before a file is parsed, and parsing a C file compiles
+ * C's query and no other.  Exit status 0, else which step failed. */
+static int lazy_child(void)
+{
+	for (int id = MI_LANG_NONE + 1; id < MI_LANG__COUNT; id++)
+		if (mi_ts_query_compiled(id))
+			return 2;
+	static const char src[] = "int add(int a, int b) { return a + b; }\n";
+	mi_parsed p;
+	mi_parsed_init(&p);
+	int rc = mi_parse_source(MI_LANG_C, src, sizeof(src) - 1, &p);
+	bool found = rc == 0 && p.nsyms == 1;
+	mi_parsed_release(&p);
+	if (!found)
+		return 3;
+	if (!mi_ts_query_compiled(MI_LANG_C))
+		return 4;
+	for (int id = MI_LANG_NONE + 1; id < MI_LANG__COUNT; id++)
+		if (id != MI_LANG_C && mi_ts_query_compiled(id))
+			return 5;
+	return 0;
+}
+
+/* Start-up compiles no query: a process pays only for the languages it
+ * meets (each query takes up to a few hundred ms to compile). */
+TEST(queries_compile_lazily)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		setenv("MI_LAZY_CHILD", "1", 1);
+		execl("/proc/self/exe", "test_lang", (char *)NULL);
+		_exit(127);
+	}
+	int st = 0;
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		TEST_FAIL_("the child parsing one C file exited %d (2: a query compiled at start-up, "
+			   "3: no symbol, 4: C's query not compiled, 5: another language's compiled)",
+			   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
 int main(void)
 {
+	if (getenv("MI_LAZY_CHILD"))
+		return lazy_child();
 	bool regen = getenv("MI_REGEN") && strcmp(getenv("MI_REGEN"), "0");
+	RUN(queries_compile_lazily);
 	RUN(queries_compile);
 	RUN(rows_match_list);
 	RUN(detect_names);

@@ -636,6 +636,56 @@ TEST(joined_query_words_meet_one_word_names)
 	mi_buf_release(&err);
 }
 
+static const char *completion_c =
+	"struct completion { unsigned int done; };\n"
+	"void complete_all(struct completion *x)\n{\n\tx->done = ~0u;\n}\n"
+	"void reinit_completion(struct completion *x)\n{\n\tx->done = 0;\n}\n"
+	"int completion_done(struct completion *x)\n{\n\treturn x->done != 0;\n}\n";
+
+/* The rank of name in the answer to query, ranked with rp. */
+static int rank_with(mi_query *q, const char *query, const mi_rank_params *rp,
+		     const char *name)
+{
+	mi_search_opts o = { .query = query, .format = "json", .all = true, .rank = rp };
+	mi_out out = { 0 };
+	json_t *j;
+	int r;
+
+	mi_query_search(q, &o, &out);
+	j = json_loads(mi_buf_str(&out.json), 0, NULL);
+	r = rank_of(j, name);
+	json_decref(j);
+	mi_out_release(&out);
+	return r;
+}
+
+TEST(spelled_out_words_meet_abbreviated_names)
+{
+	char dir[256];
+	tfile f = { 0, "completion.c", completion_c };
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	mi_rank_params none = mi_rank_defaults;
+
+	snprintf(dir, sizeof(dir), "%s/abbrev", tmp_root);
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		mi_buf_release(&err);
+		return;
+	}
+	/* "reinitialize" is reinit: the function that says it comes first;
+	 * without abbreviations a sibling that only shares "completion" does. */
+	CHECK_INT(rank_with(q, "reinitialize a completion structure", NULL,
+			    "reinit_completion"), 0);
+	none.abbr = 0;
+	CHECK(rank_with(q, "reinitialize a completion structure", &none,
+			"reinit_completion") != 0);
+	mi_query_close(q);
+	mi_buf_release(&err);
+}
+
 /* ---- incremental statistics ------------------------------------------------ */
 
 /* Everything the scores depend on, as text: meta counts, df per term,
@@ -759,6 +809,44 @@ TEST(incremental_statistics_match_a_fresh_build)
 
 /* Pruning must not change the answer: compare the top hits of a small limit
  * with the head of a large one. */
+/* Meta "search.wsig" of the index in dir (-1 when absent). */
+static int64_t stored_wsig(const char *dir)
+{
+	mi_store *st;
+	mi_txn *t;
+	int64_t ws = -1;
+
+	if (mi_store_open(dir, MI_STORE_RDONLY, &st))
+		return -1;
+	if (!mi_txn_begin(st, false, &t)) {
+		mi_meta_get_int(t, "search.wsig", &ws);
+		mi_txn_abort(t);
+	}
+	mi_store_close(st);
+	return ws;
+}
+
+/* Fresh and incremental builds both record the weights their bounds were
+ * made with, so a later build under other weights knows to redo them. */
+TEST(index_records_its_ranking_weights)
+{
+	char idx[256], dir[256];
+	mi_build_opts bo = { .repo = "testdata/search", .out_dir = idx, .jobs = 1 };
+	mi_build_stats bs;
+	mi_buf err = { 0 };
+	tfile f = { 0, "completion.c", completion_c };
+	size_t n = 0;
+
+	CHECK(mi_bm25f_sig() > 0);
+	snprintf(idx, sizeof(idx), "%s/wsig-fresh", tmp_root);
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK(stored_wsig(idx) == mi_bm25f_sig());
+	snprintf(dir, sizeof(dir), "%s/wsig-incr", tmp_root);
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	CHECK(stored_wsig(dir) == mi_bm25f_sig());
+	mi_buf_release(&err);
+}
+
 TEST(pruned_top_k_equals_exhaustive)
 {
 	mi_query *q = open_index("main");
@@ -814,8 +902,10 @@ int main(void)
 	RUN(bad_input_gets_a_clear_answer);
 	RUN(identifier_query_requires_the_identifier);
 	RUN(joined_query_words_meet_one_word_names);
+	RUN(spelled_out_words_meet_abbreviated_names);
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
+	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
 	rc = system(cmd);
 	(void)rc;

@@ -23,3 +23,6 @@ check: tool
 	$(call run_test,smoke)
 
 .PHONY: all check
+ifdef CONFIG_SMP # CONFIG_NOT_THIS
+obj-y += smp.o
+endif
