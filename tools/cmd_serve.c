@@ -175,6 +175,9 @@ int mi_cmd_serve(int argc, char **argv)
 	env = getenv("MCPIDX_TOKEN");
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
+	/* Children (index_codebase's build, compile targets, upstream MCP
+	 * servers) never see it. */
+	unsetenv("MCPIDX_TOKEN");
 	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
 	if (mi_index_link_check(index, &lerr)) {
 		fprintf(stderr, "mcpidx serve: %s\n", mi_buf_str(&lerr));
