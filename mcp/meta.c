@@ -54,6 +54,9 @@ struct mi_meta {
 	char *servers_path;
 	char *side_dir;
 	char *self_exe;
+	char secret[33];           /* binds a requestState to its call */
+	char used[64][17];         /* nonces of requestStates answered (a ring) */
+	unsigned nused;
 	pthread_mutex_t mu;        /* servers, slots, progress table, bundles */
 	mi_servers sv;
 	struct timespec sv_mtime;
@@ -508,34 +511,108 @@ static bool req_cancelled(void *ctx)
 	return r && r->cancelled && r->cancelled(r->ctx);
 }
 
-/* Elicitation: the client asks the person.  1 accepted, 0 declined,
- * -1 could not ask. */
-static int ask_person(const mi_meta_req *req, const char *tool, json_t *args)
+/* The params of our elicitation/create for one call (a new reference). */
+static json_t *confirm_params(const char *tool, json_t *args)
 {
 	char *a = args ? json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	mi_buf msg = {0}, res = {0};
-	json_t *p, *r;
-	char *ps;
-	int rc, answer = -1;
+	mi_buf msg = {0};
+	json_t *p;
 	mi_buf_addf(&msg, "Allow the tool %s to run with these arguments? %s", tool, a ? a : "{}");
 	p = json_pack("{s:s,s:{s:s,s:{s:{s:s,s:s,s:s}},s:[s]}}", "message", mi_buf_str(&msg),
 		      "requestedSchema", "type", "object", "properties", "approve", "type",
 		      "boolean", "title", "Run it", "description", "Run this tool call once",
 		      "required", "approve");
-	ps = json_dumps(p, JSON_COMPACT);
+	free(a);
+	mi_buf_release(&msg);
+	return p;
+}
+
+/* 1 when an elicitation result accepts with approve: true, else 0. */
+static int accepted(json_t *r)
+{
+	const char *action = json_string_value(json_object_get(r, "action"));
+	json_t *ok = json_object_get(json_object_get(r, "content"), "approve");
+	return action && !strcmp(action, "accept") && json_is_true(ok) ? 1 : 0;
+}
+
+/* Elicitation: the client asks the person.  1 accepted, 0 declined,
+ * -1 could not ask. */
+static int ask_person(const mi_meta_req *req, const char *tool, json_t *args)
+{
+	mi_buf res = {0};
+	json_t *p = confirm_params(tool, args), *r;
+	char *ps = json_dumps(p, JSON_COMPACT);
+	int rc, answer = -1;
 	rc = req->ask(req->ctx, "elicitation/create", ps, META_ASK_MS, &res);
 	if (!rc && (r = json_loads(mi_buf_str(&res), 0, NULL))) {
-		const char *action = json_string_value(json_object_get(r, "action"));
-		json_t *ok = json_object_get(json_object_get(r, "content"), "approve");
-		answer = action && !strcmp(action, "accept") && json_is_true(ok) ? 1 : 0;
+		answer = accepted(r);
 		json_decref(r);
 	}
-	free(a);
 	free(ps);
 	json_decref(p);
-	mi_buf_release(&msg);
 	mi_buf_release(&res);
 	return answer;
+}
+
+/* The requestState of a confirmation question: a nonce and a hash of our
+ * secret, the nonce, the tool and the hash of its arguments ("NONCE.HASH"),
+ * so an answer confirms that call, once. */
+static void input_state(const mi_meta *m, const char *nonce, const char *tool,
+			const uint8_t call[16], mi_buf *out)
+{
+	mi_buf b = {0};
+	uint8_t h[16];
+	char hex[33];
+	mi_buf_addf(&b, "mcpidx-input%c%s%c%s%c%s%c", 0, m->secret, 0, nonce, 0, tool, 0);
+	mi_buf_add(&b, call, 16);
+	mi_hash128(b.buf, b.len, h);
+	mi_hash_hex(h, hex);
+	mi_buf_addf(out, "%s.%s", nonce, hex);
+	mi_buf_release(&b);
+}
+
+/* 2026-07-28 elicitation by retry.  1: the retry carries an accepting
+ * answer to this call's question; 0: declined; -1: no answer yet (the
+ * question was put in req->input_required); -2: the requestState is not
+ * this call's, or was answered before. */
+static int ask_by_retry(mi_meta *m, const mi_meta_req *req, const char *tool,
+			json_t *args, const uint8_t call[16])
+{
+	char nonce[17];
+	mi_buf want = {0};
+	int rc = -1;
+	if (req->state && req->input) {
+		json_t *r = json_object_get(req->input, "confirm");
+		size_t nl = strcspn(req->state, ".");
+		if (nl != 16 || !json_is_object(r))
+			return -2;
+		memcpy(nonce, req->state, 16);
+		nonce[16] = 0;
+		input_state(m, nonce, tool, call, &want);
+		rc = strcmp(mi_buf_str(&want), req->state) ? -2 : accepted(r);
+		mi_buf_release(&want);
+		if (rc == -2)
+			return rc;
+		pthread_mutex_lock(&m->mu);
+		for (unsigned i = 0; i < 64; i++)
+			if (!strcmp(m->used[i], nonce))
+				rc = -2;
+		if (rc != -2)
+			snprintf(m->used[m->nused++ % 64], sizeof(m->used[0]), "%s", nonce);
+		pthread_mutex_unlock(&m->mu);
+		return rc;
+	}
+	random_hex(nonce, 8);
+	input_state(m, nonce, tool, call, &want);
+	json_t *p = confirm_params(tool, args);
+	char *ps = json_dumps(p, JSON_COMPACT);
+	mi_buf_addf(req->input_required, "\"inputRequests\":{\"confirm\":{\"method\":"
+		    "\"elicitation/create\",\"params\":%s}},\"requestState\":\"%s\"", ps,
+		    mi_buf_str(&want));
+	free(ps);
+	json_decref(p);
+	mi_buf_release(&want);
+	return -1;
 }
 
 /* The pin again, from the server's own tools/list on the connection the
@@ -638,6 +715,21 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 			}
 		} else {
 			int a = req && req->ask ? ask_person(req, tool, args) : -1;
+			if (a < 0 && req && req->can_input && req->input_required) {
+				a = ask_by_retry(m, req, tool, args, cc.call);
+				if (a == -1) {
+					log_exec(m, tool, req, 0, "confirmation-asked");
+					goto out;
+				}
+				if (a == -2) {
+					tool_error(out, NULL, "The requestState does not belong to this "
+						   "call of %s (its tool or arguments differ, or it was "
+						   "answered before): call it again without "
+						   "inputResponses.", tool);
+					log_exec(m, tool, req, 0, "refused");
+					goto out;
+				}
+			}
 			if (a == 0) {
 				tool_error(out, NULL, "The user declined to run %s.", tool);
 				log_exec(m, tool, req, 0, "declined");
@@ -887,6 +979,7 @@ int mi_meta_open(const mi_meta_opts *o, mi_meta **out, mi_buf *err)
 	m->changed = o->changed;
 	m->changed_ctx = o->changed_ctx;
 	m->side_dir = mi_side_locate(o->index, o->side);
+	random_hex(m->secret, 16);
 	pthread_mutex_init(&m->mu, NULL);
 	pthread_cond_init(&m->stop_cv, NULL);
 	m->policy.state = policy_state;

@@ -50,6 +50,13 @@ static void meta_release(void)
 	mi_meta_close(m);
 }
 
+void mi_mcp_meta_reindex(mi_mcp_env *e, const char *server)
+{
+	mi_meta *m = meta_get(e);
+	if (m)
+		mi_meta_reindex(m, server);
+}
+
 /* Listed when the index holds a tool catalog. */
 static bool meta_applies(mi_mcp_env *e)
 {
@@ -122,9 +129,14 @@ static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 	json_t *av = json_object_get(args, "arguments");
 	/* A person confirms through the client (elicitation) when the client
 	 * declared it; otherwise through the confirm-token round trip. */
+	bool elicit = mi_mcp_ctx_has_cap(c, "elicitation");
+	bool modern = c->version && !strcmp(c->version, MI_MCP_MODERN);
 	mi_meta_req req = {.progress = req_progress, .cancelled = req_cancelled,
-			   .ask = mi_mcp_ctx_has_cap(c, "elicitation") ? req_ask : NULL,
-			   .ctx = c, .session = "mcp"};
+			   .ask = elicit && !modern ? req_ask : NULL,
+			   .ctx = c, .session = "mcp",
+			   /* 2026-07-28: the question goes back as input_required */
+			   .can_input = elicit && modern, .input = c->input_responses,
+			   .state = c->request_state, .input_required = &r->input_required};
 	if (!m)
 		return mi_mcp_result_error(r, "the meta-server could not start");
 	/* The upstream tool's result goes back as it came. */

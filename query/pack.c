@@ -333,6 +333,17 @@ static void add_callers(pack *k, const pk_ent *tg)
 	mi_buf_release(&key);
 }
 
+/* A function defined by assignment to the dotted name the target spells
+ * (JavaScript's `res.send = function send(body)`): its parent is empty,
+ * its signature starts with the name. */
+static bool assigned_as(const mi_symbol *s, const char *item)
+{
+	size_t n = strlen(item);
+	const char *sig = s->sig ? s->sig : "";
+	return (!s->parent || !*s->parent) && !strncmp(sig, item, n) &&
+	       (sig[n] == ' ' || sig[n] == '=');
+}
+
 /* Best definition of NAME or Parent.NAME as a TARGET entry. */
 static int add_symbol_target(pack *k, const char *item)
 {
@@ -370,9 +381,10 @@ static int add_symbol_target(pack *k, const char *item)
 				continue;
 			if (plen) {
 				size_t sl = strlen(s.parent);
-				if (sl < plen || memcmp(s.parent + sl - plen, item, plen) ||
-				    (sl > plen && s.parent[sl - plen - 1] != '.' &&
-				     s.parent[sl - plen - 1] != ':'))
+				if ((sl < plen || memcmp(s.parent + sl - plen, item, plen) ||
+				     (sl > plen && s.parent[sl - plen - 1] != '.' &&
+				      s.parent[sl - plen - 1] != ':')) &&
+				    !assigned_as(&s, item))
 					continue;
 			}
 			char *fpath = mi_xstrndup(fp, fl);

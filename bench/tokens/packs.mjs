@@ -51,7 +51,9 @@ for (const t of targets) {
 		.map((l) => l.replace(/"(\\.|[^"\\])*"|'(\\.|[^'\\])*'|`[^`]*`/g, '""').replace(/(\/\/|#).*$/, ''))
 		.join('\n');
 	const names = new Set();
-	for (const m of body.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)) if (!keywords.has(m[1])) names.add(m[1]);
+	// calls, not the definitions of nested functions (`function name(`, `def name(`)
+	for (const m of body.matchAll(/(\b(?:function|def|func)\s+)?\b([A-Za-z_]\w*)\s*\(/g))
+		if (!m[1] && !keywords.has(m[2])) names.add(m[2]);
 	const got = new Set([...p.entries, ...p.left_out].filter((e) => e.role === 'uses').map((e) => e.name));
 	const miss = [...names].filter((n) => n !== target.name && isDefined(n) && !got.has(n));
 	const files = new Set(p.entries.map((e) => e.path));

@@ -74,4 +74,20 @@ P
 "$MCPIDX" query "$T/ov" pack Store.get --budget 300 --json > "$T/ov.json" || fail "pack Store.get"
 expect_eq "$(json "$T/ov.json" '[(e["role"], e["name"], e["line"]) for e in j["entries"]]')" \
 	"[('target', 'get', 15), ('uses', '_fetch', 4)]" "overload stubs skipped"
+# a JavaScript method assigned to a dotted name is found by that name
+cat > "$T/ov/res.js" <<'P'
+var res = module.exports = {};
+
+function helper(x) {
+  return x;
+}
+
+res.send = function send(body) {
+  return helper(body);
+};
+P
+"$MCPIDX" build "$T/ov" -q || fail "build js"
+"$MCPIDX" query "$T/ov" pack res.send --budget 300 --json > "$T/js.json" || fail "pack res.send"
+expect_eq "$(json "$T/js.json" '[(e["role"], e["name"], e["path"]) for e in j["entries"]]')" \
+	"[('target', 'send', 'res.js'), ('uses', 'helper', 'res.js')]" "dotted assignment target"
 exit 0

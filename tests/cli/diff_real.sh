@@ -4,7 +4,8 @@
 # functions exactly those two show as changed, through the CLI and through
 # MCP (changed_symbols, read_file {diff: true}); a new file git does not
 # track yet shows its symbols as added; unicode marks write ± for changed;
-# context_pack through MCP stays within its budget.
+# context_pack through MCP stays within its budget, and packs what changed
+# since a revision.
 . tests/cli/lib.sh
 src=
 for d in /usr/lib/python3.11/json /usr/lib/python3/json /usr/lib/python3.*/json; do
@@ -88,6 +89,10 @@ assert r["structuredContent"]["total"] == 0, r
 r = call("context_pack", {"target": "JSONDecoder.raw_decode", "budget_tokens": 400})
 s = r["structuredContent"]
 assert s["tokens"] <= 400 and s["entries"][0]["name"] == "raw_decode", s
+r = call("context_pack", {"since": "HEAD", "budget_tokens": 1500})
+s = r["structuredContent"]
+assert sorted(e["name"] for e in s["entries"] if e["role"] == "target") == ["JSONArray", "raw_decode"], s
+assert s["tokens"] <= 1500, s
 r = rpc("tools/call", {"name": "changed_symbols", "arguments": {"since": "nosuch"}})
 assert r.get("isError") and "git does not know revision 'nosuch'" in r["content"][0]["text"], r
 p.stdin.close()

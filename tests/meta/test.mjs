@@ -325,6 +325,42 @@ await test('serve_bundles_suggest_tools_used_together', async () => {
   await sclient.close();
 });
 
+await test('alias_round_trip_through_artifacts', async () => {
+  // The same aliases through the artifact round trip, all over MCP: the host
+  // asks generate_prompt for a real npm server's tool card, its scripted
+  // model answers from the prompt alone, store_llm_result keeps the
+  // phrasings, the server re-indexes that server's catalog, and find_tools
+  // answers a task worded unlike the tool's own text.
+  const client = new Client({ name: 'meta-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: MCPIDX, args: ['serve', sidx, '--artifacts'], stderr: 'ignore' }));
+  try {
+    const para = 'keep track of the folks I work with';
+    const top = async () => (await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } }))
+      .structuredContent.tools || [];
+    check((await top())[0]?.name !== 'memory/create_entities', `already first before aliases: ${JSON.stringify(await top())}`);
+    let r = await client.callTool({ name: 'generate_prompt', arguments: { path: 'tool:memory/create_entities', task: 'aliases' } });
+    const p = r.structuredContent;
+    check(p.status === 'prompt_ready' && p.callbackTool === 'store_llm_result', `prompt: ${JSON.stringify(p).slice(0, 300)}`);
+    check(/create_entities/.test(p.promptForHostLLM) && /entities/i.test(p.promptForHostLLM), 'the prompt carries the tool card');
+    // The scripted model: phrasings for a tool that creates entities.
+    const answer = /entities/i.test(p.promptForHostLLM) ?
+      '1. keep track of the folks I work with\n2. remember the people I meet\n3. note a new project and its owner' : 'nothing';
+    r = await client.callTool({ name: 'store_llm_result', arguments: { ...p.callbackArgs, result: answer } });
+    check(!r.isError && r.structuredContent.data.aliases.phrasings === 3, `store: ${JSON.stringify(r.structuredContent)}`);
+    let hits = [];
+    for (let i = 0; i < 600; i++) {
+      hits = await top();
+      if (hits[0]?.name === 'memory/create_entities') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    check(hits[0]?.name === 'memory/create_entities', `alias not matched within 60 s: ${JSON.stringify(hits)}`);
+    r = await client.callTool({ name: 'get_artifact', arguments: { path: 'tool:memory/create_entities' } });
+    check(r.structuredContent.data.artifacts[0].stale === false, `pinned: ${JSON.stringify(r.structuredContent)}`);
+  } finally {
+    await client.close();
+  }
+});
+
 await test('alias_round_trip_scripted_host', async () => {
   // The host reads the tool's card over MCP, its model writes task
   // phrasings, the host stores them; find_tools then answers a paraphrase
@@ -497,6 +533,57 @@ await test('ingest_and_execute_over_legacy_sse', async () => {
     check(e.code === 0 && e.stdout.includes('Echo: over sse'), `exec over sse: ${e.stdout}${e.stderr}`);
   } finally {
     child.kill();
+  }
+});
+
+await test('serve_elicitation_by_retry_for_2026_07_28_clients', async () => {
+  // 2026-07-28 has no request of ours on the client's stream: the question
+  // comes back as input_required, the client calls again with the answer.
+  const { spawn } = await import('node:child_process');
+  const p = spawn(MCPIDX, ['serve', eidx], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let buf = '';
+  p.stdout.on('data', (d) => {
+    buf += d;
+    for (let nl; (nl = buf.indexOf('\n')) >= 0;) {
+      const m = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (m.id !== undefined && waiting.has(m.id)) { waiting.get(m.id)(m); waiting.delete(m.id); }
+    }
+  });
+  let id = 0;
+  const call = (args, caps, extra = {}) => new Promise((resolve, reject) => {
+    const my = ++id;
+    const t = setTimeout(() => reject(new Error(`no answer to ${my}`)), 60000);
+    waiting.set(my, (m) => { clearTimeout(t); resolve(m); });
+    p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: my, method: 'tools/call', params: {
+      name: 'execute', arguments: args, ...extra,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+               'io.modelcontextprotocol/clientCapabilities': caps } } }) + '\n');
+  });
+  try {
+    const wipe = (area) => ({ tool_name: 'fx/wipe', arguments: { area } });
+    const el = { elicitation: {} };
+    let m = await call(wipe('tmp'), el);
+    const q = m.result;
+    check(q && q.resultType === 'input_required' && q.inputRequests.confirm.method === 'elicitation/create' &&
+          q.inputRequests.confirm.params.message.includes('fx/wipe') && q.requestState, `question: ${JSON.stringify(m)}`);
+    const yes = { confirm: { action: 'accept', content: { approve: true } } };
+    m = await call(wipe('home'), el, { inputResponses: yes, requestState: q.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('does not belong to this call'), `state of another call: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: { confirm: { action: 'decline' } }, requestState: q.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('declined'), `declined: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el);   // a fresh question: the declined one is spent
+    const q2 = m.result;
+    check(q2.resultType === 'input_required' && q2.requestState !== q.requestState, `second question: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: yes, requestState: q2.requestState });
+    check(!m.result.isError && m.result.content[0].text === 'wiped tmp', `accepted: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), el, { inputResponses: yes, requestState: q2.requestState });
+    check(m.result.isError && m.result.content[0].text.includes('answered before'), `answer replayed: ${JSON.stringify(m)}`);
+    m = await call(wipe('tmp'), {});
+    check(m.result.isError && m.result.structuredContent?.confirmation_required, `no elicitation: ${JSON.stringify(m)}`);
+  } finally {
+    p.kill('SIGTERM');
   }
 });
 
