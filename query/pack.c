@@ -857,14 +857,30 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 			put_json_ent(j, &k.e[i], first);
 			first = false;
 		}
+	/* left_out, best ranked first, only while the structured form stays
+	 * within the budget beside the text it repeats; the rest is counted in
+	 * left_out_total (the text's summary line says what was left out) */
+	size_t ttok = mi_token_estimate(mi_buf_str(x), x->len), nleft = 0;
+	bool full = false;
 	mi_buf_adds(j, "],\"left_out\":[");
 	first = true;
-	for (size_t i = 0; i < k.n; i++)
-		if (!k.e[i].in) {
-			put_json_ent(j, &k.e[i], first);
-			first = false;
+	for (size_t i = 0; i < k.n; i++) {
+		if (k.e[i].in)
+			continue;
+		nleft++;
+		if (full)
+			continue;
+		size_t mark = j->len;
+		put_json_ent(j, &k.e[i], first);
+		if (mi_token_estimate(j->buf, j->len) + ttok + 16 > k.budget) {
+			j->len = mark; /* drop it and list no more */
+			j->buf[mark] = 0;
+			full = true;
+			continue;
 		}
-	mi_buf_adds(j, "],\"text\":");
+		first = false;
+	}
+	mi_buf_addf(j, "],\"left_out_total\":%zu,\"text\":", nleft);
 	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
 	mi_buf_addc(j, '}');
 	rc = 0;

@@ -45,8 +45,9 @@ RECIPES = {
 
 # Over their budget today in structuredContent only, and why (docs/security.md,
 # "Budgets"): their text form is still checked.
-KNOWN = {"context_pack": "the structured form repeats the pack's text beside entries "
-                         "and left_out; only the text is fitted to budget_tokens"}
+KNOWN = {"context_pack": "the structured form repeats the pack's text (fitted to "
+                         "budget_tokens) beside a row per entry; left_out is listed only "
+                         "while it fits, the rest counted in left_out_total"}
 
 def made_up(schema):
     args = {}
