@@ -48,6 +48,7 @@ typedef struct pack {
 	size_t budget;      /* budget_tokens */
 	int depth;          /* 1 or 2 */
 	mi_buf err;         /* first resolution error */
+	size_t unread_calls; /* call sites past PK_MAX_CALLERS: counted, not read */
 } pack;
 
 /* A callee name seen in a target's references, and how often. */
@@ -306,12 +307,15 @@ static void add_callers(pack *k, const pk_ent *tg)
 	}
 	int tfam = family(file_lang(k->t, tg->path, strlen(tg->path)));
 	for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl);
-	     !r && seen < PK_MAX_CALLERS && k->n < PK_MAX_CANDS;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	     !r; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		mi_ref ref;
 		if (kl < key.len + 9 || mi_ref_decode(vp, vl, &ref, NULL) ||
 		    ref.kind != MI_REF_CALL || ref.caller_idx < 0)
 			continue;
+		if (seen >= PK_MAX_CALLERS || k->n >= PK_MAX_CANDS) {
+			k->unread_calls++; /* said in the summary, never dropped silently */
+			continue;
+		}
 		const char *fp = (const char *)kp + key.len;
 		size_t fl = kl - key.len - 9;
 		char *fpath = mi_xstrndup(fp, fl);
@@ -682,7 +686,7 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 		mi_buf_addf(&summary, "V* pack: %zu tokens of %zu; %zu target%s, %zu uses, %zu callers",
 			    total, k->budget, ntargets - lout_targets,
 			    ntargets - lout_targets == 1 ? "" : "s", nuses, ncallers);
-		if (lout_uses || lout_callers || lout_targets) {
+		if (lout_uses || lout_callers || lout_targets || k->unread_calls) {
 			mi_buf_adds(&summary, "; left out:");
 			if (lout_targets)
 				mi_buf_addf(&summary, " %zu target%s,", lout_targets,
@@ -692,6 +696,10 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 					    lout_uses > 6 ? ", ..." : "");
 			if (lout_callers)
 				mi_buf_addf(&summary, "%s %zu callers", lout_uses ? "," : "", lout_callers);
+			if (k->unread_calls)
+				mi_buf_addf(&summary, "%s %zu more call sites (find_references "
+					    "pages through them)", lout_uses || lout_callers ? "," : "",
+					    k->unread_calls);
 			mi_buf_adds(&summary, "; raise budget_tokens for them");
 		}
 		for (size_t i = 0; i < k->n; i++)
