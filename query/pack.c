@@ -889,7 +889,34 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 		first = false;
 	}
 	mi_buf_addf(j, "],\"left_out_total\":%zu,\"text\":", nleft);
+	/* the rows beside the text may take the structured form over the
+	 * budget: its copy of the text is then cut at a line (the text content
+	 * holds the whole pack) and says so */
+	size_t head = j->len, htok = mi_token_estimate(j->buf, j->len);
 	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
+	if (x->len && mi_token_estimate(j->buf, j->len) > k.budget) {
+		/* keep the summary line (the last), cut the lines before it */
+		size_t s = x->len - 1;
+		while (s > 0 && x->buf[s - 1] != '\n')
+			s--;
+		size_t stok = mi_token_estimate(x->buf + s, x->len - s);
+		size_t room = k.budget > htok + stok + 24 ? k.budget - htok - stok - 24 : 0;
+		size_t n = 0;
+		for (size_t i = 0; i < s; i++)
+			if (x->buf[i] == '\n') {
+				if (mi_token_estimate(x->buf, i + 1) > room)
+					break;
+				n = i + 1;
+			}
+		mi_buf cut = {0};
+		mi_buf_add(&cut, x->buf, n);
+		mi_buf_add(&cut, x->buf + s, x->len - s);
+		j->len = head;
+		j->buf[head] = 0;
+		mi_buf_add_json_str(j, mi_buf_str(&cut), cut.len);
+		mi_buf_adds(j, ",\"text_cut\":true");
+		mi_buf_release(&cut);
+	}
 	mi_buf_addc(j, '}');
 	rc = 0;
 out_free:
