@@ -675,6 +675,15 @@ void mi_out_reset(mi_out *o);
 int mi_out_error(mi_out *o, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A virtual line about one symbol from outside the source, such as a
+ * stored summary: rendered "V* <label>: <text>" under the symbol that starts
+ * at line (0: the file, at the top).  mi_view_opts.line_notes. */
+typedef struct mi_view_note {
+	uint32_t line;      /* the symbol's start line; 0 = the whole file */
+	const char *label;  /* "summary" */
+	const char *text;   /* one paragraph; newlines become spaces */
+} mi_view_note;
+
 /* How to fold a file. */
 typedef struct mi_view_opts {
 	const char *mode;      /* "outline" (default), "compact", "full" */
@@ -689,6 +698,9 @@ typedef struct mi_view_opts {
 	bool blame;            /* read_file: each symbol's last commit (build --blame) */
 	const char *const *notes; /* per symbol index: V* lines written under its
 				     entry ('\n' between), NULL = none (outline) */
+	const mi_view_note *line_notes; /* V* lines from outside the source by symbol
+					 * line (outline, compact, expand docs|all) */
+	size_t nline_notes;    /* how many */
 } mi_view_opts;
 
 /*

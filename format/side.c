@@ -431,6 +431,30 @@ static bool db_ok(int db)
 	return db > MI_SIDE_META && db < MI_SIDE__COUNT;
 }
 
+/* Counts writes to db, so readers can tell when a cache of it is old. */
+static int bump_gen(mi_side_txn *t, int db)
+{
+	char key[64];
+	int64_t g = 0;
+	int rc;
+	snprintf(key, sizeof key, "gen.%s", side_names[db]);
+	rc = mi_meta_get_int(t->t, key, &g);
+	if (rc && rc != MI_ERR_NOTFOUND)
+		return rc;
+	return mi_meta_put_int(t->t, key, g + 1);
+}
+
+int64_t mi_side_gen(mi_side_txn *t, int db)
+{
+	char key[64];
+	int64_t g = 0;
+	if (!db_ok(db))
+		return 0;
+	snprintf(key, sizeof key, "gen.%s", side_names[db]);
+	mi_meta_get_int(t->t, key, &g);
+	return g;
+}
+
 int mi_side_put(mi_side_txn *t, int db, const mi_side_rec *r)
 {
 	mi_buf k = {0}, v = {0};
@@ -444,6 +468,8 @@ int mi_side_put(mi_side_txn *t, int db, const mi_side_rec *r)
 	}
 	mi_side_rec_encode(r, &v);
 	rc = mi_put(t->t, db, k.buf, k.len, v.buf, v.len);
+	if (!rc)
+		rc = bump_gen(t, db);
 out:
 	mi_buf_release(&k);
 	mi_buf_release(&v);
@@ -480,6 +506,8 @@ int mi_side_del(mi_side_txn *t, int db, const char *path, const char *kind,
 	rc = mi_get(t->t, db, k.buf, k.len, &v, &vl);
 	if (!rc)
 		rc = mi_del(t->t, db, k.buf, k.len);
+	if (!rc)
+		rc = bump_gen(t, db);
 	mi_buf_release(&k);
 	return rc;
 }
@@ -504,6 +532,8 @@ int mi_side_append(mi_side_txn *t, int db, const mi_side_rec *r, uint64_t *seq_o
 	rc = mi_put(t->t, db, key, 8, v.buf, v.len);
 	if (!rc)
 		rc = mi_meta_put_int(t->t, ck, seq);
+	if (!rc)
+		rc = bump_gen(t, db);
 	if (!rc && seq_out)
 		*seq_out = (uint64_t)seq;
 	mi_buf_release(&v);
@@ -542,4 +572,67 @@ int mi_side_scan(mi_side_txn *t, int db, const void *prefix, size_t plen,
 uint64_t mi_side_count(mi_side_txn *t, int db)
 {
 	return db_ok(db) ? mi_db_count(t->t, db) : 0;
+}
+
+/* ---- copying records into another side store ---------------------------------------- */
+
+typedef struct export_ctx {
+	mi_side *src;          /* where from */
+	const int *dbs;        /* which databases */
+	size_t ndbs;
+	uint64_t n;            /* records copied */
+} export_ctx;
+
+typedef struct copy_ctx {
+	mi_side_txn *dst;      /* the write transaction */
+	int db;                /* the database being copied */
+	uint64_t n;            /* records copied */
+} copy_ctx;
+
+static int copy_fn(void *ctx, const mi_side_rec *r)
+{
+	copy_ctx *c = ctx;
+	int rc = side_is_log[c->db] ? mi_side_append(c->dst, c->db, r, NULL) :
+				       mi_side_put(c->dst, c->db, r);
+	if (!rc)
+		c->n++;
+	return rc;
+}
+
+static int export_fn(mi_side_txn *t, void *ctx)
+{
+	export_ctx *e = ctx;
+	mi_side_txn *st;
+	int rc = mi_side_begin(e->src, false, &st);
+	if (rc)
+		return rc;
+	e->n = 0;
+	for (size_t i = 0; !rc && i < e->ndbs; i++) {
+		copy_ctx c = {t, e->dbs[i], 0};
+		if (!db_ok(e->dbs[i])) {
+			rc = MI_ERR_ARG;
+			break;
+		}
+		rc = mi_db_clear(t->t, e->dbs[i]);
+		if (!rc)
+			rc = mi_side_scan(st, e->dbs[i], "", 0, copy_fn, &c);
+		e->n += c.n;
+	}
+	mi_side_abort(st);
+	return rc;
+}
+
+int mi_side_export(mi_side *src, const char *dst_dir, const int *dbs, size_t ndbs,
+		   uint64_t *n)
+{
+	mi_side *dst;
+	export_ctx e = {src, dbs, ndbs, 0};
+	int rc = mi_side_open(dst_dir, MI_SIDE_CREATE, &dst);
+	if (rc)
+		return rc;
+	rc = mi_side_write(dst, export_fn, &e);
+	mi_side_close(dst);
+	if (n)
+		*n = rc ? 0 : e.n;
+	return rc;
 }

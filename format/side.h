@@ -142,6 +142,19 @@ int mi_side_scan(mi_side_txn *t, int db, const void *prefix, size_t plen,
 		 mi_side_fn fn, void *ctx);
 /* Number of records in db. */
 uint64_t mi_side_count(mi_side_txn *t, int db);
+/* db's generation: a number that changes with every put, del or append
+ * committed to it (0 when never written), for caches of its contents. */
+int64_t mi_side_gen(mi_side_txn *t, int db);
+
+/*
+ * Makes the side store at dst_dir (created when missing) hold exactly the
+ * records src has in the databases dbs[0..ndbs): each is cleared and filled
+ * in one write transaction, so a reader sees the old copy or the new one.
+ * The records copied go to *n (may be NULL).  For shipping artifacts beside
+ * a packed index (mcpidx pack --with-artifacts).  0 or an error.
+ */
+int mi_side_export(mi_side *src, const char *dst_dir, const int *dbs, size_t ndbs,
+		   uint64_t *n);
 
 /* Builds the key path \0 kind \0 name into out (reset first). */
 void mi_side_key(mi_buf *out, const char *path, const char *kind, const char *name);

@@ -422,7 +422,7 @@ bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o)
 {
 	size_t cap = o->max_tokens ? o->max_tokens : MI_DEFAULT_MAX_TOKENS;
 	return r->need && r->need <= cap && view_mode(o->mode) == VM_OUTLINE && !o->all &&
-	       !o->xrefs && !o->blame && !o->notes &&
+	       !o->xrefs && !o->blame && !o->notes && !o->nline_notes &&
 	       !o->line_numbers && !o->unicode && !o->block_guides && !o->coverage;
 }
 

@@ -367,6 +367,7 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 			mi_buf_addf(c.out, "no doc comment on %s %s (line %u)\n",
 				    mi_kind_name(s->kind), str0(s->name), s->start_line);
 		}
+		mi_v_put_notes(&c, s->start_line, 0, true);
 	} else if (!strcmp(what, "signature")) {
 		mi_v_lineno(&c, s->start_line);
 		if (*mark)
@@ -400,6 +401,8 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 			}
 		}
 		put_expanded_body(&c, i, mark);
+		if (!strcmp(what, "all"))
+			mi_v_put_notes(&c, s->start_line, 0, true);
 		size_t vstart = c.out->len;
 		bool any_v = false;
 		for (size_t d = 0; d < p->ndiags; d++) {

@@ -219,6 +219,13 @@ int mi_v_dref_cmp(const void *a, const void *b);
 void mi_v_assign_diags(vctx *c);
 void mi_v_put_diag(vctx *c, const mi_diag *dg, int depth);
 void mi_v_put_sym_diags(vctx *c, size_t i, int depth);
+
+/* ---- view_notes.c: V* lines from outside the source (stored summaries) ---- */
+
+/* The notes about the symbol that starts at line (0: the file) as
+ * "V* label: text" lines at depth; full: the whole text, else its first
+ * 300 bytes. */
+void mi_v_put_notes(vctx *c, uint32_t line, int depth, bool full);
 /* Compact's "V* [2E 1W in file]". */
 void mi_v_put_diag_summary(vctx *c);
 

@@ -307,6 +307,7 @@ static bool put_entry(vctx *c, size_t i)
 		put_notes(c, c->o->notes[i], depth);
 	if (c->mode == VM_OUTLINE)
 		mi_v_put_sym_diags(c, i, depth);
+	mi_v_put_notes(c, s->start_line, depth, false);
 	mi_v_put_coverage(c, s, depth);
 	return opens;
 }
@@ -471,6 +472,7 @@ void mi_v_render_folded(vctx *c)
 	if (c->mode == VM_COMPACT)
 		mi_v_put_diag_summary(c);
 	mi_v_put_file_coverage(c);
+	mi_v_put_notes(c, 0, 0, false);
 	put_file_groups(c);
 	put_private_summary(c);
 	budget(c, from);

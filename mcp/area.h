@@ -263,6 +263,16 @@ extern const mi_mcp_tool_group mi_mcp_tools_code;
 extern const mi_mcp_tool_group mi_mcp_tools_index;
 extern const mi_mcp_tool_group mi_mcp_tools_meta;
 extern const mi_mcp_tool_group mi_mcp_tools_compile;
+extern const mi_mcp_tool_group mi_mcp_tools_artifact;
+
+/* The artifact handle of the served index (tool_artifact.c), opened on
+ * first use: read_file summaries, expand_at docs, search_code evidence. */
+mi_art *mi_mcp_art_handle(mi_mcp_env *e);
+/* Re-indexes one upstream server's catalog in the background, as after its
+ * list_changed (tool_meta.c): new aliases reach find_tools. */
+void mi_mcp_meta_reindex(mi_mcp_env *e, const char *server);
+/* True when the server lists the artifact tools (serve --artifacts). */
+bool mi_mcp_art_enabled(const mi_mcp_env *e);
 extern const mi_mcp_tool_group mi_mcp_tools_views;
 /* read_file {diff: true}: path's changed symbols (tool_views.c). */
 int mi_mcp_read_diff(mi_mcp_ctx *c, mi_query *q, const char *path, json_t *args,

@@ -27,6 +27,8 @@ typedef struct mi_mcp_opts {
 	unsigned idle_timeout; /* seconds before an idle HTTP connection is
 				  closed, 0 = 30 */
 	unsigned max_requests; /* HTTP requests worked on at once, 0 = 64 */
+	bool artifacts;        /* list the artifact tools (serve --artifacts) */
+	const mi_art_opts *art;/* artifact store and chain limits; NULL = defaults */
 	mi_parse_fn parse;     /* diff mode's parser and language detector */
 	mi_detect_fn detect;   /* (mi_parse_source, mi_lang_detect); NULL: the
 				  diff tools answer that they cannot run */
@@ -388,5 +390,41 @@ typedef struct mi_compile_req {
  * with 0 returned (the log is still good).
  */
 int mi_compile_run(const mi_compile_req *req, mi_compile_log *log, mi_buf *err);
+
+/*
+ * The artifact tools that write (mcp/artifacts.c), shared with the command
+ * line: generate_prompt (a prompt for the host's model, counted as a step of
+ * a bounded chain), generate_artifact (parse at once; annotate/summarize as
+ * generate_prompt), store_llm_result (the model's answer, pinned to the
+ * source's content hash, "NAME: text" lines of an annotation also stored per
+ * symbol) and delete_artifact.  Answers as query.h's artifact section says;
+ * a chain over its budget (MAX_STEPS, age, callback timeout) is refused with
+ * an "error" answer whose nextAction says what to do.  0 or the error.
+ */
+int mi_mcp_art_prompt(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_generate(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_mcp_art_delete(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+
+/* search_code with the host's model (seed 003's expand_query and
+ * synthesize through the prompt_ready round trip; no API key). */
+typedef struct mi_art_search {
+	mi_search_opts so;     /* the search as asked */
+	bool expand;           /* expand_query */
+	bool synthesize;       /* synthesize */
+	const char *result;    /* the host model's answer to an expand prompt */
+	const char *chain;     /* callbackArgs.chain */
+	uint64_t call_id;      /* correlation id for the log */
+} mi_art_search;
+/*
+ * expand_query without result: the plain search's answer plus status
+ * "prompt_ready", a prompt asking the host's model for related words and
+ * identifiers, callbackTool "search_code" and callbackArgs (a chain step).
+ * expand_query with result: the search run with the expanded query
+ * (expanded_query in the answer).  synthesize: the answer plus a prompt for
+ * a summary and follow-up questions.  The search's JSON object gains those
+ * fields; 0 or the error (out says it).
+ */
+int mi_mcp_art_search(mi_art *a, mi_query *q, const mi_art_search *r, mi_out *out);
 
 #endif

@@ -90,8 +90,13 @@ int mi_rpc_parse(const char *data, size_t len, mi_rpc_msg *m, mi_buf *err)
 	}
 	m->root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!m->root) {
-		mi_buf_addf(err, "Parse error: %s at line %d column %d", jerr.text,
-			    jerr.line, jerr.column);
+		if (strstr(jerr.text, "JSON_ALLOW_NUL"))
+			mi_buf_addf(err, "Parse error: a string holds \\u0000 (NUL), which "
+				    "no name, path or query can contain, at line %d column %d",
+				    jerr.line, jerr.column);
+		else
+			mi_buf_addf(err, "Parse error: %s at line %d column %d", jerr.text,
+				    jerr.line, jerr.column);
 		return MI_RPC_PARSE;
 	}
 	if (json_is_array(m->root)) {

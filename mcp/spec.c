@@ -36,6 +36,7 @@ static const mi_mcp_tool_group *const mi_groups[] = {
 	&mi_mcp_tools_views,
 	&mi_mcp_tools_meta,      /* when the index holds a tool catalog */
 	&mi_mcp_tools_compile,   /* when .mcpidx.toml names compile targets */
+	&mi_mcp_tools_artifact,  /* with serve --artifacts */
 	NULL,
 };
 

@@ -61,14 +61,22 @@ static int t_read_file(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *
 	mi_buf p = {0};
 	mi_view_opts vo;
 	int rc;
+	mi_art_notes_t notes = {0};
 	view_opts(args, &vo);
 	vo.xrefs = mi_mcp_arg_bool(args, "xrefs", false);
 	vo.blame = mi_mcp_arg_bool(args, "with_blame", false);
 	rc = repo_path(c, mi_mcp_arg_str(args, "path", ""), &p, r);
+	/* V* summary lines: what the host's model wrote about each symbol. */
+	if (!rc && mi_mcp_arg_bool(args, "summaries", false) &&
+	    !mi_art_notes(mi_mcp_art_handle(c->env), q, p.buf, &notes)) {
+		vo.line_notes = notes.v;
+		vo.nline_notes = notes.n;
+	}
 	if (!rc && mi_mcp_arg_bool(args, "diff", false))
 		rc = mi_mcp_read_diff(c, q, p.buf, args, r);
 	else if (!rc)
 		rc = mi_query_read_file(q, p.buf, &vo, &r->out);
+	mi_art_notes_release(&notes);
 	if (!rc && !r->out.is_error && mi_mcp_arg_bool(args, "with_meta", false))
 		mi_mcp_with_meta(r, args);
 	mi_buf_release(&p);
@@ -80,12 +88,21 @@ static int t_expand_at(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *
 	mi_buf p = {0};
 	mi_view_opts vo;
 	int rc;
+	const char *what = mi_mcp_arg_str(args, "what", "body");
+	mi_art_notes_t notes = {0};
 	view_opts(args, &vo);
 	vo.mode = "full";
 	rc = repo_path(c, mi_mcp_arg_str(args, "path", ""), &p, r);
+	/* A symbol's docs include what the host's model wrote about it. */
+	if (!rc && (!strcmp(what, "docs") || !strcmp(what, "all")) &&
+	    !mi_art_notes(mi_mcp_art_handle(c->env), q, p.buf, &notes)) {
+		vo.line_notes = notes.v;
+		vo.nline_notes = notes.n;
+	}
 	if (!rc)
 		rc = mi_query_expand(q, p.buf, mi_mcp_arg_str(args, "selector", ""),
-				     mi_mcp_arg_str(args, "what", "body"), &vo, &r->out);
+				     what, &vo, &r->out);
+	mi_art_notes_release(&notes);
 	mi_buf_release(&p);
 	return rc;
 }
@@ -150,10 +167,34 @@ static const char *extensions(json_t *args, mi_buf *buf)
 	return buf->buf;
 }
 
-static int search(mi_query *q, json_t *args, mi_mcp_result *r, bool docs)
+/* Stored summaries that match the query, as search evidence: NULL and 0
+ * when there are none. */
+static mi_search_evidence *evidence(mi_mcp_ctx *c, mi_query *q, const char *query,
+				    mi_art_hit **hits, size_t *n)
+{
+	mi_search_evidence *ev;
+	*hits = NULL;
+	*n = 0;
+	if (mi_art_evidence(mi_mcp_art_handle(c->env), q, query, 100, hits, n) || !*n)
+		return NULL;
+	ev = mi_xcalloc(*n, sizeof *ev);
+	for (size_t i = 0; i < *n; i++) {
+		ev[i].path = (*hits)[i].path;
+		ev[i].symbol = (*hits)[i].symbol;
+		ev[i].line = (*hits)[i].line;
+		ev[i].score = (*hits)[i].score;
+	}
+	return ev;
+}
+
+static int search(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r,
+		  bool docs)
 {
 	mi_search_opts so;
 	mi_buf ext = {0};
+	mi_art_hit *hits = NULL;
+	size_t nhits = 0;
+	mi_search_evidence *ev = NULL;
 	int rc;
 	memset(&so, 0, sizeof so);
 	so.query = mi_mcp_arg_str(args, "query", "");
@@ -168,20 +209,108 @@ static int search(mi_query *q, json_t *args, mi_mcp_result *r, bool docs)
 	 * keeps to public doc comments unless asked. */
 	so.all = strcmp(mi_mcp_arg_str(args, "filter", docs ? "public" : "all"),
 			"all") == 0;
-	so.semantic_weight = (float)mi_mcp_arg_num(args, "semantic_weight", -1);
-	rc = docs ? mi_query_docs(q, &so, &r->out) : mi_query_search(q, &so, &r->out);
+	/* Light by default: summaries that only share a word with the query
+	 * must not outrank the code (docs/artifacts.md, "What summaries do to
+	 * search"). */
+	so.semantic_weight = (float)mi_mcp_arg_num(args, "semantic_weight", 0.2);
+	if (!docs && (ev = evidence(c, q, so.query, &hits, &nhits))) {
+		so.evidence = ev;
+		so.nevidence = nhits;
+	}
+	if (docs) {
+		rc = mi_query_docs(q, &so, &r->out);
+	} else if (mi_mcp_arg_bool(args, "expand_query", false) ||
+		   mi_mcp_arg_bool(args, "synthesize", false)) {
+		/* The host's own model widens the query or sums the results up. */
+		mi_art_search as = {.so = so,
+				    .expand = mi_mcp_arg_bool(args, "expand_query", false),
+				    .synthesize = mi_mcp_arg_bool(args, "synthesize", false),
+				    .result = mi_mcp_arg_str(args, "result", NULL),
+				    .chain = mi_mcp_arg_str(args, "chain", NULL)};
+		rc = mi_mcp_art_search(mi_mcp_art_handle(c->env), q, &as, &r->out);
+	} else {
+		rc = mi_query_search(q, &so, &r->out);
+	}
+	free(ev);
+	mi_art_evidence_free(hits, nhits);
 	mi_buf_release(&ext);
 	return rc;
 }
 
 static int t_search_code(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 {
-	return search(q, args, r, false);
+	return search(c, q, args, r, false);
 }
 
 static int t_search_docs(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 {
-	return search(q, args, r, true);
+	return search(c, q, args, r, true);
+}
+
+/* ---- schemas as listed: the artifact arguments only with --artifacts ---------- */
+
+#define READ_PROPS(ART) \
+	"{\"type\":\"object\",\"properties\":{" \
+	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":" \
+	"\"Repo-relative, e.g. src/main.c.\"}," \
+	"\"mode\":{\"type\":\"string\",\"enum\":[\"outline\",\"compact\",\"full\"," \
+	"\"mcp\"],\"default\":\"outline\",\"description\":\"compact: classes on one " \
+	"line; full: the source.\"}," \
+	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"]," \
+	"\"default\":\"public\",\"description\":\"all: private symbols too.\"}," \
+	"\"line_numbers\":{\"type\":\"string\",\"enum\":[\"plain\",\"zpad\"]," \
+	"\"description\":\"Prefix source line numbers.\"}," \
+	"\"with_meta\":{\"type\":\"boolean\",\"description\":" \
+	"\"Add a meta object.\"}," \
+	"\"show_block_guides\":{\"type\":\"boolean\"," \
+	"\"description\":\"V* end lines.\"}," \
+	"\"show_coverage\":{\"type\":\"boolean\"," \
+	"\"description\":\"V* lcov coverage.\"}," \
+	"\"xrefs\":{\"type\":\"boolean\",\"description\":" \
+	"\"V* callers and implementers.\"}," \
+	"\"with_blame\":{\"type\":\"boolean\",\"description\":" \
+	"\"V* last commit of each symbol.\"}," \
+	"\"diff\":{\"type\":\"boolean\",\"description\":" \
+	"\"Only symbols changed since the build (+ - ~).\"}," \
+	ART MAXTOK "},\"required\":[\"path\"],\"additionalProperties\":false}"
+#define READ_ART "\"summaries\":{\"type\":\"boolean\",\"default\":false," \
+	"\"description\":\"V* summary lines from stored artifacts.\"},"
+
+#define SEARCH_PROPS(ART) \
+	"{\"type\":\"object\",\"properties\":{" \
+	"\"query\":{\"type\":\"string\",\"minLength\":1}," \
+	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100," \
+	"\"default\":20}," OFFSET "," \
+	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob, e.g. src/**.\"}," \
+	"\"extensions\":{\"anyOf\":[" STR ",{\"type\":\"array\",\"items\":" STR "}]," \
+	"\"description\":\"c,h or [\\\"py\\\"].\"}," \
+	"\"format\":{\"type\":\"string\",\"enum\":[\"toon\",\"json\",\"human\"]," \
+	"\"default\":\"toon\"}," \
+	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"]," \
+	"\"default\":\"all\"}," \
+	"\"semantic_weight\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1," \
+	"\"default\":0.2,\"description\":\"Weight of stored summaries vs BM25F; " \
+	"none stored: no effect.\"}," ART MAXTOK "}," \
+	"\"required\":[\"query\"],\"additionalProperties\":false}"
+#define SEARCH_ART "\"expand_query\":{\"type\":\"boolean\",\"description\":" \
+	"\"Also a prompt for YOUR model for related terms; call again with " \
+	"callbackArgs plus result.\"}," \
+	"\"synthesize\":{\"type\":\"boolean\",\"description\":\"Also a prompt " \
+	"for YOUR model to sum the hits up.\"}," \
+	"\"result\":{\"type\":\"string\",\"description\":\"Your model's " \
+	"expansion.\"}," \
+	"\"chain\":{\"type\":\"string\",\"description\":\"From callbackArgs.\"}," \
+	"\"step\":{\"type\":\"integer\",\"description\":\"From callbackArgs.\"},"
+
+static void read_schema(mi_mcp_env *e, mi_buf *out)
+{
+	mi_buf_adds(out, mi_mcp_art_enabled(e) ? READ_PROPS(READ_ART) : READ_PROPS(""));
+}
+
+static void search_schema(mi_mcp_env *e, mi_buf *out)
+{
+	mi_buf_adds(out, mi_mcp_art_enabled(e) ? SEARCH_PROPS(SEARCH_ART) :
+		    SEARCH_PROPS(""));
 }
 
 /* ---- the table ------------------------------------------------------------------- */
@@ -194,35 +323,13 @@ static const mi_mcp_tool code_tools[] = {
 	"A file folded: one line per symbol with its signature, bodies as "
 	"{ ... }, V* lines for facts; a tenth of the source's tokens. Start "
 	"here, then expand_at what you need.",
-	"{\"type\":\"object\",\"properties\":{"
-	"\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":"
-	"\"Repo-relative, e.g. src/main.c.\"},"
-	"\"mode\":{\"type\":\"string\",\"enum\":[\"outline\",\"compact\",\"full\","
-	"\"mcp\"],\"default\":\"outline\",\"description\":\"compact: classes on one "
-	"line; full: the source.\"},"
-	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
-	"\"default\":\"public\",\"description\":\"all: private symbols too.\"},"
-	"\"line_numbers\":{\"type\":\"string\",\"enum\":[\"plain\",\"zpad\"],"
-	"\"description\":\"Prefix source line numbers.\"},"
-	"\"with_meta\":{\"type\":\"boolean\",\"description\":"
-	"\"Add a meta object.\"},"
-	"\"show_block_guides\":{\"type\":\"boolean\","
-	"\"description\":\"V* end lines.\"},"
-	"\"show_coverage\":{\"type\":\"boolean\","
-	"\"description\":\"V* lcov coverage.\"},"
-	"\"xrefs\":{\"type\":\"boolean\",\"description\":"
-	"\"V* callers and implementers.\"},"
-	"\"with_blame\":{\"type\":\"boolean\",\"description\":"
-	"\"V* last commit of each symbol.\"},"
-	"\"diff\":{\"type\":\"boolean\",\"description\":"
-	"\"Only symbols changed since the build (+ - ~).\"},"
-	MAXTOK "},\"required\":[\"path\"],\"additionalProperties\":false}",
+	READ_PROPS(READ_ART),
 	OBJ("\"path\":" STR ",\"mode\":" STR ",\"text\":" STR ",\"line_count\":" INT
 	    ",\"symbols\":" INT ",\"tokens_saved_percent\":" NUM
 	    ",\"meta\":{\"type\":\"object\"}" CUT_OUT),
 	RO, t_read_file,
 	"use mode outline or compact, or expand_at for one symbol, or raise "
-	"max_tokens", NULL, NULL, NULL, NULL
+	"max_tokens", NULL, NULL, NULL, read_schema
 },
 {
 	"expand_at", "Expand one symbol",
@@ -288,24 +395,11 @@ static const mi_mcp_tool code_tools[] = {
 	"Ranked search over code, private symbols too: identifiers split, "
 	"words stemmed ('user login' finds validateLogin). Hits: path, lines, "
 	"signature, folded snippet.",
-	"{\"type\":\"object\",\"properties\":{"
-	"\"query\":{\"type\":\"string\",\"minLength\":1},"
-	"\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,"
-	"\"default\":20}," OFFSET ","
-	"\"path_filter\":{\"type\":\"string\",\"description\":\"Glob, e.g. src/**.\"},"
-	"\"extensions\":{\"anyOf\":[" STR ",{\"type\":\"array\",\"items\":" STR "}],"
-	"\"description\":\"c,h or [\\\"py\\\"].\"},"
-	"\"format\":{\"type\":\"string\",\"enum\":[\"toon\",\"json\",\"human\"],"
-	"\"default\":\"toon\"},"
-	"\"filter\":{\"type\":\"string\",\"enum\":[\"public\",\"all\"],"
-	"\"default\":\"all\"},"
-	"\"semantic_weight\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,"
-	"\"default\":0.7,\"description\":\"Weight of stored summaries vs BM25F; "
-	"none stored: no effect.\"}," MAXTOK "},"
-	"\"required\":[\"query\"],\"additionalProperties\":false}",
+	SEARCH_PROPS(SEARCH_ART),
 	OBJ("\"results\":" ROWS PAGE_OUT),
 	RO | MI_TOOL_PAGED, t_search_code,
-	"lower limit, add path_filter or extensions", "results", NULL, NULL, NULL
+	"lower limit, add path_filter or extensions", "results", NULL, NULL,
+	search_schema
 },
 {
 	"search_docs", "Search documentation",

@@ -53,6 +53,13 @@ static void meta_release(void)
 	mi_meta_close(m);
 }
 
+void mi_mcp_meta_reindex(mi_mcp_env *e, const char *server)
+{
+	mi_meta *m = meta_get(e);
+	if (m)
+		mi_meta_reindex(m, server);
+}
+
 /* Listed when the index holds a tool catalog. */
 static bool meta_applies(mi_mcp_env *e)
 {

@@ -13,6 +13,7 @@
 #define MI_QUERY_H
 
 #include "../format/format.h"
+#include "../format/side.h"
 
 typedef struct mi_query mi_query;
 
@@ -318,5 +319,235 @@ typedef void (*mi_query_cfile_fn)(void *ctx, const char *path, const uint8_t *ha
  * *latest (may be NULL) to that compile's task id (malloc'd; NULL when no
  * compile was stored), which changes with every compile.  0 or an error. */
 int mi_query_compile_files(mi_query *q, mi_query_cfile_fn fn, void *ctx, char **latest);
+
+/* ---- prompts for the host's model (prompt.c) ------------------------------- */
+
+/* Which bodies a file-wide prompt carries besides the outline. */
+enum { MI_PROMPT_BODIES_NONE, MI_PROMPT_BODIES_PUBLIC, MI_PROMPT_BODIES_ALL };
+
+typedef struct mi_prompt_opts {
+	const char *path;          /* repo-relative file */
+	const char *symbol;        /* NAME or Parent.NAME: its body first; NULL = file */
+	const char *const *focus;  /* only these symbols' bodies (NAME or Parent.NAME) */
+	size_t nfocus;             /* entries in focus; 0 = by `bodies` */
+	int bodies;                /* MI_PROMPT_BODIES_*, for a file without focus */
+	const char *instructions;  /* what the model is asked to do; opens the prompt */
+	size_t budget_tokens;      /* cap on the prompt, 0 = 6000 */
+	int64_t deadline_us;       /* CLOCK_MONOTONIC us after which no body is
+				    * added (0 = none) */
+} mi_prompt_opts;
+
+/*
+ * A prompt for the host's model: the instructions, the file's folded outline
+ * (compact when the outline alone would take half the budget) and only the
+ * bodies o asks for, source order, while the budget lasts (a symbol's own
+ * body is cut rather than left out).  out->text is the prompt; out->json
+ * {path, lang, hash, lines, symbol?, line?, outline_mode, tokens, budget,
+ * bodies: [names], omitted: [names]}; hash is the hex xxh3-128 of the
+ * source the prompt describes.
+ */
+int mi_query_prompt(mi_query *q, const mi_prompt_opts *o, mi_out *out);
+
+/*
+ * The indexed content hash of path and, when symbol is non-empty, the start
+ * line of that symbol into *line (may be NULL).  Errors (not indexed, no
+ * such symbol) are MI_ERR_* with the message in out.
+ */
+int mi_query_file_info(mi_query *q, const char *path, const char *symbol,
+		       uint8_t hash[16], uint32_t *line, mi_out *out);
+
+/* Just the indexed content hash of path (already normalised): 0 or
+ * MI_ERR_NOTFOUND.  One lookup, for checks over many files. */
+int mi_query_file_hash(mi_query *q, const char *path, uint8_t hash[16]);
+
+/* Calls fn for each symbol of path (prototypes left out) with its qualified
+ * name (valid for the call), kind and lines; nonzero from fn stops and is
+ * returned.  Errors as mi_query_file_info. */
+typedef int (*mi_query_file_sym_fn)(void *ctx, const char *name, int kind,
+			       uint32_t start_line, uint32_t end_line);
+int mi_query_file_symbols(mi_query *q, const char *path, mi_query_file_sym_fn fn,
+			  void *ctx, mi_out *out);
+
+/* ---- artifacts made by the host's own model (artifacts.c, evidence.c) ------
+ *
+ * mcpidx never calls a model: it hands the host a prompt built from the
+ * index (the folded outline and only the bodies the task needs), the host
+ * runs it with its own model and calls back with the answer, which is stored
+ * in the side store (format/side.h) pinned to the content hash of the source
+ * it describes, so an edit marks it stale.  This is the read side: the
+ * handle, prompts, get/list, search evidence and the answers' shape; the
+ * writes (store_llm_result, delete_artifact, the chain bookkeeping of
+ * generate_prompt) are in mcp/ (mcp.h, mi_mcp_art_*).
+ *
+ * Every answer is one structured object (mi_out.json):
+ *   {status: "success"|"error"|"prompt_ready", data, error, nextAction,
+ *    promptForHostLLM?, callbackTool?, callbackArgs?}
+ * and a short text form (mi_out.text).  An "error" answer has mi_out.is_error
+ * set and says in nextAction what the host can do.
+ */
+
+#define MI_ART_MAX_STEPS 8              /* default steps per chain */
+#define MI_ART_CALLBACK_MS (10 * 60000)  /* default: a prompt waits 10 min */
+#define MI_ART_TOOL_MS 10000             /* default budget of one call's own work */
+#define MI_ART_CHAIN_TTL_MS (60 * 60000) /* default: a chain lives one hour */
+
+typedef struct mi_art_opts {
+	const char *index;           /* index path (directory or packed file) */
+	const char *side;            /* side store dir; NULL = mi_side_locate(index) */
+	const char *repo;            /* working tree, for staleness; NULL = index only */
+	int max_steps;               /* steps per chain; 0 = MI_ART_MAX_STEPS */
+	int64_t callback_timeout_ms; /* prompt -> store_llm_result; 0 = default */
+	int64_t tool_timeout_ms;     /* one call's own work; 0 = default */
+	int64_t chain_ttl_ms;        /* age limit of a chain; 0 = default */
+	size_t prompt_tokens;        /* prompt budget; 0 = 6000 */
+} mi_art_opts;
+
+typedef struct mi_art mi_art;
+
+/* Copies o; opens nothing until a call needs the side store.  Never fails
+ * (allocation failure aborts). */
+mi_art *mi_art_new(const mi_art_opts *o);
+void mi_art_free(mi_art *a);
+/* The side store directory (NULL when there is no index to put it beside). */
+const char *mi_art_side_dir(const mi_art *a);
+
+/* The arguments of one artifact call, as the tool schemas name them.
+ * Strings are borrowed for the call; NULL means absent. */
+typedef struct mi_art_req {
+	const char *tool;          /* tool name, for the log */
+	const char *path;          /* source file, repo-relative */
+	const char *task;          /* annotate|summarize|document|test-plan|parse */
+	const char *symbol;        /* NAME or Parent.NAME */
+	const char *result;        /* store_llm_result: the model's answer */
+	const char *chain;         /* callbackArgs.chain: continue this chain */
+	const char *hash;          /* callbackArgs.hash: source the prompt described */
+	const char *const *focus;  /* generate_artifact options.focusOn */
+	size_t nfocus;
+	const char *directory;     /* list_artifacts: only under this directory */
+	const char *type;          /* list_artifacts: only this task */
+	uint64_t call_id;          /* the front end's correlation id, for the log */
+} mi_art_req;
+
+/* The read tools: get_artifact (a file's artifacts, each marked stale or
+ * not), list_artifacts (a tree under r->directory, only task r->type), and
+ * generate_artifact's parse (the file's structure, from the index, not
+ * stored).  Each fills out and returns 0 or the error behind an "error"
+ * answer; out is always filled.  The writing tools are in mcp/mcp.h. */
+int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_art_list(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+int mi_art_parse(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out);
+
+/* One task the host's model can be asked to do (a row of the task table). */
+typedef struct mi_art_task {
+	const char *name;       /* generate_prompt's task */
+	int bodies;             /* a whole file: which bodies the prompt carries */
+	bool per_symbol;        /* a file's answer is "NAME: text" lines, also
+				 * stored one per symbol */
+	const char *file_ask;   /* instructions for a whole file */
+	const char *symbol_ask; /* for one symbol; %s is its name */
+	bool tool_card;         /* the target is a catalog tool, path
+				 * "tool:server/tool": the prompt is its card, the
+				 * answer task phrasings stored as its aliases */
+} mi_art_task;
+/* Paths naming a catalog tool instead of a file start with this. */
+#define MI_ART_TOOL_PREFIX "tool:"
+/* The task called name, or NULL. */
+const mi_art_task *mi_art_task_find(const char *name);
+/* The prompt of task tk for r (path, symbol?, focus?) into prompt (text:
+ * the prompt, json: mi_query_prompt's object), within the handle's token
+ * budget and tool timeout.  On failure an "error" answer goes to out. */
+int mi_art_compose(mi_art *a, mi_query *q, const mi_art_req *r, const mi_art_task *tk,
+		   mi_out *prompt, mi_out *out);
+
+/* Stored summaries as view notes (mi_view_opts.notes). */
+typedef struct mi_art_notes_t {
+	mi_view_note *v;   /* one per symbol line (0: the file), malloc'd */
+	size_t n;          /* how many */
+	char *mem;         /* their texts */
+} mi_art_notes_t;
+/*
+ * The summaries of path that still describe the index's version of the
+ * file, one "summary" note per symbol (a summarize artifact before an
+ * annotate one; a file's own summary at line 0), for read_file
+ * summaries:true and expand_at what=docs.  No side store, an unknown path:
+ * no notes.  0 or an error; release with mi_art_notes_release.
+ */
+int mi_art_notes(mi_art *a, mi_query *q, const char *path, mi_art_notes_t *out);
+void mi_art_notes_release(mi_art_notes_t *n);
+
+/* search_code with the host's model.  The prompt asking for related words
+ * and identifiers (expand_query), with the plain search's first hits for
+ * context (results may be NULL); the prompt asking for a summary of results
+ * and follow-up questions (synthesize); and the expanded query: the user's
+ * words twice (they outweigh the additions) and the answer's terms, one per
+ * line, list marks dropped, at most about 1000 bytes.  Appended to out
+ * (mi_art_expand_query resets it first). */
+void mi_art_expand_prompt(const char *query, const mi_out *results, mi_buf *out);
+void mi_art_synth_prompt(const char *query, const mi_out *results, mi_buf *out);
+void mi_art_expand_query(const char *query, const char *answer, mi_buf *out);
+
+/* ---- helpers shared with the writing side (mcp/artifacts.c) ----------------- */
+
+/* The handle's options, defaults filled in. */
+const mi_art_opts *mi_art_options(const mi_art *a);
+/*
+ * The side store, opened on first use.  create: a writer (creates it when
+ * missing).  Returns 0 with *s, MI_ERR_NOINDEX when it does not exist and
+ * create is false (callers treat it as empty), or another error with an
+ * "error" answer in out saying what to do (not writable: --side DIR).
+ */
+int mi_art_side(mi_art *a, bool create, mi_side **s, mi_out *out);
+/* Sets an "error" answer: is_error, json {status, data: null, error,
+ * nextAction}, text "error\nNext: nextAction".  Returns err (MI_ERR_ARG for 0). */
+int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A "success" answer: data a JSON object (NULL: null), text the short form,
+ * next the nextAction (may be NULL). */
+void mi_art_success(mi_out *out, const char *data, const char *text, const char *next);
+/* Turns a query error answer in out into an "error" answer with next. */
+int mi_art_from_query(mi_out *out, int rc, const char *next);
+/* Copies r into n with the path normalised into norm; an "error" answer
+ * when the path is missing (and need_path) or leaves the repository. */
+int mi_art_norm(const mi_art_req *r, mi_art_req *n, mi_buf *norm, bool need_path,
+		mi_out *out);
+/* The "unknown task" answer (with_parse: generate_artifact's tasks). */
+int mi_art_bad_task(const char *task, mi_out *out, bool with_parse);
+/* 32 hex digits -> 16 bytes; false when malformed. */
+bool mi_art_hex_hash(const char *hex, uint8_t out[16]);
+/* The content hash of path now: the working tree's file when the repository
+ * is known and holds it, else the index's record; false when gone. */
+bool mi_art_current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16]);
+/* One artifact as JSON, stale unless now (the current hash) equals its own;
+ * with_text adds its text. */
+void mi_art_json(mi_buf *j, const mi_side_rec *r, const uint8_t *now, bool with_text);
+/* Monotonic microseconds. */
+int64_t mi_art_now_us(void);
+
+/* ---- artifacts as search evidence (evidence.c) ---------------------------- */
+
+/* A stored summary or annotation that matches a query. */
+typedef struct mi_art_hit {
+	const char *path;    /* file (owned by the array) */
+	const char *symbol;  /* NAME or Parent.NAME; "" for the whole file */
+	uint32_t line;       /* the symbol's start line when stored; 0: file */
+	float score;         /* BM25 of the query over the artifact texts, > 0 */
+	uint8_t hash[16];    /* of the source it describes (= the index's now) */
+} mi_art_hit;
+
+/*
+ * The summaries, annotations and documentation artifacts whose text
+ * matches query, best first, at most max, fresh ones only (their hash is
+ * the index's hash of the file; q NULL: unchecked).  Scored with BM25 over
+ * all such artifacts with the index's tokenizer; the term index is kept in
+ * memory and rebuilt when the side store's artifacts change.  *out is
+ * malloc'd (free with mi_art_evidence_free; NULL and 0 when none or no side
+ * store).  0 or an error.
+ */
+int mi_art_evidence(mi_art *a, mi_query *q, const char *query, size_t max,
+		    mi_art_hit **out, size_t *n);
+void mi_art_evidence_free(mi_art_hit *ev, size_t n);
+
+/* Task names generate_prompt accepts, NULL-terminated (for schemas, help). */
+extern const char *const mi_art_tasks[];
 
 #endif

@@ -52,4 +52,15 @@ bool mi_q_has_compile_diags(mi_query *q, const char *path);
  * content with this hash; returns how many.  (cdiags.c) */
 int mi_q_compile_diags(mi_query *q, const char *path, const uint8_t hash[16], mi_parsed *p);
 
+/* ---- artifacts (artifacts.c, evidence.c) ------------------------------------ */
+
+struct mi_art_ev;
+/* The handle's lock (guards its side store handle and evidence index). */
+void mi_art_lock(mi_art *a);
+void mi_art_unlock(mi_art *a);
+/* Where the handle keeps its evidence term index (use under the lock). */
+struct mi_art_ev **mi_art_ev_slot(mi_art *a);
+/* Frees an evidence term index (evidence.c). */
+void mi_art_ev_free(struct mi_art_ev *e);
+
 #endif

@@ -6,6 +6,7 @@
 #   mcp:   tests/mcp/run.sh             (PASS/FAIL lines, real SDK client)
 #   meta:  tests/meta/run.sh            (PASS/FAIL lines, real upstream MCP servers)
 #   lsp:   tests/lsp/run.sh             (PASS/FAIL lines, real LSP client)
+#   artifacts: tests/artifacts/run.sh   (PASS/FAIL lines, SDK client as the host)
 #   asan:  the unit, cli and lsp tiers again, sanitized (unless MI_SKIP_ASAN=1)
 # Run from the repository root.  MI_OUT is the object tree (default build;
 # build/clang for `make CC=clang test`), MI_BIN the release binary.
@@ -94,11 +95,23 @@ lsp_tier() { # $1 = label, $2 = mcpidx binary
 	fi
 }
 lsp_tier lsp "$bin"
+art_tier() { # $1 = label, $2 = mcpidx binary
+	[ -f tests/artifacts/run.sh ] || return 0
+	out="$log/$1.out"
+	MCPIDX="$top/$2" sh tests/artifacts/run.sh > "$out" 2>&1
+	rc=$?
+	count "$out" "$1"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL artifacts suite exited $rc" >> "$out"; count "$out" "$1"; tail -20 "$out"
+	fi
+}
+art_tier artifacts "$bin"
 if [ -z "${MI_SKIP_ASAN:-}" ]; then
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 	tier asan "$out_dir/mcpidx-asan" "$out_dir/tests-asan"
 	lsp_tier asan-lsp "$out_dir/mcpidx-asan"
+	art_tier asan-artifacts "$out_dir/mcpidx-asan"
 fi
 echo "tests took $(( $(date +%s) - start ))s; logs in $log/"
 [ -n "$failed" ] && echo "failed in:$failed"

@@ -131,16 +131,20 @@ static const char pack_usage[] =
 	"checks one; 'mcpidx query FILE' and 'mcpidx serve FILE' open it as it is.\n"
 	"INDEX is an index dir, a packed file or a repo holding .mcpidx/.\n\n"
 	"  -o, --output FILE   where to write the packed index\n"
+	"      --with-artifacts  also copy the artifacts stored beside INDEX (summaries,\n"
+	"                      annotations, tool aliases) to FILE.side/, where a server\n"
+	"                      of FILE finds them; without it FILE ships none\n"
 	"      --json          print what was written as one JSON object\n";
 
 int mi_cmd_pack(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'}, {"json", no_argument, NULL, 'J'},
-		{"help", no_argument, NULL, 'h'}, {0},
+		{"help", no_argument, NULL, 'h'}, {"with-artifacts", no_argument, NULL, 'A'}, {0},
 	};
 	const char *outfile = NULL;
-	bool json = false;
+	bool json = false, with_art = false;
+	uint64_t nart = 0;
 	int c, status = 1, fd = -1, rc;
 	char *index = NULL, *head = NULL;
 	char tmpdir[PATH_MAX] = "", tmpfile[PATH_MAX] = "";
@@ -154,6 +158,7 @@ int mi_cmd_pack(int argc, char **argv)
 		switch (c) {
 		case 'o': outfile = optarg; break;
 		case 'J': json = true; break;
+		case 'A': with_art = true; break;
 		case 'h': fputs(pack_usage, stdout); return 0;
 		default: fputs(pack_usage, stderr); return 2;
 		}
@@ -223,6 +228,10 @@ int mi_cmd_pack(int argc, char **argv)
 		goto out;
 	}
 	tmpfile[0] = 0;
+	if (with_art && mi_artifacts_pack(index, outfile, &nart, &err)) {
+		fprintf(stderr, "mcpidx pack: %s\n", mi_buf_str(&err));
+		goto out;
+	}
 	char hex[33];
 	mi_hash_hex(tr.digest, hex);
 	uint64_t total = tr.data_len + MI_PACK_TRAILER;
@@ -233,13 +242,18 @@ int mi_cmd_pack(int argc, char **argv)
 		mi_buf_addf(&j, ",\"bytes\":%llu,\"files\":%llu,\"format\":%u,\"head\":",
 			    (unsigned long long)total, (unsigned long long)tr.nfiles, tr.format);
 		mi_buf_add_json_str(&j, tr.head, strlen(tr.head));
-		mi_buf_addf(&j, ",\"digest\":\"%s\"}", hex);
+		mi_buf_addf(&j, ",\"digest\":\"%s\"", hex);
+		if (with_art)
+			mi_buf_addf(&j, ",\"artifacts\":%llu", (unsigned long long)nart);
+		mi_buf_addc(&j, '}');
 		puts(mi_buf_str(&j));
 		mi_buf_release(&j);
 	} else {
 		printf("packed %s: %llu files, %.1f MiB, index format %u, head %s\ndigest %s\n", outfile,
 		       (unsigned long long)tr.nfiles, (double)total / 1048576.0, tr.format,
 		       *tr.head ? tr.head : "(unknown)", hex);
+		if (with_art)
+			printf("artifacts: %llu in %s.side/\n", (unsigned long long)nart, outfile);
 	}
 	status = 0;
 out:

@@ -23,7 +23,8 @@ typedef struct qargs {
 static bool is_flag(const char *name)
 {
 	static const char *const flags[] = {"all", "json", "block-guides", "unicode",
-					    "coverage", "show-coverage", "xrefs", "blame", NULL};
+					    "coverage", "show-coverage", "xrefs", "blame",
+					    "summaries", NULL};
 	for (int i = 0; flags[i]; i++)
 		if (!strcmp(flags[i], name))
 			return true;
@@ -142,7 +143,7 @@ typedef struct qcmd {
 static const qcmd qcmds[] = {
 	{"def", 1, "NAME [PATH]", "where NAME is defined (Parent.NAME works), with its folded header"},
 	{"refs", 1, "NAME [--all] [--limit N]", "call sites of NAME with their callers (--all: every reference)"},
-	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs] [--blame]",
+	{"outline", 1, "PATH [--mode outline|compact|full] [--all] [--line-numbers plain|zpad] [--marks unicode] [--xrefs] [--blame] [--summaries]",
 	 "folded view of an indexed file"},
 	{"expand", 2, "PATH SELECTOR [--what body|signature|docs|all]", "one symbol expanded (NAME, Parent.NAME or line:N)"},
 	{"search", 1, "QUERY... [--limit N] [--path GLOB] [--ext c,h] [--format toon|json|human] [--filter public]",
@@ -159,13 +160,16 @@ static const qcmd qcmds[] = {
 #define NQCMDS (sizeof(qcmds) / sizeof(qcmds[0]))
 
 const char *const mi_query_cmd_names[] = {"def", "refs", "outline", "expand", "search",
-					  "docs", "research", "pack", "changed", "stats", "help", "quit", NULL};
+					  "docs", "research", "pack", "changed", "stats", "artifacts", "help",
+					  "quit", NULL};
 
 void mi_query_cmd_help(FILE *out)
 {
 	fprintf(out, "query commands:\n");
 	for (size_t i = 0; i < NQCMDS; i++)
 		fprintf(out, "  %-8s %s\n           %s\n", qcmds[i].name, qcmds[i].usage, qcmds[i].help);
+	fprintf(out, "  %-8s %s\n           %s\n", "artifacts", "list|show|rm|prompt|store [ARGS]",
+		"artifacts a model wrote about the code (artifacts help)");
 	fprintf(out, "add --json to any command for the JSON object (SPEC 3.1)\n");
 }
 
@@ -213,6 +217,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		mi_query_cmd_help(out);
 		return 0;
 	}
+	if (!strcmp(argv[0], "artifacts"))
+		return mi_artifacts_cmd_run(q, NULL, argc, argv, json, out);
 	for (size_t i = 0; i < NQCMDS; i++)
 		if (!strcmp(qcmds[i].name, argv[0]))
 			cmd = &qcmds[i];
@@ -250,10 +256,19 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 			status = 2;
 			goto out;
 		}
+		const char *what = opt_get(&a, "what");
+		mi_art_notes_t notes = {0};
+		if ((name[0] == 'o' ? opt_get(&a, "summaries") != NULL :
+		     !what || !strcmp(what, "docs") || !strcmp(what, "all")) &&
+		    !mi_artifacts_notes(q, a.pos[0], &notes)) {
+			v.line_notes = notes.v; /* stored summaries: V* summary lines */
+			v.nline_notes = notes.n;
+		}
 		if (name[0] == 'o')
 			rc = mi_query_read_file(q, a.pos[0], &v, &o);
 		else
-			rc = mi_query_expand(q, a.pos[0], a.pos[1], opt_get(&a, "what"), &v, &o);
+			rc = mi_query_expand(q, a.pos[0], a.pos[1], what, &v, &o);
+		mi_art_notes_release(&notes);
 		if (fmt == 2) {
 			put_json_meta(&o, &v, out);
 			status = (rc || o.is_error) ? 1 : 0;

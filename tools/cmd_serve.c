@@ -26,7 +26,15 @@ static const char serve_usage[] =
 	"  --allow-root DIR      let index_codebase build trees under DIR too (repeatable)\n"
 	"  --log FILE            write the log to FILE (default stderr)\n"
 	"  --log-level LEVEL     debug (a line per call), info, warning, error or off\n"
-	"                        (default: debug with --log, info on stderr)\n";
+	"                        (default: debug with --log, info on stderr)\n"
+	"artifacts (what the host's model writes; docs/artifacts.md):\n"
+	"  --artifacts           list the artifact tools (implied by the options below)\n"
+	"  --side DIR            keep them in DIR (default INDEX/side, or FILE.side)\n"
+	"  --max-steps N         steps per chain of round trips (default 8)\n"
+	"  --callback-timeout MS how long a prompt waits for its result (600000)\n"
+	"  --tool-timeout MS     budget of one artifact call's own work (10000)\n"
+	"  --chain-ttl MS        age limit of a chain (3600000)\n"
+	"  --prompt-tokens N     token budget of a prompt (6000)\n";
 
 /* Parses a positive count option; 0 with a message on a bad value. */
 static unsigned count_arg(const char *opt, const char *v)
@@ -91,9 +99,18 @@ int mi_cmd_serve(int argc, char **argv)
 		{"max-connections", required_argument, NULL, 'C'},
 		{"idle-timeout", required_argument, NULL, 'I'},
 		{"max-requests", required_argument, NULL, 'Q'},
-		{"log-level", required_argument, NULL, 'V'}, {0},
+		{"log-level", required_argument, NULL, 'V'},
+		{"artifacts", no_argument, NULL, 'X'},
+		{"side", required_argument, NULL, 'S'}, {"max-steps", required_argument, NULL, 'm'},
+		{"callback-timeout", required_argument, NULL, 'c'},
+		{"tool-timeout", required_argument, NULL, 't'},
+		{"chain-ttl", required_argument, NULL, 'a'},
+		{"prompt-tokens", required_argument, NULL, 'p'}, {0},
 	};
 	mi_mcp_opts o = {0};
+	mi_art_opts art = {0};
+	long long v;
+	char *end;
 	const char **hosts = NULL, **roots = NULL;
 	size_t nhosts = 0, nroots = 0;
 	char *token = NULL, *index = NULL, *self = NULL;
@@ -109,6 +126,27 @@ int mi_cmd_serve(int argc, char **argv)
 		case 'A': list_add(&hosts, &nhosts, optarg); break;
 		case 'D': list_add(&roots, &nroots, optarg); break;
 		case 'V': o.log_level = optarg; break;
+		case 'X': o.artifacts = true; break;
+		case 'S': art.side = optarg; o.artifacts = true; break;
+		case 'm': case 'c': case 't': case 'a': case 'p':
+			v = strtoll(optarg, &end, 10);
+			if (!*optarg || *end || v < 1 || v > 1000000000LL) {
+				fprintf(stderr, "mcpidx serve: %s takes a positive number, not '%s'\n",
+					argv[optind - 1], optarg);
+				goto out;
+			}
+			o.artifacts = true;
+			if (c == 'm')
+				art.max_steps = (int)v;
+			else if (c == 'c')
+				art.callback_timeout_ms = v;
+			else if (c == 't')
+				art.tool_timeout_ms = v;
+			else if (c == 'a')
+				art.chain_ttl_ms = v;
+			else
+				art.prompt_tokens = (size_t)v;
+			break;
 		case 'T':
 			free(token);
 			if (!(token = read_token(optarg)))
@@ -137,6 +175,9 @@ int mi_cmd_serve(int argc, char **argv)
 	env = getenv("MCPIDX_TOKEN");
 	if (!token && env && *env)
 		token = mi_xstrdup(env);
+	/* Children (index_codebase's build, compile targets, upstream MCP
+	 * servers) never see it. */
+	unsetenv("MCPIDX_TOKEN");
 	index = mi_resolve_index(optind < argc ? argv[optind] : NULL);
 	if (mi_index_link_check(index, &lerr)) {
 		fprintf(stderr, "mcpidx serve: %s\n", mi_buf_str(&lerr));
@@ -149,6 +190,7 @@ int mi_cmd_serve(int argc, char **argv)
 	o.allow_hosts = hosts;
 	o.allow_roots = roots;
 	o.token = token;
+	o.art = &art;
 	o.parse = mi_parse_source;
 	o.detect = mi_lang_detect;
 	rc = mi_mcp_serve(&o) ? 1 : 0;

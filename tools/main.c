@@ -29,7 +29,7 @@ static const mi_cmd commands[] = {
 	 "run a compile target named in .mcpidx.toml; print its log groups"},
 	{"hook", mi_cmd_hook, "install|uninstall|status [--repo DIR]",
 	 "git pre-commit hook that keeps the index up to date"},
-	{"pack", mi_cmd_pack, "INDEX -o FILE [--json]",
+	{"pack", mi_cmd_pack, "INDEX -o FILE [--with-artifacts] [--json]",
 	 "write the index as one compacted, checksummed file to ship"},
 	{"verify", mi_cmd_verify, "FILE [--json] [--quiet]",
 	 "check a packed file end to end (exit 1 when damaged)"},
@@ -37,6 +37,8 @@ static const mi_cmd commands[] = {
 	 "list files changed since the index was built (exit 1 when stale)"},
 	{"tools", mi_cmd_tools, "[-i INDEX] find|describe|namespaces ARGS [--json]",
 	 "the tools of upstream MCP servers: find, describe, namespaces"},
+	{"artifacts", mi_cmd_artifacts, "[INDEX] list|show|rm|prompt|store [ARGS] [--side DIR] [--json]",
+	 "artifacts a model wrote about the code (summaries, annotations), stale ones marked"},
 	{"version", cmd_version, "", "print the version"},
 	{"help", cmd_help, "[COMMAND]", "show help"},
 };

@@ -31,6 +31,26 @@ int mi_cmd_tools(int argc, char **argv);   /* cmd_tools.c */
 int mi_cmd_lsp(int argc, char **argv);     /* cmd_lsp.c */
 int mi_cmd_compile(int argc, char **argv); /* cmd_compile.c */
 
+int mi_cmd_artifacts(int argc, char **argv); /* cmd_artifacts.c */
+
+/*
+ * Runs one artifacts command line (argv[0] = "artifacts", argv[1] = list,
+ * show, rm, prompt or store) against q's index and its side store (side:
+ * --side DIR, may be NULL) and prints the answer (JSON when json) to out.
+ * Exit status as mi_query_cmd_run.  Shared by `mcpidx artifacts` and the
+ * REPL.
+ */
+int mi_artifacts_cmd_run(mi_query *q, const char *side, int argc, char **argv,
+			 bool json, FILE *out);
+/* The stored summaries of path as view notes (query outline --summaries,
+ * expand --what docs|all).  Release with mi_art_notes_release. */
+int mi_artifacts_notes(mi_query *q, const char *path, mi_art_notes_t *out);
+/* pack --with-artifacts: copies the artifacts and tool aliases stored
+ * beside index into OUTFILE.side/, where a server of the packed file finds
+ * them; *n records.  No side store: nothing copied, 0.  Else an error
+ * described in err. */
+int mi_artifacts_pack(const char *index, const char *outfile, uint64_t *n, mi_buf *err);
+
 /*
  * The interactive prompt of `mcpidx query [INDEX]` (repl.c): on a terminal,
  * a libedit line editor with history, completion, colour and a pager; when

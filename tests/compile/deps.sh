@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the compilers the live compile checks run (tests/cli/compile_live.sh)
+# Installs the programs the live checks run (the compilers of
+# tests/cli/compile_live.sh, Neovim for tests/lsp/nvim.sh)
 # when they are missing: each program of tests/compile/packages that is not on
 # PATH, from its Debian package.  Without root or apt-get nothing is
 # installed: those checks then SKIP with the package to install.  The

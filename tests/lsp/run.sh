@@ -1,6 +1,7 @@
 #!/bin/sh
 # The LSP test tier: end-to-end tests of `mcpidx lsp` with the protocol client
-# library VS Code uses (vscode-languageserver-protocol; test.mjs), and of the
+# library VS Code uses (vscode-languageserver-protocol; test.mjs), with
+# Neovim headless as the editor (nvim.sh), and of the
 # compile tools through MCP with the official SDK (mcp_compile.mjs); both
 # installed with `npm ci` into tests/lsp/node_modules when missing.  Prints one
 # `PASS name` / `FAIL name: why` line per case and exits non-zero on any
@@ -37,4 +38,7 @@ cd "$here" || exit 1
 rc=0
 node test.mjs "$1" || rc=1
 node mcp_compile.mjs "$1" || rc=1
+if [ -z "$1" ] || echo nvim | grep -q -- "$1"; then
+	sh "$here/nvim.sh" || rc=1
+fi
 exit $rc

@@ -192,6 +192,29 @@ await run('tools/list/order-and-schemas', async () => {
   eq(tools.find((t) => t.name === 'code_research').inputSchema.properties.depth.maximum, 5, 'depth max');
 });
 
+// What a client pays on every request for the tool list: the tools/list result
+// as sent, in o200k tokens, under an initialized 2025-11-25 session and a
+// stateless 2026-07-28 request.  The default server (a code index, no tool
+// catalog, no compile config, artifacts not enabled) stays within 2,500.
+const TOOLS_LIST_BUDGET = 2500;
+await run('tools/list/token-budget', async () => {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const s = rawServer(repo);
+  await s.init('2025-11-25');
+  s.send({ jsonrpc: '2.0', id: 'tl', method: 'tools/list' });
+  const a = (await s.wait((l) => l.includes('"id":"tl"'))).replace(/^.*?"result":/, '');
+  s.send({ jsonrpc: '2.0', id: 'tm', method: 'tools/list', params: { _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {} } } });
+  const b = (await s.wait((l) => l.includes('"id":"tm"'))).replace(/^.*?"result":/, '');
+  await s.close();
+  const ta = countTokens(a), tb = countTokens(b);
+  console.log(`# tools/list: ${JSON.parse(a.slice(0, -1)).tools.length} tools, ` +
+    `${ta} tokens (2025-11-25), ${tb} tokens (2026-07-28); budget ${TOOLS_LIST_BUDGET}`);
+  assert(ta <= TOOLS_LIST_BUDGET, `2025-11-25 tools/list is ${ta} tokens, over ${TOOLS_LIST_BUDGET}`);
+  assert(tb <= TOOLS_LIST_BUDGET, `2026-07-28 tools/list is ${tb} tokens, over ${TOOLS_LIST_BUDGET}`);
+});
+
 // ---- tools with good arguments ------------------------------------------------------
 async function call(name, args, opts) {
   return client.callTool({ name, arguments: args }, CallToolResultSchema, opts);

@@ -325,6 +325,42 @@ await test('serve_bundles_suggest_tools_used_together', async () => {
   await sclient.close();
 });
 
+await test('alias_round_trip_through_artifacts', async () => {
+  // The same aliases through the artifact round trip, all over MCP: the host
+  // asks generate_prompt for a real npm server's tool card, its scripted
+  // model answers from the prompt alone, store_llm_result keeps the
+  // phrasings, the server re-indexes that server's catalog, and find_tools
+  // answers a task worded unlike the tool's own text.
+  const client = new Client({ name: 'meta-test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: MCPIDX, args: ['serve', sidx, '--artifacts'], stderr: 'ignore' }));
+  try {
+    const para = 'keep track of the folks I work with';
+    const top = async () => (await client.callTool({ name: 'find_tools', arguments: { query: para, limit: 3 } }))
+      .structuredContent.tools || [];
+    check((await top())[0]?.name !== 'memory/create_entities', `already first before aliases: ${JSON.stringify(await top())}`);
+    let r = await client.callTool({ name: 'generate_prompt', arguments: { path: 'tool:memory/create_entities', task: 'aliases' } });
+    const p = r.structuredContent;
+    check(p.status === 'prompt_ready' && p.callbackTool === 'store_llm_result', `prompt: ${JSON.stringify(p).slice(0, 300)}`);
+    check(/create_entities/.test(p.promptForHostLLM) && /entities/i.test(p.promptForHostLLM), 'the prompt carries the tool card');
+    // The scripted model: phrasings for a tool that creates entities.
+    const answer = /entities/i.test(p.promptForHostLLM) ?
+      '1. keep track of the folks I work with\n2. remember the people I meet\n3. note a new project and its owner' : 'nothing';
+    r = await client.callTool({ name: 'store_llm_result', arguments: { ...p.callbackArgs, result: answer } });
+    check(!r.isError && r.structuredContent.data.aliases.phrasings === 3, `store: ${JSON.stringify(r.structuredContent)}`);
+    let hits = [];
+    for (let i = 0; i < 600; i++) {
+      hits = await top();
+      if (hits[0]?.name === 'memory/create_entities') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    check(hits[0]?.name === 'memory/create_entities', `alias not matched within 60 s: ${JSON.stringify(hits)}`);
+    r = await client.callTool({ name: 'get_artifact', arguments: { path: 'tool:memory/create_entities' } });
+    check(r.structuredContent.data.artifacts[0].stale === false, `pinned: ${JSON.stringify(r.structuredContent)}`);
+  } finally {
+    await client.close();
+  }
+});
+
 await test('alias_round_trip_scripted_host', async () => {
   // The host reads the tool's card over MCP, its model writes task
   // phrasings, the host stores them; find_tools then answers a paraphrase

@@ -6,7 +6,7 @@
 # does not exist), on stdio and over HTTP; an unknown method stays -32601;
 # after initialize the same call is answered.  A 2026-07-28 request, which
 # has no initialize, is answered when its _meta names its version and
-# capabilities.
+# capabilities.  A NUL in a string gets -32700 saying so.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cp -r "$here/../../testdata/mcp" "$T/repo"
@@ -36,6 +36,21 @@ for version in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]:
     if "result" not in r or r["result"].get("isError"):
         fail("tools/call after initialize (%s): %s" % (version, json.dumps(r)[:300]))
     s.close()
+
+# A NUL inside a string is a parse error that says what is wrong, answered
+# with id null; the session goes on.
+s = Stdio([repo])
+s.init()
+s.p.stdin.write(b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read_file",'
+                b'"arguments":{"path":"src/a\\u0000b.c"}}}\n')
+s.p.stdin.flush()
+r = s.read(None)
+msg = r.get("error", {}).get("message", "")
+if r.get("error", {}).get("code") != -32700 or "(NUL)" not in msg or "JSON_" in msg:
+    fail("a NUL in a string: want -32700 saying NUL in our words, got %s" % json.dumps(r)[:300])
+if "result" not in s.request("ping"):
+    fail("the session ended after a parse error")
+s.close()
 
 # 2026-07-28 has no initialize: each request carries its version.
 s = Stdio([repo])

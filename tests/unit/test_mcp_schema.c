@@ -207,6 +207,51 @@ TEST(every_tool)
 	json_decref(j);
 }
 
+/* With --artifacts the six artifact tools follow, and every listed schema
+ * (search_code and read_file gain their artifact arguments) keeps the
+ * rules above. */
+TEST(artifact_tools)
+{
+	static const char *const want[] = {
+		"generate_prompt", "store_llm_result", "get_artifact",
+		"list_artifacts", "delete_artifact", "generate_artifact",
+	};
+	mi_mcp_env env = no_env;
+	mi_mcp_opts o;
+	mi_buf b = {0};
+	json_t *j, *tools, *t;
+	size_t i;
+	env_setup();
+	o = no_env_opts;
+	o.artifacts = true;
+	env = no_env;
+	env.opts = &o;
+	mi_buf_addc(&b, '{');
+	mi_mcp_tools_list(reg(), &env, MI_MCP_LEGACY, &b);
+	mi_buf_addc(&b, '}');
+	j = json_loadb(mi_buf_str(&b), b.len, JSON_REJECT_DUPLICATES, NULL);
+	tools = json_object_get(j, "tools");
+	json_t *plain = tools_list();
+	size_t base = json_array_size(json_object_get(plain, "tools"));
+	json_decref(plain);
+	/* The six follow the tools listed without --artifacts, in order. */
+	CHECK_INT(json_array_size(tools), base + 6);
+	for (i = 0; i < 6 && base + i < json_array_size(tools); i++)
+		CHECK_STR(json_string_value(json_object_get(json_array_get(tools, base + i),
+							    "name")), want[i]);
+	json_array_foreach(tools, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		check_schema(name, "inputSchema", json_object_get(t, "inputSchema"), true);
+		check_schema(name, "outputSchema", json_object_get(t, "outputSchema"), false);
+	}
+	json_array_foreach(tools, i, t)
+		if (!strcmp(json_string_value(json_object_get(t, "name")), "search_code"))
+			CHECK(json_object_get(json_object_get(json_object_get(t, "inputSchema"),
+							      "properties"), "expand_query") != NULL);
+	json_decref(j);
+	mi_buf_release(&b);
+}
+
 /* A server over a fresh empty folder dir (a mkdtemp template); o must
  * outlive it. */
 static void server_on(char *dir, mi_mcp_opts *o, mi_mcp_server *s)
@@ -340,6 +385,7 @@ int main(void)
 	RUN(list_shape);
 	RUN(list_token_budget);
 	RUN(every_tool);
+	RUN(artifact_tools);
 	RUN(required_enforced);
 	RUN(index_missing_or_of_another_version);
 	if (no_env.index_path) {

@@ -149,6 +149,8 @@ TEST(records)
 	CHECK_INT(mi_side_get(t, MI_SIDE_DIAGS, "src/a.c", "summarize", "", &got),
 		  MI_ERR_NOTFOUND);
 	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), 3);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_ARTIFACTS), 4);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_DIAGS), 0);
 	/* One file: "path\0". */
 	CHECK_INT(mi_side_scan(t, MI_SIDE_ARTIFACTS, "src/a.c", 8, collect_fn, &col), 0);
 	CHECK_STR(col.out.buf, "src/a.c|annotate|main|the entry point;"
@@ -176,6 +178,7 @@ TEST(records)
 	CHECK_INT(mi_side_open(dir, 0, &s), 0);
 	CHECK_INT(mi_side_begin(s, false, &t), 0);
 	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), 2);
+	CHECK_INT(mi_side_gen(t, MI_SIDE_ARTIFACTS), 5);
 	mi_side_abort(t);
 	mi_side_close(s);
 	mi_buf_release(&col.out);
@@ -422,6 +425,46 @@ TEST(killed_mid_write)
 	free(d);
 }
 
+TEST(export)
+{
+	char *d = tmpdir(), src[300], dst[300];
+	static const int dbs[] = {MI_SIDE_ARTIFACTS, MI_SIDE_ALIASES};
+	mi_side *s, *o;
+	mi_side_txn *t;
+	mi_side_rec a = rec("src/a.c", "summarize", "", "kept"), l = rec("x/y", "alias", "", "say hi");
+	mi_side_rec g = rec("read_file", "ok", "", "{}");
+	put_ctx pc = {&a, MI_SIDE_ARTIFACTS, 0};
+	uint64_t n = 0;
+	snprintf(src, sizeof src, "%s/src", d);
+	snprintf(dst, sizeof dst, "%s/dst.side", d);
+	CHECK_INT(mi_side_open(src, MI_SIDE_CREATE, &s), 0);
+	CHECK_INT(mi_side_write(s, do_put, &pc), 0);
+	pc.r = &l;
+	pc.db = MI_SIDE_ALIASES;
+	CHECK_INT(mi_side_write(s, do_put, &pc), 0);
+	pc.r = &g;
+	pc.db = MI_SIDE_LOG;
+	CHECK_INT(mi_side_write(s, do_append, &pc), 0);
+	CHECK_INT(mi_side_export(s, dst, dbs, 2, &n), 0);
+	CHECK_INT(n, 2);
+	/* Again after a delete: the copy follows, it does not accumulate. */
+	CHECK_INT(mi_side_begin(s, true, &t), 0);
+	CHECK_INT(mi_side_del(t, MI_SIDE_ALIASES, "x/y", "alias", ""), 0);
+	CHECK_INT(mi_side_commit(t), 0);
+	CHECK_INT(mi_side_export(s, dst, dbs, 2, &n), 0);
+	CHECK_INT(n, 1);
+	CHECK_INT(mi_side_open(dst, 0, &o), 0);
+	CHECK_INT(mi_side_begin(o, false, &t), 0);
+	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), 1);
+	CHECK_INT(mi_side_count(t, MI_SIDE_ALIASES), 0);
+	CHECK_INT(mi_side_count(t, MI_SIDE_LOG), 0); /* not asked for */
+	mi_side_abort(t);
+	mi_side_close(o);
+	mi_side_close(s);
+	rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	RUN(locate);
@@ -432,5 +475,6 @@ int main(void)
 	RUN(map_grows);
 	RUN(concurrent_writers);
 	RUN(killed_mid_write);
+	RUN(export);
 	return test_done();
 }
