@@ -84,6 +84,8 @@ struct mi_mcp_ctx {
 					requests (borrowed), else NULL */
 	const char *request_state;   /* 2026-07-28 retry: our requestState, else NULL */
 	const char *task_id;         /* the task this request runs as, or NULL */
+	const char *session;         /* its HTTP session id; "" on stdio and for
+					stateless requests */
 	atomic_int *cancel;          /* the flag cancelled() reads (for code that
 					polls a flag, such as a child runner) */
 	/* notifications/progress when the client sent a progress token */

@@ -1407,6 +1407,7 @@ int mi_mcp_handle(mi_mcp_session *ss, const mi_mcp_in *in, mi_buf *out,
 	c->ctx.version = c->version;
 	c->ctx.caps = c->caps;
 	c->ctx.method = c->msg.method;
+	c->ctx.session = c->modern ? "" : ss->sid;
 	c->ctx.input_responses = json_object_get(c->msg.params, "inputResponses");
 	c->ctx.request_state = mi_mcp_arg_str(c->msg.params, "requestState", NULL);
 	c->ctx.progress = ctx_progress;

@@ -8,6 +8,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
 
 static struct {
 	pthread_mutex_t mu;
@@ -123,8 +126,22 @@ static int req_ask(void *ctx, const char *method, const char *params, int timeou
 	return c->ask(c, method, params, timeout_ms, out);
 }
 
+/* The session executions are grouped by for bundles: the client's HTTP
+ * session, else this process (a stdio server serves one client). */
+static void bundle_session(const mi_mcp_ctx *c, char *out, size_t n)
+{
+	static atomic_llong started;
+	long long none = 0;
+	atomic_compare_exchange_strong(&started, &none, (long long)time(NULL));
+	if (c->session && *c->session)
+		snprintf(out, n, "http-%s", c->session);
+	else
+		snprintf(out, n, "serve-%ld-%lld", (long)getpid(), atomic_load(&started));
+}
+
 static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 {
+	char session[80];
 	mi_meta *m = meta_get(c->env);
 	json_t *av = json_object_get(args, "arguments");
 	/* A person confirms through the client (elicitation) when the client
@@ -133,12 +150,13 @@ static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 	bool modern = c->version && !strcmp(c->version, MI_MCP_MODERN);
 	mi_meta_req req = {.progress = req_progress, .cancelled = req_cancelled,
 			   .ask = elicit && !modern ? req_ask : NULL,
-			   .ctx = c, .session = "mcp",
+			   .ctx = c, .session = session,
 			   /* 2026-07-28: the question goes back as input_required */
 			   .can_input = elicit && modern, .input = c->input_responses,
 			   .state = c->request_state, .input_required = &r->input_required};
 	if (!m)
 		return mi_mcp_result_error(r, "the meta-server could not start");
+	bundle_session(c, session, sizeof(session));
 	/* The upstream tool's result goes back as it came. */
 	return mi_meta_execute(m, q, mi_mcp_arg_str(args, "tool_name", ""),
 			       json_is_object(av) ? av : NULL,

@@ -48,6 +48,7 @@ typedef struct pack {
 	size_t budget;      /* budget_tokens */
 	int depth;          /* 1 or 2 */
 	mi_buf err;         /* first resolution error */
+	size_t unread_calls; /* call sites past PK_MAX_CALLERS: counted, not read */
 } pack;
 
 /* A callee name seen in a target's references, and how often. */
@@ -306,12 +307,15 @@ static void add_callers(pack *k, const pk_ent *tg)
 	}
 	int tfam = family(file_lang(k->t, tg->path, strlen(tg->path)));
 	for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl);
-	     !r && seen < PK_MAX_CALLERS && k->n < PK_MAX_CANDS;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	     !r; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		mi_ref ref;
 		if (kl < key.len + 9 || mi_ref_decode(vp, vl, &ref, NULL) ||
 		    ref.kind != MI_REF_CALL || ref.caller_idx < 0)
 			continue;
+		if (seen >= PK_MAX_CALLERS || k->n >= PK_MAX_CANDS) {
+			k->unread_calls++; /* said in the summary, never dropped silently */
+			continue;
+		}
 		const char *fp = (const char *)kp + key.len;
 		size_t fl = kl - key.len - 9;
 		char *fpath = mi_xstrndup(fp, fl);
@@ -682,7 +686,7 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 		mi_buf_addf(&summary, "V* pack: %zu tokens of %zu; %zu target%s, %zu uses, %zu callers",
 			    total, k->budget, ntargets - lout_targets,
 			    ntargets - lout_targets == 1 ? "" : "s", nuses, ncallers);
-		if (lout_uses || lout_callers || lout_targets) {
+		if (lout_uses || lout_callers || lout_targets || k->unread_calls) {
 			mi_buf_adds(&summary, "; left out:");
 			if (lout_targets)
 				mi_buf_addf(&summary, " %zu target%s,", lout_targets,
@@ -692,6 +696,10 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 					    lout_uses > 6 ? ", ..." : "");
 			if (lout_callers)
 				mi_buf_addf(&summary, "%s %zu callers", lout_uses ? "," : "", lout_callers);
+			if (k->unread_calls)
+				mi_buf_addf(&summary, "%s %zu more call sites (find_references "
+					    "pages through them)", lout_uses || lout_callers ? "," : "",
+					    k->unread_calls);
 			mi_buf_adds(&summary, "; raise budget_tokens for them");
 		}
 		for (size_t i = 0; i < k->n; i++)
@@ -857,15 +865,58 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 			put_json_ent(j, &k.e[i], first);
 			first = false;
 		}
+	/* left_out, best ranked first, only while the structured form stays
+	 * within the budget beside the text it repeats; the rest is counted in
+	 * left_out_total (the text's summary line says what was left out) */
+	size_t ttok = mi_token_estimate(mi_buf_str(x), x->len), nleft = 0;
+	bool full = false;
 	mi_buf_adds(j, "],\"left_out\":[");
 	first = true;
-	for (size_t i = 0; i < k.n; i++)
-		if (!k.e[i].in) {
-			put_json_ent(j, &k.e[i], first);
-			first = false;
+	for (size_t i = 0; i < k.n; i++) {
+		if (k.e[i].in)
+			continue;
+		nleft++;
+		if (full)
+			continue;
+		size_t mark = j->len;
+		put_json_ent(j, &k.e[i], first);
+		if (mi_token_estimate(j->buf, j->len) + ttok + 16 > k.budget) {
+			j->len = mark; /* drop it and list no more */
+			j->buf[mark] = 0;
+			full = true;
+			continue;
 		}
-	mi_buf_adds(j, "],\"text\":");
+		first = false;
+	}
+	mi_buf_addf(j, "],\"left_out_total\":%zu,\"text\":", nleft);
+	/* the rows beside the text may take the structured form over the
+	 * budget: its copy of the text is then cut at a line (the text content
+	 * holds the whole pack) and says so */
+	size_t head = j->len, htok = mi_token_estimate(j->buf, j->len);
 	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
+	if (x->len && mi_token_estimate(j->buf, j->len) > k.budget) {
+		/* keep the summary line (the last), cut the lines before it */
+		size_t s = x->len - 1;
+		while (s > 0 && x->buf[s - 1] != '\n')
+			s--;
+		size_t stok = mi_token_estimate(x->buf + s, x->len - s);
+		size_t room = k.budget > htok + stok + 24 ? k.budget - htok - stok - 24 : 0;
+		size_t n = 0;
+		for (size_t i = 0; i < s; i++)
+			if (x->buf[i] == '\n') {
+				if (mi_token_estimate(x->buf, i + 1) > room)
+					break;
+				n = i + 1;
+			}
+		mi_buf cut = {0};
+		mi_buf_add(&cut, x->buf, n);
+		mi_buf_add(&cut, x->buf + s, x->len - s);
+		j->len = head;
+		j->buf[head] = 0;
+		mi_buf_add_json_str(j, mi_buf_str(&cut), cut.len);
+		mi_buf_adds(j, ",\"text_cut\":true");
+		mi_buf_release(&cut);
+	}
 	mi_buf_addc(j, '}');
 	rc = 0;
 out_free:

@@ -90,4 +90,17 @@ P
 "$MCPIDX" query "$T/ov" pack res.send --budget 300 --json > "$T/js.json" || fail "pack res.send"
 expect_eq "$(json "$T/js.json" '[(e["role"], e["name"], e["path"]) for e in j["entries"]]')" \
 	"[('target', 'send', 'res.js'), ('uses', 'helper', 'res.js')]" "dotted assignment target"
+# a target with more call sites than a pack reads says how many it left
+mkdir -p "$T/many"
+{
+	echo "int target(int x) { return x; }"
+	i=0
+	while [ $i -lt 100 ]; do
+		echo "int caller_$i(int y) { return target(y); }"
+		i=$((i + 1))
+	done
+} > "$T/many/lib.c"
+"$MCPIDX" build "$T/many" -q || fail "build many"
+"$MCPIDX" query "$T/many" pack target --budget 4000 > "$T/many.txt" || fail "pack many"
+expect_contains "$(tail -1 "$T/many.txt")" "40 more call sites" "call sites past those read are counted"
 exit 0

@@ -505,6 +505,11 @@ await test('serve_execute_rechecks_the_pin', async () => {
       why = r.content[0].text;
     }
     check(why.startsWith('fx/greet: quarantined'), `not quarantined after the re-index: ${why}`);
+    // bundles group executions by session: fx/grow ran alone in the HTTP
+    // session of another server process, so nothing is suggested with it
+    r = await c.callTool({ name: 'find_tools', arguments: { query: 'adds a tool named grown while running', limit: 5 } });
+    const hit = r.structuredContent.tools.find((t) => t.name === 'fx/grow');
+    check(hit?.name === 'fx/grow' && !hit.related, `suggested across sessions: ${JSON.stringify(hit)}`);
   } finally {
     await c.close();
   }
