@@ -120,6 +120,12 @@ void mi_sort(void *base, size_t n, size_t sz,
 	     int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
 /* pipe() with FD_CLOEXEC on both ends.  0 or -1 with errno. */
 int mi_pipe_cloexec(int fd[2]);
+/* Runs git with argv (argv[0] "git") in dir, stdin and stderr on
+ * /dev/null; its stdout into out, at most max_out bytes kept (the rest is
+ * read and dropped so git never blocks).  0 when git exited 0,
+ * MI_ERR_NOTFOUND when it failed or is missing, errno when it could not
+ * start. */
+int mi_run_git(const char *dir, const char *const *argv, size_t max_out, mi_buf *out);
 /* Absolute path of the running binary (malloc'd): /proc/self/exe, the
  * platform's own call, or argv0 looked up in PATH.  Never NULL: argv0 itself
  * (or "mcpidx") when nothing better is known. */

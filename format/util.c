@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
 #if defined(__APPLE__)
@@ -695,6 +696,46 @@ int mi_pipe_cloexec(int fd[2])
 	}
 	return 0;
 #endif
+}
+
+int mi_run_git(const char *dir, const char *const *argv, size_t max_out,
+	       mi_buf *out)
+{
+	int fd[2];
+	if (mi_pipe_cloexec(fd))
+		return errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fd[0]);
+		close(fd[1]);
+		return e;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		dup2(fd[1], 1);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 2);
+		}
+		close(fd[0]);
+		close(fd[1]);
+		if (chdir(dir))
+			_exit(127);
+		execvp("git", (char *const *)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && out->len < max_out)
+			mi_buf_add(out, buf, (size_t)n);
+	close(fd[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : MI_ERR_NOTFOUND;
 }
 
 /* argv0 as the shell would have found it: a path as given, else the first

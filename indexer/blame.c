@@ -12,56 +12,14 @@
 #include "indexer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define BLAME_MAX_OUT (256u << 20)  /* bytes of git output read per file */
-
-/* Runs git with argv in dir; stdout into out.  0 when git exited 0. */
-static int run_git(const char *dir, const char *const *argv, mi_buf *out)
-{
-	int fd[2];
-	if (pipe(fd))
-		return errno;
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fd[0]);
-		close(fd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-		dup2(fd[1], 1);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 2);
-		}
-		close(fd[0]);
-		close(fd[1]);
-		if (chdir(dir))
-			_exit(127);
-		execvp("git", (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	char buf[65536];
-	ssize_t n;
-	while ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && out->len < BLAME_MAX_OUT)
-			mi_buf_add(out, buf, (size_t)n);
-	close(fd[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : MI_ERR_NOTFOUND;
-}
 
 /* One commit seen in a file's blame. */
 typedef struct commit {
@@ -169,7 +127,7 @@ static int blame_file(mi_txn *t, const char *root, const char *path, size_t pl,
 	mi_buf out = {0}, prefix = {0};
 	blame b = {0};
 	char hex[33];
-	int rc = run_git(root, argv, &out);
+	int rc = mi_run_git(root, argv, BLAME_MAX_OUT, &out);
 	mi_hash_hex(hash, hex);
 	mi_buf_add(rec, hex, 32);
 	mi_buf_addc(rec, '\n');
@@ -297,7 +255,7 @@ int mi_blame_build(const char *index_path, mi_blame_stats *bs, mi_buf *err)
 	{
 		const char *argv[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
 		mi_buf o = {0};
-		rc = run_git(root, argv, &o);
+		rc = mi_run_git(root, argv, BLAME_MAX_OUT, &o);
 		mi_buf_release(&o);
 		if (rc) {
 			mi_buf_addf(err, "--blame needs git: %s is not a git checkout (or git is "

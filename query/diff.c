@@ -11,11 +11,9 @@
 #include "query_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
@@ -24,46 +22,6 @@
 enum { CH_ADDED, CH_REMOVED, CH_CHANGED };
 static const char ch_mark[] = { '+', '-', '~' };
 static const char *const ch_name[] = { "added", "removed", "changed" };
-
-/* Runs git with argv in dir; stdout into out.  0 when git exited 0. */
-static int run_git(const char *dir, const char *const *argv, mi_buf *out)
-{
-	int fd[2];
-	if (pipe(fd))
-		return errno;
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(fd[0]);
-		close(fd[1]);
-		return e;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-		dup2(fd[1], 1);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 2);
-		}
-		close(fd[0]);
-		close(fd[1]);
-		if (chdir(dir))
-			_exit(127);
-		execvp("git", (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	char buf[65536];
-	ssize_t n;
-	while ((n = read(fd[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && out->len < DIFF_MAX_OUT)
-			mi_buf_add(out, buf, (size_t)n);
-	close(fd[0]);
-	int st;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : MI_ERR_NOTFOUND;
-}
 
 /* One version of a file: its text and its symbols. */
 typedef struct fver {
@@ -95,7 +53,7 @@ static void read_version(const char *root, const char *rev, const char *path, fv
 	mi_buf spec = {0}, out = {0};
 	mi_buf_addf(&spec, "%s:%s", rev, path);
 	const char *argv[] = { "git", "show", spec.buf, NULL };
-	if (!run_git(root, argv, &out)) {
+	if (!mi_run_git(root, argv, DIFF_MAX_OUT, &out)) {
 		v->len = out.len;
 		v->text = out.buf ? mi_buf_detach(&out) : mi_xstrdup("");
 	}
@@ -237,12 +195,12 @@ static int git_paths(const char *root, const char *since, mi_buf *out)
 	if (dots) {
 		char *a = mi_xstrndup(since, (size_t)(dots - since));
 		const char *argv[] = { "git", "diff", "--name-only", "--no-renames", a, dots + 2, "--", NULL };
-		int rc = run_git(root, argv, out);
+		int rc = mi_run_git(root, argv, DIFF_MAX_OUT, out);
 		free(a);
 		return rc;
 	}
 	const char *argv[] = { "git", "diff", "--name-only", "--no-renames", since, "--", NULL };
-	return run_git(root, argv, out);
+	return mi_run_git(root, argv, DIFF_MAX_OUT, out);
 }
 
 /* Appends the working tree's untracked, not ignored files (nothing when
@@ -251,7 +209,7 @@ static void add_untracked(const char *root, mi_buf *paths)
 {
 	const char *argv[] = { "git", "ls-files", "--others", "--exclude-standard", NULL };
 	mi_buf more = {0};
-	if (!run_git(root, argv, &more) && more.len) {
+	if (!mi_run_git(root, argv, DIFF_MAX_OUT, &more) && more.len) {
 		if (paths->len && paths->buf[paths->len - 1] != '\n')
 			mi_buf_addc(paths, '\n');
 		mi_buf_add(paths, more.buf, more.len);
