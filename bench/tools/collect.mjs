@@ -1,7 +1,10 @@
 // Regenerates bench/tools/catalogs/*.json: the tools/list answers of real
 // MCP servers from npm (bench/tools/collect/package.json), listed with the
 // official SDK client.  Credentials are dummies: listing tools calls no API.
-//   cd bench/tools/collect && npm ci && cd .. && node collect.mjs
+// The servers' versions are pinned exactly in package.json; their own
+// dependencies resolve at install time (no lock file is kept: it would be
+// 600 KB for a step run by hand, and the catalogs it makes are committed).
+//   cd bench/tools/collect && npm install && cd .. && node collect.mjs
 import { Client } from './collect/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StdioClientTransport } from './collect/node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js';
 import { writeFileSync, readFileSync, mkdtempSync } from 'node:fs';
