@@ -51,23 +51,22 @@ const char *mi_skip_name(int reason)
 	return reason >= 0 && reason < MI_SKIP__COUNT ? skip_names[reason] : "?";
 }
 
-static double now_s(void)
+double mi_build_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void progress(pool *p, size_t done)
+void mi_build_progress(const mi_build_opts *o, size_t done, size_t n)
 {
-	const mi_build_opts *o = p->o;
 	if (o->on_progress)
-		o->on_progress(o->progress_ctx, done, p->n);
-	if (o->progress && (done % 64 == 0 || done == p->n)) {
-		int w = 30, f = p->n ? (int)(done * w / p->n) : w;
+		o->on_progress(o->progress_ctx, done, n);
+	if (o->progress && (done % 64 == 0 || done == n)) {
+		int w = 30, f = n ? (int)(done * w / n) : w;
 		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", f,
-			"##############################", w - f, "", done, p->n);
-		if (done == p->n)
+			"##############################", w - f, "", done, n);
+		if (done == n)
 			fputc('\n', stderr);
 		fflush(stderr);
 	}
@@ -91,7 +90,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i >= p->n) {
 			pthread_mutex_lock(&p->mu);
-			p->parse_end = now_s();
+			p->parse_end = mi_build_now();
 			pthread_mutex_unlock(&p->mu);
 			break;
 		}
@@ -104,7 +103,7 @@ static void *worker(void *arg)
 		p->ready[i] = true;
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
-		progress(p, done);
+		mi_build_progress(p->o, done, p->n);
 	}
 	return NULL;
 }
@@ -618,7 +617,7 @@ static void write_failed(mi_buf *err, mi_store *st, const char *idx, int rc, boo
 static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 {
 	int rc = 0;
-	double t0 = now_s();
+	double t0 = mi_build_now();
 	char root[PATH_MAX], idx[PATH_MAX];
 	mi_store *st = NULL;
 	mi_walk w = {0};
@@ -720,14 +719,14 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		fresh_ctx fc = {.o = o, .bs = bs, .root = root};
 		mi_build_fresh_out fo = {.ctx = &fc, .skip = fresh_skip, .fail = fresh_fail,
 					 .meta = fresh_meta};
-		double t1 = now_s();
+		double t1 = mi_build_now();
 		bs->walk_seconds = t1 - t0;
 		rc = mi_build_fresh(o, st, root, mi_store_fresh_dir(st), &w, bs, &fo);
 		if (!rc && !bs->rebuilt_from)
 			rc = carry_catalog(st, idx);
 		if (!rc)
 			rc = mi_store_publish(st, &bs->moved_aside);
-		bs->write_seconds = now_s() - t1 - bs->parse_seconds;
+		bs->write_seconds = mi_build_now() - t1 - bs->parse_seconds;
 		if (rc)
 			write_failed(err, st, idx, rc, true);
 		goto out;
@@ -795,7 +794,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->file_id = e ? e->r.file_id : next_id++;
 	}
 
-	double t1 = now_s();
+	double t1 = mi_build_now();
 	bs->walk_seconds = t1 - t0;
 	/* Parse on all cores; this thread writes the results as they come, in
 	 * order, inside the one write transaction. */
@@ -817,7 +816,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			started++;
 	if (!started)
 		worker(&p); /* no threads: parse here, then write */
-	double t2 = now_s();
+	double t2 = mi_build_now();
 	for (int attempt = 0;; attempt++) {
 		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, bs, root, fresh);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
@@ -842,7 +841,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < nold; i++)
 		if (!old[i].r.seen)
 			bs->removed++;
-	bs->write_seconds = now_s() - t2;
+	bs->write_seconds = mi_build_now() - t2;
 	if (rc == MI_ERR_STALE)
 		goto out; /* mi_build starts again on the new file */
 	if (rc) {
@@ -863,7 +862,7 @@ out:
 	free(old);
 	mi_walk_release(&w);
 	mi_store_close(st);
-	bs->seconds = now_s() - t0;
+	bs->seconds = mi_build_now() - t0;
 	return rc;
 }
 

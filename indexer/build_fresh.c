@@ -69,28 +69,6 @@ typedef struct fr_lane {
 	int lane;
 } fr_lane;
 
-static double fr_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void fr_progress(fr_pool *p, size_t done)
-{
-	const mi_build_opts *o = p->o;
-	if (o->on_progress)
-		o->on_progress(o->progress_ctx, done, p->n);
-	if (o->progress && (done % 64 == 0 || done == p->n)) {
-		int w = 30, f = p->n ? (int)(done * w / p->n) : w;
-		fprintf(stderr, "\r[%.*s%*s] %zu/%zu files", f,
-			"##############################", w - f, "", done, p->n);
-		if (done == p->n)
-			fputc('\n', stderr);
-		fflush(stderr);
-	}
-}
-
 /* Appends one record for the writer, its value as the store keeps it
  * (packed here, on the worker, for the databases that are). */
 static void rec_add(fr_job *j, int db, const void *k, size_t kl, const void *v, size_t vl)
@@ -242,7 +220,7 @@ static void *fr_worker(void *arg)
 		pthread_mutex_lock(&p->mu);
 		size_t i = p->next++;
 		if (i >= p->n) {
-			p->parse_end = fr_now();
+			p->parse_end = mi_build_now();
 			pthread_mutex_unlock(&p->mu);
 			break;
 		}
@@ -260,7 +238,7 @@ static void *fr_worker(void *arg)
 		size_t done = ++p->done;
 		pthread_cond_broadcast(&p->ready);
 		pthread_mutex_unlock(&p->mu);
-		fr_progress(p, done);
+		mi_build_progress(p->o, done, p->n);
 	}
 	mi_search_thread_done();
 	return NULL;
@@ -448,7 +426,7 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 	pthread_t th[FR_MAX_LANES];
 	mi_search_fresh *post = NULL;
 	int started = 0, rc;
-	double t1 = fr_now();
+	double t1 = mi_build_now();
 
 	/* Path order: the keys of files, src, outlines, syms and frefs (path
 	 * first) and of fileids and chunks (ids given in this order) follow it. */
@@ -514,7 +492,7 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 	}
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	bs->parse_seconds = (started ? p.parse_end : fr_now()) - t1;
+	bs->parse_seconds = (started ? p.parse_end : mi_build_now()) - t1;
 
 	/* The sorted databases, then the statistics. */
 	mi_search_totals tot = {0};

@@ -56,4 +56,9 @@ typedef struct mi_build_fresh_out {
 int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const char *tmpdir,
 		   mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out);
 
+/* Shared by both builds (build.c): a monotonic clock in seconds, and one
+ * progress step (the on_progress callback, the bar on stderr). */
+double mi_build_now(void);
+void mi_build_progress(const mi_build_opts *o, size_t done, size_t n);
+
 #endif

@@ -303,32 +303,46 @@ static void sse_event(http_rx *rx)
 	route(rx->c, msg);
 }
 
-static void sse_feed(http_rx *rx)
+/* Splits the complete lines of an SSE byte stream held in body: data
+ * lines gather in data, an event: line's name goes to event (when the
+ * caller keeps one), and a blank line hands the event to done(ctx).  The
+ * incomplete last line stays in body. */
+static void sse_lines(mi_buf *body, mi_buf *data, mi_buf *event,
+		      void (*done)(void *ctx), void *ctx)
 {
 	size_t start = 0;
 	for (;;) {
-		char *nl = memchr(rx->body.buf + start, '\n', rx->body.len - start);
+		char *nl = memchr(body->buf + start, '\n', body->len - start);
 		if (!nl)
 			break;
-		size_t l = (size_t)(nl - (rx->body.buf + start));
-		const char *line = rx->body.buf + start;
+		size_t l = (size_t)(nl - (body->buf + start));
+		const char *line = body->buf + start;
 		if (l && line[l - 1] == '\r')
 			l--;
 		if (!l) {
-			sse_event(rx);
+			done(ctx);
 		} else if (l >= 5 && !memcmp(line, "data:", 5)) {
 			size_t o = 5 + (l > 5 && line[5] == ' ');
-			if (rx->data.len)
-				mi_buf_addc(&rx->data, '\n');
-			mi_buf_add(&rx->data, line + o, l - o);
+			if (data->len)
+				mi_buf_addc(data, '\n');
+			mi_buf_add(data, line + o, l - o);
+		} else if (event && l >= 6 && !memcmp(line, "event:", 6)) {
+			size_t o = 6 + (l > 6 && line[6] == ' ');
+			mi_buf_reset(event);
+			mi_buf_add(event, line + o, l - o);
 		}
-		start = (size_t)(nl - rx->body.buf) + 1;
+		start = (size_t)(nl - body->buf) + 1;
 	}
 	if (start) {
-		memmove(rx->body.buf, rx->body.buf + start, rx->body.len - start);
-		rx->body.len -= start;
-		rx->body.buf[rx->body.len] = 0;
+		memmove(body->buf, body->buf + start, body->len - start);
+		body->len -= start;
+		body->buf[body->len] = 0;
 	}
+}
+
+static void sse_done(void *rx)
+{
+	sse_event(rx);
 }
 
 static size_t http_write(char *p, size_t sz, size_t n, void *ctx)
@@ -338,7 +352,7 @@ static size_t http_write(char *p, size_t sz, size_t n, void *ctx)
 	if (rx->body.len > CL_MAX_MSG)
 		return 0;
 	if (rx->sse) {
-		sse_feed(rx);
+		sse_lines(&rx->body, &rx->data, NULL, sse_done, rx);
 		if (rx->resp)
 			return 0;   /* got our answer: stop reading the stream */
 	}
@@ -482,7 +496,7 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 	} else if (id >= 0) {
 		if (rx.body.len) {
 			mi_buf_addc(&rx.body, '\n');
-			sse_feed(&rx);
+			sse_lines(&rx.body, &rx.data, NULL, sse_done, &rx);
 		}
 		sse_event(&rx);
 		if (rx.resp) {
@@ -562,38 +576,16 @@ static void sse_stream_event(sse_rx *rx)
 	mi_buf_reset(&rx->event);
 }
 
+static void sse_stream_done(void *rx)
+{
+	sse_stream_event(rx);
+}
+
 static size_t sse_stream_write(char *p, size_t sz, size_t n, void *ctx)
 {
 	sse_rx *rx = ctx;
-	size_t start = 0;
 	mi_buf_add(&rx->body, p, sz * n);
-	for (;;) {
-		char *nl = memchr(rx->body.buf + start, '\n', rx->body.len - start);
-		if (!nl)
-			break;
-		size_t l = (size_t)(nl - (rx->body.buf + start));
-		const char *line = rx->body.buf + start;
-		if (l && line[l - 1] == '\r')
-			l--;
-		if (!l) {
-			sse_stream_event(rx);
-		} else if (l >= 5 && !memcmp(line, "data:", 5)) {
-			size_t o = 5 + (l > 5 && line[5] == ' ');
-			if (rx->data.len)
-				mi_buf_addc(&rx->data, '\n');
-			mi_buf_add(&rx->data, line + o, l - o);
-		} else if (l >= 6 && !memcmp(line, "event:", 6)) {
-			size_t o = 6 + (l > 6 && line[6] == ' ');
-			mi_buf_reset(&rx->event);
-			mi_buf_add(&rx->event, line + o, l - o);
-		}
-		start = (size_t)(nl - rx->body.buf) + 1;
-	}
-	if (start) {
-		memmove(rx->body.buf, rx->body.buf + start, rx->body.len - start);
-		rx->body.len -= start;
-		rx->body.buf[rx->body.len] = 0;
-	}
+	sse_lines(&rx->body, &rx->data, &rx->event, sse_stream_done, rx);
 	return rx->body.len + rx->data.len > CL_MAX_MSG ? 0 : sz * n;
 }
 
