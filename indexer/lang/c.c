@@ -378,4 +378,5 @@ const mi_lang_row mi_lang_c = {
 	.fix = mi_fix_c,
 	.prefilter = mi_c_prefilter,
 	.walk = mi_c_walk,
+	.extract = mi_c_extract,
 };
