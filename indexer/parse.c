@@ -324,6 +324,16 @@ const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b)
 		b = (uint32_t)c->len;
 	if (a >= b)
 		return c->src + a;
+	/* C and C++ comments open with // or slash-star: text without either
+	 * holds none (a comment node cannot straddle the node boundaries a and
+	 * b are), and the tree need not be searched. */
+	if (c->row->id == MI_LANG_C || c->row->id == MI_LANG_CPP) {
+		const char *s = c->src, *q = s + a, *e = s + b - 1;
+		while (q < e && (q = memchr(q, '/', (size_t)(e - q))) && q[1] != '/' && q[1] != '*')
+			q++;
+		if (!q || q >= e)
+			return c->src + a;
+	}
 	/* the smallest node known to hold [a, b): the definition or above */
 	TSNode n = c->def;
 	while (!ts_node_is_null(n) && (ts_node_start_byte(n) > a || ts_node_end_byte(n) < b))
@@ -439,9 +449,8 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		strip_comment(t + a, z - a, &b);
 		goto out;
 	}
-	TSNode anchor = def;
+	TSNode anchor = def, prev = ts_node_prev_sibling(anchor);
 	for (int up = 0; up < 3; up++) {
-		TSNode prev = ts_node_prev_sibling(anchor);
 		if (!ts_node_is_null(prev) && is_comment(prev))
 			break;
 		TSNode parent = ts_node_parent(anchor);
@@ -455,11 +464,11 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		      strstr(pt, "annotated")))
 			break;
 		anchor = parent;
+		prev = ts_node_prev_sibling(anchor);
 	}
 	TSNode items[32];
 	int nitems = 0;
 	uint32_t want_row = ts_node_start_point(anchor).row;
-	TSNode prev = ts_node_prev_sibling(anchor);
 	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < 32) {
 		uint32_t end_row = ts_node_end_point(prev).row;
 		TSPoint ep = ts_node_end_point(prev);
@@ -475,7 +484,7 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 			break;
 		items[nitems++] = prev;
 		want_row = ts_node_start_point(prev).row;
-		prev = ts_node_prev_sibling(prev);
+		prev = before;
 	}
 	for (int i = nitems - 1; i >= 0; i--) {
 		uint32_t n;

@@ -139,8 +139,8 @@ static void c_tags_init(void)
 		T_ENUMERATOR, T_PREPROC_DEF, T_PREPROC_FUNCTION_DEF, T_CALL_EXPRESSION,
 		T_PREPROC_INCLUDE, T_INITIALIZER_PAIR, T_INITIALIZER_LIST,
 		T_ASSIGNMENT_EXPRESSION, T_INIT_DECLARATOR, T_CONDITIONAL_EXPRESSION,
-		T_BINARY_EXPRESSION, T_RETURN_STATEMENT, T_CAST_EXPRESSION, T_POINTER_EXPRESSION,
-		T_EXPRESSION_STATEMENT, T_FUNCTION_DECLARATOR, T_PARAMETER_DECLARATION,
+		T_BINARY_EXPRESSION, T_CAST_EXPRESSION, T_POINTER_EXPRESSION,
+		T_PARAMETER_DECLARATION, T_IDENTIFIER, T_COMPOUND_STATEMENT,
 	};
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (g.sym[roots[i]] < g.nsyms)
@@ -264,7 +264,7 @@ static void on_function_definition(cw *w, TSNode n)
 
 /* ((ERROR (... @name) .) @definition.function . (compound_statement) @body):
  * a header the grammar could not read, then a block. */
-static void on_error(cw *w, TSNode n)
+static void on_error(cw *w, TSNode n, TSNode body)
 {
 	TSNode last = null_node, ch, name;
 	TSFieldId f;
@@ -277,10 +277,7 @@ static void on_error(cw *w, TSNode n)
 	else if ((is(last, T_POINTER_DECLARATOR) || is(last, T_PARAMETER_DECLARATION)) &&
 		 declares(field(last, F_DECLARATOR), T_FUNCTION_DECLARATOR, &name))
 		pattern = is(last, T_POINTER_DECLARATOR) ? P_ERR_PTR_FN : P_ERR_PARAM_FN;
-	if (pattern < 0)
-		return;
-	TSNode body = ts_node_next_named_sibling(n);
-	if (is(body, T_COMPOUND_STATEMENT))
+	if (pattern >= 0)
 		match(w, n, name, body, MI_KIND_FUNCTION, pattern);
 }
 
@@ -418,7 +415,7 @@ static void on_preproc_def(cw *w, TSNode n, bool params)
 
 static void on_call(cw *w, TSNode n)
 {
-	TSNode fn = field(n, F_FUNCTION), args = field(n, F_ARGUMENTS), ch, name;
+	TSNode fn = field(n, F_FUNCTION), ch, name;
 	TSFieldId f;
 	if (is(fn, T_IDENTIFIER)) {
 		mi_ts_add_ref(w->c, &fn, MI_REF_CALL);
@@ -432,26 +429,13 @@ static void on_call(cw *w, TSNode n)
 			    is(name = field(ch, F_ARGUMENT), T_IDENTIFIER))
 				mi_ts_add_ref(w->c, &name, MI_REF_CALL);
 	}
-	if (is(args, T_ARGUMENT_LIST))
-		EACH_KID(w, 0, args, ch, f)
-			value_ref(w, ch);
-}
-
-static void on_each_kid_value(cw *w, TSNode n)
-{
-	TSNode ch;
-	TSFieldId f;
-	EACH_KID(w, 0, n, ch, f)
-		value_ref(w, ch);
 }
 
 /* NAME(args); { ... } (a macro-made function): its arguments are names. */
-static void on_expression_statement(cw *w, TSNode n, TSSymbol parent)
+static void on_macro_call_block(cw *w, TSNode n)
 {
 	TSNode ch, a;
 	TSFieldId f, f2;
-	if (parent == g.sym[T_ERROR] || !is(ts_node_next_named_sibling(n), T_COMPOUND_STATEMENT))
-		return;
 	EACH_KID(w, 0, n, ch, f) {
 		TSNode args = is(ch, T_CALL_EXPRESSION) ? field(ch, F_ARGUMENTS) : null_node;
 		if (is(args, T_ARGUMENT_LIST))
@@ -461,25 +445,39 @@ static void on_expression_statement(cw *w, TSNode n, TSSymbol parent)
 	}
 }
 
-static void on_function_declarator(cw *w, TSNode n)
+/* The patterns that capture an identifier among other children of its
+ * parent, decided from the parent and grandparent: a value in an
+ * argument list, an initializer list or a return; a K&R parameter. */
+static void on_identifier(cw *w, TSNode n, TSSymbol parent, TSSymbol grand)
 {
-	TSNode pl = field(n, F_PARAMETERS), ch;
-	TSFieldId f;
-	if (is(pl, T_PARAMETER_LIST))
-		EACH_KID(w, 0, pl, ch, f)
-			if (is(ch, T_IDENTIFIER))
-				mi_ts_add_local(w->c, &ch);
+	if ((parent == g.sym[T_ARGUMENT_LIST] && grand == g.sym[T_CALL_EXPRESSION]) ||
+	    parent == g.sym[T_INITIALIZER_LIST] || parent == g.sym[T_RETURN_STATEMENT])
+		value_ref(w, n);
+	else if (parent == g.sym[T_PARAMETER_LIST] && grand == g.sym[T_FUNCTION_DECLARATOR])
+		mi_ts_add_local(w->c, &n);
 }
 
-static void visit(cw *w, TSNode n, int role, TSSymbol parent)
+/* A block after a named sibling prev: the patterns anchored on a block
+ * that follows (. (compound_statement)), outside ERROR nodes. */
+static void on_block(cw *w, TSNode n, TSNode prev, TSSymbol parent)
+{
+	if (ts_node_is_null(prev) || parent == g.sym[T_ERROR])
+		return;
+	if (is(prev, T_ERROR))
+		on_error(w, prev, n);
+	else if (is(prev, T_EXPRESSION_STATEMENT))
+		on_macro_call_block(w, prev);
+}
+
+/* Node n of type role; its parent's and grandparent's types; its previous
+ * named sibling (or a null node). */
+static void visit(cw *w, TSNode n, int role, TSSymbol parent, TSSymbol grand, TSNode prev)
 {
 	TSNode x;
 	switch (role) {
+	case T_IDENTIFIER: on_identifier(w, n, parent, grand); break;
+	case T_COMPOUND_STATEMENT: on_block(w, n, prev, parent); break;
 	case T_FUNCTION_DEFINITION: on_function_definition(w, n); break;
-	case T_ERROR:
-		if (parent != g.sym[T_ERROR])
-			on_error(w, n);
-		break;
 	case T_DECLARATION: on_declaration(w, n, parent); break;
 	case T_STRUCT_SPECIFIER:
 		on_aggregate(w, n, T_FIELD_DECLARATION_LIST, MI_KIND_STRUCT, P_STRUCT);
@@ -505,10 +503,6 @@ static void visit(cw *w, TSNode n, int role, TSSymbol parent)
 	case T_CAST_EXPRESSION:
 		value_ref(w, field(n, F_VALUE));
 		break;
-	case T_INITIALIZER_LIST:
-	case T_RETURN_STATEMENT:
-		on_each_kid_value(w, n);
-		break;
 	case T_ASSIGNMENT_EXPRESSION: value_ref(w, field(n, F_RIGHT)); break;
 	case T_CONDITIONAL_EXPRESSION:
 		value_ref(w, field(n, F_CONSEQUENCE));
@@ -524,8 +518,6 @@ static void visit(cw *w, TSNode n, int role, TSSymbol parent)
 		if (is(field(n, F_OPERATOR), T_AMP))
 			value_ref(w, field(n, F_ARGUMENT));
 		break;
-	case T_EXPRESSION_STATEMENT: on_expression_statement(w, n, parent); break;
-	case T_FUNCTION_DECLARATOR: on_function_declarator(w, n); break;
 	case T_PARAMETER_DECLARATION:
 		local_declarator(w, field(n, F_DECLARATOR), true);
 		break;
@@ -539,20 +531,28 @@ int mi_c_extract(mi_ts_ctx *c, void *rootp)
 	TSNode root = *(TSNode *)rootp;
 	cw w = {.c = c, .kid = {ts_tree_cursor_new(root), ts_tree_cursor_new(root)}};
 	TSTreeCursor cur = ts_tree_cursor_new(root);
+	/* per depth: the types of the ancestors, the previous named sibling */
 	size_t depth = 0, cap = 64;
-	TSSymbol *up = mi_xmalloc(cap * sizeof(*up)); /* symbols of the ancestors */
+	TSSymbol *up = mi_xmalloc(cap * sizeof(*up));
+	TSNode *prev = mi_xmalloc(cap * sizeof(*prev));
+	prev[0] = null_node;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(n);
 		int role = s < g.nsyms ? g.role[s] - 1 : s == g.sym[T_ERROR] ? T_ERROR : -1;
-		if (role >= 0)
-			visit(&w, n, role, depth ? up[depth - 1] : NO_SYM);
+		if (role >= 0 && role != T_ERROR)
+			visit(&w, n, role, depth ? up[depth - 1] : NO_SYM,
+			      depth > 1 ? up[depth - 2] : NO_SYM, prev[depth]);
+		if (ts_node_is_named(n))
+			prev[depth] = n;
 		if (ts_tree_cursor_goto_first_child(&cur)) {
-			if (depth == cap) {
+			if (depth + 1 == cap) {
 				cap *= 2;
 				up = mi_xrealloc(up, cap * sizeof(*up));
+				prev = mi_xrealloc(prev, cap * sizeof(*prev));
 			}
 			up[depth++] = s;
+			prev[depth] = null_node;
 			continue;
 		}
 		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
@@ -563,6 +563,7 @@ int mi_c_extract(mi_ts_ctx *c, void *rootp)
 	}
 done:
 	free(up);
+	free(prev);
 	ts_tree_cursor_delete(&cur);
 	ts_tree_cursor_delete(&w.kid[0]);
 	ts_tree_cursor_delete(&w.kid[1]);
