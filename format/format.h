@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 6          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 7          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -305,8 +305,8 @@ typedef enum mi_db {
 	MI_DB_FILES,   /* path -> mi_file_rec */
 	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
 	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
-	MI_DB_NAMES,   /* name \0 path \0 be32(idx) -> "" (definitions by name) */
-	MI_DB_REFS,    /* callee \0 path \0 be32(line) be32(seq) -> mi_ref */
+	MI_DB_NAMES,   /* name \0 be32(file_id) -> the file's symbols of that name (mi_names_*) */
+	MI_DB_REFS,    /* callee \0 be32(file_id) -> the file's references to it (mi_refs_*) */
 	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
@@ -496,6 +496,51 @@ typedef struct mi_frefs {
 void mi_frefs_add(mi_buf *v, const mi_ref *r);
 int mi_frefs_open(mi_txn *t, const char *path, size_t pl, mi_frefs *it);
 int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
+/*
+ * Definitions and references by name: one MI_DB_NAMES / MI_DB_REFS entry
+ * per (name, file), key `name \0 be32(file_id)`, in file id order under a
+ * name (path order for a fresh build).  A names value is the file's symbol
+ * indexes of that name, ascending (varint deltas); a refs value the file's
+ * references to the name in (line, file) order, each varint line delta,
+ * varint caller_idx + 1, varint line_byte (zigzag delta), byte kind.
+ *
+ * mi_byname_put_names / _refs hand fn the entries of one file (ids fid),
+ * in key order, for a put or a delete; names over 200 bytes are left out.
+ * mi_names_open / mi_refs_open start a scan of a name's entries, of one
+ * file only when path is not NULL; mi_names_next / mi_refs_next give each
+ * definition / reference with its file's path (pointing into the map,
+ * valid until the transaction ends; entries of files without a path are
+ * skipped, it->damaged set): 0, or MI_ERR_NOTFOUND after the last.
+ * r->callee is the name.
+ */
+typedef int (*mi_kv_fn)(void *ctx, const void *k, size_t kl, const void *v, size_t vl);
+int mi_byname_put_names(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx);
+int mi_byname_put_refs(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx);
+typedef struct mi_byname {
+	mi_txn *t;
+	mi_cursor *cur;            /* NULL: the one value in p..end */
+	char *name;                /* the name scanned (malloc'd) */
+	size_t nl;
+	const uint8_t *p, *end;    /* what is left of the current value */
+	uint32_t fid;              /* of the current value */
+	const char *path;          /* its path */
+	size_t pl;
+	uint32_t idx, line, lbyte; /* last decoded */
+	bool refs, first, done;
+	bool damaged;              /* a value or file id did not decode (skipped) */
+} mi_byname;
+int mi_names_open(mi_txn *t, const char *name, const char *path, size_t pl, mi_byname *it);
+int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_byname *it);
+/* A scan of one entry a cursor over MI_DB_NAMES / MI_DB_REFS is at. */
+int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *v, size_t vl,
+		    mi_byname *it);
+int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx);
+int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r);
+void mi_byname_close(mi_byname *it);
+/* Does path define name? */
+bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
+/* The file id of an indexed path (MI_ERR_NOTFOUND: none). */
+int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);

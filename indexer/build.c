@@ -129,6 +129,25 @@ static void key_u32(mi_buf *k, uint32_t v)
 	mi_buf_add(k, b, 4);
 }
 
+/* A database of a write transaction, for the entries mi_byname_put_* give. */
+typedef struct db_txn {
+	mi_txn *t;
+	int db;
+} db_txn;
+
+static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	const db_txn *d = ctx;
+	int rc = mi_del(d->t, d->db, k, kl);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
+static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	const db_txn *d = ctx;
+	return mi_put(d->t, d->db, k, kl, v, vl);
+}
+
 /* Removes every record of path (whose file id is id) from the index. */
 static int delete_file(mi_txn *t, const char *path, uint32_t id)
 {
@@ -140,7 +159,7 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	const void *kp, *vp;
 	size_t kl, vl;
 
-	/* Names of its symbols. */
+	/* Its names and references, from its symbols and its references. */
 	key2(&k, path, NULL);
 	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
 		goto out;
@@ -148,32 +167,27 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		if (kl != k.len + 4)
 			continue; /* not a key of this shape */
-		mi_symbol s;
-		if (mi_symbol_decode(vp, vl, &s, &tmp))
-			continue;
-		key2(&k2, s.name, path);
-		key_u32(&k2, mi_rd32((const uint8_t *)kp + k.len));
-		if ((rc = mi_del(t, MI_DB_NAMES, k2.buf, k2.len)))
-			goto out;
+		uint32_t i = mi_rd32((const uint8_t *)kp + k.len);
+		while (tmp.nsyms <= i && tmp.nsyms < 1u << 24)
+			mi_parsed_add_sym(&tmp);
+		if (i < tmp.nsyms && mi_symbol_decode(vp, vl, &tmp.syms[i], &tmp))
+			tmp.syms[i].name = "";
 	}
 	mi_cursor_close(cur);
 	cur = NULL;
-	/* Its references, by callee. */
 	mi_frefs fr;
-	uint32_t seq = 0;
 	if ((rc = mi_frefs_open(t, path, strlen(path), &fr)))
 		goto out;
-	while (!(rc = mi_frefs_next(&fr, &vp, &vl, &seq))) {
-		mi_ref r;
-		if (mi_ref_decode(vp, vl, &r, &tmp))
-			continue;
-		key2(&k2, r.callee, path);
-		key_u32(&k2, r.line);
-		key_u32(&k2, seq);
-		if ((rc = mi_del(t, MI_DB_REFS, k2.buf, k2.len)))
-			goto out;
+	while (!(rc = mi_frefs_next(&fr, &vp, &vl, NULL))) {
+		mi_ref *r = mi_parsed_add_ref(&tmp);
+		if (mi_ref_decode(vp, vl, r, &tmp))
+			tmp.nrefs--;
 	}
 	if (rc != MI_ERR_NOTFOUND && rc != MI_ERR_CORRUPT)
+		goto out;
+	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
+	if ((rc = mi_byname_put_names(&tmp, id, del_entry, &dn)) ||
+	    (rc = mi_byname_put_refs(&tmp, id, del_entry, &dr)))
 		goto out;
 	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
 	    (rc = mi_del(t, MI_DB_FREFS, path, strlen(path))) ||
@@ -210,30 +224,16 @@ static int put_file(mi_txn *t, job *j)
 		mi_symbol_encode(s, &v);
 		if ((rc = mi_put(t, MI_DB_SYMS, k.buf, k.len, v.buf, v.len)))
 			goto out;
-		if (!s->name[0] || strlen(s->name) > 200)
-			continue;
-		key2(&k, s->name, path);
-		key_u32(&k, (uint32_t)i);
-		if ((rc = mi_put(t, MI_DB_NAMES, k.buf, k.len, "", 0)))
-			goto out;
 	}
+	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
+	if ((rc = mi_byname_put_names(p, j->file_id, put_entry, &dn)) ||
+	    (rc = mi_byname_put_refs(p, j->file_id, put_entry, &dr)))
+		goto out;
 	mi_buf_reset(&v);
 	for (size_t i = 0; i < p->nrefs; i++)
 		mi_frefs_add(&v, &p->refs[i]);
 	if (p->nrefs && (rc = mi_put(t, MI_DB_FREFS, path, strlen(path), v.buf, v.len)))
 		goto out;
-	for (size_t i = 0; i < p->nrefs; i++) {
-		mi_ref *r = &p->refs[i];
-		mi_buf_reset(&v);
-		mi_ref_encode(r, &v);
-		if (strlen(r->callee) > 200)
-			continue;
-		key2(&k, r->callee, path);
-		key_u32(&k, r->line);
-		key_u32(&k, (uint32_t)i);
-		if ((rc = mi_put(t, MI_DB_REFS, k.buf, k.len, v.buf, v.len)))
-			goto out;
-	}
 	if ((rc = mi_put(t, MI_DB_SRC, path, strlen(path), j->len ? j->src : "", j->len)))
 		goto out;
 	if (j->orec.text) {

@@ -102,6 +102,19 @@ static int fr_put_chunk(void *ctx, const uint8_t *key8, const void *val, size_t 
 	return 0;
 }
 
+/* A sorter lane, for the entries mi_byname_put_* give. */
+typedef struct fr_sort_to {
+	mi_sorter *s;
+	int lane;
+} fr_sort_to;
+
+static int fr_sort_add(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	const fr_sort_to *to = ctx;
+	mi_sorter_add(to->s, to->lane, k, kl, v, vl);
+	return 0;
+}
+
 static bool fr_binary(const char *s, size_t n)
 {
 	return memchr(s, 0, n < 8192 ? n : 8192) != NULL;
@@ -164,15 +177,6 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_buf_reset(&v);
 		mi_symbol_encode(s, &v);
 		rec_add(j, MI_DB_SYMS, k.buf, k.len, v.buf, v.len);
-		if (!s->name[0] || strlen(s->name) > 200)
-			continue;
-		/* names: name \0 path \0 be32(idx) */
-		mi_buf_reset(&v);
-		mi_buf_adds(&v, s->name);
-		mi_buf_addc(&v, 0);
-		mi_buf_add(&v, k.buf, k.len);
-		if (!p->sample)
-			mi_sorter_add(p->names, lane, v.buf, v.len, "", 0);
 	}
 	/* frefs: the file's references in one value */
 	mi_buf_reset(&v);
@@ -180,23 +184,10 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_frefs_add(&v, &parsed.refs[i]);
 	if (parsed.nrefs)
 		rec_add(j, MI_DB_FREFS, path, pl, v.buf, v.len);
-	for (size_t i = 0; i < parsed.nrefs && !p->sample; i++) {
-		const mi_ref *r = &parsed.refs[i];
-		if (strlen(r->callee) > 200)
-			continue;
-		mi_buf_reset(&v);
-		mi_ref_encode(r, &v);
-		/* refs: callee \0 path \0 be32(line) be32(seq) */
-		mi_buf_reset(&k);
-		mi_buf_adds(&k, r->callee);
-		mi_buf_addc(&k, 0);
-		mi_buf_add(&k, path, pl);
-		mi_buf_addc(&k, 0);
-		mi_be32(b4, r->line);
-		mi_buf_add(&k, b4, 4);
-		mi_be32(b4, (uint32_t)i);
-		mi_buf_add(&k, b4, 4);
-		mi_sorter_add(p->refs, lane, k.buf, k.len, v.buf, v.len);
+	if (!p->sample) {
+		fr_sort_to s1 = {p->names, lane}, s2 = {p->refs, lane};
+		mi_byname_put_names(&parsed, j->fid, fr_sort_add, &s1);
+		mi_byname_put_refs(&parsed, j->fid, fr_sort_add, &s2);
 	}
 	if (!p->sample && mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
 					 p->post, lane, &p->tot[lane]) && !j->perr)

@@ -172,26 +172,16 @@ static bool is_overload_stub(const mi_symbol *s)
 static bool resolve(pack *k, const char *name, const char *from, mi_buf *path, uint32_t *idx,
 		    mi_symbol *out)
 {
-	mi_buf key = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
 	int best = 1 << 30, seen = 0;
 	int ffam = family(file_lang(k->t, from, strlen(from)));
-	mi_buf_adds(&key, name);
-	mi_buf_addc(&key, 0);
-	if (mi_cursor_open(k->t, MI_DB_NAMES, &cur)) {
-		mi_buf_release(&key);
+	mi_byname it;
+	const char *fp;
+	size_t fl;
+	uint32_t si;
+	if (mi_names_open(k->t, name, NULL, 0, &it))
 		return false;
-	}
-	for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl);
-	     !r && seen < PK_MAX_NAMES; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl < key.len + 5)
-			continue; /* not a key of this shape */
+	while (seen < PK_MAX_NAMES && !mi_names_next(&it, &fp, &fl, &si)) {
 		seen++;
-		const char *fp = (const char *)kp + key.len;
-		size_t fl = kl - key.len - 5;
-		uint32_t si = mi_rd32((const uint8_t *)kp + kl - 4);
 		char *fpath = mi_xstrndup(fp, fl);
 		mi_symbol s;
 		int rank = -1;
@@ -214,8 +204,7 @@ static bool resolve(pack *k, const char *name, const char *from, mi_buf *path, u
 		}
 		free(fpath);
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&key);
+	mi_byname_close(&it);
 	return best < (1 << 30);
 }
 
@@ -291,33 +280,24 @@ static void free_names(pk_name *names, size_t nn)
 /* Call sites of a target symbol, each as a CALLER entry. */
 static void add_callers(pack *k, const pk_ent *tg)
 {
-	mi_buf key = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
 	int seen = 0;
 	const char *name = tg->sym.name;
 	if (!name || !*name)
 		return;
-	mi_buf_adds(&key, name);
-	mi_buf_addc(&key, 0);
-	if (mi_cursor_open(k->t, MI_DB_REFS, &cur)) {
-		mi_buf_release(&key);
+	mi_byname it;
+	const char *fp;
+	size_t fl;
+	mi_ref ref;
+	if (mi_refs_open(k->t, name, NULL, 0, &it))
 		return;
-	}
 	int tfam = family(file_lang(k->t, tg->path, strlen(tg->path)));
-	for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl);
-	     !r; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		mi_ref ref;
-		if (kl < key.len + 9 || mi_ref_decode(vp, vl, &ref, NULL) ||
-		    ref.kind != MI_REF_CALL || ref.caller_idx < 0)
+	while (!mi_refs_next(&it, &fp, &fl, &ref)) {
+		if (ref.kind != MI_REF_CALL || ref.caller_idx < 0)
 			continue;
 		if (seen >= PK_MAX_CALLERS || k->n >= PK_MAX_CANDS) {
 			k->unread_calls++; /* said in the summary, never dropped silently */
 			continue;
 		}
-		const char *fp = (const char *)kp + key.len;
-		size_t fl = kl - key.len - 9;
 		char *fpath = mi_xstrndup(fp, fl);
 		mi_symbol cs;
 		pk_ent *e = find_ent(k, fpath, (uint32_t)ref.caller_idx, PK_CALLER);
@@ -333,8 +313,7 @@ static void add_callers(pack *k, const pk_ent *tg)
 		}
 		free(fpath);
 	}
-	mi_cursor_close(cur);
-	mi_buf_release(&key);
+	mi_byname_close(&it);
 }
 
 /* A function defined by assignment to the dotted name the target spells
@@ -362,24 +341,16 @@ static int add_symbol_target(pack *k, const char *item)
 		plen = (size_t)(dot - item);
 		name = dot + 1;
 	}
-	mi_buf key = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
 	int best = 1 << 30;
 	mi_buf bpath = {0};
 	uint32_t bidx = 0;
 	mi_symbol bs;
-	mi_buf_adds(&key, name);
-	mi_buf_addc(&key, 0);
-	if (mi_cursor_open(k->t, MI_DB_NAMES, &cur) == 0) {
-		for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl); !r;
-		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < key.len + 5)
-				continue; /* not a key of this shape */
-			const char *fp = (const char *)kp + key.len;
-			size_t fl = kl - key.len - 5;
-			uint32_t si = mi_rd32((const uint8_t *)kp + kl - 4);
+	mi_byname it;
+	if (mi_names_open(k->t, name, NULL, 0, &it) == 0) {
+		const char *fp;
+		size_t fl;
+		uint32_t si;
+		while (!mi_names_next(&it, &fp, &fl, &si)) {
 			mi_symbol s;
 			if (mi_q_load_sym(k->t, fp, fl, si, &s, &k->arena))
 				continue;
@@ -404,9 +375,8 @@ static int add_symbol_target(pack *k, const char *item)
 			}
 			free(fpath);
 		}
-		mi_cursor_close(cur);
+		mi_byname_close(&it);
 	}
-	mi_buf_release(&key);
 	int rc = 0;
 	if (best < (1 << 30)) {
 		if (!find_ent(k, bpath.buf, bidx, PK_TARGET))
@@ -426,31 +396,22 @@ static int add_symbol_target(pack *k, const char *item)
  * parent is parent. */
 static void add_exact_target(pack *k, const char *path, const char *parent, const char *name)
 {
-	mi_buf key = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl, pl = strlen(path);
-	mi_buf_adds(&key, name);
-	mi_buf_addc(&key, 0);
-	mi_buf_add(&key, path, pl);
-	mi_buf_addc(&key, 0);
-	if (mi_cursor_open(k->t, MI_DB_NAMES, &cur) == 0) {
-		for (int r = mi_cursor_seek_prefix(cur, key.buf, key.len, &kp, &kl, &vp, &vl); !r;
-		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	size_t pl = strlen(path);
+	mi_byname it;
+	if (mi_names_open(k->t, name, path, pl, &it) == 0) {
+		const char *fp;
+		size_t fl;
+		uint32_t si;
+		while (!mi_names_next(&it, &fp, &fl, &si)) {
 			mi_symbol s;
-			uint32_t si;
-			if (kl != key.len + 4)
-				continue; /* not a key of this shape */
-			si = mi_rd32((const uint8_t *)kp + key.len);
 			if (mi_q_load_sym(k->t, path, pl, si, &s, &k->arena) || strcmp(s.parent, parent))
 				continue;
 			if (!find_ent(k, path, si, PK_TARGET))
 				add_ent(k, path, pl, si, &s, PK_TARGET, 0);
 			break;
 		}
-		mi_cursor_close(cur);
+		mi_byname_close(&it);
 	}
-	mi_buf_release(&key);
 }
 
 /* One target item: an indexed file, else a symbol. */

@@ -220,21 +220,16 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	idxset want = {0}, cand = {0};
 	mi_parsed scratch;
 	mi_parsed_init(&scratch);
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	int rc = mi_cursor_open(t, MI_DB_NAMES, &cur);
+	mi_byname nit;
+	const char *np;
+	size_t npl;
+	uint32_t ni;
+	int rc = mi_names_open(t, name, path, pl, &nit);
 	if (rc)
 		goto out;
-	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4)
-			continue; /* not a key of this shape */
-		idxset_add(&cand, mi_rd32((const uint8_t *)kp + k.len));
-	}
-	mi_cursor_close(cur);
-	cur = NULL;
+	while (!mi_names_next(&nit, &np, &npl, &ni))
+		idxset_add(&cand, ni);
+	mi_byname_close(&nit);
 	if (!cand.n || cand.n > 512) {
 		rc = MI_ERR_NOTFOUND;
 		goto out;
@@ -579,52 +574,46 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_parsed_init(&arena);
 	def_hit *hits = NULL;
 	size_t nh = 0, cap = 0;
-	mi_buf k = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur = NULL;
-	const void *kp, *vp;
-	size_t kl, vl;
-	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
-		int r2;
-		for (r2 = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2 && nh < 1000;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 5)
-				continue; /* not a key of this shape */
-			const char *fp = (const char *)kp + k.len;
-			size_t fl = kl - k.len - 5;
+	bool damaged = false;
+	mi_byname it;
+	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
+		const char *fp;
+		size_t fl;
+		uint32_t idx;
+		while (nh < 1000 && !mi_names_next(&it, &fp, &fl, &idx)) {
 			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
 				continue;
-			/* symbol record: path \0 be32(idx) */
-			mi_buf sk = {0};
-			mi_buf_add(&sk, fp, fl + 1);
-			mi_buf_add(&sk, (const char *)kp + kl - 4, 4);
-			const void *sv;
-			size_t svl;
 			mi_symbol s;
-			if (!mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &sv, &svl) &&
-			    !mi_symbol_decode(sv, svl, &s, &arena)) {
-				if (parent && (strlen(s.parent) < parent_len ||
-					       memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len))) {
-					mi_buf_release(&sk);
-					continue;
-				}
-				if (nh == cap) {
-					cap = cap ? cap * 2 : 16;
-					hits = mi_xrealloc(hits, cap * sizeof(*hits));
-				}
-				def_hit *h = &hits[nh++];
-				h->path = mi_xstrndup(fp, fl);
-				h->idx = mi_rd32((const uint8_t *)kp + kl - 4);
-				h->sym = s;
-				h->rank = kind_rank(s.kind) * 2 + (s.vis == MI_VIS_PRIVATE);
-				/* tests and examples last */
-				if (strstr(h->path, "test") || strstr(h->path, "example"))
-					h->rank += 20;
+			int lrc = mi_q_load_sym(t, fp, fl, idx, &s, &arena);
+			if (lrc) {
+				damaged = true; /* names and symbols disagree */
+				continue;
 			}
-			mi_buf_release(&sk);
+			if (parent && (strlen(s.parent) < parent_len ||
+				       memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len)))
+				continue;
+			if (nh == cap) {
+				cap = cap ? cap * 2 : 16;
+				hits = mi_xrealloc(hits, cap * sizeof(*hits));
+			}
+			def_hit *h = &hits[nh++];
+			h->path = mi_xstrndup(fp, fl);
+			h->idx = idx;
+			h->sym = s;
+			h->rank = kind_rank(s.kind) * 2 + (s.vis == MI_VIS_PRIVATE);
+			/* tests and examples last */
+			if (strstr(h->path, "test") || strstr(h->path, "example"))
+				h->rank += 20;
 		}
-		mi_cursor_close(cur);
+		damaged = damaged || it.damaged;
+		mi_byname_close(&it);
+	}
+	if (!nh && damaged) {
+		mi_buf_release(&norm);
+		mi_parsed_release(&arena);
+		mi_txn_abort(t);
+		return mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
+				    mi_strerror(MI_ERR_DAMAGED));
 	}
 	if (nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
@@ -672,7 +661,6 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	for (size_t i = 0; i < nh; i++)
 		free(hits[i].path);
 	free(hits);
-	mi_buf_release(&k);
 	mi_buf_release(&norm);
 	mi_parsed_release(&arena);
 	mi_txn_abort(t);
@@ -732,12 +720,8 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
 	mi_parsed arena;
 	mi_parsed_init(&arena);
-	mi_buf k = {0}, lt = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur = NULL;
-	const void *kp, *vp;
-	size_t kl, vl, n = 0, total = 0;
+	mi_buf lt = {0};
+	size_t n = 0, total = 0;
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"references\":[");
 	/* References come grouped by file: its source (zero-copy from the map)
@@ -746,22 +730,17 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 	const char *src = NULL;
 	size_t slen = 0;
 	bool have = false;
-	if (!mi_cursor_open(t, MI_DB_REFS, &cur)) {
-		int r2;
-		for (r2 = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r2;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 9)
-				continue; /* not a key of this shape */
-			mi_ref r;
-			if (mi_ref_decode(vp, vl, &r, NULL))
-				continue;
+	mi_byname it;
+	if (!mi_refs_open(t, name, NULL, 0, &it)) {
+		const char *path;
+		size_t pl;
+		mi_ref r;
+		while (!mi_refs_next(&it, &path, &pl, &r)) {
 			if (calls_only && r.kind != MI_REF_CALL)
 				continue;
 			total++;
 			if (total <= offset || n >= limit)
 				continue;
-			const char *path = (const char *)kp + k.len;
-			size_t pl = kl - k.len - 9;
 			if (!cur_path || strlen(cur_path) != pl || memcmp(cur_path, path, pl)) {
 				free(cur_path);
 				cur_path = mi_xstrndup(path, pl);
@@ -795,7 +774,7 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 			}
 			n++;
 		}
-		mi_cursor_close(cur);
+		mi_byname_close(&it);
 	}
 	mi_buf_addf(j, "],\"total\":%zu}", total);
 	if (total > offset + n)
@@ -806,7 +785,6 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);
 	}
 	free(cur_path);
-	mi_buf_release(&k);
 	mi_buf_release(&lt);
 	mi_parsed_release(&arena);
 	mi_txn_abort(t);

@@ -92,24 +92,16 @@ static void graph_release(graph *g)
 static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 		     int *kind, mi_parsed *arena)
 {
-	mi_buf k = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
+	mi_byname it;
 	bool found = false;
-	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
-		int r;
+	if (!mi_names_open(t, name, NULL, 0, &it)) {
 		int best = 99;
-		for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r;
-		     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl < k.len + 5)
-				continue; /* not a key of this shape */
-			const char *fp = (const char *)kp + k.len;
-			size_t fl = kl - k.len - 5;
+		const char *fp;
+		size_t fl;
+		uint32_t idx;
+		while (!mi_names_next(&it, &fp, &fl, &idx)) {
 			mi_symbol s;
-			if (mi_q_load_sym(t, fp, fl, mi_rd32((const uint8_t *)kp + kl - 4), &s, arena))
+			if (mi_q_load_sym(t, fp, fl, idx, &s, arena))
 				continue;
 			int rank = s.kind == MI_KIND_PROTOTYPE ? 5 : s.kind == MI_KIND_VARIABLE ? 4 : 0;
 			if (rank < best) {
@@ -121,9 +113,8 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 				found = true;
 			}
 		}
-		mi_cursor_close(cur);
+		mi_byname_close(&it);
 	}
-	mi_buf_release(&k);
 	return found;
 }
 
@@ -140,8 +131,8 @@ static const char *const module_files[] = {
  */
 static bool find_module(mi_txn *t, const char *name, mi_buf *path)
 {
-	const void *v, *kp, *vp;
-	size_t vl, kl;
+	const void *v;
+	size_t vl;
 	mi_buf_reset(path);
 	for (int i = 0; module_files[i]; i++) {
 		mi_buf_reset(path);
@@ -150,21 +141,17 @@ static bool find_module(mi_txn *t, const char *name, mi_buf *path)
 			return true;
 	}
 	mi_buf_reset(path);
-	mi_buf k = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
+	mi_byname it;
 	bool found = false;
-	if (!mi_cursor_open(t, MI_DB_REFS, &cur)) {
-		int r, seen = 0;
-		for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl);
-		     !r && !found && seen < 2000; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl), seen++) {
-			mi_ref ref;
-			found = !mi_ref_decode(vp, vl, &ref, NULL) && ref.kind == MI_REF_IMPORT;
-		}
-		mi_cursor_close(cur);
+	if (!mi_refs_open(t, name, NULL, 0, &it)) {
+		int seen = 0;
+		const char *fp;
+		size_t fl;
+		mi_ref ref;
+		while (!found && seen++ < 2000 && !mi_refs_next(&it, &fp, &fl, &ref))
+			found = ref.kind == MI_REF_IMPORT;
+		mi_byname_close(&it);
 	}
-	mi_buf_release(&k);
 	return found;
 }
 
@@ -228,22 +215,7 @@ static int lang_family(mi_txn *t, const char *path, size_t pl)
  * local definition, not one in another file). */
 static bool defines_locally(mi_txn *t, const char *name, const char *path, size_t pl)
 {
-	mi_buf k = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	bool found = false;
-	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
-		found = !mi_cursor_seek(cur, k.buf, k.len, &kp, &kl, &vp, &vl) &&
-			kl == k.len + 4 && !memcmp(kp, k.buf, k.len);
-		mi_cursor_close(cur);
-	}
-	mi_buf_release(&k);
-	return found;
+	return mi_names_in(t, name, path, pl);
 }
 
 /*
@@ -256,31 +228,21 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 			int depth, mi_parsed *arena)
 {
 	const char *name = g->n[target].name;
-	mi_buf k = {0};
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	if (mi_cursor_open(t, MI_DB_REFS, &cur)) {
-		mi_buf_release(&k);
+	mi_byname it;
+	if (mi_refs_open(t, name, NULL, 0, &it))
 		return;
-	}
-	int r, seen = 0;
+	int seen = 0;
 	const char *tp = g->n[target].path;
 	int tfam = tp[0] ? lang_family(t, tp, strlen(tp)) : -1;
 	char *last = NULL;
 	bool last_skip = false;
-	for (r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !r && seen < 2000;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl < k.len + 9)
-			continue; /* not a key of this shape */
+	const char *fp;
+	size_t fl;
+	mi_ref ref;
+	while (seen < 2000 && !mi_refs_next(&it, &fp, &fl, &ref)) {
 		seen++;
-		mi_ref ref;
-		if (mi_ref_decode(vp, vl, &ref, NULL) || ref.kind != rk)
-			continue; /* (the callee is name: not copied) */
-		const char *fp = (const char *)kp + k.len;
-		size_t fl = kl - k.len - 9;
+		if (ref.kind != rk)
+			continue;
 		/* References come grouped by file: decide once a file whether its
 		 * calls mean another definition, or another language. */
 		if (!last || strlen(last) != fl || memcmp(last, fp, fl)) {
@@ -305,8 +267,7 @@ static void expand_refs(mi_txn *t, graph *g, int target, int rk, const char *eki
 		edge_add(g, from, target, ekind);
 	}
 	free(last);
-	mi_cursor_close(cur);
-	mi_buf_release(&k);
+	mi_byname_close(&it);
 }
 
 /* Import edges of one file: file -> imported module (and the indexed file

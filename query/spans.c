@@ -105,11 +105,11 @@ static int name_rank(const char *name, size_t nl, const char *needle, size_t ql)
 	return 3;
 }
 
-/* The matches of one rank, in key order: the MI_DB_NAMES keys, copied. */
+/* The matches of one rank, in key order: the definitions' paths, copied. */
 typedef struct sym_bucket {
-	char **keys;   /* name \0 path \0 be32(idx) */
-	size_t *lens;  /* their lengths */
-	size_t n;      /* keys held (at most the limit) */
+	char **keys;   /* paths */
+	uint32_t *idx; /* symbol indexes */
+	size_t n;      /* definitions held (at most the limit) */
 } sym_bucket;
 
 int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
@@ -129,7 +129,7 @@ int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		return rc;
 	for (r = 0; r < 3; r++) {
 		b[r].keys = mi_xcalloc(limit, sizeof *b[r].keys);
-		b[r].lens = mi_xcalloc(limit, sizeof *b[r].lens);
+		b[r].idx = mi_xcalloc(limit, sizeof *b[r].idx);
 		b[r].n = 0;
 	}
 	mi_parsed_init(&arena);
@@ -142,40 +142,41 @@ int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		const char *name = kp;
 		size_t nl = strnlen(name, kl), better = 0;
-		if (nl + 6 > kl)
+		if (nl + 5 != kl)
 			continue; /* not a key of this shape */
 		r = name_rank(name, nl, needle, ql);
 		if (r == 3)
 			continue;
 		for (int k = 0; k <= r; k++)
 			better += b[k].n;
-		if (better >= limit)
-			continue;
-		b[r].keys[b[r].n] = mi_xmalloc(kl);
-		memcpy(b[r].keys[b[r].n], kp, kl);
-		b[r].lens[b[r].n++] = kl;
+		mi_byname it;
+		const char *path;
+		size_t pl;
+		uint32_t idx;
+		mi_byname_entry(t, false, kp, kl, vp, vl, &it);
+		while (better < limit && !mi_names_next(&it, &path, &pl, &idx)) {
+			b[r].keys[b[r].n] = mi_xstrndup(path, pl);
+			b[r].idx[b[r].n++] = idx;
+			better++;
+		}
+		mi_byname_close(&it);
 		if (ql == 0 && b[r].n == limit)
 			break; /* every name matches: the first ones in key order */
 	}
 	rc = 0;
 	for (r = 0; r < 3; r++)
 		for (i = 0; i < b[r].n && shown < limit; i++, shown++) {
-			const char *key = b[r].keys[i];
-			const char *path = key + strlen(key) + 1;
-			size_t pl = b[r].lens[i] - (size_t)(path - key) - 5;
-			uint32_t idx = mi_rd32((const uint8_t *)key + b[r].lens[i] - 4);
+			const char *p = b[r].keys[i];
 			mi_symbol s;
-			char *p = mi_xstrndup(path, pl);
-			if (!mi_q_load_sym(t, p, pl, idx, &s, &arena))
+			if (!mi_q_load_sym(t, p, strlen(p), b[r].idx[i], &s, &arena))
 				fn(ctx, p, &s);
-			free(p);
 		}
 out:
 	for (r = 0; r < 3; r++) {
 		for (i = 0; i < b[r].n; i++)
 			free(b[r].keys[i]);
 		free(b[r].keys);
-		free(b[r].lens);
+		free(b[r].idx);
 	}
 	mi_cursor_close(cur);
 	mi_parsed_release(&arena);

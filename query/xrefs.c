@@ -16,50 +16,30 @@
 /* Does path (pl bytes) define name itself? */
 static bool defines(mi_txn *t, const char *name, const char *path, size_t pl)
 {
-	mi_buf k = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	bool found = false;
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	mi_buf_add(&k, path, pl);
-	mi_buf_addc(&k, 0);
-	if (!mi_cursor_open(t, MI_DB_NAMES, &cur)) {
-		found = !mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl);
-		mi_cursor_close(cur);
-	}
-	mi_buf_release(&k);
-	return found;
+	return mi_names_in(t, name, path, pl);
 }
 
 /* "LABEL: a, b, c (+N)" from the references of kind rk to name, or NULL. */
 static char *xref_line(mi_txn *t, const char *path, const char *name, int rk, const char *label,
 		       mi_parsed *arena)
 {
-	mi_buf k = {0}, out = {0};
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl, pl = strlen(path);
+	mi_buf out = {0};
+	size_t pl = strlen(path);
 	const char *names[XR_NAMES];
 	size_t nnames = 0, more = 0, seen = 0;
 	char *last = NULL, **all = NULL;
 	size_t nall = 0;
 	bool skip = false;
-	mi_buf_adds(&k, name);
-	mi_buf_addc(&k, 0);
-	if (mi_cursor_open(t, MI_DB_REFS, &cur)) {
-		mi_buf_release(&k);
+	mi_byname it;
+	const char *fp;
+	size_t fl;
+	mi_ref ref;
+	if (mi_refs_open(t, name, NULL, 0, &it))
 		return NULL;
-	}
-	for (int r = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl);
-	     !r && seen < XR_SCAN; r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		mi_ref ref;
-		if (kl < k.len + 9 || mi_ref_decode(vp, vl, &ref, NULL) || ref.kind != rk)
+	while (seen < XR_SCAN && !mi_refs_next(&it, &fp, &fl, &ref)) {
+		if (ref.kind != rk)
 			continue;
 		seen++;
-		const char *fp = (const char *)kp + k.len;
-		size_t fl = kl - k.len - 9;
 		if (!last || strlen(last) != fl || memcmp(last, fp, fl)) {
 			free(last);
 			last = mi_xstrndup(fp, fl);
@@ -83,7 +63,7 @@ static char *xref_line(mi_txn *t, const char *path, const char *name, int rk, co
 		else
 			more++;
 	}
-	mi_cursor_close(cur);
+	mi_byname_close(&it);
 	if (nnames) {
 		mi_buf_addf(&out, "%s: ", label);
 		for (size_t i = 0; i < nnames; i++)
@@ -95,7 +75,6 @@ static char *xref_line(mi_txn *t, const char *path, const char *name, int rk, co
 		free(all[i]);
 	free(all);
 	free(last);
-	mi_buf_release(&k);
 	return nnames ? mi_buf_detach(&out) : NULL;
 }
 

@@ -283,7 +283,7 @@ static void complete_words(const char *const *words, const char *pfx, cands *c)
 }
 
 /* Keys of db that start with pfx, each cut at the first `stop` byte past
- * the prefix (kept when keep_stop): MI_DB_NAMES keys (name \0 path \0 idx)
+ * the prefix (kept when keep_stop): MI_DB_NAMES keys (name \0 file id)
  * give names, MI_DB_FILES keys give paths one folder at a time. */
 static void complete_keys(repl *r, int db, const char *pfx, char stop, bool keep_stop,
 			  cands *c)

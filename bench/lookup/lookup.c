@@ -74,14 +74,18 @@ int main(int argc, char **argv)
 	     r = mi_cursor_next(c, &k, &kl, &v, &vl)) {
 		if (next_rand() % 50)
 			continue;
-		const char *key = k;
-		size_t l1 = strnlen(key, kl);
-		if (l1 + 6 > kl)
-			continue;
-		names = realloc(names, (nn + 1) * sizeof(*names));
-		npaths = realloc(npaths, (nn + 1) * sizeof(*npaths));
-		names[nn] = mi_xstrndup(key, l1);
-		npaths[nn++] = mi_xstrndup(key + l1 + 1, kl - l1 - 6);
+		mi_byname it;
+		const char *fp;
+		size_t fl;
+		uint32_t idx;
+		mi_byname_entry(t, false, k, kl, v, vl, &it);
+		if (!mi_names_next(&it, &fp, &fl, &idx)) {
+			names = realloc(names, (nn + 1) * sizeof(*names));
+			npaths = realloc(npaths, (nn + 1) * sizeof(*npaths));
+			names[nn] = mi_xstrdup(it.name);
+			npaths[nn++] = mi_xstrndup(fp, fl);
+		}
+		mi_byname_close(&it);
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);
