@@ -4,7 +4,9 @@
  * client accepts text/event-stream and wants progress or log messages, an
  * SSE stream carrying those notifications and then the response),
  * Mcp-Session-Id names the session created by initialize, DELETE ends it,
- * GET answers 405 (no server-initiated stream).  Bound to loopback unless allow_remote; Host
+ * GET opens the session's own stream (2025 versions: list_changed and
+ * resources/updated reach the client there; 2026-07-28 has
+ * subscriptions/listen instead).  Bound to loopback unless allow_remote; Host
  * and Origin are checked so a web page cannot reach the server through DNS
  * rebinding.
  */
@@ -29,8 +31,9 @@ typedef enum MHD_Result MHD_Result;
 
 #define MI_SESSION_IDLE_MS (3600 * 1000)
 #define MI_NOT_ALLOWED "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" \
-	"-32000,\"message\":\"Method not allowed: use POST (and DELETE to end a " \
-	"2025 session); change streams are subscriptions/listen\"}}"
+	"-32000,\"message\":\"Method not allowed: use POST (DELETE ends a 2025 " \
+	"session, GET with its Mcp-Session-Id opens its stream); 2026-07-28 " \
+	"change streams are subscriptions/listen\"}}"
 #define MI_MAX_SESSIONS 4096      /* past it the longest idle session is dropped */
 #define MI_MAX_CONNECTIONS 1000   /* open connections at once (--max-connections) */
 #define MI_IDLE_TIMEOUT 30        /* seconds before an idle one closes (--idle-timeout) */
@@ -42,6 +45,8 @@ typedef struct mi_hsess {
 	int users;             /* requests using it now */
 	bool dead;             /* DELETEd: free when users drops to 0 */
 	bool temp;             /* one stateless request's, never listed */
+	struct mi_http *h;     /* the transport */
+	struct mi_sse *get;    /* its GET stream, or NULL (guarded by h->gmu) */
 	struct mi_hsess *next; /* in mi_http.sessions */
 } mi_hsess;
 
@@ -58,6 +63,8 @@ typedef struct mi_http {
 	atomic_uint busy;      /* requests being worked on */
 	unsigned max_busy;     /* --max-requests */
 	struct mi_sse *streams; /* open event streams (ended at shutdown) */
+	pthread_mutex_t gmu;   /* guards each session's get: taken inside the
+				* dispatcher's listener lock, so never around it */
 } mi_http;
 
 typedef struct mi_req {
@@ -300,8 +307,18 @@ static MHD_Result reply_unauthorized(struct MHD_Connection *con)
 
 /* ---- sessions ------------------------------------------------------------------- */
 
-static void sess_send_drop(void *ctx, const char *msg, size_t len)
+static void sse_send(void *ctx, const char *msg, size_t len);
+
+/* The session's own notifications (list_changed, resources/updated) go to
+ * its GET stream when one is open, else nowhere: a 2025 client that wants
+ * them opens one. */
+static void sess_send(void *ctx, const char *msg, size_t len)
 {
+	mi_hsess *s = ctx;
+	pthread_mutex_lock(&s->h->gmu);
+	if (s->get)
+		sse_send(s->get, msg, len);
+	pthread_mutex_unlock(&s->h->gmu);
 }
 
 static mi_hsess *sess_new(mi_http *h)
@@ -310,7 +327,7 @@ static mi_hsess *sess_new(mi_http *h)
 	uint8_t rnd[16], hash[16];
 	char hex[33];
 	int64_t now = mi_mcp_now_us();
-	mi_mcp_sink sink = { sess_send_drop, NULL };
+	mi_mcp_sink sink = { sess_send, s };
 	FILE *ur = fopen("/dev/urandom", "rb");
 	if (!ur || fread(rnd, 1, sizeof rnd, ur) != sizeof rnd) {
 		memcpy(rnd, &now, sizeof now);
@@ -318,6 +335,7 @@ static mi_hsess *sess_new(mi_http *h)
 	}
 	if (ur)
 		fclose(ur);
+	s->h = h;
 	mi_mcp_session_init(&s->ss, h->srv, sink);
 	pthread_mutex_lock(&h->mu);
 	h->seq++;
@@ -416,6 +434,7 @@ typedef struct mi_sse {
 	mi_mcp_in in;          /* its headers */
 	mi_buf hv, hm, hn;     /* copies of the header values */
 	mi_mcp_call *listen;   /* a listen call to close with the stream */
+	bool get;              /* the session's GET stream (s->get is this) */
 	struct mi_sse *next;   /* in h->streams */
 } mi_sse;
 
@@ -435,6 +454,12 @@ static void sse_unref(mi_sse *e)
 			break;
 		}
 	pthread_mutex_unlock(&e->h->mu);
+	if (e->get) {
+		pthread_mutex_lock(&e->h->gmu);
+		if (e->s->get == e)
+			e->s->get = NULL;
+		pthread_mutex_unlock(&e->h->gmu);
+	}
 	if (e->listen)
 		mi_mcp_call_close(e->listen);
 	if (e->s)
@@ -776,6 +801,81 @@ out:
 	return ret;
 }
 
+/* GET with a 2025 session's id: the stream on which the server speaks first
+ * (list_changed, resources/updated), one per session as the 2025 versions
+ * ask (a second one is refused with 409 unless it carries Last-Event-ID:
+ * then it is the client reconnecting and replaces the first); it stays
+ * open until the client goes, the session ends or the server stops.
+ * 2026-07-28 clients listen with subscriptions/listen instead. */
+static MHD_Result do_get(mi_http *h, struct MHD_Connection *con)
+{
+	const char *sid = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Session-Id");
+	const char *acc = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Accept");
+	struct MHD_Response *r;
+	MHD_Result ret;
+	mi_hsess *s;
+	mi_sse *e;
+	if (!sid)
+		return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
+			     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST");
+	if (!acc || !strstr(acc, "text/event-stream"))
+		return reply_error(con, MHD_HTTP_NOT_ACCEPTABLE, MI_RPC_INVALID_REQUEST,
+				   "Not Acceptable: GET opens an event stream; send "
+				   "Accept: text/event-stream");
+	s = sess_get(h, sid);
+	if (!s)
+		return reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
+				   "Session not found");
+	if (atomic_load(&s->ss.state) < 1 || strcmp(s->ss.version, MI_MCP_MODERN) >= 0) {
+		sess_put(h, s, false);
+		return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
+			     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST");
+	}
+	e = mi_xcalloc(1, sizeof *e);
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	e->refs = 1;
+	e->h = h;
+	e->s = s;
+	e->legacy_ids = true;
+	e->get = true;
+	mi_buf_addf(&e->q, "id: %lu\nretry: 1000\ndata: \n\n", ++e->seq);
+	pthread_mutex_lock(&h->gmu);
+	if (s->get && MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Last-Event-ID")) {
+		/* A reconnection: the client lost the old stream, whose
+		 * connection may not have noticed yet.  Nothing is kept to
+		 * replay (no stream is ever cut before its last message). */
+		sse_end(s->get);
+		s->get = NULL;
+	}
+	if (s->get) {
+		pthread_mutex_unlock(&h->gmu);
+		e->get = false;
+		sse_unref(e);
+		return reply_error(con, MHD_HTTP_CONFLICT, MI_RPC_INVALID_REQUEST,
+				   "Conflict: this session's stream is already open "
+				   "(one GET stream per session)");
+	}
+	s->get = e;
+	pthread_mutex_unlock(&h->gmu);
+	pthread_mutex_lock(&h->mu);
+	e->next = h->streams;
+	h->streams = e;
+	pthread_mutex_unlock(&h->mu);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e, sse_free);
+	if (!r) {
+		sse_unref(e);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Content-Type", "text/event-stream");
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	MHD_add_response_header(r, "X-Accel-Buffering", "no");
+	mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "http: session %s opened its stream", sid);
+	ret = MHD_queue_response(con, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static MHD_Result do_delete(mi_http *h, struct MHD_Connection *con)
 {
 	const char *sid = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Mcp-Session-Id");
@@ -788,6 +888,10 @@ static MHD_Result do_delete(mi_http *h, struct MHD_Connection *con)
 		return reply_error(con, MHD_HTTP_NOT_FOUND, MI_RPC_INVALID_REQUEST,
 				   "Session not found");
 	mi_mcp_session_cancel_all(&s->ss);
+	pthread_mutex_lock(&h->gmu);
+	if (s->get)
+		sse_end(s->get);
+	pthread_mutex_unlock(&h->gmu);
 	mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "http: session %s ended by the client",
 		      sid);
 	sess_put(h, s, true);
@@ -845,8 +949,10 @@ static MHD_Result on_request(void *cls, struct MHD_Connection *con,
 	}
 	if (strcmp(method, "DELETE") == 0)
 		return do_delete(h, con);
+	if (strcmp(method, "GET") == 0)
+		return do_get(h, con);
 	return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
-		     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST, DELETE");
+		     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "GET, POST, DELETE");
 }
 
 static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
@@ -944,6 +1050,7 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 		max_conn = (unsigned)(rl.rlim_cur - 32);
 	idle = s->env.opts->idle_timeout ? s->env.opts->idle_timeout : MI_IDLE_TIMEOUT;
 	pthread_mutex_init(&h.mu, NULL);
+	pthread_mutex_init(&h.gmu, NULL);
 	rc = parse_addr(addr, &sa, &v6, &loop, &err);
 	if (rc)
 		goto out;
@@ -1014,6 +1121,7 @@ out:
 			fprintf(stderr, "mcpidx serve: %s\n", err.buf);
 	}
 	pthread_mutex_destroy(&h.mu);
+	pthread_mutex_destroy(&h.gmu);
 	mi_buf_release(&err);
 	return rc;
 }

@@ -662,7 +662,27 @@ await run('http/headers-origin-host-version', async () => {
     eq((await post({ 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': '2025-11-25' }, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202, 'notification accepted');
     const bad = await fetch(h.url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Mcp-Session-Id': sid }, body: '{"jsonrpc":' });
     eq((await bad.json()).error.code, -32700, 'parse error over HTTP');
-    eq((await fetch(h.url, { method: 'GET', headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sid } })).status, 405, 'GET answers 405');
+    // GET opens the session's own stream: one per session, event-stream only.
+    const ac = new AbortController();
+    const g1 = await fetch(h.url, { method: 'GET', signal: ac.signal, headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sid } });
+    eq(g1.status, 200, 'GET with the session id opens its stream');
+    assert(/text\/event-stream/.test(g1.headers.get('content-type')), `GET stream type: ${g1.headers.get('content-type')}`);
+    const rd0 = g1.body.getReader();
+    const first = Buffer.from((await rd0.read()).value).toString();
+    rd0.releaseLock();
+    assert(/^id: \d+\nretry: \d+/.test(first), `GET stream starts with an id and retry: ${JSON.stringify(first)}`);
+    eq((await fetch(h.url, { method: 'GET', headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sid } })).status, 409, 'a second GET stream of the session');
+    // A reconnection (Last-Event-ID) replaces the stream the client lost.
+    const g2 = await fetch(h.url, { method: 'GET', signal: ac.signal, headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': sid, 'Last-Event-ID': '1' } });
+    eq(g2.status, 200, 'GET with Last-Event-ID reconnects');
+    const rd1 = g1.body.getReader();
+    let ended = false;
+    for (let i = 0; i < 50 && !ended; i++) ended = (await Promise.race([rd1.read(), new Promise((r) => setTimeout(() => r({ done: false }), 100))])).done;
+    assert(ended, 'the replaced GET stream ends');
+    eq((await fetch(h.url, { method: 'GET', headers: { Accept: 'application/json', 'Mcp-Session-Id': sid } })).status, 406, 'GET without Accept: text/event-stream');
+    eq((await fetch(h.url, { method: 'GET', headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': 'nope' } })).status, 404, 'GET with an unknown session id');
+    eq((await fetch(h.url, { method: 'GET', headers: { Accept: 'text/event-stream' } })).status, 405, 'GET without a session id');
+    ac.abort();
     const rebind = await new Promise((resolve) => {
       import('node:http').then(({ request }) => {
         const u = new URL(h.url);

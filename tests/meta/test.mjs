@@ -472,12 +472,17 @@ await test('serve_list_changed_reaches_every_session', async () => {
     const streams = [await listen(1), await listen(2)];
     for (let i = 0; i < 100 && !streams.every((s) => s.acked); i++) await sleep(50);
     check(streams.every((s) => s.acked), `not acknowledged: ${streams.map((s) => s.text).join(' | ')}`);
+    // The session that makes the change is a 2025-era SDK client: it hears
+    // list_changed on the GET stream its transport opens.
     const c = new Client({ name: 'meta-test', version: '1' });
+    let heard = false;
+    c.setNotificationHandler(ToolListChangedNotificationSchema, () => { heard = true; });
     await c.connect(new StreamableHTTPClientTransport(new URL(url)));
     const r = await exec(c, 'fx/grow', {});
     check(r.content[0].text === 'grew', `grow: ${JSON.stringify(r)}`);
-    for (let i = 0; i < 300 && !streams.every((s) => s.changed); i++) await sleep(100);
+    for (let i = 0; i < 300 && !(heard && streams.every((s) => s.changed)); i++) await sleep(100);
     check(streams.every((s) => s.changed), `list_changed on ${streams.filter((s) => s.changed).length} of 2 streams within 30 s`);
+    check(heard, 'the 2025-era HTTP session did not hear list_changed on its GET stream within 30 s');
     await c.close();
   } finally {
     ac.abort();
