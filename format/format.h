@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 7          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 8          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -304,7 +304,7 @@ typedef enum mi_db {
 	MI_DB_META,    /* "version", "view", "tool", "built", "head", "stats", "root" -> msgpack */
 	MI_DB_FILES,   /* path -> mi_file_rec */
 	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
-	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
+	MI_DB_SYMS,    /* path \0 be32(last idx) -> a block of the file's symbols (mi_syms_*) */
 	MI_DB_NAMES,   /* name \0 be32(file_id) -> the file's symbols of that name (mi_names_*) */
 	MI_DB_REFS,    /* callee \0 be32(file_id) -> the file's references to it (mi_refs_*) */
 	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
@@ -541,6 +541,30 @@ void mi_byname_close(mi_byname *it);
 bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
 /* The file id of an indexed path (MI_ERR_NOTFOUND: none). */
 int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
+/*
+ * A file's symbols: MI_DB_SYMS values keyed `path \0 be32(idx of the last
+ * symbol in the block)`, each a block of consecutive symbols: varint
+ * count, then each mi_symbol record as varint length + bytes.  A block
+ * ends after MI_SYMS_BLOCK symbols or MI_SYMS_BLOCK_BYTES bytes of records.
+ * mi_syms_put hands fn a file's blocks in key order (for a put).
+ * mi_syms_open starts at symbol `from` of path; mi_syms_next gives each
+ * record in turn with its index (valid until the transaction ends): 0,
+ * MI_ERR_NOTFOUND after the last, MI_ERR_CORRUPT on a block that does not
+ * decode.  mi_syms_get is one record (MI_ERR_NOTFOUND: no such symbol).
+ */
+int mi_syms_put(const mi_parsed *p, const char *path, size_t pl, mi_kv_fn fn, void *ctx);
+typedef struct mi_syms {
+	mi_cursor *cur;
+	size_t pl;              /* length of the path */
+	const uint8_t *p, *end; /* what is left of the current block */
+	uint32_t idx;           /* index of the next record */
+	uint32_t left;          /* records left in the block */
+} mi_syms;
+int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms *it);
+int mi_syms_next(mi_syms *it, const void **rec, size_t *len, uint32_t *idx);
+void mi_syms_close(mi_syms *it);
+int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void **rec,
+		size_t *len);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
@@ -574,6 +598,8 @@ int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 /* Like mi_cursor_seek to prefix, and bounds the cursor to the keys that
  * start with prefix: this seek and every mi_cursor_next after it answer
  * MI_ERR_NOTFOUND past the last such key.  The prefix is copied. */
+/* Bounds the cursor to the keys that start with prefix, without moving it. */
+void mi_cursor_bound(mi_cursor *c, const void *prefix, size_t plen);
 int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
 			  const void **k, size_t *kl, const void **v, size_t *vl);
 void mi_cursor_close(mi_cursor *c);
