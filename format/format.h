@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 8          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 9          /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -310,7 +310,7 @@ typedef enum mi_db {
 	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
-	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
+	MI_DB_POST,    /* search: term \0 be32(last file_id) -> postings of files (mi_post_*) */
 	MI_DB_TERMS,   /* search: term -> term stats (df, max score bound) */
 	MI_DB_OUTLINES,/* path -> mi_outline_rec (the default read_file view) */
 	MI_DB_SERVERS, /* catalog: server name -> mi_server_rec (format/catalog.c) */
@@ -555,7 +555,8 @@ int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
 int mi_syms_put(const mi_parsed *p, const char *path, size_t pl, mi_kv_fn fn, void *ctx);
 typedef struct mi_syms {
 	mi_cursor *cur;
-	size_t pl;              /* length of the path */
+	size_t plen;            /* length of the keys' prefix (path \0, be32(fid)) */
+	bool chunks;            /* over MI_DB_CHUNKS */
 	const uint8_t *p, *end; /* what is left of the current block */
 	uint32_t idx;           /* index of the next record */
 	uint32_t left;          /* records left in the block */
@@ -565,6 +566,14 @@ int mi_syms_next(mi_syms *it, const void **rec, size_t *len, uint32_t *idx);
 void mi_syms_close(mi_syms *it);
 int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void **rec,
 		size_t *len);
+/*
+ * A file's search chunks (MI_DB_CHUNKS) are blocks of the same shape,
+ * keyed `be32(file_id) be32(n of the block's last chunk)`; the file's term
+ * list keeps its own key, n 0xffffffff.  mi_chunks_open starts at chunk
+ * `from` (then mi_syms_next / mi_syms_close); mi_chunk_get is one chunk.
+ */
+int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it);
+int mi_chunk_get(mi_txn *t, uint32_t fid, uint32_t n, const void **rec, size_t *len);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
@@ -594,6 +603,9 @@ int mi_cursor_open(mi_txn *t, int db, mi_cursor **out);
 int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
 		   const void **k, size_t *kl, const void **v, size_t *vl);
 int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
+		   const void **v, size_t *vl);
+/* Moves back one key (from past the end: to the last key). */
+int mi_cursor_prev(mi_cursor *c, const void **k, size_t *kl,
 		   const void **v, size_t *vl);
 /* Like mi_cursor_seek to prefix, and bounds the cursor to the keys that
  * start with prefix: this seek and every mi_cursor_next after it answer
@@ -645,6 +657,26 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 bool mi_tok_is_stop(const char *w, size_t len);
 
 /* ---- search records (MI_DB_CHUNKS, MI_DB_POST, MI_DB_TERMS) ---------------- */
+
+/*
+ * A MI_DB_POST value: the postings of one term in a run of files, keyed
+ * `term \0 be32(file id of the last)`.  Per file, in id order: varint file
+ * id (the first as it is, then minus the previous one), varint length,
+ * then that many bytes: the file's entries (docs/format-search.md).
+ * mi_post_add appends a file's entries to a block (prev: the block's
+ * last file id, 0 when empty); mi_post_next reads the next file's: true
+ * with it, false at the end or on bad bytes (then b->bad is set).
+ */
+#define MI_POST_BLOCK 1024  /* a block ends once it is this long */
+typedef struct mi_post_blk {
+	const uint8_t *p, *e;   /* unread part of the value */
+	uint32_t fid;           /* of the file last read */
+	bool started;           /* a file was read */
+	bool bad;
+} mi_post_blk;
+void mi_post_add(mi_buf *blk, uint32_t prev, uint32_t fid, const void *g, size_t gl);
+bool mi_post_next(mi_post_blk *b, uint32_t *fid, const uint8_t **g, size_t *gl);
+
 
 /* BM25F fields of a chunk.  Stored as bits of a posting's flag byte. */
 enum {

@@ -260,9 +260,11 @@ static int syms_take(mi_syms *it, const void *k, size_t kl, const void *v, size_
 		     uint32_t from)
 {
 	uint64_t n;
-	if (kl != it->pl + 5)
+	if (kl != it->plen + 4)
 		return MI_ERR_NOTFOUND;
-	uint32_t last = mi_rd32((const uint8_t *)k + it->pl + 1);
+	uint32_t last = mi_rd32((const uint8_t *)k + it->plen);
+	if (it->chunks && last == UINT32_MAX)
+		return MI_ERR_NOTFOUND; /* the file's term list: past its chunks */
 	it->p = v;
 	it->end = it->p + vl;
 	if (!mi_varint_get(&it->p, it->end, &n) || !n || n > (uint64_t)last + 1 ||
@@ -286,19 +288,20 @@ static int syms_take(mi_syms *it, const void *k, size_t kl, const void *v, size_
 	return it->left ? 0 : MI_ERR_NOTFOUND;
 }
 
-int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms *it)
+/* Starts a scan of the blocks under prefix at record `from`. */
+static int blk_open(mi_txn *t, int db, const void *prefix, size_t plen, uint32_t from,
+		    mi_syms *it)
 {
 	const void *k, *v;
 	size_t kl, vl;
 	uint8_t key[4];
-	*it = (mi_syms){.pl = pl};
-	int rc = mi_cursor_open(t, MI_DB_SYMS, &it->cur);
+	it->plen = plen;
+	int rc = mi_cursor_open(t, db, &it->cur);
 	if (rc)
 		return rc;
 	mi_buf pfx = {0};
-	mi_buf_add(&pfx, path, pl);
-	mi_buf_addc(&pfx, 0);
-	/* bound the cursor to the file, then go to the block holding `from` */
+	mi_buf_add(&pfx, prefix, plen);
+	/* bound the cursor to the prefix, then go to the block holding `from` */
 	mi_cursor_bound(it->cur, pfx.buf, pfx.len);
 	mi_be32(key, from);
 	mi_buf_add(&pfx, key, 4);
@@ -308,6 +311,38 @@ int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms 
 		rc = syms_take(it, k, kl, v, vl, from);
 	if (rc == MI_ERR_NOTFOUND)
 		rc = 0; /* nothing from there: next says so */
+	return rc;
+}
+
+int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms *it)
+{
+	*it = (mi_syms){0};
+	mi_buf pfx = {0};
+	mi_buf_add(&pfx, path, pl);
+	mi_buf_addc(&pfx, 0);
+	int rc = blk_open(t, MI_DB_SYMS, pfx.buf, pfx.len, from, it);
+	mi_buf_release(&pfx);
+	return rc;
+}
+
+int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it)
+{
+	uint8_t pfx[4];
+	*it = (mi_syms){.chunks = true};
+	mi_be32(pfx, fid);
+	return blk_open(t, MI_DB_CHUNKS, pfx, 4, from, it);
+}
+
+int mi_chunk_get(mi_txn *t, uint32_t fid, uint32_t n, const void **rec, size_t *len)
+{
+	mi_syms it;
+	uint32_t at;
+	int rc = mi_chunks_open(t, fid, n, &it);
+	if (!rc)
+		rc = mi_syms_next(&it, rec, len, &at);
+	if (!rc && at != n)
+		rc = MI_ERR_NOTFOUND;
+	mi_syms_close(&it);
 	return rc;
 }
 

@@ -1601,6 +1601,13 @@ int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 	return cursor_get(c, &kk, MDB_NEXT, k, kl, v, vl);
 }
 
+int mi_cursor_prev(mi_cursor *c, const void **k, size_t *kl,
+		   const void **v, size_t *vl)
+{
+	MDB_val kk;
+	return cursor_get(c, &kk, MDB_PREV, k, kl, v, vl);
+}
+
 void mi_cursor_close(mi_cursor *c)
 {
 	if (!c)

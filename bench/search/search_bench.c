@@ -389,61 +389,70 @@ static int dump_chunks(const char *idx, json_t *idq)
 	if ((err = mi_store_open(idx, MI_STORE_RDONLY, &st)))
 		return err;
 	mi_txn_begin(st, false, &t);
-	mi_cursor_open(t, MI_DB_CHUNKS, &c);
+	/* every file's chunks, in file id order */
+	mi_cursor_open(t, MI_DB_FILEIDS, &c);
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		mi_chunk ch;
-		const uint8_t *kk = k;
-		uint8_t fk[4];
-		const void *pv, *sv;
-		size_t pl, sl;
-		if (kl != 8 || mi_rd32(kk + 4) == 0xffffffffu ||
-		    mi_chunk_decode(v, vl, &ch) ||
-		    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
+		mi_syms ci;
+		const void *cv;
+		size_t cvl;
+		if (kl != 4)
 			continue;
-		memcpy(fk, kk, 4);
-		if (mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl))
-			continue;
-		char *p = mi_xstrndup(pv, pl);
-		if (mi_get(t, MI_DB_SRC, p, pl, &sv, &sl)) {
+		int crc = mi_chunks_open(t, mi_rd32(k), 0, &ci);
+		while (!crc && !mi_syms_next(&ci, &cv, &cvl, NULL)) {
+			mi_chunk ch;
+			const uint8_t *kk = k;
+			uint8_t fk[4];
+			const void *pv, *sv;
+			size_t pl, sl;
+			if (mi_chunk_decode(cv, cvl, &ch) ||
+			    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
+				continue;
+			memcpy(fk, kk, 4);
+			if (mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl))
+				continue;
+			char *p = mi_xstrndup(pv, pl);
+			if (mi_get(t, MI_DB_SRC, p, pl, &sv, &sl)) {
+				free(p);
+				continue;
+			}
+			/* Lines start_line..end_line of the (doc-free) source. */
+			const char *s = sv, *e = s + sl, *a = s;
+			uint32_t line = 1;
+			while (a < e && line < ch.start_line) {
+				const char *nl = memchr(a, '\n', (size_t)(e - a));
+				if (!nl) { a = e; break; }
+				a = nl + 1;
+				line++;
+			}
+			const char *b = a;
+			while (b < e && line <= ch.end_line) {
+				const char *nl = memchr(b, '\n', (size_t)(e - b));
+				b = nl ? nl + 1 : e;
+				line++;
+			}
+			json_t *o = json_pack("{s:s,s:i,s:s%,s:s%,s:s%}", "path", p,
+					      "line", (int)ch.start_line, "name", ch.name,
+					      (size_t)ch.name_len, "sig", ch.sig ? ch.sig : "",
+					      (size_t)ch.sig_len, "body", a, (size_t)(b - a));
+			if (o) {
+				char *js = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+				if (js)
+					fprintf(f, "%s\n", js);
+				free(js);
+				json_decref(o);
+			}
+			/* Every 37th function name is an identifier query. */
+			if (n++ % 37 == 0 && json_array_size(idq) < MAX_ID_QUERIES) {
+				char *nm = mi_xstrndup(ch.name, ch.name_len);
+				json_array_append_new(idq, json_pack("{s:s,s:s,s:i,s:s,s:s}",
+					"query", nm, "path", p, "line", (int)ch.start_line,
+					"name", nm, "kind", "ident"));
+				free(nm);
+			}
 			free(p);
-			continue;
 		}
-		/* Lines start_line..end_line of the (doc-free) source. */
-		const char *s = sv, *e = s + sl, *a = s;
-		uint32_t line = 1;
-		while (a < e && line < ch.start_line) {
-			const char *nl = memchr(a, '\n', (size_t)(e - a));
-			if (!nl) { a = e; break; }
-			a = nl + 1;
-			line++;
-		}
-		const char *b = a;
-		while (b < e && line <= ch.end_line) {
-			const char *nl = memchr(b, '\n', (size_t)(e - b));
-			b = nl ? nl + 1 : e;
-			line++;
-		}
-		json_t *o = json_pack("{s:s,s:i,s:s%,s:s%,s:s%}", "path", p,
-				      "line", (int)ch.start_line, "name", ch.name,
-				      (size_t)ch.name_len, "sig", ch.sig ? ch.sig : "",
-				      (size_t)ch.sig_len, "body", a, (size_t)(b - a));
-		if (o) {
-			char *js = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-			if (js)
-				fprintf(f, "%s\n", js);
-			free(js);
-			json_decref(o);
-		}
-		/* Every 37th function name is an identifier query. */
-		if (n++ % 37 == 0 && json_array_size(idq) < MAX_ID_QUERIES) {
-			char *nm = mi_xstrndup(ch.name, ch.name_len);
-			json_array_append_new(idq, json_pack("{s:s,s:s,s:i,s:s,s:s}",
-				"query", nm, "path", p, "line", (int)ch.start_line,
-				"name", nm, "kind", "ident"));
-			free(nm);
-		}
-		free(p);
+		mi_syms_close(&ci);
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);

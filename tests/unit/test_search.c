@@ -722,11 +722,18 @@ static void dump_stats(const char *dir, mi_buf *out)
 	mi_cursor_open(t, MI_DB_POST, &c);
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		mi_buf_addf(out, "post %.*s %u:", (int)(kl - 5), (const char *)k,
-			    mi_rd32((const uint8_t *)k + kl - 4));
-		for (size_t i = 0; i < vl; i++)
-			mi_buf_addf(out, "%02x", ((const uint8_t *)v)[i]);
-		mi_buf_addc(out, '\n');
+		/* per file, whatever blocks an update left them in */
+		mi_post_blk b = { .p = v, .e = (const uint8_t *)v + vl };
+		uint32_t fid;
+		const uint8_t *g;
+		size_t gl;
+		while (mi_post_next(&b, &fid, &g, &gl)) {
+			mi_buf_addf(out, "post %.*s %u:", (int)(kl - 5), (const char *)k, fid);
+			for (size_t i = 0; i < gl; i++)
+				mi_buf_addf(out, "%02x", g[i]);
+			mi_buf_addc(out, '\n');
+		}
+		CHECK(!b.bad && fid == mi_rd32((const uint8_t *)k + kl - 4));
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);
