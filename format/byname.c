@@ -75,7 +75,9 @@ static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, mi_kv_fn fn, void
 		mi_buf_add(&k, b4, 4);
 		for (; i < m && !strcmp(bn_name(&s, ix[i]), nm); i++) {
 			if (!refs) {
+				const mi_symbol *sy = &p->syms[ix[i]];
 				bn_varint(&v, ix[i] - prev);
+				mi_buf_addc(&v, (char)((sy->kind & 0x7f) | (sy->vis ? 0x80 : 0)));
 				prev = ix[i];
 				continue;
 			}
@@ -227,12 +229,14 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 	uint64_t d;
 	while (bn_more(it)) {
 		if (!mi_varint_get(&it->p, it->end, &d) || d > UINT32_MAX - it->idx ||
-		    (!it->first && !d)) {
+		    (!it->first && !d) || it->p == it->end) {
 			it->p = it->end; /* a damaged value: its file is skipped */
 			it->damaged = true;
 			continue;
 		}
 		it->idx += (uint32_t)d;
+		it->kind = *it->p & 0x7f;
+		it->vis = *it->p++ >> 7;
 		it->first = false;
 		*path = it->path;
 		*pl = it->pl;

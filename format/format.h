@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 9          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 10         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -500,7 +500,9 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * Definitions and references by name: one MI_DB_NAMES / MI_DB_REFS entry
  * per (name, file), key `name \0 be32(file_id)`, in file id order under a
  * name (path order for a fresh build).  A names value is the file's symbol
- * indexes of that name, ascending (varint deltas); a refs value the file's
+ * indexes of that name, ascending (varint deltas), each followed by a byte
+ * kind | vis << 7 (so a lookup ranks definitions before it reads any
+ * symbol: it->kind, it->vis); a refs value the file's
  * references to the name in (line, file) order, each varint line delta,
  * varint caller_idx + 1, varint line_byte (zigzag delta), byte kind.
  *
@@ -526,6 +528,7 @@ typedef struct mi_byname {
 	const char *path;          /* its path */
 	size_t pl;
 	uint32_t idx, line, lbyte; /* last decoded */
+	uint8_t kind, vis;         /* of the definition last decoded (names) */
 	bool refs, first, done;
 	bool damaged;              /* a value or file id did not decode (skipped) */
 } mi_byname;

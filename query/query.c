@@ -475,7 +475,8 @@ int mi_query_stats(mi_query *q, mi_out *out)
 typedef struct def_hit {
 	char *path;        /* owned */
 	uint32_t idx;      /* symbol index in the file */
-	mi_symbol sym;     /* decoded (strings in the shared arena) */
+	mi_symbol sym;     /* decoded (strings in the shared arena) once loaded */
+	bool loaded;
 	int rank;          /* lower is better */
 } def_hit;
 
@@ -501,7 +502,7 @@ static int cmp_hit(const void *a, const void *b)
 	int c = strcmp(x->path, y->path);
 	if (c)
 		return c;
-	return x->sym.start_line < y->sym.start_line ? -1 : x->sym.start_line > y->sym.start_line;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /* Header line(s) of a symbol with its body folded, for definition answers. */
@@ -559,15 +560,21 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		while (nh < 1000 && !mi_names_next(&it, &fp, &fl, &idx)) {
 			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
 				continue;
-			mi_symbol s;
-			int lrc = mi_q_load_sym(t, fp, fl, idx, &s, &arena);
-			if (lrc) {
-				damaged = true; /* names and symbols disagree */
-				continue;
+			/* Ranked by the kind the names entry gives; symbols are
+			 * read for the parent filter and for the hits shown. */
+			mi_symbol s = {0};
+			int kind = it.kind, vis = it.vis;
+			if (parent) {
+				if (mi_q_load_sym(t, fp, fl, idx, &s, &arena)) {
+					damaged = true; /* names and symbols disagree */
+					continue;
+				}
+				if (strlen(s.parent) < parent_len ||
+				    memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len))
+					continue;
+				kind = s.kind;
+				vis = s.vis;
 			}
-			if (parent && (strlen(s.parent) < parent_len ||
-				       memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len)))
-				continue;
 			if (nh == cap) {
 				cap = cap ? cap * 2 : 16;
 				hits = mi_xrealloc(hits, cap * sizeof(*hits));
@@ -576,7 +583,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			h->path = mi_xstrndup(fp, fl);
 			h->idx = idx;
 			h->sym = s;
-			h->rank = kind_rank(s.kind) * 2 + (s.vis == MI_VIS_PRIVATE);
+			h->loaded = parent != NULL;
+			h->rank = kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
 			/* tests and examples last */
 			if (strstr(h->path, "test") || strstr(h->path, "example"))
 				h->rank += 20;
@@ -593,9 +601,30 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	}
 	if (nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
+	/* The first 50 are shown: read their symbols. */
+	size_t shown = 0;
+	for (size_t i = 0; i < nh && shown < 50; i++) {
+		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, strlen(hits[i].path),
+						     hits[i].idx, &hits[i].sym, &arena)) {
+			damaged = true; /* names and symbols disagree */
+			continue;
+		}
+		def_hit tmp = hits[shown];
+		hits[shown++] = hits[i];
+		hits[i] = tmp;
+	}
+	if (!shown && damaged) {
+		for (size_t i = 0; i < nh; i++)
+			free(hits[i].path);
+		free(hits);
+		mi_buf_release(&norm);
+		mi_parsed_release(&arena);
+		mi_txn_abort(t);
+		return mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
+				    mi_strerror(MI_ERR_DAMAGED));
+	}
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"definitions\":[");
-	size_t shown = nh < 50 ? nh : 50;
 	for (size_t i = 0; i < shown; i++) {
 		mi_symbol *s = &hits[i].sym;
 		mi_buf fold = {0};
