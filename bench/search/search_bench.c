@@ -370,7 +370,10 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 	return 0;
 }
 
-/* Function chunks for FTS5, and identifier queries. */
+/* Function chunks for FTS5, and identifier queries.  Values read in a
+ * transaction live until it ends (decompressed copies), so the walk reads
+ * each file's source once and starts a new transaction every few hundred
+ * files: memory stays bounded on the whole kernel. */
 static int dump_chunks(const char *idx, json_t *idq)
 {
 	mi_store *st;
@@ -380,8 +383,12 @@ static int dump_chunks(const char *idx, json_t *idq)
 	size_t kl, vl;
 	char path[4096];
 	FILE *f;
-	int err;
-	size_t n = 0;
+	int err, rc;
+	size_t n = 0, files = 0;
+	uint8_t fk[4] = {0}, resume[8];
+	char *p = NULL, *src = NULL;
+	size_t sl = 0;
+	bool have = false;
 
 	snprintf(path, sizeof(path), "%s/chunks.jsonl", g_out);
 	if (!(f = fopen(path, "w")))
@@ -390,27 +397,42 @@ static int dump_chunks(const char *idx, json_t *idq)
 		return err;
 	mi_txn_begin(st, false, &t);
 	mi_cursor_open(t, MI_DB_CHUNKS, &c);
-	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	for (rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
 		mi_chunk ch;
 		const uint8_t *kk = k;
-		uint8_t fk[4];
 		const void *pv, *sv;
-		size_t pl, sl;
-		if (kl != 8 || mi_rd32(kk + 4) == 0xffffffffu ||
-		    mi_chunk_decode(v, vl, &ch) ||
+		size_t pl;
+		if (kl != 8)
+			continue;
+		if (!have || memcmp(fk, kk, 4)) {
+			/* a new file: its path and source, copied out */
+			if (have && ++files % 500 == 0) {
+				memcpy(resume, kk, 8);
+				mi_cursor_close(c);
+				mi_txn_abort(t);
+				mi_txn_begin(st, false, &t);
+				mi_cursor_open(t, MI_DB_CHUNKS, &c);
+				if (mi_cursor_seek(c, resume, 8, &k, &kl, &v, &vl))
+					break;
+				kk = k;
+			}
+			memcpy(fk, kk, 4);
+			have = true;
+			free(p);
+			free(src);
+			p = src = NULL;
+			if (!mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl)) {
+				p = mi_xstrndup(pv, pl);
+				if (!mi_get(t, MI_DB_SRC, p, pl, &sv, &sl))
+					src = mi_xstrndup(sv, sl);
+			}
+		}
+		if (!src || mi_rd32(kk + 4) == 0xffffffffu || mi_chunk_decode(v, vl, &ch) ||
 		    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
 			continue;
-		memcpy(fk, kk, 4);
-		if (mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl))
-			continue;
-		char *p = mi_xstrndup(pv, pl);
-		if (mi_get(t, MI_DB_SRC, p, pl, &sv, &sl)) {
-			free(p);
-			continue;
-		}
 		/* Lines start_line..end_line of the (doc-free) source. */
-		const char *s = sv, *e = s + sl, *a = s;
+		const char *s = src, *e = s + sl, *a = s;
 		uint32_t line = 1;
 		while (a < e && line < ch.start_line) {
 			const char *nl = memchr(a, '\n', (size_t)(e - a));
@@ -443,8 +465,9 @@ static int dump_chunks(const char *idx, json_t *idq)
 				"name", nm, "kind", "ident"));
 			free(nm);
 		}
-		free(p);
 	}
+	free(p);
+	free(src);
 	mi_cursor_close(c);
 	mi_txn_abort(t);
 	mi_store_close(st);
