@@ -1,5 +1,6 @@
 /*
- * byname.c - definitions and references by name (MI_DB_NAMES, MI_DB_REFS).
+ * byname.c - definitions and references by name (MI_DB_NAMES, MI_DB_REFS),
+ * and the blocks of postings (MI_DB_POST) that are laid out the same way.
  *
  * One entry per (name, file) keyed `name \0 be32(file_id)`: a key names its
  * file by id, not by path, and a file's uses of one name share a key, so
@@ -74,7 +75,9 @@ static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, mi_kv_fn fn, void
 		mi_buf_add(&k, b4, 4);
 		for (; i < m && !strcmp(bn_name(&s, ix[i]), nm); i++) {
 			if (!refs) {
+				const mi_symbol *sy = &p->syms[ix[i]];
 				bn_varint(&v, ix[i] - prev);
+				mi_buf_addc(&v, (char)((sy->kind & 0x7f) | (sy->vis ? 0x80 : 0)));
 				prev = ix[i];
 				continue;
 			}
@@ -226,12 +229,14 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 	uint64_t d;
 	while (bn_more(it)) {
 		if (!mi_varint_get(&it->p, it->end, &d) || d > UINT32_MAX - it->idx ||
-		    (!it->first && !d)) {
+		    (!it->first && !d) || it->p == it->end) {
 			it->p = it->end; /* a damaged value: its file is skipped */
 			it->damaged = true;
 			continue;
 		}
 		it->idx += (uint32_t)d;
+		it->kind = *it->p & 0x7f;
+		it->vis = *it->p++ >> 7;
 		it->first = false;
 		*path = it->path;
 		*pl = it->pl;
@@ -286,4 +291,33 @@ bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl)
 	bool found = !mi_names_open(t, name, path, pl, &it) && !mi_names_next(&it, &fp, &fl, &idx);
 	mi_byname_close(&it);
 	return found;
+}
+
+/* ---- postings blocks (MI_DB_POST values) --------------------------------------- */
+
+void mi_post_add(mi_buf *blk, uint32_t prev, uint32_t fid, const void *g, size_t gl)
+{
+	bn_varint(blk, blk->len ? fid - prev : fid);
+	bn_varint(blk, gl);
+	mi_buf_add(blk, g, gl);
+}
+
+bool mi_post_next(mi_post_blk *b, uint32_t *fid, const uint8_t **g, size_t *gl)
+{
+	uint64_t d, n;
+	if (b->bad || b->p >= b->e)
+		return false;
+	if (!mi_varint_get(&b->p, b->e, &d) || !mi_varint_get(&b->p, b->e, &n) ||
+	    d > UINT32_MAX - (b->started ? b->fid : 0) || (b->started && !d) ||
+	    n > (uint64_t)(b->e - b->p)) {
+		b->bad = true;
+		return false;
+	}
+	b->fid = b->started ? b->fid + (uint32_t)d : (uint32_t)d;
+	b->started = true;
+	*fid = b->fid;
+	*g = b->p;
+	*gl = (size_t)n;
+	b->p += n;
+	return true;
 }

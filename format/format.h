@@ -19,7 +19,7 @@
 #include <stdarg.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 7          /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 10         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -304,13 +304,13 @@ typedef enum mi_db {
 	MI_DB_META,    /* "version", "view", "tool", "built", "head", "stats", "root" -> msgpack */
 	MI_DB_FILES,   /* path -> mi_file_rec */
 	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
-	MI_DB_SYMS,    /* path \0 be32(idx) -> mi_symbol */
+	MI_DB_SYMS,    /* path \0 be32(last idx) -> a block of the file's symbols (mi_syms_*) */
 	MI_DB_NAMES,   /* name \0 be32(file_id) -> the file's symbols of that name (mi_names_*) */
 	MI_DB_REFS,    /* callee \0 be32(file_id) -> the file's references to it (mi_refs_*) */
 	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
-	MI_DB_POST,    /* search: term \0 be32(file_id) -> postings block */
+	MI_DB_POST,    /* search: term \0 be32(last file_id) -> postings of files (mi_post_*) */
 	MI_DB_TERMS,   /* search: term -> term stats (df, max score bound) */
 	MI_DB_OUTLINES,/* path -> mi_outline_rec (the default read_file view) */
 	MI_DB_SERVERS, /* catalog: server name -> mi_server_rec (format/catalog.c) */
@@ -500,7 +500,9 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * Definitions and references by name: one MI_DB_NAMES / MI_DB_REFS entry
  * per (name, file), key `name \0 be32(file_id)`, in file id order under a
  * name (path order for a fresh build).  A names value is the file's symbol
- * indexes of that name, ascending (varint deltas); a refs value the file's
+ * indexes of that name, ascending (varint deltas), each followed by a byte
+ * kind | vis << 7 (so a lookup ranks definitions before it reads any
+ * symbol: it->kind, it->vis); a refs value the file's
  * references to the name in (line, file) order, each varint line delta,
  * varint caller_idx + 1, varint line_byte (zigzag delta), byte kind.
  *
@@ -526,6 +528,7 @@ typedef struct mi_byname {
 	const char *path;          /* its path */
 	size_t pl;
 	uint32_t idx, line, lbyte; /* last decoded */
+	uint8_t kind, vis;         /* of the definition last decoded (names) */
 	bool refs, first, done;
 	bool damaged;              /* a value or file id did not decode (skipped) */
 } mi_byname;
@@ -541,6 +544,39 @@ void mi_byname_close(mi_byname *it);
 bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
 /* The file id of an indexed path (MI_ERR_NOTFOUND: none). */
 int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
+/*
+ * A file's symbols: MI_DB_SYMS values keyed `path \0 be32(idx of the last
+ * symbol in the block)`, each a block of consecutive symbols: varint
+ * count, then each mi_symbol record as varint length + bytes.  A block
+ * ends after MI_SYMS_BLOCK symbols or MI_SYMS_BLOCK_BYTES bytes of records.
+ * mi_syms_put hands fn a file's blocks in key order (for a put).
+ * mi_syms_open starts at symbol `from` of path; mi_syms_next gives each
+ * record in turn with its index (valid until the transaction ends): 0,
+ * MI_ERR_NOTFOUND after the last, MI_ERR_CORRUPT on a block that does not
+ * decode.  mi_syms_get is one record (MI_ERR_NOTFOUND: no such symbol).
+ */
+int mi_syms_put(const mi_parsed *p, const char *path, size_t pl, mi_kv_fn fn, void *ctx);
+typedef struct mi_syms {
+	mi_cursor *cur;
+	size_t plen;            /* length of the keys' prefix (path \0, be32(fid)) */
+	bool chunks;            /* over MI_DB_CHUNKS */
+	const uint8_t *p, *end; /* what is left of the current block */
+	uint32_t idx;           /* index of the next record */
+	uint32_t left;          /* records left in the block */
+} mi_syms;
+int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms *it);
+int mi_syms_next(mi_syms *it, const void **rec, size_t *len, uint32_t *idx);
+void mi_syms_close(mi_syms *it);
+int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void **rec,
+		size_t *len);
+/*
+ * A file's search chunks (MI_DB_CHUNKS) are blocks of the same shape,
+ * keyed `be32(file_id) be32(n of the block's last chunk)`; the file's term
+ * list keeps its own key, n 0xffffffff.  mi_chunks_open starts at chunk
+ * `from` (then mi_syms_next / mi_syms_close); mi_chunk_get is one chunk.
+ */
+int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it);
+int mi_chunk_get(mi_txn *t, uint32_t fid, uint32_t n, const void **rec, size_t *len);
 /* Gives packed database db of a store being written its dictionary (once,
  * before any of its values is packed): kept in meta "zdict.NAME". */
 int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len);
@@ -571,9 +607,14 @@ int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
 		   const void **k, size_t *kl, const void **v, size_t *vl);
 int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 		   const void **v, size_t *vl);
+/* Moves back one key (from past the end: to the last key). */
+int mi_cursor_prev(mi_cursor *c, const void **k, size_t *kl,
+		   const void **v, size_t *vl);
 /* Like mi_cursor_seek to prefix, and bounds the cursor to the keys that
  * start with prefix: this seek and every mi_cursor_next after it answer
  * MI_ERR_NOTFOUND past the last such key.  The prefix is copied. */
+/* Bounds the cursor to the keys that start with prefix, without moving it. */
+void mi_cursor_bound(mi_cursor *c, const void *prefix, size_t plen);
 int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
 			  const void **k, size_t *kl, const void **v, size_t *vl);
 void mi_cursor_close(mi_cursor *c);
@@ -619,6 +660,26 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 bool mi_tok_is_stop(const char *w, size_t len);
 
 /* ---- search records (MI_DB_CHUNKS, MI_DB_POST, MI_DB_TERMS) ---------------- */
+
+/*
+ * A MI_DB_POST value: the postings of one term in a run of files, keyed
+ * `term \0 be32(file id of the last)`.  Per file, in id order: varint file
+ * id (the first as it is, then minus the previous one), varint length,
+ * then that many bytes: the file's entries (docs/format-search.md).
+ * mi_post_add appends a file's entries to a block (prev: the block's
+ * last file id, 0 when empty); mi_post_next reads the next file's: true
+ * with it, false at the end or on bad bytes (then b->bad is set).
+ */
+#define MI_POST_BLOCK 1024  /* a block ends once it is this long */
+typedef struct mi_post_blk {
+	const uint8_t *p, *e;   /* unread part of the value */
+	uint32_t fid;           /* of the file last read */
+	bool started;           /* a file was read */
+	bool bad;
+} mi_post_blk;
+void mi_post_add(mi_buf *blk, uint32_t prev, uint32_t fid, const void *g, size_t gl);
+bool mi_post_next(mi_post_blk *b, uint32_t *fid, const uint8_t **g, size_t *gl);
+
 
 /* BM25F fields of a chunk.  Stored as bits of a posting's flag byte. */
 enum {

@@ -203,6 +203,197 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq)
 	return 0;
 }
 
+/* ---- a file's symbols in blocks ---------------------------------------------- */
+
+/* A block ends after this many symbols or bytes of records: small enough
+ * that a lookup of one symbol unpacks little, large enough to compress. */
+#ifndef MI_SYMS_BLOCK
+#define MI_SYMS_BLOCK 16
+#endif
+#ifndef MI_SYMS_BLOCK_BYTES
+#define MI_SYMS_BLOCK_BYTES 2048
+#endif
+
+static void syms_flush(mi_buf *k, size_t pl, uint32_t last, uint32_t n, const mi_buf *recs,
+		       mi_buf *v)
+{
+	uint8_t tmp[10];
+	k->len = pl + 1;
+	mi_be32(tmp, last);
+	mi_buf_add(k, tmp, 4);
+	mi_buf_reset(v);
+	mi_buf_add(v, tmp, mi_varint_put(tmp, n));
+	mi_buf_add(v, recs->buf, recs->len);
+}
+
+int mi_syms_put(const mi_parsed *p, const char *path, size_t pl, mi_kv_fn fn, void *ctx)
+{
+	mi_buf k = {0}, v = {0}, recs = {0}, rec = {0};
+	uint32_t n = 0;
+	int rc = 0;
+	uint8_t tmp[10];
+	mi_buf_add(&k, path, pl);
+	mi_buf_addc(&k, 0);
+	for (size_t i = 0; i < p->nsyms && !rc; i++) {
+		mi_buf_reset(&rec);
+		mi_symbol_encode(&p->syms[i], &rec);
+		mi_buf_add(&recs, tmp, mi_varint_put(tmp, rec.len));
+		mi_buf_add(&recs, rec.buf, rec.len);
+		if (++n == MI_SYMS_BLOCK || recs.len >= MI_SYMS_BLOCK_BYTES || i + 1 == p->nsyms) {
+			syms_flush(&k, pl, (uint32_t)i, n, &recs, &v);
+			rc = fn(ctx, k.buf, k.len, v.buf, v.len);
+			mi_buf_reset(&recs);
+			n = 0;
+		}
+	}
+	mi_buf_release(&k);
+	mi_buf_release(&v);
+	mi_buf_release(&recs);
+	mi_buf_release(&rec);
+	return rc;
+}
+
+/* Takes the block a cursor is at; MI_ERR_NOTFOUND when it is not one of
+ * the file's (or does not hold symbol `from`), MI_ERR_CORRUPT when it does
+ * not decode. */
+static int syms_take(mi_syms *it, const void *k, size_t kl, const void *v, size_t vl,
+		     uint32_t from)
+{
+	uint64_t n;
+	if (kl != it->plen + 4)
+		return MI_ERR_NOTFOUND;
+	uint32_t last = mi_rd32((const uint8_t *)k + it->plen);
+	if (it->chunks && last == UINT32_MAX)
+		return MI_ERR_NOTFOUND; /* the file's term list: past its chunks */
+	it->p = v;
+	it->end = it->p + vl;
+	if (!mi_varint_get(&it->p, it->end, &n) || !n || n > (uint64_t)last + 1 ||
+	    n > (uint64_t)(it->end - it->p)) {
+		it->left = 0;
+		return MI_ERR_CORRUPT;
+	}
+	it->idx = last + 1 - (uint32_t)n;
+	it->left = (uint32_t)n;
+	/* skip to `from` */
+	while (it->left && it->idx < from) {
+		uint64_t len;
+		if (!mi_varint_get(&it->p, it->end, &len) || len > (uint64_t)(it->end - it->p)) {
+			it->left = 0;
+			return MI_ERR_CORRUPT;
+		}
+		it->p += len;
+		it->idx++;
+		it->left--;
+	}
+	return it->left ? 0 : MI_ERR_NOTFOUND;
+}
+
+/* Starts a scan of the blocks under prefix at record `from`. */
+static int blk_open(mi_txn *t, int db, const void *prefix, size_t plen, uint32_t from,
+		    mi_syms *it)
+{
+	const void *k, *v;
+	size_t kl, vl;
+	uint8_t key[4];
+	it->plen = plen;
+	int rc = mi_cursor_open(t, db, &it->cur);
+	if (rc)
+		return rc;
+	mi_buf pfx = {0};
+	mi_buf_add(&pfx, prefix, plen);
+	/* bound the cursor to the prefix, then go to the block holding `from` */
+	mi_cursor_bound(it->cur, pfx.buf, pfx.len);
+	mi_be32(key, from);
+	mi_buf_add(&pfx, key, 4);
+	rc = mi_cursor_seek(it->cur, pfx.buf, pfx.len, &k, &kl, &v, &vl);
+	mi_buf_release(&pfx);
+	if (!rc)
+		rc = syms_take(it, k, kl, v, vl, from);
+	if (rc == MI_ERR_NOTFOUND)
+		rc = 0; /* nothing from there: next says so */
+	return rc;
+}
+
+int mi_syms_open(mi_txn *t, const char *path, size_t pl, uint32_t from, mi_syms *it)
+{
+	*it = (mi_syms){0};
+	mi_buf pfx = {0};
+	mi_buf_add(&pfx, path, pl);
+	mi_buf_addc(&pfx, 0);
+	int rc = blk_open(t, MI_DB_SYMS, pfx.buf, pfx.len, from, it);
+	mi_buf_release(&pfx);
+	return rc;
+}
+
+int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it)
+{
+	uint8_t pfx[4];
+	*it = (mi_syms){.chunks = true};
+	mi_be32(pfx, fid);
+	return blk_open(t, MI_DB_CHUNKS, pfx, 4, from, it);
+}
+
+int mi_chunk_get(mi_txn *t, uint32_t fid, uint32_t n, const void **rec, size_t *len)
+{
+	mi_syms it;
+	uint32_t at;
+	int rc = mi_chunks_open(t, fid, n, &it);
+	if (!rc)
+		rc = mi_syms_next(&it, rec, len, &at);
+	if (!rc && at != n)
+		rc = MI_ERR_NOTFOUND;
+	mi_syms_close(&it);
+	return rc;
+}
+
+int mi_syms_next(mi_syms *it, const void **rec, size_t *len, uint32_t *idx)
+{
+	uint64_t n;
+	if (!it->left) {
+		const void *k, *v;
+		size_t kl, vl;
+		int rc;
+		if (!it->cur || it->p == NULL)
+			return MI_ERR_NOTFOUND;
+		if ((rc = mi_cursor_next(it->cur, &k, &kl, &v, &vl)))
+			return rc;
+		if ((rc = syms_take(it, k, kl, v, vl, 0)))
+			return rc;
+	}
+	if (!mi_varint_get(&it->p, it->end, &n) || !n || n > (uint64_t)(it->end - it->p)) {
+		it->left = 0;
+		return MI_ERR_CORRUPT;
+	}
+	*rec = it->p;
+	*len = (size_t)n;
+	if (idx)
+		*idx = it->idx;
+	it->p += n;
+	it->idx++;
+	it->left--;
+	return 0;
+}
+
+void mi_syms_close(mi_syms *it)
+{
+	mi_cursor_close(it->cur);
+	*it = (mi_syms){0};
+}
+
+int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void **rec,
+		size_t *len)
+{
+	mi_syms it;
+	uint32_t at;
+	int rc = mi_syms_open(t, path, pl, idx, &it);
+	if (!rc)
+		rc = mi_syms_next(&it, rec, len, &at);
+	if (!rc && at != idx)
+		rc = MI_ERR_NOTFOUND;
+	mi_syms_close(&it);
+	return rc;
+}
+
 void mi_file_encode(const mi_file_rec *f, mi_buf *out)
 {
 	msgpack_packer pk;

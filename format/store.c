@@ -89,6 +89,8 @@ struct mi_store {
 /* A value unpacked for a transaction, freed when it ends. */
 typedef struct txn_buf {
 	struct txn_buf *next;
+	const void *src;   /* the packed bytes in the map it came from */
+	size_t len;        /* its length */
 	char data[];
 } txn_buf;
 
@@ -1197,6 +1199,15 @@ static int unpack(mi_txn *t, MDB_val *v)
 	unsigned long long n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
 	if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR || n > PACK_MAX)
 		return MI_ERR_DAMAGED;
+	/* A read transaction's map does not change: a value unpacked lately
+	 * (a block of symbols read again for its next record) is reused. */
+	int look = 0;
+	for (txn_buf *b = t->write ? NULL : t->bufs; b && look < 4; b = b->next, look++)
+		if (b->src == v->mv_data && b->len == (size_t)n) {
+			v->mv_data = b->data;
+			v->mv_size = b->len;
+			return 0;
+		}
 	txn_buf *b = mi_xmalloc(sizeof(*b) + (size_t)n + 1);
 	zctx *z = zget();
 	size_t got;
@@ -1216,6 +1227,8 @@ static int unpack(mi_txn *t, MDB_val *v)
 		return MI_ERR_DAMAGED;
 	}
 	b->data[n] = 0;
+	b->src = v->mv_data;
+	b->len = (size_t)n;
 	b->next = t->bufs;
 	t->bufs = b;
 	v->mv_data = b->data;
@@ -1539,10 +1552,10 @@ static int cursor_get(mi_cursor *c, MDB_val *k, MDB_cursor_op op,
 		return map_err(rc, c->slot);
 	if (!in_map(c->vlo, c->vhi, k) || !in_map(c->vlo, c->vhi, &v))
 		return MI_ERR_DAMAGED;
-	if (packed(c->t->st, c->db) && (rc = unpack(c->t, &v)))
-		return rc;
 	if (c->pfx && (k->mv_size < c->plen || memcmp(k->mv_data, c->pfx, c->plen)))
 		return MI_ERR_NOTFOUND;
+	if (packed(c->t->st, c->db) && (rc = unpack(c->t, &v)))
+		return rc;
 	if (kp)
 		*kp = k->mv_data;
 	if (kl)
@@ -1565,14 +1578,19 @@ int mi_cursor_seek(mi_cursor *c, const void *key, size_t klen,
 	return cursor_get(c, &kk, MDB_SET_RANGE, k, kl, v, vl);
 }
 
-int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
-			  const void **k, size_t *kl, const void **v, size_t *vl)
+void mi_cursor_bound(mi_cursor *c, const void *prefix, size_t plen)
 {
 	free(c->pfx);
 	c->pfx = mi_xmalloc(plen ? plen : 1);
 	if (plen)
 		memcpy(c->pfx, prefix, plen);
 	c->plen = plen;
+}
+
+int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
+			  const void **k, size_t *kl, const void **v, size_t *vl)
+{
+	mi_cursor_bound(c, prefix, plen);
 	return mi_cursor_seek(c, prefix, plen, k, kl, v, vl);
 }
 
@@ -1581,6 +1599,13 @@ int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 {
 	MDB_val kk;
 	return cursor_get(c, &kk, MDB_NEXT, k, kl, v, vl);
+}
+
+int mi_cursor_prev(mi_cursor *c, const void **k, size_t *kl,
+		   const void **v, size_t *vl)
+{
+	MDB_val kk;
+	return cursor_get(c, &kk, MDB_PREV, k, kl, v, vl);
 }
 
 void mi_cursor_close(mi_cursor *c)

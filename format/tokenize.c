@@ -18,6 +18,7 @@
 typedef struct mi_stem_slot {
 	uint8_t wlen;              /* word length, 0 = empty slot */
 	uint8_t slen;              /* stem length */
+	uint8_t stop;              /* the word is a stop word (no stem) */
 	char w[MI_TOK_MAX];        /* the lowercased word */
 	char s[MI_TOK_MAX];        /* its stem */
 } mi_stem_slot;
@@ -170,9 +171,10 @@ static void mi_tok_canon(const char **s, int *len)
 	}
 }
 
-/* Stems the lowercased word w; *s points into the stemmer or the cache and
- * is valid until the next call. */
-static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
+/* Stems the lowercased word w, false if it is a stop word; *s points into
+ * the stemmer or the cache and is valid until the next call.  The cache
+ * keeps stop words too: a hit answers both questions. */
+static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 			const char **s, size_t *slen)
 {
 	mi_stem_slot *slot = NULL;
@@ -187,8 +189,17 @@ static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 		if (slot->wlen == len && !memcmp(slot->w, w, len)) {
 			*s = slot->s;
 			*slen = slot->slen;
-			return;
+			return !slot->stop;
 		}
+	}
+	if (mi_tok_is_stop(w, len)) {
+		if (slot) {
+			slot->wlen = (uint8_t)len;
+			memcpy(slot->w, w, len);
+			slot->slen = 0;
+			slot->stop = 1;
+		}
+		return false;
 	}
 	r = sb_stemmer_stem(tk->stem, (const sb_symbol *)w, (int)len);
 	rl = sb_stemmer_length(tk->stem);
@@ -203,27 +214,25 @@ static void mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 		slot->wlen = (uint8_t)len;
 		memcpy(slot->w, w, len);
 		slot->slen = (uint8_t)rl;
+		slot->stop = 0;
 		memcpy(slot->s, r, (size_t)rl);
 	} else if (++tk->nstems == MI_TOK_CACHE_AFTER) {
 		tk->cache = mi_xcalloc(MI_TOK_CACHE_SLOTS, sizeof(*tk->cache));
 	}
+	return true;
 }
 
 enum { CL_SEP, CL_LOWER, CL_UPPER, CL_DIGIT, CL_UNDER };
 
-static int mi_cls(uint8_t c)
+/* Byte classes (UTF-8 bytes of other scripts count as lower case). */
+static const uint8_t mi_cls_tab[256] = {
+	['a' ... 'z'] = CL_LOWER, ['A' ... 'Z'] = CL_UPPER, ['0' ... '9'] = CL_DIGIT,
+	['_'] = CL_UNDER, [0x80 ... 0xff] = CL_LOWER,
+};
+
+static inline int mi_cls(uint8_t c)
 {
-	if (c >= 'a' && c <= 'z')
-		return CL_LOWER;
-	if (c >= 'A' && c <= 'Z')
-		return CL_UPPER;
-	if (c >= '0' && c <= '9')
-		return CL_DIGIT;
-	if (c == '_')
-		return CL_UNDER;
-	if (c >= 0x80)
-		return CL_LOWER;
-	return CL_SEP;
+	return mi_cls_tab[c];
 }
 
 /* One part of a word: lowercased, stop words out, stemmed.  A part of
@@ -251,11 +260,9 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len, bool whole_code
 		fn(ctx, low, len);
 		return 1;
 	}
-	if (len < 2 || mi_tok_is_stop(low, len) ||
-	    (whole_code && mi_tok_is_code_kw(low, len)))
+	if (len < 2 || (whole_code && mi_tok_is_code_kw(low, len)))
 		return 0;
-	mi_tok_stem(tk, low, len, &s, &slen);
-	if (slen == 0)
+	if (!mi_tok_stem(tk, low, len, &s, &slen) || slen == 0)
 		return 0;
 	fn(ctx, s, slen);
 	return 1;

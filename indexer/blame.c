@@ -139,23 +139,20 @@ static int blame_file(mi_txn *t, const char *root, const char *path, size_t pl,
 	parse_porcelain(out.buf, out.len, &b);
 	mi_buf_add(&prefix, path, pl);
 	mi_buf_addc(&prefix, 0);
-	mi_cursor *cur;
-	const void *kp, *vp;
-	size_t kl, vl;
-	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+	mi_syms si;
+	const void *vp;
+	size_t vl;
+	uint32_t idx;
+	if ((rc = mi_syms_open(t, path, pl, 0, &si)))
 		goto out;
-	for (int r = mi_cursor_seek_prefix(cur, prefix.buf, prefix.len, &kp, &kl, &vp, &vl); !r;
-	     r = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+	while (!mi_syms_next(&si, &vp, &vl, &idx)) {
 		mi_parsed arena;
 		mi_symbol s;
-		if (kl != prefix.len + 4)
-			continue;
 		mi_parsed_init(&arena);
 		if (mi_symbol_decode(vp, vl, &s, &arena)) {
 			mi_parsed_release(&arena);
 			continue;
 		}
-		uint32_t idx = mi_rd32((const uint8_t *)kp + prefix.len);
 		long best = -1;
 		bool uncommitted = false;
 		for (uint32_t l = s.start_line; l && l <= s.end_line && l <= b.nlines; l++) {
@@ -185,7 +182,7 @@ static int blame_file(mi_txn *t, const char *root, const char *path, size_t pl,
 		}
 		mi_parsed_release(&arena);
 	}
-	mi_cursor_close(cur);
+	mi_syms_close(&si);
 out:
 	blame_release(&b);
 	mi_buf_release(&out);

@@ -122,13 +122,6 @@ static void key2(mi_buf *k, const char *a, const char *b)
 	}
 }
 
-static void key_u32(mi_buf *k, uint32_t v)
-{
-	uint8_t b[4];
-	mi_be32(b, v);
-	mi_buf_add(k, b, 4);
-}
-
 /* A database of a write transaction, for the entries mi_byname_put_* give. */
 typedef struct db_txn {
 	mi_txn *t;
@@ -156,25 +149,22 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	mi_parsed tmp;
 	mi_parsed_init(&tmp);
 	mi_cursor *cur = NULL;
-	const void *kp, *vp;
-	size_t kl, vl;
+	const void *vp;
+	size_t vl;
 
 	/* Its names and references, from its symbols and its references. */
 	key2(&k, path, NULL);
-	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+	mi_syms si;
+	uint32_t i;
+	if ((rc = mi_syms_open(t, path, strlen(path), 0, &si)))
 		goto out;
-	for (rc = mi_cursor_seek_prefix(cur, k.buf, k.len, &kp, &kl, &vp, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		if (kl != k.len + 4)
-			continue; /* not a key of this shape */
-		uint32_t i = mi_rd32((const uint8_t *)kp + k.len);
+	while (!(rc = mi_syms_next(&si, &vp, &vl, &i))) {
 		while (tmp.nsyms <= i && tmp.nsyms < 1u << 24)
 			mi_parsed_add_sym(&tmp);
 		if (i < tmp.nsyms && mi_symbol_decode(vp, vl, &tmp.syms[i], &tmp))
 			tmp.syms[i].name = "";
 	}
-	mi_cursor_close(cur);
-	cur = NULL;
+	mi_syms_close(&si);
 	mi_frefs fr;
 	if ((rc = mi_frefs_open(t, path, strlen(path), &fr)))
 		goto out;
@@ -216,17 +206,9 @@ static int put_file(mi_txn *t, job *j)
 	const char *path = j->wf->path;
 	mi_parsed *p = &j->parsed;
 	mi_buf k = {0}, v = {0};
-	for (size_t i = 0; i < p->nsyms; i++) {
-		mi_symbol *s = &p->syms[i];
-		key2(&k, path, NULL);
-		key_u32(&k, (uint32_t)i);
-		mi_buf_reset(&v);
-		mi_symbol_encode(s, &v);
-		if ((rc = mi_put(t, MI_DB_SYMS, k.buf, k.len, v.buf, v.len)))
-			goto out;
-	}
-	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
-	if ((rc = mi_byname_put_names(p, j->file_id, put_entry, &dn)) ||
+	db_txn ds = {t, MI_DB_SYMS}, dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
+	if ((rc = mi_syms_put(p, path, strlen(path), put_entry, &ds)) ||
+	    (rc = mi_byname_put_names(p, j->file_id, put_entry, &dn)) ||
 	    (rc = mi_byname_put_refs(p, j->file_id, put_entry, &dr)))
 		goto out;
 	mi_buf_reset(&v);
@@ -436,8 +418,7 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	if ((rc = mi_search_finish(t, &nchunks)))
 		goto fail;
 	bs->files = mi_db_count(t, MI_DB_FILES);
-	bs->symbols = mi_db_count(t, MI_DB_SYMS);
-	bs->refs = mi_db_count(t, MI_DB_REFS);
+	bs->symbols = bs->refs = 0;
 	bs->chunks = nchunks;
 	size_t ndiags = 0;
 	{
@@ -452,6 +433,8 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 			mi_file_rec f;
 			if (!mi_file_decode(vp, vl, &f)) {
 				ndiags += f.ndiags;
+				bs->symbols += f.nsyms;
+				bs->refs += f.nrefs;
 				mi_file_rec_release(&f);
 			}
 		}

@@ -102,6 +102,12 @@ static int fr_put_chunk(void *ctx, const uint8_t *key8, const void *val, size_t 
 	return 0;
 }
 
+static int fr_rec_syms(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	rec_add(ctx, MI_DB_SYMS, k, kl, v, vl);
+	return 0;
+}
+
 /* A sorter lane, for the entries mi_byname_put_* give. */
 typedef struct fr_sort_to {
 	mi_sorter *s;
@@ -167,17 +173,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_outline_encode(&orec, &v);
 		rec_add(j, MI_DB_OUTLINES, path, pl, v.buf, v.len);
 	}
-	for (size_t i = 0; i < parsed.nsyms; i++) {
-		const mi_symbol *s = &parsed.syms[i];
-		mi_buf_reset(&k);
-		mi_buf_add(&k, path, pl);
-		mi_buf_addc(&k, 0);
-		mi_be32(b4, (uint32_t)i);
-		mi_buf_add(&k, b4, 4);
-		mi_buf_reset(&v);
-		mi_symbol_encode(s, &v);
-		rec_add(j, MI_DB_SYMS, k.buf, k.len, v.buf, v.len);
-	}
+	mi_syms_put(&parsed, path, pl, fr_rec_syms, j);
 	/* frefs: the file's references in one value */
 	mi_buf_reset(&v);
 	for (size_t i = 0; i < parsed.nrefs; i++)

@@ -37,6 +37,13 @@ typedef struct mi_lang_row {
 	 * #if blocks) make the query slow to compile.  Each is added with
 	 * mi_ts_add_def as if a pattern after the query's last had matched. */
 	void (*walk)(mi_ts_ctx *c, void *root);
+	/* A tree walk in place of the query, may be NULL: finds what the
+	 * query's patterns would match (mi_ts_add_match with the pattern's
+	 * index, mi_ts_add_ref, mi_ts_add_local, mi_ts_scan_calls) in one pass
+	 * over the tree, without the query engine's cost, and returns the
+	 * query's pattern count.  The query stays the specification:
+	 * MCPIDX_PARSE_QUERY=1 runs it instead, and the tests compare both. */
+	int (*extract)(mi_ts_ctx *c, void *root);
 } mi_lang_row;
 
 const mi_lang_row *mi_lang_row_get(int id);
@@ -46,6 +53,16 @@ const mi_lang_row *mi_lang_row_get(int id);
  * @definition.KIND and name (may be NULL) as @name, body (may be NULL) as
  * @body.  Nodes are TSNode* passed as void*. */
 void mi_ts_add_def(mi_ts_ctx *c, void *def, void *name, void *body, int kind, int order);
+
+/* From an extract walk (nodes are TSNode* passed as void*): a match of
+ * query pattern `pattern` capturing def as @definition.KIND, name (may be
+ * NULL) as @name and body (may be NULL) as @body; a reference of kind
+ * MI_REF_* to the name node; a @local name; a @scan.calls text with its
+ * @params (may be NULL). */
+void mi_ts_add_match(mi_ts_ctx *c, void *def, void *name, void *body, int kind, int pattern);
+void mi_ts_add_ref(mi_ts_ctx *c, void *name, int kind);
+void mi_ts_add_local(mi_ts_ctx *c, void *name);
+void mi_ts_scan_calls(mi_ts_ctx *c, void *text, void *params);
 
 /* Accessors for fix callbacks; node is a TSNode* passed as void*. */
 const char *mi_ts_text(mi_ts_ctx *c, void *node, uint32_t *len);

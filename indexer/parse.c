@@ -1,6 +1,7 @@
 /*
  * parse.c - the tree-sitter driver: parses one file, runs the language's
- * tags query (applying its predicates, which the C API leaves to us), and
+ * tags query (applying its predicates, which the C API leaves to us) or the
+ * walk that stands for it (mi_lang_row.extract), and
  * turns the matches into symbols with spans, parents, signatures, doc
  * comments and call references; ERROR/MISSING nodes become diagnostics.
  *
@@ -61,6 +62,7 @@ struct mi_ts_ctx {
 	uint32_t npatterns;      /* the query's pattern count */
 	TSNode def;              /* the definition being made into a symbol */
 	mi_buf scratch;          /* text with comments blanked (mi_ts_uncomment) */
+	struct ref_set *rs;      /* references and locals found so far */
 };
 
 typedef struct def_tmp {
@@ -322,6 +324,16 @@ const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b)
 		b = (uint32_t)c->len;
 	if (a >= b)
 		return c->src + a;
+	/* C and C++ comments open with // or slash-star: text without either
+	 * holds none (a comment node cannot straddle the node boundaries a and
+	 * b are), and the tree need not be searched. */
+	if (c->row->id == MI_LANG_C || c->row->id == MI_LANG_CPP) {
+		const char *s = c->src, *q = s + a, *e = s + b - 1;
+		while (q < e && (q = memchr(q, '/', (size_t)(e - q))) && q[1] != '/' && q[1] != '*')
+			q++;
+		if (!q || q >= e)
+			return c->src + a;
+	}
 	/* the smallest node known to hold [a, b): the definition or above */
 	TSNode n = c->def;
 	while (!ts_node_is_null(n) && (ts_node_start_byte(n) > a || ts_node_end_byte(n) < b))
@@ -437,9 +449,8 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		strip_comment(t + a, z - a, &b);
 		goto out;
 	}
-	TSNode anchor = def;
+	TSNode anchor = def, prev = ts_node_prev_sibling(anchor);
 	for (int up = 0; up < 3; up++) {
-		TSNode prev = ts_node_prev_sibling(anchor);
 		if (!ts_node_is_null(prev) && is_comment(prev))
 			break;
 		TSNode parent = ts_node_parent(anchor);
@@ -453,11 +464,11 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		      strstr(pt, "annotated")))
 			break;
 		anchor = parent;
+		prev = ts_node_prev_sibling(anchor);
 	}
 	TSNode items[32];
 	int nitems = 0;
 	uint32_t want_row = ts_node_start_point(anchor).row;
-	TSNode prev = ts_node_prev_sibling(anchor);
 	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < 32) {
 		uint32_t end_row = ts_node_end_point(prev).row;
 		TSPoint ep = ts_node_end_point(prev);
@@ -473,7 +484,7 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 			break;
 		items[nitems++] = prev;
 		want_row = ts_node_start_point(prev).row;
-		prev = ts_node_prev_sibling(prev);
+		prev = before;
 	}
 	for (int i = nitems - 1; i >= 0; i--) {
 		uint32_t n;
@@ -680,6 +691,24 @@ static void add_local(ref_set *rs, TSNode n)
 	rs->nlocals++;
 }
 
+void mi_ts_add_match(mi_ts_ctx *c, void *def, void *name, void *body, int kind, int pattern)
+{
+	TSNode none = {{0}, 0, 0};
+	add_def(c, *(TSNode *)def, name ? *(TSNode *)name : none, body ? *(TSNode *)body : none,
+		none, kind, (uint32_t)pattern);
+}
+
+void mi_ts_add_ref(mi_ts_ctx *c, void *name, int kind)
+{
+	TSNode n = *(TSNode *)name;
+	add_ref_at(c->rs, ts_node_start_byte(n), ts_node_end_byte(n), ts_node_start_point(n), kind);
+}
+
+void mi_ts_add_local(mi_ts_ctx *c, void *name)
+{
+	add_local(c->rs, *(TSNode *)name);
+}
+
 static bool ident_char(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -780,6 +809,12 @@ static void scan_calls(mi_ts_ctx *c, TSNode n, TSNode params, ref_set *rs)
 	}
 }
 
+void mi_ts_scan_calls(mi_ts_ctx *c, void *text, void *params)
+{
+	TSNode none = {{0}, 0, 0};
+	scan_calls(c, *(TSNode *)text, params ? *(TSNode *)params : none, c->rs);
+}
+
 /* true if a @local name equal to the text of [start, end) lies inside
  * [from, to). */
 static bool local_named(mi_ts_ctx *c, const ref_set *rs, uint32_t start, uint32_t end,
@@ -806,38 +841,11 @@ static int cmp_local(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int ts_extract(mi_ts_ctx *c)
+/* Definitions, references and locals from the matches of the language's
+ * tags query. */
+static void query_extract(mi_ts_ctx *c, mi_compiled *mc, TSNode root)
 {
-	int err = 0;
-	mi_compiled *mc = get_compiled(c->row->id);
-	if (!mc->q)
-		return MI_ERR_PARSE;
-	TSParser *parser = ts_parser_new();
-	TSTree *tree = NULL;
-	TSQueryCursor *qc = NULL;
-	ref_set rs = {0};
-	char *prefiltered = NULL;
-
-	if (!ts_parser_set_language(parser, c->row->ts())) {
-		err = MI_ERR_PARSE;
-		goto out;
-	}
-	struct timespec deadline;
-	parse_deadline(&deadline);
-	TSParseOptions popt = {.payload = &deadline, .progress_callback = parse_timeout};
-	mi_ts_ctx parse_src = *c;
-	if (c->row->prefilter)
-		prefiltered = c->row->prefilter(c->src, c->len);
-	if (prefiltered)
-		parse_src.src = prefiltered;
-	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
-	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
-	if (!tree) {
-		err = MI_ERR_PARSE;
-		goto out;
-	}
-	TSNode root = ts_tree_root_node(tree);
-	qc = ts_query_cursor_new();
+	TSQueryCursor *qc = ts_query_cursor_new();
 	ts_query_cursor_set_match_limit(qc, 4096);
 	ts_query_cursor_exec(qc, mc->q, root);
 	TSQueryMatch m;
@@ -851,7 +859,7 @@ static int ts_extract(mi_ts_ctx *c)
 			uint32_t n;
 			const char *cn = ts_query_capture_name_for_id(mc->q, m.captures[i].index, &n);
 			if (n == 5 && !memcmp(cn, "local", 5))
-				add_local(&rs, m.captures[i].node);
+				add_local(c->rs, m.captures[i].node);
 			else if (n == 10 && !memcmp(cn, "scan.calls", 10))
 				scan = m.captures[i].node;
 			else if (n == 6 && !memcmp(cn, "params", 6))
@@ -874,16 +882,64 @@ static int ts_extract(mi_ts_ctx *c)
 		if (kind != MI_KIND_NONE && !ts_node_is_null(defn)) {
 			add_def(c, defn, name, body, doc, kind, m.pattern_index);
 		} else if (rkind >= 0 && !ts_node_is_null(name)) {
-			add_ref_at(&rs, ts_node_start_byte(name), ts_node_end_byte(name),
+			add_ref_at(c->rs, ts_node_start_byte(name), ts_node_end_byte(name),
 				   ts_node_start_point(name), rkind);
 		}
 		if (!ts_node_is_null(scan))
-			scan_calls(c, scan, params, &rs);
+			scan_calls(c, scan, params, c->rs);
 	}
-	if (c->row->walk) {
-		c->npatterns = ts_query_pattern_count(mc->q);
+	ts_query_cursor_delete(qc);
+	c->npatterns = ts_query_pattern_count(mc->q);
+}
+
+/* MCPIDX_PARSE_QUERY=1: the tags query even for a language with an
+ * extract walk (the walk is checked against it). */
+static bool force_query(void)
+{
+	const char *env = getenv("MCPIDX_PARSE_QUERY");
+	return env && *env == '1';
+}
+
+static int ts_extract(mi_ts_ctx *c)
+{
+	int err = 0;
+	bool walk = c->row->extract && !force_query();
+	mi_compiled *mc = walk ? NULL : get_compiled(c->row->id);
+	if (mc && !mc->q)
+		return MI_ERR_PARSE;
+	TSParser *parser = ts_parser_new();
+	TSTree *tree = NULL;
+	ref_set rs = {0};
+	char *prefiltered = NULL;
+
+	if (!ts_parser_set_language(parser, c->row->ts())) {
+		err = MI_ERR_PARSE;
+		goto out;
+	}
+	struct timespec deadline;
+	parse_deadline(&deadline);
+	TSParseOptions popt = {.payload = &deadline, .progress_callback = parse_timeout};
+	mi_ts_ctx parse_src = *c;
+	if (c->row->prefilter)
+		prefiltered = c->row->prefilter(c->src, c->len);
+	if (prefiltered)
+		parse_src.src = prefiltered;
+	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
+	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
+	if (!tree) {
+		err = MI_ERR_PARSE;
+		goto out;
+	}
+	TSNode root = ts_tree_root_node(tree);
+	c->rs = &rs;
+	if (walk) {
+		c->npatterns = 0;
+		c->npatterns = (uint32_t)c->row->extract(c, &root);
+	} else {
+		query_extract(c, mc, root);
+	}
+	if (c->row->walk)
 		c->row->walk(c, &root);
-	}
 	def_tmp *defs = c->defs;
 	size_t ndefs = c->ndefs;
 	if (ndefs)
@@ -1028,8 +1084,6 @@ out:
 	c->ndefs = c->capdefs = 0;
 	free(rs.v);
 	free(rs.locals);
-	if (qc)
-		ts_query_cursor_delete(qc);
 	if (tree)
 		ts_tree_delete(tree);
 	ts_parser_delete(parser);
@@ -1046,7 +1100,7 @@ int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
 		return MI_ERR_TOOBIG;
 	if (row->scan)
 		return row->scan(src, len, out);
-	if (!row->ts || !row->query)
+	if (!row->ts || (!row->query && !row->extract))
 		return MI_ERR_ARG;
 	mi_ts_ctx c = {.src = src, .len = len, .p = out, .row = row};
 	if (len >= 3 && !memcmp(src, "\xef\xbb\xbf", 3)) {

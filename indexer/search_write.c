@@ -22,7 +22,7 @@
 #define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 2                 /* meta "search.format": this layout */
+#define SW_FORMAT 3                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -196,6 +196,134 @@ static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
 	mi_be32(k + 4, n);
 }
 
+
+/* ---- postings blocks, changed in place -------------------------------------------- */
+
+/* The block of term that holds fid if any does (the first key at or after
+ * term \0 be32(fid)), else the term's last block: copied into val with its
+ * key's file id in *last; *have false when the term has none. */
+static int sw_post_find(mi_txn *t, const char *term, size_t tl, uint32_t fid, mi_buf *val,
+			uint32_t *last, bool *have)
+{
+	uint8_t key[MI_TOK_MAX + 5];
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	int rc;
+
+	*have = false;
+	memcpy(key, term, tl);
+	key[tl] = 0;
+	mi_be32(key + tl + 1, fid);
+	if ((rc = mi_cursor_open(t, MI_DB_POST, &c)))
+		return rc;
+	mi_cursor_bound(c, key, tl + 1);
+	rc = mi_cursor_seek(c, key, tl + 5, &k, &kl, &v, &vl);
+	if (rc == MI_ERR_NOTFOUND)
+		rc = mi_cursor_prev(c, &k, &kl, &v, &vl);
+	if (!rc && kl != tl + 5)
+		rc = MI_ERR_CORRUPT;
+	if (!rc) {
+		*last = mi_rd32((const uint8_t *)k + tl + 1);
+		mi_buf_reset(val);
+		mi_buf_add(val, v, vl);
+		*have = true;
+	}
+	mi_cursor_close(c);
+	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+}
+
+static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
+			 const void *v, size_t vl, bool del)
+{
+	uint8_t key[MI_TOK_MAX + 5];
+	memcpy(key, term, tl);
+	key[tl] = 0;
+	mi_be32(key + tl + 1, last);
+	return del ? mi_del(t, MI_DB_POST, key, tl + 5) : mi_put(t, MI_DB_POST, key, tl + 5, v, vl);
+}
+
+/*
+ * Puts (g, gl) as file fid's postings of term (gl 0: removes the file's),
+ * keeping the term's blocks in order: a file past the last block joins it
+ * while it is short; a block grown past twice the block size is split.
+ */
+static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
+		       const uint8_t *g, size_t gl)
+{
+	mi_buf val = {0}, nb = {0}, half = {0};
+	uint32_t last = 0, prev = 0, f;
+	bool have;
+	const uint8_t *x;
+	size_t xl;
+	int err = sw_post_find(t, term, tl, fid, &val, &last, &have);
+
+	if (err || (!have && !gl) || (have && last < fid && !gl))
+		goto out; /* nothing to remove */
+	if (!have || (last < fid && val.len >= MI_POST_BLOCK)) {
+		mi_post_add(&nb, 0, fid, g, gl);
+		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false);
+		goto out;
+	}
+	/* The block with fid in its place (added, replaced or removed). */
+	mi_post_blk b = { .p = (const uint8_t *)val.buf, .e = (const uint8_t *)val.buf + val.len };
+	bool done = false;
+	size_t n = 0;
+	while (mi_post_next(&b, &f, &x, &xl)) {
+		if (!done && f >= fid) {
+			if (gl) {
+				mi_post_add(&nb, prev, fid, g, gl);
+				prev = fid;
+				n++;
+			}
+			done = true;
+			if (f == fid)
+				continue;
+		}
+		mi_post_add(&nb, prev, f, x, xl);
+		prev = f;
+		n++;
+	}
+	if (b.bad) {
+		err = MI_ERR_CORRUPT;
+		goto out;
+	}
+	if (!done && gl) {
+		mi_post_add(&nb, prev, fid, g, gl);
+		prev = fid;
+		n++;
+	}
+	if ((!n || prev != last) && (err = sw_post_write(t, term, tl, last, NULL, 0, true)))
+		goto out;
+	if (!n)
+		goto out;
+	if (nb.len <= 2 * MI_POST_BLOCK || n < 2) {
+		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false);
+		goto out;
+	}
+	/* Split in two: the first files up to half its length, then the rest. */
+	mi_buf rest = {0};
+	uint32_t p1 = 0, p2 = 0;
+	b = (mi_post_blk){ .p = (const uint8_t *)nb.buf, .e = (const uint8_t *)nb.buf + nb.len };
+	while (mi_post_next(&b, &f, &x, &xl)) {
+		if (half.len < nb.len / 2 || !half.len) {
+			mi_post_add(&half, p1, f, x, xl);
+			p1 = f;
+		} else {
+			mi_post_add(&rest, p2, f, x, xl);
+			p2 = f;
+		}
+	}
+	if (!(err = sw_post_write(t, term, tl, p1, half.buf, half.len, false)) && rest.len)
+		err = sw_post_write(t, term, tl, p2, rest.buf, rest.len, false);
+	mi_buf_release(&rest);
+out:
+	mi_buf_release(&val);
+	mi_buf_release(&nb);
+	mi_buf_release(&half);
+	return err;
+}
+
 /*
  * The term list (MI_DB_CHUNKS, be32(fid) be32(0xffffffff)):
  * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
@@ -203,7 +331,7 @@ static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
  */
 static int sw_del_existing(mi_txn *t, uint32_t fid)
 {
-	uint8_t k[8], pk[MI_TOK_MAX + 5];
+	uint8_t k[8];
 	const void *v;
 	size_t vl;
 	const uint8_t *p, *e;
@@ -248,10 +376,7 @@ static int sw_del_existing(mi_txn *t, uint32_t fid)
 				break;
 			}
 			sw_map_get(&sw.terms, (const char *)term, tl)->df -= (int64_t)cnt;
-			memcpy(pk, term, tl);
-			pk[tl] = 0;
-			mi_be32(pk + tl + 1, fid);
-			err = mi_del(t, MI_DB_POST, pk, tl + 5);
+			err = sw_post_set(t, (const char *)term, (size_t)tl, fid, NULL, 0);
 		}
 		free(copy);
 	}
@@ -605,17 +730,40 @@ typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t 
  * sw.file (the calling thread's): each chunk record goes to put; the
  * number of chunks and the field length totals come back.
  */
+/* A block of chunks ends after this many or bytes of records (the layout
+ * of a block of symbols, format.h mi_chunks_open). */
+#define SW_CHUNK_BLOCK 16
+#define SW_CHUNK_BLOCK_BYTES 4096
+
+/* Puts the block of n chunk records in blk, the last chunk `last`. */
+static int sw_chunk_block(uint32_t file_id, uint32_t last, uint32_t n, mi_buf *blk,
+			  sw_put_fn put, void *ctx)
+{
+	uint8_t k[8], tmp[10];
+	mi_buf v = { 0 };
+	int err;
+	sw_chunk_key(k, file_id, last);
+	mi_buf_add(&v, tmp, mi_varint_put(tmp, n));
+	mi_buf_add(&v, blk->buf, blk->len);
+	err = put(ctx, k, v.buf, v.len);
+	mi_buf_release(&v);
+	mi_buf_reset(blk);
+	return err;
+}
+
 static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p,
 			  const char *src, size_t len, sw_put_fn put, void *ctx,
 			  uint32_t *nchunks_out, uint64_t *totals)
 {
+	mi_buf blk = { 0 };
+	uint32_t inblk = 0;
+	uint8_t tmp[10];
 	sw_span *sp = NULL;
 	size_t nsp = 0, rcap = 0, nr;
 	uint32_t *ranges = NULL, *last_n = NULL, nchunks = 0;
 	int body_flags = mi_lang_flags(p->lang) & MI_LANGF_PROSE ? 0 : MI_TOK_CODE;
 	const char *base = strrchr(path, '/');
 	mi_buf crumb = { 0 }, syms = { 0 };
-	uint8_t k[8];
 	unsigned fclass;
 	int err = 0;
 
@@ -759,9 +907,13 @@ static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p
 		c.syms_len = (uint32_t)syms.len;
 		mi_buf_reset(&sw.scratch);
 		mi_chunk_encode(&c, &sw.scratch);
-		sw_chunk_key(k, file_id, nchunks);
-		if ((err = put(ctx, k, sw.scratch.buf, sw.scratch.len)))
-			goto out;
+		mi_buf_add(&blk, tmp, mi_varint_put(tmp, sw.scratch.len));
+		mi_buf_add(&blk, sw.scratch.buf, sw.scratch.len);
+		if (++inblk == SW_CHUNK_BLOCK || blk.len >= SW_CHUNK_BLOCK_BYTES) {
+			if ((err = sw_chunk_block(file_id, nchunks, inblk, &blk, put, ctx)))
+				goto out;
+			inblk = 0;
+		}
 		/* last_n is indexed like sw.file.ents; grow it alongside. */
 		last_n = mi_xrealloc(last_n, (sw.file.n + sw.chunk.n + 1) *
 				     sizeof(*last_n));
@@ -771,8 +923,11 @@ static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p
 		nchunks++;
 	}
 
+	if (inblk && (err = sw_chunk_block(file_id, nchunks - 1, inblk, &blk, put, ctx)))
+		goto out;
 	*nchunks_out = nchunks;
 out:
+	mi_buf_release(&blk);
 	free(sp);
 	free(ranges);
 	free(last_n);
@@ -1003,7 +1158,15 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 			curl = tl;
 			uc = ud = 0;
 		}
-		if ((err = sw_value_bounds(v, vl, bavg, &uc, &ud)))
+		mi_post_blk b = { .p = v, .e = (const uint8_t *)v + vl };
+		uint32_t fid;
+		const uint8_t *g;
+		size_t gl;
+		while (!err && mi_post_next(&b, &fid, &g, &gl))
+			err = sw_value_bounds(g, gl, bavg, &uc, &ud);
+		if (!err && b.bad)
+			err = MI_ERR_CORRUPT;
+		if (err)
 			break;
 		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
 	}
@@ -1070,14 +1233,10 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
-		uint8_t key[MI_TOK_MAX + 5];
 		float uc, ud;
 
-		memcpy(key, sw_key(&sw.terms, e), e->len);
-		key[e->len] = 0;
-		mi_be32(key + e->len + 1, po->fid);
-		if ((err = mi_put(t, MI_DB_POST, key, e->len + 5,
-				  sw.bytes.buf + po->off, po->len)))
+		if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid,
+				       (const uint8_t *)sw.bytes.buf + po->off, po->len)))
 			goto out;
 		memcpy(&uc, &e->a, 4);
 		memcpy(&ud, &e->b, 4);
@@ -1155,6 +1314,8 @@ struct mi_search_fresh {
 	uint64_t df;               /* its chunk count so far */
 	float uc, ud;              /* its score bounds so far */
 	uint64_t terms;            /* terms written */
+	mi_buf blk;                /* its postings block being filled */
+	uint32_t last;             /* file id of the block's last file */
 };
 
 mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
@@ -1170,13 +1331,31 @@ mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
 	return f;
 }
 
+/* Writes the postings block being filled. */
+static int fresh_block(mi_search_fresh *f, mi_txn *t)
+{
+	uint8_t key[MI_TOK_MAX + 5];
+	int err;
+	if (!f->blk.len)
+		return 0;
+	memcpy(key, f->term, f->tl);
+	key[f->tl] = 0;
+	mi_be32(key + f->tl + 1, f->last);
+	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->blk.buf, f->blk.len);
+	mi_buf_reset(&f->blk);
+	return err;
+}
+
 /* Writes the statistics of the term just finished. */
 static int fresh_flush(mi_search_fresh *f, mi_txn *t)
 {
 	mi_term_stats ts = { .df = (uint32_t)f->df, .ub_code = f->uc, .ub_docs = f->ud };
 	uint8_t enc[MI_TERM_STATS_SIZE];
+	int err;
 	if (!f->tl)
 		return 0;
+	if ((err = fresh_block(f, t)))
+		return err;
 	mi_term_stats_encode(&ts, enc);
 	f->terms++;
 	return mi_put_append(t, MI_DB_TERMS, f->term, f->tl, enc, sizeof(enc));
@@ -1200,7 +1379,12 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 		f->df = 0;
 		f->uc = f->ud = 0;
 	}
-	if ((err = mi_put_append(t, MI_DB_POST, key, kl, p, (size_t)(e - p))))
+	uint32_t fid = mi_rd32((const uint8_t *)key + tl + 1);
+	if (f->blk.len && fid <= f->last)
+		return MI_ERR_CORRUPT;
+	mi_post_add(&f->blk, f->last, fid, p, (size_t)(e - p));
+	f->last = fid;
+	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
 		return err;
 	f->df += cnt;
 	return sw_value_bounds(p, (size_t)(e - p), f->bavg, &f->uc, &f->ud);
@@ -1227,5 +1411,7 @@ int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 
 void mi_search_fresh_free(mi_search_fresh *f)
 {
+	if (f)
+		mi_buf_release(&f->blk);
 	free(f);
 }

@@ -181,16 +181,6 @@ static int32_t idxset_find(const idxset *s, int32_t x)
 	return -1;
 }
 
-static void sym_key(mi_buf *k, const char *path, size_t pl, uint32_t idx)
-{
-	uint8_t b4[4];
-	mi_buf_reset(k);
-	mi_buf_add(k, path, pl);
-	mi_buf_addc(k, 0);
-	mi_be32(b4, idx);
-	mi_buf_add(k, b4, 4);
-}
-
 /*
  * Fast path of expand_at for a selector that names symbols of the file:
  * loads the symbols so named, their ancestors and their descendants only (a
@@ -215,8 +205,8 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	size_t pl = strlen(path);
 	mi_buf k = {0}, sk = {0};
 	mi_cursor *cur = NULL;
-	const void *kp, *vp;
-	size_t kl, vl;
+	const void *vp;
+	size_t vl;
 	idxset want = {0}, cand = {0};
 	mi_parsed scratch;
 	mi_parsed_init(&scratch);
@@ -240,8 +230,7 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	for (size_t c = 0; c < cand.n && !rc; c++) {
 		int64_t at = cand.v[c];
 		for (int depth = 0; at >= 0 && depth < 256; depth++) {
-			sym_key(&sk, path, pl, (uint32_t)at);
-			if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+			if ((rc = mi_syms_get(t, path, pl, (uint32_t)at, &vp, &vl)) ||
 			    (rc = mi_symbol_decode(vp, vl, &s, &scratch)))
 				break;
 			idxset_add(&want, (uint32_t)at);
@@ -251,32 +240,28 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 			}
 			at = s.parent_idx;
 		}
-		if (rc || (rc = mi_cursor_open(t, MI_DB_SYMS, &cur)))
+		mi_syms si;
+		uint32_t at_idx;
+		if (rc || (rc = mi_syms_open(t, path, pl, cand.v[c], &si)))
 			break;
-		sym_key(&sk, path, pl, cand.v[c]);
 		uint32_t end_byte = 0;
 		bool first = true;
-		int r2;
-		for (r2 = mi_cursor_seek(cur, sk.buf, sk.len, &kp, &kl, &vp, &vl); !r2;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			if (kl != pl + 5 || memcmp(kp, path, pl + 1) ||
-			    mi_symbol_decode(vp, vl, &s, &scratch))
+		while (!mi_syms_next(&si, &vp, &vl, &at_idx)) {
+			if (mi_symbol_decode(vp, vl, &s, &scratch))
 				break;
 			if (first)
 				end_byte = s.end_byte;
 			else if (s.start_byte >= end_byte)
 				break;
 			first = false;
-			idxset_add(&want, mi_rd32((const uint8_t *)kp + pl + 1));
+			idxset_add(&want, at_idx);
 		}
-		mi_cursor_close(cur);
-		cur = NULL;
+		mi_syms_close(&si);
 	}
 	/* Load them in file order. */
 	for (size_t i = 0; i < want.n && !rc; i++) {
-		sym_key(&sk, path, pl, want.v[i]);
 		mi_symbol *d = mi_parsed_add_sym(p);
-		if ((rc = mi_get(t, MI_DB_SYMS, sk.buf, sk.len, &vp, &vl)) ||
+		if ((rc = mi_syms_get(t, path, pl, want.v[i], &vp, &vl)) ||
 		    (rc = mi_symbol_decode(vp, vl, d, p)))
 			break;
 	}
@@ -311,35 +296,26 @@ out:
 int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
 		  mi_parsed *arena)
 {
-	mi_buf k = {0};
 	const void *v;
 	size_t vl;
-	sym_key(&k, path, pl, idx);
-	int rc = mi_get(t, MI_DB_SYMS, k.buf, k.len, &v, &vl);
+	int rc = mi_syms_get(t, path, pl, idx, &v, &vl);
 	if (!rc)
 		rc = mi_symbol_decode(v, vl, s, arena);
-	mi_buf_release(&k);
 	return rc;
 }
 
 /* Every symbol of the file; prefix is "path\0". */
 static int load_all_syms(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 {
-	mi_cursor *cur;
-	const void *kp, *v;
-	size_t kl, vl;
-	int rc = mi_cursor_open(t, MI_DB_SYMS, &cur);
-	if (rc)
-		return rc;
-	for (rc = mi_cursor_seek_prefix(cur, prefix->buf, prefix->len, &kp, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(cur, &kp, &kl, &v, &vl)) {
-		if (kl != prefix->len + 4)
-			continue; /* not a key of this shape */
+	mi_syms it;
+	const void *v;
+	size_t vl;
+	int rc = mi_syms_open(t, prefix->buf, prefix->len - 1, 0, &it);
+	while (!rc && !(rc = mi_syms_next(&it, &v, &vl, NULL))) {
 		mi_symbol *s = mi_parsed_add_sym(p);
-		if ((rc = mi_symbol_decode(v, vl, s, p)))
-			break;
+		rc = mi_symbol_decode(v, vl, s, p);
 	}
-	mi_cursor_close(cur);
+	mi_syms_close(&it);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
@@ -499,7 +475,8 @@ int mi_query_stats(mi_query *q, mi_out *out)
 typedef struct def_hit {
 	char *path;        /* owned */
 	uint32_t idx;      /* symbol index in the file */
-	mi_symbol sym;     /* decoded (strings in the shared arena) */
+	mi_symbol sym;     /* decoded (strings in the shared arena) once loaded */
+	bool loaded;
 	int rank;          /* lower is better */
 } def_hit;
 
@@ -525,7 +502,7 @@ static int cmp_hit(const void *a, const void *b)
 	int c = strcmp(x->path, y->path);
 	if (c)
 		return c;
-	return x->sym.start_line < y->sym.start_line ? -1 : x->sym.start_line > y->sym.start_line;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /* Header line(s) of a symbol with its body folded, for definition answers. */
@@ -583,15 +560,21 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		while (nh < 1000 && !mi_names_next(&it, &fp, &fl, &idx)) {
 			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
 				continue;
-			mi_symbol s;
-			int lrc = mi_q_load_sym(t, fp, fl, idx, &s, &arena);
-			if (lrc) {
-				damaged = true; /* names and symbols disagree */
-				continue;
+			/* Ranked by the kind the names entry gives; symbols are
+			 * read for the parent filter and for the hits shown. */
+			mi_symbol s = {0};
+			int kind = it.kind, vis = it.vis;
+			if (parent) {
+				if (mi_q_load_sym(t, fp, fl, idx, &s, &arena)) {
+					damaged = true; /* names and symbols disagree */
+					continue;
+				}
+				if (strlen(s.parent) < parent_len ||
+				    memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len))
+					continue;
+				kind = s.kind;
+				vis = s.vis;
 			}
-			if (parent && (strlen(s.parent) < parent_len ||
-				       memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len)))
-				continue;
 			if (nh == cap) {
 				cap = cap ? cap * 2 : 16;
 				hits = mi_xrealloc(hits, cap * sizeof(*hits));
@@ -600,7 +583,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			h->path = mi_xstrndup(fp, fl);
 			h->idx = idx;
 			h->sym = s;
-			h->rank = kind_rank(s.kind) * 2 + (s.vis == MI_VIS_PRIVATE);
+			h->loaded = parent != NULL;
+			h->rank = kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
 			/* tests and examples last */
 			if (strstr(h->path, "test") || strstr(h->path, "example"))
 				h->rank += 20;
@@ -617,9 +601,30 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	}
 	if (nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
+	/* The first 50 are shown: read their symbols. */
+	size_t shown = 0;
+	for (size_t i = 0; i < nh && shown < 50; i++) {
+		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, strlen(hits[i].path),
+						     hits[i].idx, &hits[i].sym, &arena)) {
+			damaged = true; /* names and symbols disagree */
+			continue;
+		}
+		def_hit tmp = hits[shown];
+		hits[shown++] = hits[i];
+		hits[i] = tmp;
+	}
+	if (!shown && damaged) {
+		for (size_t i = 0; i < nh; i++)
+			free(hits[i].path);
+		free(hits);
+		mi_buf_release(&norm);
+		mi_parsed_release(&arena);
+		mi_txn_abort(t);
+		return mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
+				    mi_strerror(MI_ERR_DAMAGED));
+	}
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"definitions\":[");
-	size_t shown = nh < 50 ? nh : 50;
 	for (size_t i = 0; i < shown; i++) {
 		mi_symbol *s = &hits[i].sym;
 		mi_buf fold = {0};

@@ -56,7 +56,10 @@ typedef struct q_it {
 	mi_cursor *c;              /* over MI_DB_POST */
 	uint8_t key[MI_TOK_MAX + 5]; /* term \0 be32(fid) */
 	size_t tl;                 /* term length */
-	const uint8_t *p, *e;      /* unread part of the current value */
+	const uint8_t *p, *e;      /* unread part of the current file's entries */
+	const uint8_t *bp, *be;    /* the current block's files after it */
+	uint32_t blast;            /* the block's last file id (its key's) */
+	bool bfirst;               /* the next file is the block's first */
 	uint32_t fid, n;           /* current chunk */
 	bool first;                /* next entry is the first of the value */
 	uint64_t doc;              /* fid << 32 | n, Q_END when done */
@@ -91,7 +94,32 @@ static void it_end(q_it *it, int err)
 		it->err = err;
 }
 
-/* Takes the cursor's entry as the current value (rc from the cursor call). */
+/* Moves to the block's next file; false (the iterator ended) when there
+ * is none or its bytes are bad. */
+static bool it_group(q_it *it)
+{
+	uint64_t d, n;
+
+	if (it->bp >= it->be)
+		return false;
+	if (it->bfirst)
+		it->fid = 0;
+	if (!q_varint(&it->bp, it->be, &d) || !q_varint(&it->bp, it->be, &n) ||
+	    (!d && !it->bfirst) || d > UINT32_MAX - it->fid || n > (uint64_t)(it->be - it->bp)) {
+		it_end(it, MI_ERR_CORRUPT);
+		return false;
+	}
+	it->bfirst = false;
+	it->fid += (uint32_t)d;
+	it->p = it->bp;
+	it->e = it->p + n;
+	it->bp = it->e;
+	it->first = true;
+	return true;
+}
+
+/* Takes the cursor's entry as the current block (rc from the cursor call)
+ * and its first file. */
 static void it_value(q_it *it, int rc, const void *k, size_t kl,
 		     const void *v, size_t vl)
 {
@@ -99,10 +127,12 @@ static void it_value(q_it *it, int rc, const void *k, size_t kl,
 		it_end(it, rc);
 		return;
 	}
-	it->fid = mi_rd32((const uint8_t *)k + it->tl + 1);
-	it->p = v;
-	it->e = it->p + vl;
-	it->first = true;
+	it->blast = mi_rd32((const uint8_t *)k + it->tl + 1);
+	it->bp = v;
+	it->be = it->bp + vl;
+	it->bfirst = true;
+	if (!it_group(it))
+		it_end(it, MI_ERR_CORRUPT);
 }
 
 /* Moves to the next entry. */
@@ -113,6 +143,10 @@ static void it_next(q_it *it)
 	while (it->doc != Q_END && it->p >= it->e) {
 		const void *k, *v;
 		size_t kl, vl;
+		if (it->bp < it->be) {
+			it_group(it);
+			continue;
+		}
 		int rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
 		it_value(it, rc, k, kl, v, vl);
 	}
@@ -151,29 +185,21 @@ static void it_seek(q_it *it, uint64_t target)
 	if (it->doc >= target)
 		return;
 	if (tfid > it->fid) {
-		const void *k, *v;
-		size_t kl, vl;
-		int rc;
-		/* The target file is often one of the next few keys: step there
-		 * instead of descending the B-tree again. */
-		for (int step = 0; step < 3; step++) {
-			rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
+		if (tfid > it->blast) {
+			/* Past this block: the block holding the target file is
+			 * the first whose last file is at or after it. */
+			const void *k, *v;
+			size_t kl, vl;
+			mi_be32(it->key + it->tl + 1, tfid);
+			int rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
 			it_value(it, rc, k, kl, v, vl);
-			if (it->doc == Q_END)
-				return;
-			if (it->fid >= tfid) {
-				it->doc = 0;
-				it_next(it);
-				while (it->doc < target)
-					it_next(it);
-				return;
-			}
 		}
-		mi_be32(it->key + it->tl + 1, tfid);
-		rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
-		it_value(it, rc, k, kl, v, vl);
+		/* Skip the block's files before it, undecoded. */
+		while (it->doc != Q_END && it->fid < tfid && it->bp < it->be)
+			it_group(it);
 		if (it->doc == Q_END)
 			return;
+		it->p = it->fid < tfid ? it->e : it->p;
 		it->doc = 0; /* value loaded; decode its entries */
 		it_next(it);
 	}
@@ -906,11 +932,9 @@ static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
  * first one named like e->symbol's last part. */
 static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
 {
-	const void *v, *k;
-	size_t vl, kl;
+	const void *v;
+	size_t vl;
 	mi_file_rec rec;
-	mi_cursor *c = NULL;
-	uint8_t pk[4];
 	uint64_t doc = Q_END, by_name = Q_END;
 	const char *sym = e->symbol ? e->symbol : "";
 	const char *dot = strrchr(sym, '.');
@@ -920,15 +944,16 @@ static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
 	if (!e->path || mi_get(t, MI_DB_FILES, e->path, strlen(e->path), &v, &vl) ||
 	    mi_file_decode(v, vl, &rec))
 		return Q_END;
-	mi_be32(pk, rec.file_id);
 	mi_file_rec_release(&rec);
-	if (mi_cursor_open(t, MI_DB_CHUNKS, &c))
+	mi_syms it;
+	uint32_t n;
+	if (mi_chunks_open(t, rec.file_id, 0, &it)) {
+		mi_syms_close(&it);
 		return Q_END;
-	for (int rc = mi_cursor_seek_prefix(c, pk, 4, &k, &kl, &v, &vl); !rc && doc == Q_END;
-	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+	}
+	while (doc == Q_END && !mi_syms_next(&it, &v, &vl, &n)) {
 		mi_chunk ch;
-		uint32_t n = kl == 8 ? mi_rd32((const uint8_t *)k + 4) : 0xffffffffu;
-		if (n == 0xffffffffu || mi_chunk_decode(v, vl, &ch))
+		if (mi_chunk_decode(v, vl, &ch))
 			continue;
 		uint64_t d = (uint64_t)rec.file_id << 32 | n;
 		if (!*sym) {
@@ -941,7 +966,7 @@ static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
 			by_name = d;
 		}
 	}
-	mi_cursor_close(c);
+	mi_syms_close(&it);
 	return doc != Q_END ? doc : by_name;
 }
 
@@ -1410,14 +1435,11 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	size_t nres = 0;
 	for (size_t i = o->offset; i < nh; i++) {
 		q_res *r = &res[nres];
-		uint8_t ck[8];
 		const void *v, *src;
 		size_t vl, sl;
 		mi_buf pb = { 0 };
 
-		mi_be32(ck, (uint32_t)(heap[i].doc >> 32));
-		mi_be32(ck + 4, (uint32_t)heap[i].doc);
-		if (mi_get(t, MI_DB_CHUNKS, ck, 8, &v, &vl) ||
+		if (mi_chunk_get(t, (uint32_t)(heap[i].doc >> 32), (uint32_t)heap[i].doc, &v, &vl) ||
 		    mi_chunk_decode(v, vl, &r->c) ||
 		    !q_fid_path(t, (uint32_t)(heap[i].doc >> 32), &pb)) {
 			mi_buf_release(&pb);

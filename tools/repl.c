@@ -340,14 +340,13 @@ static void cands_sort_unique(cands *c)
 static void complete_file_symbols(repl *r, const char *path, const char *pfx, cands *c)
 {
 	mi_txn *t;
-	mi_cursor *cur;
-	const void *k, *v;
-	size_t kl, vl, pl = strlen(path) + 1, n = strlen(pfx);
+	mi_syms it;
+	const void *v;
+	size_t vl, n = strlen(pfx);
 	if (mi_txn_begin(mi_query_store(r->q), false, &t))
 		return;
-	if (mi_cursor_open(t, MI_DB_SYMS, &cur) == 0) {
-		for (int rc = mi_cursor_seek_prefix(cur, path, pl, &k, &kl, &v, &vl); rc == 0 && c->n < MAX_CANDIDATES;
-		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
+	if (mi_syms_open(t, path, strlen(path), 0, &it) == 0) {
+		while (c->n < MAX_CANDIDATES && mi_syms_next(&it, &v, &vl, NULL) == 0) {
 			mi_parsed owner;
 			mi_symbol sym;
 			mi_parsed_init(&owner);
@@ -355,8 +354,8 @@ static void complete_file_symbols(repl *r, const char *path, const char *pfx, ca
 				cands_add(c, sym.name, strlen(sym.name));
 			mi_parsed_release(&owner);
 		}
-		mi_cursor_close(cur);
 	}
+	mi_syms_close(&it);
 	mi_txn_abort(t);
 	cands_sort_unique(c);
 }

@@ -86,25 +86,17 @@ static char *rest_of(const char *doc, const char *name)
 	return strlen(p) >= 12 ? mi_xstrdup(p) : NULL;
 }
 
-/* Collects the documented functions of the original index. */
-static int collect(mi_store *orig, mi_query *q, bool rest, sums *out)
+/* Collects the documented functions of one file. */
+static void collect_file(mi_txn *t, mi_query *q, const char *path, bool rest, sums *out)
 {
-	mi_txn *t;
-	mi_cursor *c;
-	const void *k, *v;
-	size_t kl, vl;
-	int rc = mi_txn_begin(orig, false, &t);
-	if (rc)
-		return rc;
-	if ((rc = mi_cursor_open(t, MI_DB_SYMS, &c))) {
-		mi_txn_abort(t);
-		return rc;
-	}
-	for (rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+	mi_syms si;
+	const void *v;
+	size_t vl;
+	if (mi_syms_open(t, path, strlen(path), 0, &si))
+		return;
+	while (!mi_syms_next(&si, &v, &vl, NULL)) {
 		mi_parsed p;
 		mi_symbol s;
-		const char *path = k;
 		uint8_t h[16];
 		char *text;
 		mi_parsed_init(&p);
@@ -135,6 +127,29 @@ static int collect(mi_store *orig, mi_query *q, bool rest, sums *out)
 			memcpy(x->hash, h, 16);
 		}
 		mi_parsed_release(&p);
+	}
+	mi_syms_close(&si);
+}
+
+/* Collects the documented functions of the original index. */
+static int collect(mi_store *orig, mi_query *q, bool rest, sums *out)
+{
+	mi_txn *t;
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	int rc = mi_txn_begin(orig, false, &t);
+	if (rc)
+		return rc;
+	if ((rc = mi_cursor_open(t, MI_DB_FILES, &c))) {
+		mi_txn_abort(t);
+		return rc;
+	}
+	for (rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		char *path = mi_xstrndup(k, kl);
+		collect_file(t, q, path, rest, out);
+		free(path);
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);

@@ -372,8 +372,8 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 
 /* Function chunks for FTS5, and identifier queries.  Values read in a
  * transaction live until it ends (decompressed copies), so the walk reads
- * each file's source once and starts a new transaction every few hundred
- * files: memory stays bounded on the whole kernel. */
+ * each file's source once and starts a new transaction every 500 files:
+ * memory stays bounded on the whole kernel. */
 static int dump_chunks(const char *idx, json_t *idq)
 {
 	mi_store *st;
@@ -385,10 +385,6 @@ static int dump_chunks(const char *idx, json_t *idq)
 	FILE *f;
 	int err, rc;
 	size_t n = 0, files = 0;
-	uint8_t fk[4] = {0}, resume[8];
-	char *p = NULL, *src = NULL;
-	size_t sl = 0;
-	bool have = false;
 
 	snprintf(path, sizeof(path), "%s/chunks.jsonl", g_out);
 	if (!(f = fopen(path, "w")))
@@ -396,78 +392,78 @@ static int dump_chunks(const char *idx, json_t *idq)
 	if ((err = mi_store_open(idx, MI_STORE_RDONLY, &st)))
 		return err;
 	mi_txn_begin(st, false, &t);
-	mi_cursor_open(t, MI_DB_CHUNKS, &c);
+	/* every file's chunks, in file id order */
+	mi_cursor_open(t, MI_DB_FILEIDS, &c);
 	for (rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		mi_chunk ch;
-		const uint8_t *kk = k;
-		const void *pv, *sv;
-		size_t pl;
-		if (kl != 8)
+		mi_syms ci;
+		const void *cv, *sv;
+		size_t cvl, sl;
+		uint8_t fk[4];
+		char *p, *src;
+		if (kl != 4)
 			continue;
-		if (!have || memcmp(fk, kk, 4)) {
-			/* a new file: its path and source, copied out */
-			if (have && ++files % 500 == 0) {
-				memcpy(resume, kk, 8);
-				mi_cursor_close(c);
-				mi_txn_abort(t);
-				mi_txn_begin(st, false, &t);
-				mi_cursor_open(t, MI_DB_CHUNKS, &c);
-				if (mi_cursor_seek(c, resume, 8, &k, &kl, &v, &vl))
-					break;
-				kk = k;
-			}
-			memcpy(fk, kk, 4);
-			have = true;
+		if (++files % 500 == 0) {
+			memcpy(fk, k, 4);
+			mi_cursor_close(c);
+			mi_txn_abort(t);
+			mi_txn_begin(st, false, &t);
+			mi_cursor_open(t, MI_DB_FILEIDS, &c);
+			if (mi_cursor_seek(c, fk, 4, &k, &kl, &v, &vl) || kl != 4 ||
+			    memcmp(k, fk, 4))
+				break;
+		}
+		p = mi_xstrndup(v, vl);
+		if (mi_get(t, MI_DB_SRC, p, vl, &sv, &sl)) {
 			free(p);
-			free(src);
-			p = src = NULL;
-			if (!mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl)) {
-				p = mi_xstrndup(pv, pl);
-				if (!mi_get(t, MI_DB_SRC, p, pl, &sv, &sl))
-					src = mi_xstrndup(sv, sl);
+			continue;
+		}
+		src = mi_xstrndup(sv, sl);
+		int crc = mi_chunks_open(t, mi_rd32(k), 0, &ci);
+		while (!crc && !mi_syms_next(&ci, &cv, &cvl, NULL)) {
+			mi_chunk ch;
+			if (mi_chunk_decode(cv, cvl, &ch) ||
+			    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
+				continue;
+			/* Lines start_line..end_line of the (doc-free) source. */
+			const char *s = src, *e = s + sl, *a = s;
+			uint32_t line = 1;
+			while (a < e && line < ch.start_line) {
+				const char *nl = memchr(a, '\n', (size_t)(e - a));
+				if (!nl) { a = e; break; }
+				a = nl + 1;
+				line++;
+			}
+			const char *b = a;
+			while (b < e && line <= ch.end_line) {
+				const char *nl = memchr(b, '\n', (size_t)(e - b));
+				b = nl ? nl + 1 : e;
+				line++;
+			}
+			json_t *o = json_pack("{s:s,s:i,s:s%,s:s%,s:s%}", "path", p,
+					      "line", (int)ch.start_line, "name", ch.name,
+					      (size_t)ch.name_len, "sig", ch.sig ? ch.sig : "",
+					      (size_t)ch.sig_len, "body", a, (size_t)(b - a));
+			if (o) {
+				char *js = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+				if (js)
+					fprintf(f, "%s\n", js);
+				free(js);
+				json_decref(o);
+			}
+			/* Every 37th function name is an identifier query. */
+			if (n++ % 37 == 0 && json_array_size(idq) < MAX_ID_QUERIES) {
+				char *nm = mi_xstrndup(ch.name, ch.name_len);
+				json_array_append_new(idq, json_pack("{s:s,s:s,s:i,s:s,s:s}",
+					"query", nm, "path", p, "line", (int)ch.start_line,
+					"name", nm, "kind", "ident"));
+				free(nm);
 			}
 		}
-		if (!src || mi_rd32(kk + 4) == 0xffffffffu || mi_chunk_decode(v, vl, &ch) ||
-		    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
-			continue;
-		/* Lines start_line..end_line of the (doc-free) source. */
-		const char *s = src, *e = s + sl, *a = s;
-		uint32_t line = 1;
-		while (a < e && line < ch.start_line) {
-			const char *nl = memchr(a, '\n', (size_t)(e - a));
-			if (!nl) { a = e; break; }
-			a = nl + 1;
-			line++;
-		}
-		const char *b = a;
-		while (b < e && line <= ch.end_line) {
-			const char *nl = memchr(b, '\n', (size_t)(e - b));
-			b = nl ? nl + 1 : e;
-			line++;
-		}
-		json_t *o = json_pack("{s:s,s:i,s:s%,s:s%,s:s%}", "path", p,
-				      "line", (int)ch.start_line, "name", ch.name,
-				      (size_t)ch.name_len, "sig", ch.sig ? ch.sig : "",
-				      (size_t)ch.sig_len, "body", a, (size_t)(b - a));
-		if (o) {
-			char *js = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
-			if (js)
-				fprintf(f, "%s\n", js);
-			free(js);
-			json_decref(o);
-		}
-		/* Every 37th function name is an identifier query. */
-		if (n++ % 37 == 0 && json_array_size(idq) < MAX_ID_QUERIES) {
-			char *nm = mi_xstrndup(ch.name, ch.name_len);
-			json_array_append_new(idq, json_pack("{s:s,s:s,s:i,s:s,s:s}",
-				"query", nm, "path", p, "line", (int)ch.start_line,
-				"name", nm, "kind", "ident"));
-			free(nm);
-		}
+		mi_syms_close(&ci);
+		free(src);
+		free(p);
 	}
-	free(p);
-	free(src);
 	mi_cursor_close(c);
 	mi_txn_abort(t);
 	mi_store_close(st);

@@ -110,11 +110,12 @@ MI_FIX(c)
 		s->sig = mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len);
 		mi_buf_release(&b);
 	}
-	TSNode par = ts_node_parent(n);
-	if (!ts_node_is_null(par) && !strcmp(ts_node_type(par), "type_definition") &&
-	    (s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION || s->kind == MI_KIND_ENUM) &&
+	if ((s->kind == MI_KIND_STRUCT || s->kind == MI_KIND_UNION || s->kind == MI_KIND_ENUM) &&
 	    !s->doc[0]) {
-		const char *d = mi_ts_doc_above(c, par);
+		TSNode par = ts_node_parent(n);
+		const char *d = !ts_node_is_null(par) && !strcmp(ts_node_type(par), "type_definition")
+					? mi_ts_doc_above(c, par)
+					: NULL;
 		if (d)
 			s->doc = d;
 	}
@@ -179,10 +180,16 @@ static bool c_ident(char ch)
 	       (ch >= '0' && ch <= '9') || ch == '_';
 }
 
+/* Longest word of both lists: longer words are in neither. */
+#define C_ATTR_MAX 26
+
 static bool c_in_list(const char *const *list, const char *w, size_t n)
 {
+	if (n < 2 || n > C_ATTR_MAX)
+		return false;
 	for (size_t i = 0; list[i]; i++)
-		if (strlen(list[i]) == n && !memcmp(list[i], w, n))
+		if (list[i][0] == w[0] && list[i][1] == w[1] && strlen(list[i]) == n &&
+		    !memcmp(list[i], w, n))
 			return true;
 	return false;
 }
@@ -378,4 +385,5 @@ const mi_lang_row mi_lang_c = {
 	.fix = mi_fix_c,
 	.prefilter = mi_c_prefilter,
 	.walk = mi_c_walk,
+	.extract = mi_c_extract,
 };

@@ -27,6 +27,8 @@ void mi_fix_javascript(mi_ts_ctx *c, void *def_node, mi_symbol *s);
 /* C: file-level variables and macro-made functions, in and out of #if
  * (c.c, also used by C++). */
 void mi_c_walk(mi_ts_ctx *c, void *root);
+/* C: the tags query c.scm as one walk over the tree (c_tags.c). */
+int mi_c_extract(mi_ts_ctx *c, void *root);
 
 /* ---- node helpers: common.c ----------------------------------------------- */
 

@@ -722,11 +722,18 @@ static void dump_stats(const char *dir, mi_buf *out)
 	mi_cursor_open(t, MI_DB_POST, &c);
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		mi_buf_addf(out, "post %.*s %u:", (int)(kl - 5), (const char *)k,
-			    mi_rd32((const uint8_t *)k + kl - 4));
-		for (size_t i = 0; i < vl; i++)
-			mi_buf_addf(out, "%02x", ((const uint8_t *)v)[i]);
-		mi_buf_addc(out, '\n');
+		/* per file, whatever blocks an update left them in */
+		mi_post_blk b = { .p = v, .e = (const uint8_t *)v + vl };
+		uint32_t fid;
+		const uint8_t *g;
+		size_t gl;
+		while (mi_post_next(&b, &fid, &g, &gl)) {
+			mi_buf_addf(out, "post %.*s %u:", (int)(kl - 5), (const char *)k, fid);
+			for (size_t i = 0; i < gl; i++)
+				mi_buf_addf(out, "%02x", g[i]);
+			mi_buf_addc(out, '\n');
+		}
+		CHECK(!b.bad && fid == mi_rd32((const uint8_t *)k + kl - 4));
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);
@@ -847,6 +854,65 @@ TEST(index_records_its_ranking_weights)
 	mi_buf_release(&err);
 }
 
+/* Files i = 0..n-1 of the postings block test: f%03d.c, each naming the
+ * shared terms once, or `big` times in as many functions. */
+static void block_files(tfile *fs, char **srcs, char **paths, size_t from, size_t n, int big)
+{
+	for (size_t i = from; i < from + n; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		for (int j = 0; j < (big ? big : 1); j++)
+			mi_buf_addf(&b, "/* Steps the gamma counter. */\n"
+				    "int alpha_%zu_%d(int beta) { return beta + %d; }\n", i, j, j);
+		mi_buf_addf(&p, "f%03zu.c", i);
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i - from] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+}
+
+TEST(postings_blocks_updated_in_place_match_a_fresh_build)
+{
+	enum { N = 300 };
+	char inc[256], fresh[256];
+	static tfile fs[N], ch[N];
+	static char *srcs[N], *big[N], *paths[N], *bpaths[N];
+	uint32_t del[N];
+	size_t n1 = 0, n2 = 0, nf = 0, nd = 0, nfresh = 0;
+	mi_buf a = { 0 }, b = { 0 };
+
+	snprintf(inc, sizeof(inc), "%s/blocks-inc", tmp_root);
+	snprintf(fresh, sizeof(fresh), "%s/blocks-fresh", tmp_root);
+	/* 300 files: every shared term's postings fill several blocks. */
+	block_files(fs, srcs, paths, 0, N, 0);
+	CHECK_INT(build(inc, fs, N, NULL, 0, &n1), 0);
+	/* Files 100..139 grow 30 functions each: the blocks holding them
+	 * outgrow twice the block size and split; files 0..49 and 250..299
+	 * go: blocks shrink, empty ones go, the last files move. */
+	block_files(ch, big, bpaths, 100, 40, 30);
+	for (uint32_t i = 0; i < 50; i++)
+		del[nd++] = i + 1;
+	for (uint32_t i = 250; i < N; i++)
+		del[nd++] = i + 1;
+	CHECK_INT(build(inc, ch, 40, del, nd, &n2), 0);
+	for (size_t i = 50; i < 250; i++)
+		fs[nf++] = i >= 100 && i < 140 ? ch[i - 100] : fs[i];
+	CHECK_INT(build(fresh, fs, nf, NULL, 0, &nfresh), 0);
+	CHECK_INT(n2, nfresh);
+	dump_stats(inc, &a);
+	dump_stats(fresh, &b);
+	CHECK_CONTAINS(mi_buf_str(&a), "post beta 139:");
+	CHECK(!strstr(mi_buf_str(&a), "post beta 300:"));
+	CHECK_STR(mi_buf_str(&a), mi_buf_str(&b));
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(big[i]);
+		free(paths[i]);
+		free(bpaths[i]);
+	}
+	mi_buf_release(&a);
+	mi_buf_release(&b);
+}
+
 TEST(pruned_top_k_equals_exhaustive)
 {
 	mi_query *q = open_index("main");
@@ -904,6 +970,7 @@ int main(void)
 	RUN(joined_query_words_meet_one_word_names);
 	RUN(spelled_out_words_meet_abbreviated_names);
 	RUN(incremental_statistics_match_a_fresh_build);
+	RUN(postings_blocks_updated_in_place_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
