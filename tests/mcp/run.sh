@@ -62,7 +62,11 @@ cp -r "$top/testdata/mcp" "$tmp/repo"
 	echo "FAIL conformance/setup: mcpidx build: $(head -c 300 "$tmp/build.out")"
 
 # Starts "$@" (an HTTP server printing its URL on stderr); sets url and spid.
+# The previous server's stderr goes first: the new one truncates the file
+# only once it runs, and until then its old URL (a server just killed)
+# would be read as the new one's.
 start_server() {
+	rm -f "$tmp/stderr"
 	"$@" --http 127.0.0.1:0 2> "$tmp/stderr" &
 	spid=$!
 	url=""
