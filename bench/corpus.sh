@@ -6,10 +6,13 @@
 # (openjdk-17-source, extracted into build/corpus/java) and one npm
 # package's JavaScript source (ESLint, fetched with npm pack into
 # build/corpus/eslint and checked against its pinned sha512).
+# With KERNEL=full, linux= is the whole linux-source-6.1 tree instead
+# (build/corpus/linux-full, as `make bench-build KERNEL=full` uses).
 #   sh bench/corpus.sh          # from the repository root
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 dest="$top/build/corpus/linux"
+[ "${KERNEL:-}" = full ] && dest="$top/build/corpus/linux-full"
 pystd=/usr/lib/python3.11
 gostd=/usr/share/go-1.19/src
 jdksrc=/usr/lib/jvm/openjdk-17/lib/src.zip
@@ -33,7 +36,7 @@ fi
 
 if [ ! -f "$dest/.complete" ]; then
 	tarball=$(ls /usr/src/linux-source-6.1.tar.* | head -1)
-	echo "corpus: extracting kernel subset from $tarball" >&2
+	echo "corpus: extracting the kernel${KERNEL:+ ($KERNEL)} from $tarball" >&2
 	rm -rf "$dest" "$dest.tmp"
 	mkdir -p "$dest.tmp"
 	case "$tarball" in
@@ -41,11 +44,15 @@ if [ ! -f "$dest/.complete" ]; then
 	*.bz2) unz="bzip2 -dc" ;;
 	*) unz="gzip -dc" ;;
 	esac
-	$unz "$tarball" | tar -x -C "$dest.tmp" --strip-components=1 \
-		--wildcards 'linux-source-6.1/kernel/*' 'linux-source-6.1/mm/*' \
-		'linux-source-6.1/fs/ext4/*' 'linux-source-6.1/lib/*' \
-		'linux-source-6.1/include/linux/*'
-	rm -f "$dest.tmp/.gitignore"
+	if [ "${KERNEL:-}" = full ]; then
+		$unz "$tarball" | tar -x -C "$dest.tmp" --strip-components=1
+	else
+		$unz "$tarball" | tar -x -C "$dest.tmp" --strip-components=1 \
+			--wildcards 'linux-source-6.1/kernel/*' 'linux-source-6.1/mm/*' \
+			'linux-source-6.1/fs/ext4/*' 'linux-source-6.1/lib/*' \
+			'linux-source-6.1/include/linux/*'
+		rm -f "$dest.tmp/.gitignore"
+	fi
 	mv "$dest.tmp" "$dest"
 	touch "$dest/.complete"
 fi

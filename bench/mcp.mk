@@ -6,14 +6,15 @@
 # memory; GNU Global and ripgrep as extra peers.  Prints one table with the
 # targets; does not fail on a missed target.  See bench/mcp/bench.mjs.
 # Nothing is written into the corpus: the index and the GNU Global database
-# live under $(B)/bench.  BENCH_MCP_N sets the calls per tool.
+# live under $(B)/bench.  BENCH_MCP_N sets the calls per tool; KERNEL=full
+# measures on the whole linux-source-6.1 tree instead of the subset.
 
 BENCH_MCP_N ?= 1000
 
 .PHONY: bench-mcp
 bench: bench-mcp
 bench-mcp: mcpidx
-	@set -e; eval "$$(sh bench/corpus.sh)"; \
+	@set -e; eval "$$(KERNEL=$(KERNEL) sh bench/corpus.sh)"; \
 	rm -rf "$$linux/.mcpidx" "$$linux/GTAGS" "$$linux/GRTAGS" "$$linux/GPATH"; \
 	if [ ! -d bench/mcp/node_modules/@modelcontextprotocol/sdk ] || \
 	   [ ! -d bench/mcp/node_modules/@modelcontextprotocol/server-filesystem ] || \
@@ -24,12 +25,13 @@ bench-mcp: mcpidx
 	fi; \
 	mkdir -p $(B)/bench/mcp; \
 	cp mcpidx $(B)/bench/mcp/mcpidx; \
-	$(B)/bench/mcp/mcpidx build "$$linux" --no-ignore -o $(B)/bench/linux-index -q; \
-	if command -v gtags >/dev/null && [ ! -f $(B)/bench/linux-gtags/GTAGS ]; then \
-		rm -rf $(B)/bench/linux-gtags; mkdir -p $(B)/bench/linux-gtags; \
-		db=$$(cd $(B)/bench/linux-gtags && pwd); \
+	sfx=$(if $(KERNEL),-$(KERNEL)); \
+	$(B)/bench/mcp/mcpidx build "$$linux" --no-ignore -o $(B)/bench/linux-index$$sfx -q; \
+	if command -v gtags >/dev/null && [ ! -f $(B)/bench/linux-gtags$$sfx/GTAGS ]; then \
+		rm -rf $(B)/bench/linux-gtags$$sfx; mkdir -p $(B)/bench/linux-gtags$$sfx; \
+		db=$$(cd $(B)/bench/linux-gtags$$sfx && pwd); \
 		(cd "$$linux" && gtags -q "$$db") || rm -rf "$$db"; \
 	fi; \
-	node bench/mcp/bench.mjs $(B)/bench/mcp/mcpidx $(B)/bench/linux-index "$$linux" $(BENCH_MCP_N) \
-		--gtags $(B)/bench/linux-gtags --out $(B)/bench/mcp/result.json > $(B)/bench/mcp/summary.txt; \
+	node bench/mcp/bench.mjs $(B)/bench/mcp/mcpidx $(B)/bench/linux-index$$sfx "$$linux" $(BENCH_MCP_N) \
+		--gtags $(B)/bench/linux-gtags$$sfx --out $(B)/bench/mcp/result.json > $(B)/bench/mcp/summary.txt; \
 	cat $(B)/bench/mcp/summary.txt

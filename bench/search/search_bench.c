@@ -370,7 +370,10 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 	return 0;
 }
 
-/* Function chunks for FTS5, and identifier queries. */
+/* Function chunks for FTS5, and identifier queries.  Values read in a
+ * transaction live until it ends (decompressed copies), so the walk reads
+ * each file's source once and starts a new transaction every 500 files:
+ * memory stays bounded on the whole kernel. */
 static int dump_chunks(const char *idx, json_t *idq)
 {
 	mi_store *st;
@@ -380,8 +383,8 @@ static int dump_chunks(const char *idx, json_t *idq)
 	size_t kl, vl;
 	char path[4096];
 	FILE *f;
-	int err;
-	size_t n = 0;
+	int err, rc;
+	size_t n = 0, files = 0;
 
 	snprintf(path, sizeof(path), "%s/chunks.jsonl", g_out);
 	if (!(f = fopen(path, "w")))
@@ -391,33 +394,39 @@ static int dump_chunks(const char *idx, json_t *idq)
 	mi_txn_begin(st, false, &t);
 	/* every file's chunks, in file id order */
 	mi_cursor_open(t, MI_DB_FILEIDS, &c);
-	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	for (rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
 		mi_syms ci;
-		const void *cv;
-		size_t cvl;
+		const void *cv, *sv;
+		size_t cvl, sl;
+		uint8_t fk[4];
+		char *p, *src;
 		if (kl != 4)
 			continue;
+		if (++files % 500 == 0) {
+			memcpy(fk, k, 4);
+			mi_cursor_close(c);
+			mi_txn_abort(t);
+			mi_txn_begin(st, false, &t);
+			mi_cursor_open(t, MI_DB_FILEIDS, &c);
+			if (mi_cursor_seek(c, fk, 4, &k, &kl, &v, &vl) || kl != 4 ||
+			    memcmp(k, fk, 4))
+				break;
+		}
+		p = mi_xstrndup(v, vl);
+		if (mi_get(t, MI_DB_SRC, p, vl, &sv, &sl)) {
+			free(p);
+			continue;
+		}
+		src = mi_xstrndup(sv, sl);
 		int crc = mi_chunks_open(t, mi_rd32(k), 0, &ci);
 		while (!crc && !mi_syms_next(&ci, &cv, &cvl, NULL)) {
 			mi_chunk ch;
-			const uint8_t *kk = k;
-			uint8_t fk[4];
-			const void *pv, *sv;
-			size_t pl, sl;
 			if (mi_chunk_decode(cv, cvl, &ch) ||
 			    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
 				continue;
-			memcpy(fk, kk, 4);
-			if (mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pl))
-				continue;
-			char *p = mi_xstrndup(pv, pl);
-			if (mi_get(t, MI_DB_SRC, p, pl, &sv, &sl)) {
-				free(p);
-				continue;
-			}
 			/* Lines start_line..end_line of the (doc-free) source. */
-			const char *s = sv, *e = s + sl, *a = s;
+			const char *s = src, *e = s + sl, *a = s;
 			uint32_t line = 1;
 			while (a < e && line < ch.start_line) {
 				const char *nl = memchr(a, '\n', (size_t)(e - a));
@@ -450,9 +459,10 @@ static int dump_chunks(const char *idx, json_t *idq)
 					"name", nm, "kind", "ident"));
 				free(nm);
 			}
-			free(p);
 		}
 		mi_syms_close(&ci);
+		free(src);
+		free(p);
 	}
 	mi_cursor_close(c);
 	mi_txn_abort(t);
