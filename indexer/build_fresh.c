@@ -313,6 +313,7 @@ static void *fr_sample_worker(void *arg)
 			break;
 		fr_file(p, ln->lane, &p->jobs[i]);
 	}
+	mi_search_thread_done(); /* the sample's chunks went through the search writer */
 	return NULL;
 }
 
