@@ -75,12 +75,15 @@ $(B)/g/runtime.o: $(DEPS_STAMP)
 		-I$(TS)/runtime/vendor/tree-sitter/lib/src -c $(TS)/runtime/vendor/tree-sitter/lib/src/lib.c -o $@
 
 # A grammar object depends on its own package (the .ok stamp fetch-deps.sh
-# writes), so adding a grammar compiles that grammar only.
+# writes), so adding a grammar compiles that grammar only.  The grammars of
+# FAST_GRAMMARS read indexer/lang/grammar_fast.h first: an ASCII fast path
+# for the character sets their lexers search (3.6% of a C parse).
+FAST_GRAMMARS := c cpp
 define grammar_rule
 $(TS)/$(firstword $(subst /, ,$(2)))/.ok: | $(DEPS_STAMP)
-$(B)/g/$(1)_parser.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
+$(B)/g/$(1)_parser.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok $(if $(filter $(1),$(FAST_GRAMMARS)),indexer/lang/grammar_fast.h) | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
-	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/parser.c -o $$@
+	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) $(if $(filter $(1),$(FAST_GRAMMARS)),-include indexer/lang/grammar_fast.h) -c $(TS)/$(2)/parser.c -o $$@
 $(B)/g/$(1)_scanner.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
 	if [ -f $(TS)/$(2)/scanner.c ]; then $(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/scanner.c -o $$@; \

@@ -554,17 +554,13 @@ static void *sse_worker(void *arg)
 	return NULL;
 }
 
-/* Answers the POST with an event stream; takes over the session ref. */
-static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
-			    mi_req *rq, const mi_mcp_in *in, bool legacy)
+/* A stream of session s (whose ref it takes over) with refs references. */
+static mi_sse *sse_new(mi_http *h, mi_hsess *s, int refs, bool legacy)
 {
 	mi_sse *e = mi_xcalloc(1, sizeof *e);
-	struct MHD_Response *r;
-	pthread_t th;
-	MHD_Result ret;
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
-	e->refs = 2;
+	e->refs = refs;
 	e->h = h;
 	e->s = s;
 	e->legacy_ids = legacy;
@@ -572,6 +568,35 @@ static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
 	 * reconnection delay, so a client knows where the stream starts. */
 	if (legacy)
 		mi_buf_addf(&e->q, "id: %lu\nretry: 1000\ndata: \n\n", ++e->seq);
+	return e;
+}
+
+/* Lists e among the open streams (ended at shutdown) and makes the
+ * response that reads it; NULL when MHD cannot. */
+static struct MHD_Response *sse_response(mi_sse *e)
+{
+	struct MHD_Response *r;
+	pthread_mutex_lock(&e->h->mu);
+	e->next = e->h->streams;
+	e->h->streams = e;
+	pthread_mutex_unlock(&e->h->mu);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e, sse_free);
+	if (r) {
+		MHD_add_response_header(r, "Content-Type", "text/event-stream");
+		MHD_add_response_header(r, "Cache-Control", "no-cache");
+		MHD_add_response_header(r, "X-Accel-Buffering", "no");
+	}
+	return r;
+}
+
+/* Answers the POST with an event stream; takes over the session ref. */
+static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
+			    mi_req *rq, const mi_mcp_in *in, bool legacy)
+{
+	mi_sse *e = sse_new(h, s, 2, legacy);
+	struct MHD_Response *r;
+	pthread_t th;
+	MHD_Result ret;
 	mi_buf_add(&e->body, mi_buf_str(&rq->body), rq->body.len);
 	e->in = *in;
 	if (in->hdr_version) {
@@ -586,20 +611,11 @@ static MHD_Result reply_sse(mi_http *h, struct MHD_Connection *con, mi_hsess *s,
 		mi_buf_adds(&e->hn, in->hdr_name);
 		e->in.hdr_name = e->hn.buf;
 	}
-	pthread_mutex_lock(&h->mu);
-	e->next = h->streams;
-	h->streams = e;
-	pthread_mutex_unlock(&h->mu);
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e,
-					      sse_free);
-	if (!r) {
+	if (!(r = sse_response(e))) {
 		e->refs = 1;
 		sse_unref(e);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", "text/event-stream");
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	MHD_add_response_header(r, "X-Accel-Buffering", "no");
 	if (pthread_create(&th, NULL, sse_worker, e) != 0) {
 		mi_buf err = {0};
 		mi_rpc_put_error(&err, NULL, MI_RPC_INTERNAL,
@@ -831,15 +847,8 @@ static MHD_Result do_get(mi_http *h, struct MHD_Connection *con)
 		return reply(con, MHD_HTTP_METHOD_NOT_ALLOWED, "application/json",
 			     MI_NOT_ALLOWED, strlen(MI_NOT_ALLOWED), NULL, "POST");
 	}
-	e = mi_xcalloc(1, sizeof *e);
-	pthread_mutex_init(&e->mu, NULL);
-	pthread_cond_init(&e->cv, NULL);
-	e->refs = 1;
-	e->h = h;
-	e->s = s;
-	e->legacy_ids = true;
+	e = sse_new(h, s, 1, true);
 	e->get = true;
-	mi_buf_addf(&e->q, "id: %lu\nretry: 1000\ndata: \n\n", ++e->seq);
 	pthread_mutex_lock(&h->gmu);
 	if (s->get && MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Last-Event-ID")) {
 		/* A reconnection: the client lost the old stream, whose
@@ -858,18 +867,10 @@ static MHD_Result do_get(mi_http *h, struct MHD_Connection *con)
 	}
 	s->get = e;
 	pthread_mutex_unlock(&h->gmu);
-	pthread_mutex_lock(&h->mu);
-	e->next = h->streams;
-	h->streams = e;
-	pthread_mutex_unlock(&h->mu);
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, e, sse_free);
-	if (!r) {
+	if (!(r = sse_response(e))) {
 		sse_unref(e);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, "Content-Type", "text/event-stream");
-	MHD_add_response_header(r, "Cache-Control", "no-cache");
-	MHD_add_response_header(r, "X-Accel-Buffering", "no");
 	mi_mcp_log_at(&h->srv->env, MI_LOG_DEBUG, "http: session %s opened its stream", sid);
 	ret = MHD_queue_response(con, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);

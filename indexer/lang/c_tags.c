@@ -111,8 +111,7 @@ enum {
 static struct {
 	TSSymbol sym[T__COUNT];
 	TSFieldId field[F__COUNT];
-	uint8_t *role;           /* public symbol -> T_* + 1 of the pattern roots, 0 else
-	                          * (ERROR, symbol 0xffff, is looked at apart) */
+	uint8_t *role;           /* public symbol -> T_* + 1 of the pattern roots, 0 else */
 	uint32_t nsyms;
 } g;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -531,39 +530,48 @@ int mi_c_extract(mi_ts_ctx *c, void *rootp)
 	TSNode root = *(TSNode *)rootp;
 	cw w = {.c = c, .kid = {ts_tree_cursor_new(root), ts_tree_cursor_new(root)}};
 	TSTreeCursor cur = ts_tree_cursor_new(root);
-	/* per depth: the types of the ancestors, the previous named sibling */
+	/* Per depth: the types of the ancestors, the previous named sibling,
+	 * the siblings still to come (counted, so that the cursor is never
+	 * asked for a sibling it does not have: a failed ask climbs a level). */
 	size_t depth = 0, cap = 64;
 	TSSymbol *up = mi_xmalloc(cap * sizeof(*up));
 	TSNode *prev = mi_xmalloc(cap * sizeof(*prev));
+	uint32_t *left = mi_xmalloc(cap * sizeof(*left));
 	prev[0] = null_node;
+	left[0] = 0;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		TSSymbol s = ts_node_symbol(n);
-		int role = s < g.nsyms ? g.role[s] - 1 : s == g.sym[T_ERROR] ? T_ERROR : -1;
-		if (role >= 0 && role != T_ERROR)
+		int role = s < g.nsyms ? g.role[s] - 1 : -1;
+		if (role >= 0)
 			visit(&w, n, role, depth ? up[depth - 1] : NO_SYM,
 			      depth > 1 ? up[depth - 2] : NO_SYM, prev[depth]);
 		if (ts_node_is_named(n))
 			prev[depth] = n;
-		if (ts_tree_cursor_goto_first_child(&cur)) {
+		uint32_t kids = ts_node_child_count(n);
+		if (kids && ts_tree_cursor_goto_first_child(&cur)) {
 			if (depth + 1 == cap) {
 				cap *= 2;
 				up = mi_xrealloc(up, cap * sizeof(*up));
 				prev = mi_xrealloc(prev, cap * sizeof(*prev));
+				left = mi_xrealloc(left, cap * sizeof(*left));
 			}
 			up[depth++] = s;
 			prev[depth] = null_node;
+			left[depth] = kids - 1;
 			continue;
 		}
-		while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+		while (!left[depth] || !ts_tree_cursor_goto_next_sibling(&cur)) {
 			if (!depth || !ts_tree_cursor_goto_parent(&cur))
 				goto done;
 			depth--;
 		}
+		left[depth]--;
 	}
 done:
 	free(up);
 	free(prev);
+	free(left);
 	ts_tree_cursor_delete(&cur);
 	ts_tree_cursor_delete(&w.kid[0]);
 	ts_tree_cursor_delete(&w.kid[1]);
