@@ -1067,7 +1067,7 @@ static const bool db_is_packed[MI_DB__COUNT] = {
 };
 
 #define PACK_MIN 48            /* shorter values are stored as they are */
-#define PACK_LEVEL 3           /* zstd level */
+#define PACK_LEVEL 6           /* zstd level (3: fs/ of Linux 4% larger, 8% less CPU) */
 #define PACK_MAX (256u << 20)  /* largest value unpacked */
 
 bool mi_db_packed(int db)

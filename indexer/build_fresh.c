@@ -185,8 +185,8 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_byname_put_names(&parsed, j->fid, fr_sort_add, &s1);
 		mi_byname_put_refs(&parsed, j->fid, fr_sort_add, &s2);
 	}
-	if (!p->sample && mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
-					 p->post, lane, &p->tot[lane]) && !j->perr)
+	if (mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
+			   p->sample ? NULL : p->post, lane, &p->tot[lane]) && !j->perr)
 		j->perr = MI_ERR_PARSE;
 	j->nsyms = (uint32_t)parsed.nsyms;
 	j->nrefs = (uint32_t)parsed.nrefs;
@@ -313,6 +313,7 @@ static void *fr_sample_worker(void *arg)
 			break;
 		fr_file(p, ln->lane, &p->jobs[i]);
 	}
+	mi_search_thread_done(); /* the sample's chunks went through the search writer */
 	return NULL;
 }
 
@@ -360,6 +361,7 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_
 		{MI_DB_SYMS, 4u << 20, 65536},
 		{MI_DB_OUTLINES, 4u << 20, 65536},
 		{MI_DB_FREFS, 4u << 20, 65536},
+		{MI_DB_CHUNKS, 4u << 20, 65536},
 	};
 	size_t stride = w->n / FR_SAMPLE_FILES + 1, n = 0;
 	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st, .sample = true};

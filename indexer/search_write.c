@@ -1026,7 +1026,8 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		mi_buf_reset(&v);
 		mi_buf_add(&v, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
 		mi_buf_add(&v, fe->post.buf, fe->post.len);
-		mi_sorter_add(postings, lane, key, fe->len + 5, v.buf, v.len);
+		if (postings)
+			mi_sorter_add(postings, lane, key, fe->len + 5, v.buf, v.len);
 	}
 	mi_buf_release(&v);
 	tot->nchunks += nchunks;
