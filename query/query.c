@@ -592,17 +592,12 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);
 	}
-	if (!nh && damaged) {
-		mi_buf_release(&norm);
-		mi_parsed_release(&arena);
-		mi_txn_abort(t);
-		return mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
-				    mi_strerror(MI_ERR_DAMAGED));
-	}
+	size_t shown = 0;
+	if (!nh && damaged)
+		goto damaged;
 	if (nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
 	/* The first 50 are shown: read their symbols. */
-	size_t shown = 0;
 	for (size_t i = 0; i < nh && shown < 50; i++) {
 		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, strlen(hits[i].path),
 						     hits[i].idx, &hits[i].sym, &arena)) {
@@ -613,16 +608,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		hits[shown++] = hits[i];
 		hits[i] = tmp;
 	}
-	if (!shown && damaged) {
-		for (size_t i = 0; i < nh; i++)
-			free(hits[i].path);
-		free(hits);
-		mi_buf_release(&norm);
-		mi_parsed_release(&arena);
-		mi_txn_abort(t);
-		return mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
-				    mi_strerror(MI_ERR_DAMAGED));
-	}
+	if (!shown && damaged)
+		goto damaged;
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"definitions\":[");
 	for (size_t i = 0; i < shown; i++) {
@@ -663,13 +650,19 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		mi_buf_addf(x, "No definition of '%s'%s%s. Try search_code with a description, "
 			    "or check the spelling.", symbol, norm.len ? " in " : "", norm.len ? norm.buf : "");
 	}
+	goto done;
+damaged:
+	/* names and symbols disagree, and nothing could be shown */
+	rc = mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
+			  mi_strerror(MI_ERR_DAMAGED));
+done:
 	for (size_t i = 0; i < nh; i++)
 		free(hits[i].path);
 	free(hits);
 	mi_buf_release(&norm);
 	mi_parsed_release(&arena);
 	mi_txn_abort(t);
-	return 0;
+	return rc;
 }
 
 /* ---- references ---------------------------------------------------------------------- */
