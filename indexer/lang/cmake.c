@@ -35,19 +35,6 @@ typedef struct cm_arg {
 	uint32_t a, b;      /* bounds, quotes stripped */
 } cm_arg;
 
-static uint32_t cm_line(const uint32_t *line_at, uint32_t n, uint32_t off)
-{
-	uint32_t lo = 0, hi = n;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (line_at[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo + 1;
-}
-
 /* Length of a bracket opener [=*[ at s, or 0. */
 static size_t cm_bracket(const char *s, size_t n, size_t *eq)
 {
@@ -92,17 +79,8 @@ static void cm_ref(mi_parsed *p, int kind, const char *s, size_t n, uint32_t lin
 
 static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 {
-	uint32_t cap = 256, nlines = 0;
-	uint32_t *line_at = mi_xmalloc(cap * sizeof(uint32_t));
-	line_at[nlines++] = 0;
-	for (uint32_t i = 0; i < len; i++)
-		if (src[i] == '\n' && i + 1 < len) {
-			if (nlines == cap) {
-				cap *= 2;
-				line_at = mi_xrealloc(line_at, cap * sizeof(uint32_t));
-			}
-			line_at[nlines++] = i + 1;
-		}
+	mi_scan ls;
+	mi_scan_init(&ls, src, len, out);
 	long *open = NULL;  /* open function/macro symbols */
 	size_t nopen = 0, capopen = 0;
 	cm_arg args[8];
@@ -121,7 +99,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 				i = cm_skip_bracket(src, len, i + 1 + bl, eq);
 				continue;
 			}
-			uint32_t ln = cm_line(line_at, nlines, (uint32_t)i);
+			uint32_t ln = mi_scan_line(&ls, (uint32_t)i);
 			if (doc_line + 1 != ln)
 				mi_buf_reset(&doc);
 			size_t a = i + 1, e = a;
@@ -147,7 +125,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 				i++;
 			continue;
 		}
-		uint32_t start = (uint32_t)a, line = cm_line(line_at, nlines, start);
+		uint32_t start = (uint32_t)a, line = mi_scan_line(&ls, start);
 		bool has_doc = doc.len && doc_line + 1 == line;
 		char name[64];
 		size_t k = nl < sizeof(name) - 1 ? nl : sizeof(name) - 1;
@@ -208,7 +186,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 		for (size_t r = 0; r < sizeof(cm_cmds) / sizeof(cm_cmds[0]); r++)
 			if (!strcmp(cm_cmds[r].name, name))
 				role = cm_cmds[r].role;
-		uint32_t lb = line_at[line - 1];
+		uint32_t lb = ls.lines[line - 1];
 		mi_line ln = { src + start, start, end, end, line };
 		long sym = -1;
 		const cm_arg *a0 = nargs ? &args[0] : NULL;
@@ -220,7 +198,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 				   role == CM_PROJECT ? MI_KIND_MODULE : MI_KIND_VARIABLE;
 			sym = (long)mi_line_sym(out, kind, src + a0->a, a0->b - a0->a, src + start,
 						end - start, &ln);
-			out->syms[sym].end_line = cm_line(line_at, nlines, end > start ? end - 1 : end);
+			out->syms[sym].end_line = mi_scan_line(&ls, end > start ? end - 1 : end);
 			if (role == CM_OPTION && nargs > 1)
 				mi_line_doc(out, (size_t)sym, src + args[1].a, args[1].b - args[1].a);
 			else if (has_doc)
@@ -238,7 +216,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 			if (nopen) {
 				mi_symbol *s = &out->syms[open[--nopen]];
 				s->end_byte = end;
-				s->end_line = cm_line(line_at, nlines, end > start ? end - 1 : end);
+				s->end_line = mi_scan_line(&ls, end > start ? end - 1 : end);
 			}
 			break;
 		case CM_IMPORT:
@@ -261,7 +239,7 @@ static int cmake_scan(const char *src, size_t len, mi_parsed *out)
 	}
 	mi_line_nest(out, src);
 	free(open);
-	free(line_at);
+	mi_scan_release(&ls);
 	mi_buf_release(&doc);
 	return 0;
 }

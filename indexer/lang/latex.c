@@ -69,32 +69,10 @@ static size_t tex_group(const char *s, size_t len, size_t i)
 	return len;
 }
 
-static uint32_t tex_line(const uint32_t *line_at, uint32_t nlines, uint32_t off)
-{
-	uint32_t lo = 0, hi = nlines;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (line_at[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo + 1;
-}
-
 static int latex_scan(const char *src, size_t len, mi_parsed *out)
 {
-	uint32_t cap = 256, nlines = 0;
-	uint32_t *line_at = mi_xmalloc(cap * sizeof(uint32_t));
-	line_at[nlines++] = 0;
-	for (uint32_t i = 0; i < len; i++)
-		if (src[i] == '\n' && i + 1 < len) {
-			if (nlines == cap) {
-				cap *= 2;
-				line_at = mi_xrealloc(line_at, cap * sizeof(uint32_t));
-			}
-			line_at[nlines++] = i + 1;
-		}
+	mi_scan ls;
+	mi_scan_init(&ls, src, len, out);
 	tex_head *heads = NULL;
 	size_t nh = 0, caph = 0;
 	int top = 99;
@@ -156,13 +134,13 @@ static int latex_scan(const char *src, size_t len, mi_parsed *out)
 			size_t ta = k + 1, tz = g > ta ? g - 1 : ta;
 			mi_line ln;
 			ln.start = (uint32_t)i;
-			ln.no = tex_line(line_at, nlines, (uint32_t)i);
+			ln.no = mi_scan_line(&ls, (uint32_t)i);
 			ln.s = src + i;
 			ln.end = (uint32_t)g;
 			size_t si = mi_line_sym(out, MI_KIND_HEADING, src + ta, tz - ta, src + ta, tz - ta, &ln);
 			mi_symbol *s = &out->syms[si];
-			s->end_line = tex_line(line_at, nlines, (uint32_t)(g > i ? g - 1 : g));
-			uint32_t nl = s->end_line < nlines ? line_at[s->end_line] : 0;
+			s->end_line = mi_scan_line(&ls, (uint32_t)(g > i ? g - 1 : g));
+			uint32_t nl = s->end_line < ls.nlines ? ls.lines[s->end_line] : 0;
 			if (nl) {
 				s->body_byte = nl;
 				s->body_line = s->end_line + 1;
@@ -207,7 +185,7 @@ static int latex_scan(const char *src, size_t len, mi_parsed *out)
 				nz--;
 			if (nz == na || nz - na > 200)
 				continue;
-			uint32_t line = tex_line(line_at, nlines, (uint32_t)i);
+			uint32_t line = mi_scan_line(&ls, (uint32_t)i);
 			if (imp >= 0) {
 				/* \usepackage{a,b} imports each */
 				for (size_t x = na; x < nz;) {
@@ -223,13 +201,13 @@ static int latex_scan(const char *src, size_t len, mi_parsed *out)
 						mi_ref *r = mi_parsed_add_ref(out);
 						r->callee = mi_parsed_strndup(out, src + p, q - p);
 						r->line = line;
-						r->line_byte = line_at[line - 1];
+						r->line_byte = ls.lines[line - 1];
 						r->kind = MI_REF_IMPORT;
 					}
 					x = y + 1;
 				}
 			} else {
-				uint32_t le = line < nlines ? line_at[line] - 1 : (uint32_t)len;
+				uint32_t le = line < ls.nlines ? ls.lines[line] - 1 : (uint32_t)len;
 				mi_line ln = { src + i, (uint32_t)i, le, le, line };
 				mi_line_sym(out, MI_KIND_MACRO, src + na, nz - na, src + i, le - i, &ln);
 			}
@@ -242,17 +220,17 @@ static int latex_scan(const char *src, size_t len, mi_parsed *out)
 		out->syms[heads[h].sym].level = (uint8_t)(lv > 6 ? 6 : lv);
 	}
 	/* \end{document} closes the last section */
-	uint32_t eof = (uint32_t)len, last = nlines;
+	uint32_t eof = (uint32_t)len, last = ls.nlines;
 	const char *ed = memmem(src, len, "\\end{document}", 14);
 	if (ed) {
 		eof = (uint32_t)(ed - src);
-		last = tex_line(line_at, nlines, eof);
+		last = mi_scan_line(&ls, eof);
 		last = last > 1 ? last - 1 : 1;
 	}
 	mi_line_heading_spans(out, 0, eof, last);
 	mi_line_nest(out, src);
 	free(heads);
-	free(line_at);
+	mi_scan_release(&ls);
 	return 0;
 }
 

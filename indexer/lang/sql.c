@@ -27,8 +27,7 @@ typedef struct sql_state {
 	const char *src;
 	uint32_t len, pos;
 	mi_parsed *p;
-	uint32_t *line_at;  /* start byte of each line */
-	uint32_t nlines;
+	mi_scan lines;      /* start byte of each line */
 	char delim[16];     /* statement delimiter, ";" unless DELIMITER says */
 	mi_buf doc;         /* `--` comment lines since the last statement */
 	uint32_t doc_end;   /* line of the last of them */
@@ -78,15 +77,7 @@ static bool tok_in(const sql_state *st, const sql_tok *t, const char *const *set
 
 static uint32_t line_of(const sql_state *st, uint32_t off)
 {
-	uint32_t lo = 0, hi = st->nlines;
-	while (hi - lo > 1) {
-		uint32_t mid = (lo + hi) / 2;
-		if (st->line_at[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo + 1;
+	return mi_scan_line(&st->lines, off);
 }
 
 /* Skips white space and comments; `--` comment lines are kept as the doc
@@ -190,7 +181,7 @@ static void sql_ref(sql_state *st, const char *name, size_t n, uint32_t at)
 	mi_ref *r = mi_parsed_add_ref(st->p);
 	r->callee = mi_parsed_strndup(st->p, name, n);
 	r->line = line_of(st, at);
-	r->line_byte = st->line_at[r->line - 1];
+	r->line_byte = st->lines.lines[r->line - 1];
 	r->kind = MI_REF_TYPE;
 }
 
@@ -406,17 +397,7 @@ static int sql_scan(const char *src, size_t len, mi_parsed *out)
 {
 	sql_state st = { .src = src, .len = (uint32_t)len, .p = out };
 	strcpy(st.delim, ";");
-	uint32_t cap = 256;
-	st.line_at = mi_xmalloc(cap * sizeof(uint32_t));
-	st.line_at[st.nlines++] = 0;
-	for (uint32_t i = 0; i < len; i++)
-		if (src[i] == '\n' && i + 1 < len) {
-			if (st.nlines == cap) {
-				cap *= 2;
-				st.line_at = mi_xrealloc(st.line_at, cap * sizeof(uint32_t));
-			}
-			st.line_at[st.nlines++] = i + 1;
-		}
+	mi_scan_init(&st.lines, src, len, out);
 	for (;;) {
 		sql_tok t = sql_next(&st);
 		if (!t.kind)
@@ -424,7 +405,7 @@ static int sql_scan(const char *src, size_t len, mi_parsed *out)
 		sql_statement(&st, t);
 	}
 	mi_line_nest(out, src);
-	free(st.line_at);
+	mi_scan_release(&st.lines);
 	mi_buf_release(&st.doc);
 	return 0;
 }
