@@ -598,12 +598,25 @@ static void match_release(match *m)
 	mi_buf_release(&m->text);
 }
 
+/* A read transaction on the artifact store; MI_ERR_NOINDEX (out left
+ * empty) when there is no store yet, which readers treat as no artifacts. */
+static int art_read(mi_art *a, mi_side_txn **t, mi_out *out)
+{
+	mi_side *s;
+	int rc = mi_art_side(a, false, &s, out);
+	if (rc)
+		return rc;
+	if ((rc = mi_side_begin(s, false, t)))
+		rc = mi_art_error(out, rc, "Retry.", "Cannot read the artifact store: %s.",
+				  mi_strerror(rc));
+	return rc;
+}
+
 int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 {
 	mi_buf norm = {0}, pre = {0}, data = {0};
 	mi_art_req n;
 	match m;
-	mi_side *s;
 	mi_side_txn *t;
 	int rc;
 	memset(&m, 0, sizeof m);
@@ -615,16 +628,11 @@ int mi_art_get(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 	m.a = a;
 	m.q = q;
 	m.with_text = true;
-	rc = mi_art_side(a, false, &s, out);
+	rc = art_read(a, &t, out);
 	if (rc == MI_ERR_NOINDEX)
 		goto none;
 	if (rc)
 		goto out;
-	if ((rc = mi_side_begin(s, false, &t))) {
-		rc = mi_art_error(out, rc, "Retry.", "Cannot read the artifact store: %s.",
-				  mi_strerror(rc));
-		goto out;
-	}
 	m.tool = strncmp(n.path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) == 0;
 	if (m.tool) {
 		/* A tool's aliases: "server/tool" \0 "alias" \0 "". */
@@ -768,7 +776,6 @@ int mi_art_list(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 {
 	mi_buf dir = {0}, text = {0};
 	list_ctx l;
-	mi_side *s;
 	mi_side_txn *t;
 	char *tree = NULL;
 	int rc = 0;
@@ -789,16 +796,11 @@ int mi_art_list(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 	l.m.q = q;
 	l.m.deadline = mi_art_now_us() + a->o.tool_timeout_ms * 1000;
 	l.root = json_pack("{s:s,s:[],s:[]}", "name", dir.len ? dir.buf : "", "dirs", "files");
-	rc = mi_art_side(a, false, &s, out);
+	rc = art_read(a, &t, out);
 	if (rc == MI_ERR_NOINDEX)
 		goto done;
 	if (rc)
 		goto out;
-	if ((rc = mi_side_begin(s, false, &t))) {
-		rc = mi_art_error(out, rc, "Retry.", "Cannot read the artifact store: %s.",
-				  mi_strerror(rc));
-		goto out;
-	}
 	rc = mi_side_scan(t, MI_SIDE_ARTIFACTS, dir.buf ? dir.buf : "", dir.len, list_fn, &l);
 	mi_side_abort(t);
 	if (rc) {
