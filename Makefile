@@ -141,7 +141,7 @@ $(O)/tests-asan/%: tests/unit/%.c tests/unit/test.h $(LIB_ASAN) $(GRAMMAR_LIB)
 	$(SAN_CC) -O1 -g $(SAN) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_ASAN) $(GRAMMAR_LIB) $(LIBS)
 
 # The regression replayer includes the fuzz targets' code.
-$(O)/tests/test_fuzz_regress $(O)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c)
+$(O)/tests/test_fuzz_regress $(O)/tests-asan/test_fuzz_regress: $(wildcard tests/fuzz/*.c) tests/fuzz/fuzz.h
 
 # The conformance fixture server of tests/mcp (the suite's tools, prompts and
 # resources over the mcp/ library).
@@ -174,7 +174,7 @@ fuzz: $(FUZZ_BIN)
 	@if [ "$(FUZZ_SECONDS)" != 0 ]; then mkdir -p $(B)/fuzz-corpus/index && \
 	  $(B)/fuzz/fuzz_index_open -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
 	    -artifact_prefix=$(B)/fuzz/ $(B)/fuzz-corpus/index tests/fuzz/corpus/index; fi
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -Wno-unknown-warning-option $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
 

@@ -26,24 +26,12 @@
  */
 #include "../../mcp/lsp_int.h"
 #include "../../mcp/compile_int.h"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#ifndef FUZZ_REPORT
-static void fuzz_report(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
-	abort();
-}
-#define FUZZ_REPORT fuzz_report
-#endif
-
-#define ED_CHECK(c) do { \
-	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
-} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -64,12 +52,12 @@ static void ed_framing(const uint8_t *data, size_t size)
 	r.fd = fd[0];
 	while ((rc = mi_lsp_read(&r, -1, &body, &err)) != 1 && rounds++ < 100000) {
 		if (rc == 0)
-			ED_CHECK(body.len <= MI_LSP_MAX_MSG && body.len <= size);
+			FUZZ_CHECK(body.len <= MI_LSP_MAX_MSG && body.len <= size);
 		else
-			ED_CHECK(rc == -1 && err.len > 0);
+			FUZZ_CHECK(rc == -1 && err.len > 0);
 		mi_buf_reset(&err);
 	}
-	ED_CHECK(rc == 1);
+	FUZZ_CHECK(rc == 1);
 done:
 	close(fd[0]);
 	mi_buf_release(&r.in);
@@ -134,8 +122,8 @@ static void ed_edit(const char *s, size_t size)
 	c = json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}", "range", "start", "line", 0,
 		      "character", 1, "end", "line", 1, "character", 2, "text", repl);
 	if (c) {
-		ED_CHECK(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err) == 0);
-		ED_CHECK(d.text.len == want.len &&
+		FUZZ_CHECK(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err) == 0);
+		FUZZ_CHECK(d.text.len == want.len &&
 			 !memcmp(mi_buf_str(&d.text), mi_buf_str(&want), want.len));
 	}
 done:
@@ -163,10 +151,10 @@ static void ed_compile(const uint8_t *data, size_t size, uint8_t sel)
 	mi_compile_parse((const char *)data, size, parser, "/r", "/r/sub", &l.msgs, &l.n);
 	for (size_t i = 0; i < l.n; i++) {
 		const mi_compile_msg *m = &l.msgs[i];
-		ED_CHECK(m->group >= 0 && m->group < MI_GROUP__COUNT);
-		ED_CHECK(m->text && !strchr(m->text, '\n'));
-		ED_CHECK(!m->path || m->path[0]);
-		ED_CHECK(!m->hint || !strchr(m->hint, '\n'));
+		FUZZ_CHECK(m->group >= 0 && m->group < MI_GROUP__COUNT);
+		FUZZ_CHECK(m->text && !strchr(m->text, '\n'));
+		FUZZ_CHECK(!m->path || m->path[0]);
+		FUZZ_CHECK(!m->hint || !strchr(m->hint, '\n'));
 		if (m->group != MI_GROUP_INFO)
 			mi_cdiag_add(&diags, m->group == MI_GROUP_ERROR ? 'E' : 'W', m->line, m->col,
 				     m->text);
@@ -179,14 +167,14 @@ static void ed_compile(const uint8_t *data, size_t size, uint8_t sel)
 			n++;
 		for (size_t i = 0; i < l.n; i++)
 			n -= l.msgs[i].group != MI_GROUP_INFO;
-		ED_CHECK(n == 0);
+		FUZZ_CHECK(n == 0);
 	}
 	mi_compile_log_json(&l, &j);
-	ED_CHECK(mi_compile_log_parse(mi_buf_str(&j), j.len, &back) == 0);
+	FUZZ_CHECK(mi_compile_log_parse(mi_buf_str(&j), j.len, &back) == 0);
 	for (int g = -1; g < MI_GROUP__COUNT; g++) {
 		mi_compile_log_render(&l, g, true, &a);
 		mi_compile_log_render(&back, g, true, &b);
-		ED_CHECK(a.text.len == b.text.len && !memcmp(mi_buf_str(&a.text),
+		FUZZ_CHECK(a.text.len == b.text.len && !memcmp(mi_buf_str(&a.text),
 							     mi_buf_str(&b.text), a.text.len));
 	}
 done:

@@ -21,6 +21,7 @@
 #include "../../format/format.h"
 #include "../../indexer/indexer.h"
 #include "../../query/query.h"
+#include "fuzz.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -29,19 +30,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef FUZZ_REPORT
-static void fuzz_report(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
-	abort();
-}
-#define FUZZ_REPORT fuzz_report
-#endif
-
-#define IX_CHECK(c) do { \
-	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
-} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -207,52 +195,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			damaged = true;
 		}
 	}
-	IX_CHECK(ix_write(ix_file, file.buf, file.len) == 0);
+	FUZZ_CHECK(ix_write(ix_file, file.buf, file.len) == 0);
 
 	check = mi_store_check(ix_file, true);
 	rc = mi_query_open(ix_file, &q, &err);
 	/* The check and the open agree; a cut file is refused unless all the
 	 * pages LMDB uses survive the cut (a page-aligned cut of the free tail
 	 * and the trailer opens: only verify tells). */
-	IX_CHECK(check != MI_ERR_DAMAGED || rc == MI_ERR_DAMAGED);
-	IX_CHECK(file.len == whole || rc != 0 ||
+	FUZZ_CHECK(check != MI_ERR_DAMAGED || rc == MI_ERR_DAMAGED);
+	FUZZ_CHECK(file.len == whole || rc != 0 ||
 		 (file.len % 4096 == 0 && file.len >= ix_used));
-	IX_CHECK(rc == 0 || err.len > 0);
-	IX_CHECK(damaged || rc == 0);
+	FUZZ_CHECK(rc == 0 || err.len > 0);
+	FUZZ_CHECK(damaged || rc == 0);
 	if (rc)
 		goto done;
 
 	mi_view_opts vo = {0};
 	mi_search_opts so = {.query = "open connection"};
 	rc = mi_query_definition(q, "net_open", NULL, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
-	IX_CHECK(damaged || (rc == 0 && strstr(mi_buf_str(&o.text), "net_open")));
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(damaged || (rc == 0 && strstr(mi_buf_str(&o.text), "net_open")));
 	mi_out_reset(&o);
 	mi_query_read_file(q, "src/net.c", &vo, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	vo.mode = "full";
 	mi_query_read_file(q, "lib/util.py", &vo, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	mi_query_expand(q, "lib/util.py", "Pool.take", "all", &vo, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	mi_query_references(q, "net_open", "all", 20, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	mi_query_search(q, &so, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	so.query = "retry";
 	mi_query_docs(q, &so, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	mi_query_research(q, "net_open", 2, NULL, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 	mi_out_reset(&o);
 	mi_query_stats(q, &o);
-	IX_CHECK(ix_json_ok(&o) == 0);
+	FUZZ_CHECK(ix_json_ok(&o) == 0);
 done:
 	mi_out_release(&o);
 	mi_query_close(q);

@@ -23,6 +23,7 @@
  */
 #include "../../mcp/mcp_int.h"
 #include "../../indexer/indexer.h"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,21 +31,6 @@
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#ifndef FUZZ_REPORT
-/* An invariant failed: libFuzzer saves the input when the process aborts. */
-static void fuzz_report(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
-	abort();
-}
-#define FUZZ_REPORT fuzz_report
-#endif
-
-/* Checks an invariant; on failure reports it and leaves through `done`. */
-#define JR_CHECK(c) do { \
-	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
-} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -217,41 +203,41 @@ static int jr_check_answer(const char *line, size_t len, const mi_buf *out)
 		/* Only requests with a valid id, jsonrpc and method always get
 		 * an answer (inline_only: nothing is deferred). */
 		const char *v = json_string_value(json_object_get(req, "jsonrpc"));
-		JR_CHECK(!(is_req && v && strcmp(v, "2.0") == 0));
+		FUZZ_CHECK(!(is_req && v && strcmp(v, "2.0") == 0));
 		rc = 0;
 		goto done;
 	}
-	JR_CHECK(mi_utf8_valid(out->buf, out->len));
+	FUZZ_CHECK(mi_utf8_valid(out->buf, out->len));
 	ans = json_loadb(out->buf, out->len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
-	JR_CHECK(ans && json_is_object(ans));
-	JR_CHECK(json_is_string(json_object_get(ans, "jsonrpc")) &&
+	FUZZ_CHECK(ans && json_is_object(ans));
+	FUZZ_CHECK(json_is_string(json_object_get(ans, "jsonrpc")) &&
 		 strcmp(json_string_value(json_object_get(ans, "jsonrpc")), "2.0") == 0);
 	aid = json_object_get(ans, "id");
-	JR_CHECK(aid != NULL);
+	FUZZ_CHECK(aid != NULL);
 	res = json_object_get(ans, "result");
 	err = json_object_get(ans, "error");
-	JR_CHECK((res != NULL) != (err != NULL));
+	FUZZ_CHECK((res != NULL) != (err != NULL));
 	if (err) {
-		JR_CHECK(json_is_object(err));
-		JR_CHECK(json_is_integer(json_object_get(err, "code")));
-		JR_CHECK(json_is_string(json_object_get(err, "message")));
-		JR_CHECK(json_string_length(json_object_get(err, "message")) > 0);
+		FUZZ_CHECK(json_is_object(err));
+		FUZZ_CHECK(json_is_integer(json_object_get(err, "code")));
+		FUZZ_CHECK(json_is_string(json_object_get(err, "message")));
+		FUZZ_CHECK(json_string_length(json_object_get(err, "message")) > 0);
 	} else {
-		JR_CHECK(json_is_object(res));
-		JR_CHECK(is_req && json_equal(aid, rid));
+		FUZZ_CHECK(json_is_object(res));
+		FUZZ_CHECK(is_req && json_equal(aid, rid));
 		if (strcmp(json_string_value(json_object_get(req, "method")),
 			   "tools/call") == 0) {
 			json_t *content = json_object_get(res, "content");
 			json_t *sc = json_object_get(res, "structuredContent");
 			json_t *first = json_array_get(content, 0);
-			JR_CHECK(json_is_array(content) && json_array_size(content) >= 1);
-			JR_CHECK(json_is_string(json_object_get(first, "text")));
-			JR_CHECK(!sc || json_is_object(sc));
-			JR_CHECK(json_is_boolean(json_object_get(res, "isError")));
+			FUZZ_CHECK(json_is_array(content) && json_array_size(content) >= 1);
+			FUZZ_CHECK(json_is_string(json_object_get(first, "text")));
+			FUZZ_CHECK(!sc || json_is_object(sc));
+			FUZZ_CHECK(json_is_boolean(json_object_get(res, "isError")));
 		}
 	}
 	if (is_req && err && json_is_object(req))
-		JR_CHECK(json_is_null(aid) || json_equal(aid, rid));
+		FUZZ_CHECK(json_is_null(aid) || json_equal(aid, rid));
 	rc = 0;
 done:
 	json_decref(req);
@@ -300,7 +286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = mi_mcp_handle(&ss, &in, &out, &call, NULL);
 		if (rc != 0 || call) {
 			free(line);
-			JR_CHECK(rc == 0 && call == NULL);
+			FUZZ_CHECK(rc == 0 && call == NULL);
 		}
 		if (jr_echo)
 			fprintf(stderr, "<- %.*s\n-> %s\n", (int)len, line,
@@ -310,8 +296,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc)
 			goto done;
 	}
-	JR_CHECK(sk.bad == 0);
-	JR_CHECK(ss.calls == NULL && ss.refs == 0);
+	FUZZ_CHECK(sk.bad == 0);
+	FUZZ_CHECK(ss.calls == NULL && ss.refs == 0);
 done:
 	mi_buf_release(&out);
 	mi_mcp_session_release(&ss);

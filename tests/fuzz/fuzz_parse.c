@@ -20,26 +20,12 @@
  */
 #include "../../indexer/indexer_int.h"
 #include "../../query/query.h"
+#include "fuzz.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef FUZZ_REPORT
-/* An invariant failed: libFuzzer saves the input when the process aborts. */
-static void fuzz_report(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
-	abort();
-}
-#define FUZZ_REPORT fuzz_report
-#endif
-
-/* Checks an invariant; on failure reports it and leaves through `done`. */
-#define PS_CHECK(c) do { \
-	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
-} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -93,41 +79,41 @@ static int ps_check_parsed(const char *src, size_t len, const mi_parsed *p,
 
 	for (size_t i = 0; i < p->nsyms; i++) {
 		const mi_symbol *s = &p->syms[i];
-		PS_CHECK(s->name && s->parent && s->sig && s->doc);
-		PS_CHECK(s->kind < MI_KIND__COUNT);
-		PS_CHECK(s->parent_idx >= -1 && s->parent_idx < (int32_t)i);
-		PS_CHECK(s->start_line >= 1 && s->start_line <= s->end_line);
-		PS_CHECK(s->end_line <= maxline);
-		PS_CHECK(s->start_byte <= s->end_byte && s->end_byte <= len);
-		PS_CHECK(ps_line_of(src, s->start_byte) == s->start_line);
-		PS_CHECK(s->body_byte == 0 || s->body_byte <= len);
-		PS_CHECK(s->body_line == 0 ||
+		FUZZ_CHECK(s->name && s->parent && s->sig && s->doc);
+		FUZZ_CHECK(s->kind < MI_KIND__COUNT);
+		FUZZ_CHECK(s->parent_idx >= -1 && s->parent_idx < (int32_t)i);
+		FUZZ_CHECK(s->start_line >= 1 && s->start_line <= s->end_line);
+		FUZZ_CHECK(s->end_line <= maxline);
+		FUZZ_CHECK(s->start_byte <= s->end_byte && s->end_byte <= len);
+		FUZZ_CHECK(ps_line_of(src, s->start_byte) == s->start_line);
+		FUZZ_CHECK(s->body_byte == 0 || s->body_byte <= len);
+		FUZZ_CHECK(s->body_line == 0 ||
 			 (s->body_line >= s->start_line && s->body_line <= s->end_line));
 		if (utf8)
-			PS_CHECK(mi_utf8_valid(s->name, strlen(s->name)) &&
+			FUZZ_CHECK(mi_utf8_valid(s->name, strlen(s->name)) &&
 				 mi_utf8_valid(s->parent, strlen(s->parent)) &&
 				 mi_utf8_valid(s->sig, strlen(s->sig)) &&
 				 mi_utf8_valid(s->doc, strlen(s->doc)));
 	}
 	for (size_t i = 0; i < p->nrefs; i++) {
 		const mi_ref *r = &p->refs[i];
-		PS_CHECK(r->callee != NULL);
-		PS_CHECK(r->caller_idx >= -1 && r->caller_idx < (int32_t)p->nsyms);
-		PS_CHECK(r->line >= 1 && r->line <= maxline);
-		PS_CHECK(r->line_byte <= len &&
+		FUZZ_CHECK(r->callee != NULL);
+		FUZZ_CHECK(r->caller_idx >= -1 && r->caller_idx < (int32_t)p->nsyms);
+		FUZZ_CHECK(r->line >= 1 && r->line <= maxline);
+		FUZZ_CHECK(r->line_byte <= len &&
 			 (r->line_byte == 0 || src[r->line_byte - 1] == '\n'));
-		PS_CHECK(ps_line_of(src, r->line_byte) == r->line);
+		FUZZ_CHECK(ps_line_of(src, r->line_byte) == r->line);
 		if (utf8)
-			PS_CHECK(mi_utf8_valid(r->callee, strlen(r->callee)));
+			FUZZ_CHECK(mi_utf8_valid(r->callee, strlen(r->callee)));
 	}
 	for (size_t i = 0; i < p->ndiags; i++) {
 		const mi_diag *d = &p->diags[i];
-		PS_CHECK(d->msg && d->msg[0]);
+		FUZZ_CHECK(d->msg && d->msg[0]);
 		/* Line 0: about the whole file ("N more syntax errors"). */
-		PS_CHECK(d->line <= maxline);
-		PS_CHECK(d->severity == 'E' || d->severity == 'W' || d->severity == 'H');
+		FUZZ_CHECK(d->line <= maxline);
+		FUZZ_CHECK(d->severity == 'E' || d->severity == 'W' || d->severity == 'H');
 		if (utf8)
-			PS_CHECK(mi_utf8_valid(d->msg, strlen(d->msg)));
+			FUZZ_CHECK(mi_utf8_valid(d->msg, strlen(d->msg)));
 	}
 	return 0;
 done:
@@ -138,9 +124,9 @@ done:
  * when the source was. */
 static int ps_check_out(const mi_out *o, bool utf8)
 {
-	PS_CHECK(ps_json_ok(&o->json));
+	FUZZ_CHECK(ps_json_ok(&o->json));
 	if (utf8)
-		PS_CHECK(mi_utf8_valid(mi_buf_str(&o->text), o->text.len));
+		FUZZ_CHECK(mi_utf8_valid(mi_buf_str(&o->text), o->text.len));
 	return 0;
 done:
 	return -1;
@@ -164,10 +150,10 @@ static int ps_run(int lang, unsigned opt, const char *src, size_t len)
 	ps_path(lang, opt & 1, path, sizeof path);
 
 	rc = mi_parse_source(lang, src, len, &p);
-	PS_CHECK(rc == 0 || rc == MI_ERR_PARSE);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_PARSE);
 	if (rc)
 		goto done;
-	PS_CHECK(ps_check_parsed(src, len, &p, utf8) == 0);
+	FUZZ_CHECK(ps_check_parsed(src, len, &p, utf8) == 0);
 
 	/* The stored outline, served, is the default view byte for byte (or,
 	 * when it cannot serve, the default cap cut the view). */
@@ -186,7 +172,7 @@ static int ps_run(int lang, unsigned opt, const char *src, size_t len)
 		}
 		mi_out_release(&st);
 		mi_out_release(&served);
-		PS_CHECK(same);
+		FUZZ_CHECK(same);
 	}
 
 	vo.all = opt & 2;
@@ -197,8 +183,8 @@ static int ps_run(int lang, unsigned opt, const char *src, size_t len)
 	for (size_t m = 0; m < 3; m++) {
 		vo.mode = modes[m];
 		rc = mi_render_view(path, src, len, &p, &vo, &o);
-		PS_CHECK(rc == 0 && !o.is_error);
-		PS_CHECK(ps_check_out(&o, utf8) == 0);
+		FUZZ_CHECK(rc == 0 && !o.is_error);
+		FUZZ_CHECK(ps_check_out(&o, utf8) == 0);
 	}
 
 	/* Expand the first symbols by name, qualified name and line, and a
@@ -218,18 +204,18 @@ static int ps_run(int lang, unsigned opt, const char *src, size_t len)
 			if (!sel.len)
 				continue;
 			rc = mi_render_expand(path, src, len, &p, sel.buf, what, &vo, &o);
-			PS_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
-			PS_CHECK(ps_check_out(&o, utf8) == 0);
+			FUZZ_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
+			FUZZ_CHECK(ps_check_out(&o, utf8) == 0);
 			/* A symbol looked up by its line is always found. */
 			if (form == 2)
-				PS_CHECK(rc == 0 && !o.is_error);
+				FUZZ_CHECK(rc == 0 && !o.is_error);
 		}
 	}
 	mi_buf_reset(&sel);
 	mi_buf_addf(&sel, "line:%u", mi_count_lines(src, len) + 2);
 	rc = mi_render_expand(path, src, len, &p, sel.buf, "all", &vo, &o);
-	PS_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
-	PS_CHECK(ps_check_out(&o, utf8) == 0);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_NOTFOUND || rc == MI_ERR_ARG);
+	FUZZ_CHECK(ps_check_out(&o, utf8) == 0);
 done:
 	mi_buf_release(&sel);
 	mi_out_release(&o);

@@ -15,25 +15,11 @@
  * there.
  */
 #include "../../format/format.h"
+#include "fuzz.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef FUZZ_REPORT
-/* An invariant failed: libFuzzer saves the input when the process aborts. */
-static void fuzz_report(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", file, line, what);
-	abort();
-}
-#define FUZZ_REPORT fuzz_report
-#endif
-
-/* Checks an invariant; on failure reports it and leaves through `done`. */
-#define REC_CHECK(c) do { \
-	if (!(c)) { FUZZ_REPORT(#c, __FILE__, __LINE__); goto done; } \
-} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -139,62 +125,62 @@ static int rec_decode_any(const uint8_t *data, size_t size)
 	memset(&f2, 0, sizeof f2);
 
 	rc = mi_symbol_decode(data, size, &s1, &own);
-	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
 	if (rc == 0) {
-		REC_CHECK(s1.name && s1.parent && s1.sig && s1.doc);
-		REC_CHECK(s1.kind < MI_KIND__COUNT);
+		FUZZ_CHECK(s1.name && s1.parent && s1.sig && s1.doc);
+		FUZZ_CHECK(s1.kind < MI_KIND__COUNT);
 		mi_symbol_encode(&s1, &b);
-		REC_CHECK(mi_symbol_decode(b.buf, b.len, &s2, &own) == 0);
-		REC_CHECK(rec_sym_eq(&s1, &s2));
+		FUZZ_CHECK(mi_symbol_decode(b.buf, b.len, &s2, &own) == 0);
+		FUZZ_CHECK(rec_sym_eq(&s1, &s2));
 	}
 
 	mi_buf_reset(&b);
 	rc = mi_ref_decode(data, size, &r1, &own);
-	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
 	if (rc == 0) {
-		REC_CHECK(r1.callee != NULL);
+		FUZZ_CHECK(r1.callee != NULL);
 		mi_ref_encode(&r1, &b);
-		REC_CHECK(mi_ref_decode(b.buf, b.len, &r2, &own) == 0);
-		REC_CHECK(rec_ref_eq(&r1, &r2));
+		FUZZ_CHECK(mi_ref_decode(b.buf, b.len, &r2, &own) == 0);
+		FUZZ_CHECK(rec_ref_eq(&r1, &r2));
 	}
 
 	mi_buf_reset(&b);
 	rc = mi_file_decode(data, size, &f1);
-	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
-	REC_CHECK(rc == 0 || (f1.diags == NULL && f1.ndiags == 0));
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	FUZZ_CHECK(rc == 0 || (f1.diags == NULL && f1.ndiags == 0));
 	if (rc == 0) {
 		for (uint32_t i = 0; i < f1.ndiags; i++)
-			REC_CHECK(f1.diags[i].msg != NULL);
+			FUZZ_CHECK(f1.diags[i].msg != NULL);
 		mi_file_encode(&f1, &b);
-		REC_CHECK(mi_file_decode(b.buf, b.len, &f2) == 0);
-		REC_CHECK(rec_file_eq(&f1, &f2));
+		FUZZ_CHECK(mi_file_decode(b.buf, b.len, &f2) == 0);
+		FUZZ_CHECK(rec_file_eq(&f1, &f2));
 	}
 
 	mi_buf_reset(&b);
 	rc = mi_chunk_decode(data, size, &c1);
-	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
 	if (rc == 0) {
 		/* Decoded strings point into the input. */
-		REC_CHECK(!c1.name_len || ((const uint8_t *)c1.name >= data &&
+		FUZZ_CHECK(!c1.name_len || ((const uint8_t *)c1.name >= data &&
 			  (const uint8_t *)c1.name + c1.name_len <= data + size));
-		REC_CHECK(!c1.syms_len || ((const uint8_t *)c1.syms >= data &&
+		FUZZ_CHECK(!c1.syms_len || ((const uint8_t *)c1.syms >= data &&
 			  (const uint8_t *)c1.syms + c1.syms_len <= data + size));
 		mi_chunk_encode(&c1, &b);
-		REC_CHECK(mi_chunk_decode(b.buf, b.len, &c2) == 0);
-		REC_CHECK(rec_chunk_eq(&c1, &c2));
+		FUZZ_CHECK(mi_chunk_decode(b.buf, b.len, &c2) == 0);
+		FUZZ_CHECK(rec_chunk_eq(&c1, &c2));
 	}
 
 	mi_buf_reset(&b);
 	mi_outline_rec o1, o2;
 	rc = mi_outline_decode(data, size, &o1);
-	REC_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
+	FUZZ_CHECK(rc == 0 || rc == MI_ERR_CORRUPT);
 	if (rc == 0) {
 		/* The text points into the input. */
-		REC_CHECK(o1.text && (const uint8_t *)o1.text >= data &&
+		FUZZ_CHECK(o1.text && (const uint8_t *)o1.text >= data &&
 			  (const uint8_t *)o1.text + o1.text_len <= data + size);
 		mi_outline_encode(&o1, &b);
-		REC_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
-		REC_CHECK(rec_outline_eq(&o1, &o2));
+		FUZZ_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
+		FUZZ_CHECK(rec_outline_eq(&o1, &o2));
 	}
 
 	if (size == MI_TERM_STATS_SIZE) {
@@ -202,8 +188,8 @@ static int rec_decode_any(const uint8_t *data, size_t size)
 		uint8_t enc[MI_TERM_STATS_SIZE];
 		if (mi_term_stats_decode(data, size, &ts) == 0) {
 			mi_term_stats_encode(&ts, enc);
-			REC_CHECK(mi_term_stats_decode(enc, sizeof enc, &ts2) == 0);
-			REC_CHECK(ts.df == ts2.df && ts.ub_code == ts2.ub_code &&
+			FUZZ_CHECK(mi_term_stats_decode(enc, sizeof enc, &ts2) == 0);
+			FUZZ_CHECK(ts.df == ts2.df && ts.ub_code == ts2.ub_code &&
 				  ts.ub_docs == ts2.ub_docs);
 		}
 	}
@@ -251,8 +237,8 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 	s.body_byte = rec_u32(&r, 4);
 	s.body_line = rec_u32(&r, 4);
 	mi_symbol_encode(&s, &b);
-	REC_CHECK(mi_symbol_decode(b.buf, b.len, &s2, &own) == 0);
-	REC_CHECK(rec_sym_eq(&s, &s2));
+	FUZZ_CHECK(mi_symbol_decode(b.buf, b.len, &s2, &own) == 0);
+	FUZZ_CHECK(rec_sym_eq(&s, &s2));
 
 	mi_buf_reset(&b);
 	memset(&ref, 0, sizeof ref);
@@ -262,8 +248,8 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 	ref.kind = (uint8_t)rec_u32(&r, 1);
 	ref.line_byte = rec_u32(&r, 4);
 	mi_ref_encode(&ref, &b);
-	REC_CHECK(mi_ref_decode(b.buf, b.len, &ref2, &own) == 0);
-	REC_CHECK(rec_ref_eq(&ref, &ref2));
+	FUZZ_CHECK(mi_ref_decode(b.buf, b.len, &ref2, &own) == 0);
+	FUZZ_CHECK(rec_ref_eq(&ref, &ref2));
 
 	mi_buf_reset(&b);
 	mi_outline_rec o = {0}, o2;
@@ -274,8 +260,8 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 	o.nsyms = rec_u32(&r, 4);
 	o.saved = (int32_t)rec_u32(&r, 4);
 	mi_outline_encode(&o, &b);
-	REC_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
-	REC_CHECK(rec_outline_eq(&o, &o2));
+	FUZZ_CHECK(mi_outline_decode(b.buf, b.len, &o2) == 0);
+	FUZZ_CHECK(rec_outline_eq(&o, &o2));
 
 	mi_buf_reset(&b);
 	f.file_id = rec_u32(&r, 4);
@@ -296,8 +282,8 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 		diags[i].msg = rec_str(&r, &own);
 	}
 	mi_file_encode(&f, &b);
-	REC_CHECK(mi_file_decode(b.buf, b.len, &f2) == 0);
-	REC_CHECK(rec_file_eq(&f, &f2));
+	FUZZ_CHECK(mi_file_decode(b.buf, b.len, &f2) == 0);
+	FUZZ_CHECK(rec_file_eq(&f, &f2));
 
 	mi_buf_reset(&b);
 	memset(&c, 0, sizeof c);
@@ -320,8 +306,8 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 	c.doc = cstr[3]; c.doc_len = cl[3];
 	c.syms = cstr[4]; c.syms_len = cl[4];
 	mi_chunk_encode(&c, &b);
-	REC_CHECK(mi_chunk_decode(b.buf, b.len, &c2) == 0);
-	REC_CHECK(rec_chunk_eq(&c, &c2));
+	FUZZ_CHECK(mi_chunk_decode(b.buf, b.len, &c2) == 0);
+	FUZZ_CHECK(rec_chunk_eq(&c, &c2));
 
 	/* Varints: put -> get is the identity, and get never reads past end. */
 	v = (uint64_t)rec_u32(&r, 4) << 32 | rec_u32(&r, 4);
@@ -330,16 +316,16 @@ static int rec_round_trip(const uint8_t *data, size_t size)
 		const uint8_t *q = vb;
 		uint64_t got = 0;
 		size_t n = mi_varint_put(vb, v);
-		REC_CHECK(n >= 1 && n <= 10);
-		REC_CHECK(mi_varint_get(&q, vb + n, &got) && got == v && q == vb + n);
+		FUZZ_CHECK(n >= 1 && n <= 10);
+		FUZZ_CHECK(mi_varint_get(&q, vb + n, &got) && got == v && q == vb + n);
 		q = vb;
-		REC_CHECK(n == 1 || !mi_varint_get(&q, vb + n - 1, &got));
+		FUZZ_CHECK(n == 1 || !mi_varint_get(&q, vb + n - 1, &got));
 	}
 	{
 		const uint8_t *q = data, *e = data + size;
 		uint64_t got;
 		while (q < e && mi_varint_get(&q, e, &got))
-			REC_CHECK(q <= e);
+			FUZZ_CHECK(q <= e);
 	}
 done:
 	mi_file_rec_release(&f2);
