@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 case $MCPIDX in /*) ;; *) MCPIDX=$(pwd)/$MCPIDX ;; esac
 cd "$T" && MCPIDX="$MCPIDX" PYTHONPATH="$here" python3 - "$T" <<'PY'
 import json, os, shutil, subprocess, sys
-from mcptest import Http, INIT, fail, build, MCPIDX
+from mcptest import Http, INIT, fail, build, text, MCPIDX
 
 tmp = sys.argv[1]
 repo = tmp + "/repo"
@@ -57,10 +57,6 @@ class Session:
         if "result" not in m:
             fail("%s: %r" % (name, m))
         return m["result"]
-
-
-def text(r):
-    return "".join(c.get("text", "") for c in r["content"])
 
 
 def expect_ok(r, what):
