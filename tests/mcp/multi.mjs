@@ -15,38 +15,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assert, eq, finish, run as runCase, text } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const top = path.resolve(here, '../..');
 const MCPIDX = process.env.MCPIDX || path.join(top, 'mcpidx');
-const filter = process.argv[2] || '';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpidx-multi-'));
 const app = path.join(tmp, 'app');
 const shapes = path.join(tmp, 'shapes');
 const bare = path.join(tmp, 'bare');          // never indexed
 const ws = path.join(tmp, 'ws.txt');
 
-let failures = 0;
-function assert(cond, why) { if (!cond) throw new Error(why); }
-function eq(a, b, what) {
-  assert(JSON.stringify(a) === JSON.stringify(b),
-    `${what}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`);
-}
-function text(r) { return (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join(''); }
 
-async function run(name, fn, timeoutMs = 20000) {
-  name = `multi/${name}`;
-  if (filter && !name.includes(filter)) return;
-  const t0 = Date.now();
-  let timer;
-  try {
-    await Promise.race([fn(), new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs); })]);
-    console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL ${name}: ${String(e && e.message || e).replace(/\n/g, ' ').slice(0, 400)}`);
-  } finally { clearTimeout(timer); }
-}
+const run = (name, fn, timeoutMs) => runCase(`multi/${name}`, fn, timeoutMs);
 
 async function stdioClient(args) {
   const transport = new StdioClientTransport({
@@ -236,4 +217,4 @@ await run('cli/workspace-errors', async () => {
 
 await c.close();
 fs.rmSync(tmp, { recursive: true, force: true });
-process.exit(failures ? 1 : 0);
+finish();

@@ -15,11 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assert, eq, finish, run, text } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const top = path.resolve(here, '../..');
 const MCPIDX = process.env.MCPIDX || path.join(top, 'mcpidx');
-const filter = process.argv[2] || '';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpidx-mcp-'));
 const repo = path.join(tmp, 'repo');          // fixture copy, indexed
 const empty = path.join(tmp, 'empty');        // never indexed
@@ -30,14 +30,7 @@ const TOOLS = ['read_file', 'expand_at', 'goto_definition', 'find_references',
   'code_research', 'search_code', 'search_docs', 'index_status', 'index_codebase',
   'context_pack', 'changed_symbols'];
 
-let failures = 0;
 const results = [];
-function assert(cond, why) { if (!cond) throw new Error(why); }
-function eq(a, b, what) {
-  assert(JSON.stringify(a) === JSON.stringify(b),
-    `${what}: expected ${JSON.stringify(b)}, got ${JSON.stringify(a)}`);
-}
-function text(r) { return (r.content || []).map((c) => c.text || '').join(''); }
 
 function build(dir, extra = []) {
   execFileSync(MCPIDX, ['build', dir, ...extra], { stdio: 'pipe' });
@@ -107,19 +100,6 @@ function rawServer(index, args = []) {
     },
     close() { p.stdin.end(); return exited; },
   };
-}
-
-async function run(name, fn, timeoutMs = 20000) {
-  if (filter && !name.includes(filter)) return;
-  const t0 = Date.now();
-  let timer;
-  try {
-    await Promise.race([fn(), new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs); })]);
-    console.log(`PASS ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL ${name}: ${String(e && e.message || e).replace(/\n/g, ' ').slice(0, 400)}`);
-  } finally { clearTimeout(timer); }
 }
 
 // ---- setup --------------------------------------------------------------------
@@ -701,4 +681,4 @@ await run('http/refuses-non-loopback-bind', async () => {
 });
 
 fs.rmSync(tmp, { recursive: true, force: true });
-process.exit(failures ? 1 : 0);
+finish();
