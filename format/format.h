@@ -946,6 +946,8 @@ enum {
 	MI_TF_PDOC,    /* parameter descriptions and enum values */
 	MI_TF_SERVER,  /* the server's name, title and first line of instructions */
 	MI_TF_ALIAS,   /* task phrasings: the host's model or the servers file */
+	MI_TF_INITIALS,/* initials of runs of its name's parts: list_pull_requests
+			* gives "lp lpr pr" (and "prs"), what "PR" and "PRs" say */
 	MI_TF__COUNT
 };
 
@@ -955,6 +957,8 @@ typedef struct mi_tool_bm25 {
 	float b[MI_TF__COUNT];  /* length normalisation per field */
 	float name_cover;       /* a score grows by name_cover x the share of the
 				 * tool's name terms the query says */
+	float diverse;          /* 0-1: how much a tool that matches only query
+				 * words already matched by tools above it sinks */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
 
