@@ -464,7 +464,7 @@ TEST(framed_sources)
 	/* Flip one byte inside the second frame (found by its bytes: the
 	 * frames follow the directory of their lengths). */
 	const uint8_t *p = (const uint8_t *)stored.buf + 1, *end = p + stored.len - 1;
-	uint64_t len, fs, l0 = 0, l1 = 0;
+	uint64_t len = 0, fs = 1, l0 = 0, l1 = 0;
 	CHECK(mi_varint_get(&p, end, &len) && mi_varint_get(&p, end, &fs) && fs == MI_SRC_FRAME);
 	CHECK(mi_varint_get(&p, end, &l0) && mi_varint_get(&p, end, &l1) && !(l0 & 1) && !(l1 & 1));
 	uint64_t skip;
