@@ -7,7 +7,8 @@
 # targets; does not fail on a missed target.  See bench/mcp/bench.mjs.
 # Nothing is written into the corpus: the index and the GNU Global database
 # live under $(B)/bench.  BENCH_MCP_N sets the calls per tool; KERNEL=full
-# measures on the whole linux-source-6.1 tree instead of the subset.
+# measures on the whole linux-source-6.1 tree instead of the subset;
+# BENCH_MCP_OURS_ONLY=1 leaves the peers out (before/after runs of a change).
 
 BENCH_MCP_N ?= 1000
 
@@ -33,5 +34,6 @@ bench-mcp: mcpidx
 		(cd "$$linux" && gtags -q "$$db") || rm -rf "$$db"; \
 	fi; \
 	node bench/mcp/bench.mjs $(B)/bench/mcp/mcpidx $(B)/bench/linux-index$$sfx "$$linux" $(BENCH_MCP_N) \
-		--gtags $(B)/bench/linux-gtags$$sfx --out $(B)/bench/mcp/result.json > $(B)/bench/mcp/summary.txt; \
+		--gtags $(B)/bench/linux-gtags$$sfx --out $(B)/bench/mcp/result.json \
+		$(if $(BENCH_MCP_OURS_ONLY),--ours-only) > $(B)/bench/mcp/summary.txt; \
 	cat $(B)/bench/mcp/summary.txt

@@ -1,5 +1,5 @@
-# bench/tools.mk - `make bench-tools`: find_tools over the catalogs of 23
-# real npm MCP servers (bench/tools/catalogs, 245 tools) and a 10,000-tool
+# bench/tools.mk - `make bench-tools`: find_tools over the catalogs of 36
+# real npm MCP servers (bench/tools/catalogs, 660 tools) and a 10,000-tool
 # catalog (the same servers replicated under new names): recall@5 of the
 # query set by slice and half beside SQLite FTS5 bm25 over the same tool
 # texts, latency p50/p99, private memory, tokens per task.  Prints; does not

@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 11         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 12         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -471,6 +471,26 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  */
 #define MI_VAL_RAW 0
 #define MI_VAL_ZSTD 1
+/*
+ * A source over MI_SRC_FRAME bytes is stored in frames of that many bytes,
+ * each packed on its own (MI_VAL_FRAMES; docs/format.md), so a reader that
+ * needs a few lines of a large file unpacks only the frames holding them:
+ * mi_src_span gives the bytes of path's source from off on, at least want
+ * of them (fewer at its end; more when the frames hold more), in *bytes and
+ * *n, and its whole length in *total; off past the end gives *n = 0.  The
+ * bytes live until the transaction ends.  mi_get of MI_DB_SRC still gives
+ * the whole file.  MI_ERR_NOTFOUND, MI_ERR_DAMAGED.
+ */
+#define MI_VAL_FRAMES 2
+#define MI_SRC_FRAME 8192
+int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
+		const char **bytes, size_t *n, size_t *total);
+/* Unpacks the frames of path's source (of len bytes) that hold [from, to)
+ * into the same places of buf (len bytes), and says which bytes of buf now
+ * hold the source: [*got_from, *got_to) (all of it when the source is one
+ * piece).  MI_ERR_DAMAGED also when the source is not len bytes long. */
+int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
+		char *buf, size_t len, size_t *got_from, size_t *got_to);
 bool mi_db_packed(int db);
 /* Appends v as db stores it in st (packed, or as is) to out; thread-safe,
  * for values prepared on worker threads and put with mi_put_stored. */
@@ -830,7 +850,22 @@ typedef struct mi_view_opts {
 	const mi_view_note *line_notes; /* V* lines from outside the source by symbol
 					 * line (outline, compact, expand docs|all) */
 	size_t nline_notes;    /* how many */
+	struct mi_src_window *window; /* expand: src holds only part of the file */
 } mi_view_opts;
+
+/*
+ * Part of a source an expansion may be rendered from (mi_view_opts.window):
+ * the source buffer holds the file's bytes at their places only in
+ * [from, to), from a line start to a line end (or the end of the file),
+ * where from starts line line0 of a file of nlines lines.  A rendering that
+ * needs a line outside sets short_of_lines; the caller then renders again
+ * from the whole source, so the answer never depends on the window.
+ */
+typedef struct mi_src_window {
+	size_t from, to;
+	uint32_t line0, nlines;
+	bool short_of_lines;
+} mi_src_window;
 
 /*
  * Folded view of a parsed file, without an index (mcpidx outline FILE, what
@@ -928,6 +963,8 @@ enum {
 	MI_TF_PDOC,    /* parameter descriptions and enum values */
 	MI_TF_SERVER,  /* the server's name, title and first line of instructions */
 	MI_TF_ALIAS,   /* task phrasings: the host's model or the servers file */
+	MI_TF_INITIALS,/* initials of runs of its name's parts: list_pull_requests
+			* gives "lp lpr pr" (and "prs"), what "PR" and "PRs" say */
 	MI_TF__COUNT
 };
 
@@ -937,6 +974,8 @@ typedef struct mi_tool_bm25 {
 	float b[MI_TF__COUNT];  /* length normalisation per field */
 	float name_cover;       /* a score grows by name_cover x the share of the
 				 * tool's name terms the query says */
+	float diverse;          /* 0-1: how much a tool that matches only query
+				 * words already matched by tools above it sinks */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
 

@@ -1151,11 +1151,12 @@ static int load_dicts(mi_env *e, bool writer)
 	return rc ? map_err(rc, e->slot) : 0;
 }
 
-int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
+/* v as one piece: MI_VAL_ZSTD or MI_VAL_RAW. */
+static void pack_one(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
 {
 	if (!packed(st, db)) {
 		mi_buf_add(out, v, vl);
-		return 0;
+		return;
 	}
 	size_t at = out->len;
 	if (vl >= PACK_MIN) {
@@ -1175,11 +1176,145 @@ int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
 			out->buf[at] = MI_VAL_ZSTD;
 			out->len = at + 1 + n;
 			out->buf[out->len] = 0;
-			return 0;
+			return;
 		}
 	}
 	mi_buf_addc(out, MI_VAL_RAW);
 	mi_buf_add(out, v, vl);
+	return;
+}
+
+static void put_varint(mi_buf *b, uint64_t v)
+{
+	uint8_t tmp[10];
+	mi_buf_add(b, tmp, mi_varint_put(tmp, v));
+}
+
+/* A source over MI_SRC_FRAME bytes: MI_VAL_FRAMES, varint length, varint
+ * frame size, then per frame varint (stored length << 1 | raw), then the
+ * frames, each a zstd frame of its bytes (with the checksum and the
+ * dictionary) or, when that does not shrink it, the bytes as they are. */
+static void pack_frames(mi_store *st, const void *v, size_t vl, mi_buf *out)
+{
+	size_t nf = (vl + MI_SRC_FRAME - 1) / MI_SRC_FRAME;
+	mi_buf body = {0}, one = {0};
+	mi_buf_addc(out, MI_VAL_FRAMES);
+	put_varint(out, vl);
+	put_varint(out, MI_SRC_FRAME);
+	for (size_t f = 0; f < nf; f++) {
+		size_t off = f * MI_SRC_FRAME, n = vl - off < MI_SRC_FRAME ? vl - off : MI_SRC_FRAME;
+		mi_buf_reset(&one);
+		pack_one(st, MI_DB_SRC, (const char *)v + off, n, &one);
+		/* one = tag byte + frame or bytes */
+		bool raw = one.buf[0] != MI_VAL_ZSTD;
+		put_varint(out, (uint64_t)(one.len - 1) << 1 | raw);
+		mi_buf_add(&body, one.buf + 1, one.len - 1);
+	}
+	mi_buf_add(out, body.buf, body.len);
+	mi_buf_release(&body);
+	mi_buf_release(&one);
+}
+
+int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
+{
+	if (db == MI_DB_SRC && packed(st, db) && vl > MI_SRC_FRAME)
+		pack_frames(st, v, vl, out);
+	else
+		pack_one(st, db, v, vl, out);
+	return 0;
+}
+
+/* Decompresses the zstd frame p[0..pl), which must hold exactly n bytes,
+ * into out: 0 or MI_ERR_DAMAGED. */
+static int unzstd(mi_txn *t, const uint8_t *p, size_t pl, char *out, size_t n)
+{
+	zctx *z = zget();
+	size_t got;
+	unsigned id = ZSTD_getDictID_fromFrame(p, pl);
+	ZSTD_DDict *dd = NULL;
+	for (int db = 0; db < MI_DB__COUNT && id; db++)
+		if (t->e->ddict[db] && ZSTD_getDictID_fromDDict(t->e->ddict[db]) == id)
+			dd = t->e->ddict[db];
+	if (id && !dd)
+		got = (size_t)-1; /* a dictionary this index does not hold */
+	else if (dd)
+		got = ZSTD_decompress_usingDDict(z->d, out, n, p, pl, dd);
+	else
+		got = ZSTD_decompressDCtx(z->d, out, n, p, pl);
+	return ZSTD_isError(got) || got != n ? MI_ERR_DAMAGED : 0;
+}
+
+/* A read transaction's map does not change: a value unpacked lately (a
+ * block of symbols read again for its next record, the frame of a source
+ * that holds the next reference) is reused.  key is where its packed bytes
+ * start in the map. */
+static txn_buf *txn_buf_find(mi_txn *t, const void *key, size_t len)
+{
+	int look = 0;
+	for (txn_buf *b = t->write ? NULL : t->bufs; b && look < 4; b = b->next, look++)
+		if (b->src == key && b->len == len)
+			return b;
+	return NULL;
+}
+
+static txn_buf *txn_buf_new(mi_txn *t, const void *key, size_t len)
+{
+	txn_buf *b = mi_xmalloc(sizeof(*b) + len + 1);
+	b->data[len] = 0;
+	b->src = key;
+	b->len = len;
+	b->next = t->bufs;
+	t->bufs = b;
+	return b;
+}
+
+/* A framed value's layout (see pack_frames). */
+typedef struct frames {
+	uint64_t len, fsize, nf;  /* bytes, bytes per frame, frames */
+	const uint8_t *dir;       /* the per-frame varints */
+	const uint8_t *data, *end;/* the frames */
+} frames;
+
+static int frames_open(const MDB_val *v, frames *f)
+{
+	const uint8_t *p = (const uint8_t *)v->mv_data + 1, *end = p + v->mv_size - 1;
+	uint64_t x;
+	if (!mi_varint_get(&p, end, &f->len) || !mi_varint_get(&p, end, &f->fsize) ||
+	    f->len > PACK_MAX || f->fsize == 0 || f->fsize > PACK_MAX)
+		return MI_ERR_DAMAGED;
+	f->nf = (f->len + f->fsize - 1) / f->fsize;
+	f->dir = p;
+	for (uint64_t i = 0; i < f->nf; i++)
+		if (!mi_varint_get(&p, end, &x))
+			return MI_ERR_DAMAGED;
+	f->data = p;
+	f->end = end;
+	return 0;
+}
+
+/* Unpacks frames [a, b) of f into out (room for their bytes). */
+static int frames_read(mi_txn *t, const frames *f, uint64_t a, uint64_t b, char *out)
+{
+	const uint8_t *d = f->dir, *p = f->data;
+	uint64_t x;
+	for (uint64_t i = 0; i < b; i++) {
+		mi_varint_get(&d, f->end, &x); /* checked by frames_open */
+		uint64_t sl = x >> 1;
+		if (sl > (uint64_t)(f->end - p))
+			return MI_ERR_DAMAGED;
+		if (i >= a) {
+			size_t n = i + 1 < f->nf ? f->fsize : f->len - i * f->fsize;
+			if (x & 1) {
+				if (sl != n)
+					return MI_ERR_DAMAGED;
+				memcpy(out, p, n);
+			} else if (unzstd(t, p, sl, out, n)) {
+				return MI_ERR_DAMAGED;
+			}
+			out += n;
+		}
+		p += sl;
+	}
 	return 0;
 }
 
@@ -1194,45 +1329,32 @@ static int unpack(mi_txn *t, MDB_val *v)
 		v->mv_size--;
 		return 0;
 	}
-	if (p[0] != MI_VAL_ZSTD)
-		return MI_ERR_DAMAGED;
-	unsigned long long n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
-	if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR || n > PACK_MAX)
-		return MI_ERR_DAMAGED;
-	/* A read transaction's map does not change: a value unpacked lately
-	 * (a block of symbols read again for its next record) is reused. */
-	int look = 0;
-	for (txn_buf *b = t->write ? NULL : t->bufs; b && look < 4; b = b->next, look++)
-		if (b->src == v->mv_data && b->len == (size_t)n) {
-			v->mv_data = b->data;
-			v->mv_size = b->len;
-			return 0;
-		}
-	txn_buf *b = mi_xmalloc(sizeof(*b) + (size_t)n + 1);
-	zctx *z = zget();
-	size_t got;
-	unsigned id = ZSTD_getDictID_fromFrame(p + 1, v->mv_size - 1);
-	ZSTD_DDict *dd = NULL;
-	for (int db = 0; db < MI_DB__COUNT && id; db++)
-		if (t->e->ddict[db] && ZSTD_getDictID_fromDDict(t->e->ddict[db]) == id)
-			dd = t->e->ddict[db];
-	if (id && !dd)
-		got = (size_t)-1; /* a dictionary this index does not hold */
-	else if (dd)
-		got = ZSTD_decompress_usingDDict(z->d, b->data, (size_t)n, p + 1, v->mv_size - 1, dd);
-	else
-		got = ZSTD_decompressDCtx(z->d, b->data, (size_t)n, p + 1, v->mv_size - 1);
-	if (ZSTD_isError(got) || got != n) {
-		free(b);
+	unsigned long long n;
+	frames f;
+	if (p[0] == MI_VAL_FRAMES) {
+		if (frames_open(v, &f))
+			return MI_ERR_DAMAGED;
+		n = f.len;
+	} else if (p[0] == MI_VAL_ZSTD) {
+		n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
+		if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR || n > PACK_MAX)
+			return MI_ERR_DAMAGED;
+	} else {
 		return MI_ERR_DAMAGED;
 	}
-	b->data[n] = 0;
-	b->src = v->mv_data;
-	b->len = (size_t)n;
-	b->next = t->bufs;
-	t->bufs = b;
+	txn_buf *b = txn_buf_find(t, v->mv_data, (size_t)n);
+	if (!b) {
+		b = txn_buf_new(t, v->mv_data, (size_t)n);
+		int rc = p[0] == MI_VAL_FRAMES ? frames_read(t, &f, 0, f.nf, b->data) :
+			 unzstd(t, p + 1, v->mv_size - 1, b->data, (size_t)n);
+		if (rc) {
+			t->bufs = b->next;
+			free(b);
+			return rc;
+		}
+	}
 	v->mv_data = b->data;
-	v->mv_size = (size_t)n;
+	v->mv_size = b->len;
 	return 0;
 }
 
@@ -1412,6 +1534,94 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 		return rc;
 	*val = v.mv_data;
 	*vlen = v.mv_size;
+	return 0;
+}
+
+int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
+		const char **bytes, size_t *n, size_t *total)
+{
+	MDB_val k = {pl, (void *)path}, v;
+	if (pl == 0 || pl > 511)
+		return MI_ERR_NOTFOUND;
+	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, &v);
+	if (rc || slot_faulted(t->e->slot))
+		return map_err(rc, t->e->slot);
+	if (!in_map(t->vlo, t->vhi, &v))
+		return MI_ERR_DAMAGED;
+	frames f;
+	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
+		/* one piece: all of it */
+		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &v)))
+			return rc;
+		*total = v.mv_size;
+		*bytes = (const char *)v.mv_data + (off < v.mv_size ? off : v.mv_size);
+		*n = off < v.mv_size ? v.mv_size - off : 0;
+		return 0;
+	}
+	if (frames_open(&v, &f))
+		return MI_ERR_DAMAGED;
+	*total = (size_t)f.len;
+	if (off >= f.len) {
+		*bytes = "";
+		*n = 0;
+		return 0;
+	}
+	uint64_t last = want ? (off + want - 1 < f.len ? off + want - 1 : f.len - 1) : off;
+	uint64_t a = off / f.fsize, b = last / f.fsize + 1;
+	size_t len = (size_t)((b < f.nf ? b * f.fsize : f.len) - a * f.fsize);
+	/* keyed by where frame a's directory entry is in the map */
+	const uint8_t *key = f.dir + a;
+	txn_buf *tb = txn_buf_find(t, key, len);
+	if (!tb) {
+		tb = txn_buf_new(t, key, len);
+		if ((rc = frames_read(t, &f, a, b, tb->data))) {
+			t->bufs = tb->next;
+			free(tb);
+			return rc;
+		}
+	}
+	*bytes = tb->data + (off - a * f.fsize);
+	*n = len - (size_t)(off - a * f.fsize);
+	return 0;
+}
+
+int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
+		char *buf, size_t len, size_t *got_from, size_t *got_to)
+{
+	MDB_val k = {pl, (void *)path}, v;
+	if (pl == 0 || pl > 511)
+		return MI_ERR_NOTFOUND;
+	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, &v);
+	if (rc || slot_faulted(t->e->slot))
+		return map_err(rc, t->e->slot);
+	if (!in_map(t->vlo, t->vhi, &v))
+		return MI_ERR_DAMAGED;
+	frames f;
+	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
+		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &v)))
+			return rc;
+		if (v.mv_size != len)
+			return MI_ERR_DAMAGED;
+		memcpy(buf, v.mv_data, len);
+		*got_from = 0;
+		*got_to = len;
+		return 0;
+	}
+	if (frames_open(&v, &f))
+		return MI_ERR_DAMAGED;
+	if (f.len != len)
+		return MI_ERR_DAMAGED;
+	if (to > len)
+		to = len;
+	if (from >= to) {
+		*got_from = *got_to = from < len ? from : len;
+		return 0;
+	}
+	uint64_t a = from / f.fsize, b = (to - 1) / f.fsize + 1;
+	if ((rc = frames_read(t, &f, a, b, buf + a * f.fsize)))
+		return rc;
+	*got_from = (size_t)(a * f.fsize);
+	*got_to = b < f.nf ? (size_t)(b * f.fsize) : len;
 	return 0;
 }
 

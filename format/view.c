@@ -73,12 +73,15 @@ int mi_out_error(mi_out *o, int err, const char *fmt, ...)
 
 static int lines_index(vctx *c)
 {
-	/* One pass: line starts into a growing array. */
-	size_t cap = c->len / 32 + 16, n = 0;
-	const char *p = c->src, *end = c->src + c->len;
+	/* One pass: line starts into a growing array; with a window, of its
+	 * lines only. */
+	const mi_src_window *w = c->o->window;
+	size_t from = w ? w->from : 0, to = w ? w->to : c->len;
+	size_t cap = (to - from) / 32 + 16, n = 0;
+	const char *p = c->src + from, *end = c->src + to;
 	c->lstart = mi_xmalloc(cap * sizeof(uint32_t));
-	if (c->len)
-		c->lstart[n++] = 0;
+	if (to > from)
+		c->lstart[n++] = (uint32_t)from;
 	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
 		p++;
 		if (p == end)
@@ -91,10 +94,12 @@ static int lines_index(vctx *c)
 	}
 	if (n + 2 > cap)
 		c->lstart = mi_xrealloc(c->lstart, (n + 2) * sizeof(uint32_t));
-	c->nlines = (uint32_t)n;
-	c->lstart[n] = (uint32_t)c->len;
+	c->lstart[n] = (uint32_t)to;
+	c->l0 = w ? w->line0 : 1;
+	c->l1 = c->l0 + (uint32_t)n - 1;
+	c->nlines = w ? w->nlines : (uint32_t)n;
 	c->lnw = 1;
-	for (uint32_t v = (uint32_t)n; v >= 10; v /= 10)
+	for (uint32_t v = c->nlines; v >= 10; v /= 10)
 		c->lnw++;
 	return 0;
 }
@@ -106,7 +111,12 @@ const char *mi_v_line_at(const vctx *c, uint32_t ln, size_t *n)
 		*n = 0;
 		return "";
 	}
-	size_t a = c->lstart[ln - 1], b = c->lstart[ln];
+	if (ln < c->l0 || ln > c->l1) { /* outside the window: render again */
+		c->o->window->short_of_lines = true;
+		*n = 0;
+		return "";
+	}
+	size_t a = c->lstart[ln - c->l0], b = c->lstart[ln - c->l0 + 1];
 	while (b > a && (c->src[b - 1] == '\n' || c->src[b - 1] == '\r'))
 		b--;
 	*n = b - a;

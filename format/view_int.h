@@ -53,7 +53,8 @@ typedef struct vctx {
 	const mi_view_opts *o;   /* options (never NULL inside) */
 	int mode;                /* VM_* */
 	uint32_t nlines;         /* lines in src */
-	uint32_t *lstart;        /* nlines + 1 line start offsets */
+	uint32_t *lstart;        /* line start offsets of lines l0.. (+ the end) */
+	uint32_t l0, l1;         /* lines l0..l1 are indexed (all, unless o->window) */
 	int lnw;                 /* digits of nlines (zpad width) */
 	uint8_t *shown;          /* 1: the symbol is rendered (line or member) */
 	uint8_t *depth;          /* nesting depth among rendered symbols */

@@ -6,6 +6,7 @@
  */
 #include "indexer_int.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,8 +251,48 @@ static void field(cw *w, int f, const char *s, size_t n)
 		mi_tok_run(w->tok, s, n, 0, on_term, w);
 }
 
+/*
+ * The initials of every run of 2-4 consecutive parts of a tool's name
+ * (parts split at '_', '-', '.', digits and lower-to-upper case changes),
+ * the way people abbreviate what a name spells out: merge_pull_request
+ * gives "mp mpr pr", getUserProfile "gu gup up".  When the last part of a
+ * run is a plural, the plural initialism too ("prs" of list_pull_requests).
+ */
+#define CW_PARTS 12
+static void name_initials(const char *s, size_t n, mi_buf *out)
+{
+	size_t start[CW_PARTS], end[CW_PARTS], np = 0;
+	for (size_t i = 0; i < n && np < CW_PARTS;) {
+		while (i < n && !isalpha((unsigned char)s[i]))
+			i++;
+		if (i == n)
+			break;
+		start[np] = i++;
+		while (i < n && islower((unsigned char)s[i]))
+			i++;
+		if (i == start[np] + 1)   /* an all-capitals run: one part */
+			while (i < n && isupper((unsigned char)s[i]) &&
+			       !(i + 1 < n && islower((unsigned char)s[i + 1])))
+				i++;
+		end[np++] = i;
+	}
+	for (size_t a = 0; a + 1 < np; a++)
+		for (size_t b = a + 1; b < np && b < a + 4; b++) {
+			for (size_t k = a; k <= b; k++)
+				mi_buf_addc(out, (char)tolower((unsigned char)s[start[k]]));
+			if (end[b] - start[b] > 3 && (s[end[b] - 1] == 's' || s[end[b] - 1] == 'S')) {
+				mi_buf_addc(out, ' ');
+				for (size_t k = a; k <= b; k++)
+					mi_buf_addc(out, (char)tolower((unsigned char)s[start[k]]));
+				mi_buf_addc(out, 's');
+			}
+			mi_buf_addc(out, ' ');
+		}
+}
+
 static void post_tool(cw *w, uint32_t id, const cw_tool *t)
 {
+	mi_buf ini = {0};
 	const mi_tool_rec *r = &t->r;
 	w->ncur = 0;
 	memset(w->flen, 0, sizeof(w->flen));
@@ -262,6 +303,9 @@ static void post_tool(cw *w, uint32_t id, const cw_tool *t)
 	field(w, MI_TF_PDOC, t->pdocs, slen(t->pdocs));
 	field(w, MI_TF_SERVER, t->server_text, slen(t->server_text));
 	field(w, MI_TF_ALIAS, r->aliases, r->aliases_len);
+	name_initials(r->name, r->name_len, &ini);
+	field(w, MI_TF_INITIALS, ini.buf, ini.len);
+	mi_buf_release(&ini);
 	for (int f = 0; f < MI_TF__COUNT; f++)
 		w->total[f] += w->flen[f];
 	for (size_t i = 0; i < w->ncur; i++) {
@@ -360,7 +404,7 @@ static const mi_catalog_server *given(const mi_catalog_server *srv, size_t n,
 }
 
 static const char *const field_names[MI_TF__COUNT] = {
-	"name", "title", "desc", "param", "pdoc", "server", "alias",
+	"name", "title", "desc", "param", "pdoc", "server", "alias", "initials",
 };
 
 /* Reads what stays from the stored catalog, then assembles the new one. */

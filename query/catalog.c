@@ -20,7 +20,7 @@
 #define DESC_MAX 8192        /* bytes of an L2 description */
 
 static const char *const field_names[MI_TF__COUNT] = {
-	"name", "title", "desc", "param", "pdoc", "server", "alias",
+	"name", "title", "desc", "param", "pdoc", "server", "alias", "initials",
 };
 
 static int no_catalog(mi_query *q, mi_out *out)
@@ -165,6 +165,47 @@ static int cmp_hit(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/*
+ * A task that needs several tools ("create a branch and open a merge
+ * request") says each of them in some of its words; the tools that match
+ * the same words as one already ranked (its twins on other servers, its
+ * siblings) say nothing new.  Greedy, over the window the scores chose: each
+ * next place goes to the best score x (1 - d + d x novelty), novelty being
+ * the share of a tool's matched query weight (qtf x idf) that no tool above
+ * it has matched.  Scores shown are these.
+ */
+static void ft_diversify(ft_hit *hits, size_t nh, const uint32_t *tmask, const float *tw,
+			 size_t nterms, float d)
+{
+	uint32_t covered = 0;
+	if (d <= 0)
+		return;
+	for (size_t p = 0; p < nh; p++) {
+		size_t best = p;
+		float bestv = -1;
+		for (size_t j = p; j < nh; j++) {
+			uint32_t m = tmask[hits[j].id];
+			float all = 0, fresh = 0;
+			for (size_t i = 0; i < nterms; i++)
+				if (m & (1u << i)) {
+					all += tw[i];
+					if (!(covered & (1u << i)))
+						fresh += tw[i];
+				}
+			float v = hits[j].score * (1 - d + d * (all > 0 ? fresh / all : 1));
+			if (v > bestv) {
+				bestv = v;
+				best = j;
+			}
+		}
+		ft_hit h = hits[best];
+		memmove(&hits[p + 1], &hits[p], (best - p) * sizeof(*hits));
+		h.score = bestv;
+		hits[p] = h;
+		covered |= tmask[h.id];
+	}
+}
+
 /* Loads tool id's record inside t; *name gets "server/tool" (in the map). */
 static int load_tool(mi_txn *t, uint32_t id, const char **name, size_t *nl, mi_tool_rec *r)
 {
@@ -267,7 +308,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	mi_tok *tk = NULL;
 	ft_query fq = {0};
 	float *acc = NULL, *stfn = NULL, *nhit = NULL, *nlen = NULL, avg[MI_TF__COUNT];
-	uint32_t *touched = NULL, *sid = NULL;
+	uint32_t *touched = NULL, *sid = NULL, *tmask = NULL;
+	float tw[FT_TERMS] = {0};
 	size_t ntouched = 0, shown = 0;
 	ft_hit *hits = NULL;
 	int64_t n = 0;
@@ -308,6 +350,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	touched = mi_xmalloc((size_t)n * sizeof(*touched));
 	sid = mi_xmalloc((size_t)n * sizeof(*sid));
 	stfn = mi_xmalloc((size_t)n * sizeof(*stfn));
+	tmask = mi_xcalloc((size_t)n, sizeof(*tmask));
 	for (size_t i = 0; i < fq.n; i++) {
 		const void *v;
 		size_t vl;
@@ -339,12 +382,14 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 			stfn[df++] = tfn;
 		}
 		float idf = logf(1.0f + ((float)n - (float)df + 0.5f) / ((float)df + 0.5f));
+		tw[i] = fq.t[i].qtf * idf;
 		for (size_t k = 0; k < df; k++) {
 			float tfn = stfn[k];
 			if (tfn <= 0)
 				continue;
 			if (acc[sid[k]] == 0)
 				touched[ntouched++] = sid[k];
+			tmask[sid[k]] |= 1u << i;
 			acc[sid[k]] += fq.t[i].qtf * idf * tfn * (P->k1 + 1) / (P->k1 + tfn);
 		}
 	}
@@ -368,6 +413,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 		}
 		hits[j] = h;
 	}
+	ft_diversify(hits, nh, tmask, tw, fq.n, P->diverse);
 	mi_buf_adds(&out->json, "{\"tools\":[");
 	for (size_t i = 0; i < ntouched && shown < limit; i++) {
 		if (i == nh) {
@@ -378,6 +424,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 			}
 			qsort(hits, ntouched, sizeof(*hits), cmp_hit);
 			nh = ntouched;
+			ft_diversify(hits, nh, tmask, tw, fq.n, P->diverse);
 		}
 		const char *name;
 		size_t nl;
@@ -412,6 +459,7 @@ done:
 	free(touched);
 	free(sid);
 	free(stfn);
+	free(tmask);
 	mi_tok_free(tk);
 	mi_txn_abort(t);
 	return rc;

@@ -319,8 +319,10 @@ static int load_all_syms(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
-int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
-		   const char **src, size_t *len, mi_parsed *p)
+/* mi_q_load_file; src NULL: the source is not read; *subset (when given)
+ * tells whether only the selector's symbols were loaded. */
+static int load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
+		     const char **src, size_t *len, mi_parsed *p, bool *subset)
 {
 	const void *v;
 	size_t vl, pl = strlen(path);
@@ -329,12 +331,14 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 		return rc;
 	if ((rc = mi_file_decode(v, vl, rec)))
 		return rc;
-	if ((rc = mi_get(t, MI_DB_SRC, path, pl, &v, &vl))) {
+	if (src && (rc = mi_get(t, MI_DB_SRC, path, pl, &v, &vl))) {
 		mi_file_rec_release(rec);
 		return rc == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : rc;
 	}
-	*src = v;
-	*len = vl;
+	if (src) {
+		*src = v;
+		*len = vl;
+	}
 	p->lang = rec->lang;
 	for (uint32_t i = 0; i < rec->ndiags; i++) {
 		mi_diag *d = mi_parsed_add_diag(p);
@@ -342,8 +346,11 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 		d->severity = rec->diags[i].severity;
 		d->msg = mi_parsed_strndup(p, rec->diags[i].msg, strlen(rec->diags[i].msg));
 	}
-	if (selector && subtree_is_whole(rec->lang) && !load_expand_subset(t, path, selector, p))
+	if (selector && subtree_is_whole(rec->lang) && !load_expand_subset(t, path, selector, p)) {
+		if (subset)
+			*subset = true;
 		return 0;
+	}
 	p->nsyms = p->nrefs = 0; /* a subset that could not answer: load it all */
 	mi_buf k = {0};
 	mi_buf_add(&k, path, pl);
@@ -355,6 +362,12 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 	if (rc)
 		mi_file_rec_release(rec);
 	return rc;
+}
+
+int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
+		   const char **src, size_t *len, mi_parsed *p)
+{
+	return load_file(t, path, selector, rec, src, len, p, NULL);
 }
 
 /* ---- stats ------------------------------------------------------------------------ */
@@ -692,6 +705,34 @@ static void line_text(const char *src, size_t len, uint32_t n, uint32_t at, mi_b
 	mi_buf_add(out, p, n2 > 200 ? 200 : n2);
 }
 
+/* line_text of path's stored source, unpacking only the frames that hold
+ * the line when the record says where it starts; false when the source
+ * cannot be read. */
+static bool span_line_text(mi_txn *t, const char *path, size_t pl, uint32_t n, uint32_t at,
+			   mi_buf *out)
+{
+	const char *s;
+	size_t got, total, from = at ? at - 1 : 0;
+	for (size_t want = 512;; want *= 8) {
+		if (mi_src_span(t, path, pl, from, want, &s, &got, &total))
+			return false;
+		if (at >= total || (at && s[0] != '\n'))
+			break; /* not a line start: count lines from the top */
+		const char *ls = s + (at - from);
+		size_t avail = got - (at - from);
+		if (memchr(ls, '\n', avail) || from + got >= total) {
+			line_text(ls, avail, 1, 0, out);
+			return true;
+		}
+	}
+	const void *sv;
+	size_t slen;
+	if (mi_get(t, MI_DB_SRC, path, pl, &sv, &slen))
+		return false;
+	line_text(sv, slen, n, at, out);
+	return true;
+}
+
 int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 			size_t limit, mi_out *out)
 {
@@ -722,12 +763,10 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 	size_t n = 0, total = 0;
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"references\":[");
-	/* References come grouped by file: its source (zero-copy from the map)
-	 * is looked up once a file; each caller is one symbol record. */
+	/* References come grouped by file; a reference's line is read from
+	 * the frames of its file's source that hold it, and its caller is one
+	 * symbol record. */
 	char *cur_path = NULL;
-	const char *src = NULL;
-	size_t slen = 0;
-	bool have = false;
 	mi_byname it;
 	if (!mi_refs_open(t, name, NULL, 0, &it)) {
 		const char *path;
@@ -742,17 +781,13 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 			if (!cur_path || strlen(cur_path) != pl || memcmp(cur_path, path, pl)) {
 				free(cur_path);
 				cur_path = mi_xstrndup(path, pl);
-				const void *sv;
-				have = !mi_get(t, MI_DB_SRC, cur_path, pl, &sv, &slen);
-				src = have ? sv : NULL;
 			}
 			mi_symbol cs;
 			const char *caller = r.caller_idx >= 0 &&
 				!mi_q_load_sym(t, cur_path, pl, (uint32_t)r.caller_idx, &cs, &arena) ?
 				cs.name : "";
 			mi_buf_reset(&lt);
-			if (have)
-				line_text(src, slen, r.line, r.line_byte, &lt);
+			span_line_text(t, cur_path, pl, r.line, r.line_byte, &lt);
 			if (n)
 				mi_buf_addc(j, ',');
 			mi_buf_adds(j, "{\"path\":");
@@ -809,9 +844,9 @@ static int view_begin(mi_query *q, const char *path, mi_out *out, mi_txn **t, mi
  * (a directory, a path not in the index, a damaged record). */
 static int view_load(const char *selector, mi_out *out, mi_txn **t,
 		     mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
-		     const mi_buf *norm)
+		     const mi_buf *norm, bool *subset)
 {
-	int rc = mi_q_load_file(*t, norm->buf, selector, rec, src, len, p);
+	int rc = load_file(*t, norm->buf, selector, rec, src, len, p, subset);
 	if (rc == MI_ERR_NOTFOUND) {
 		/* A directory? list what it holds. */
 		mi_cursor *cur;
@@ -890,7 +925,7 @@ int mi_query_read_file(mi_query *q, const char *path, const mi_view_opts *o, mi_
 		goto done;
 	}
 	if (!rc)
-		rc = view_load(NULL, out, &t, &rec, &src, &len, &p, &norm);
+		rc = view_load(NULL, out, &t, &rec, &src, &len, &p, &norm, NULL);
 	if (!rc) {
 		mi_view_opts vo = o ? *o : (mi_view_opts){0};
 		char *lcov = NULL;
@@ -915,6 +950,58 @@ done:
 	return rc;
 }
 
+/*
+ * When the symbols loaded for an expansion (a subset of a large file's) lie
+ * in a small part of it, the frames of the source that hold them are enough:
+ * fills *buf (the file's length, the rest left zero) and w with the lines
+ * from the first symbol's to the last one's.  False: read the whole source.
+ */
+static bool expand_window(mi_txn *t, const char *path, const mi_file_rec *rec,
+			  const mi_parsed *p, mi_src_window *w, char **buf)
+{
+	size_t size = rec->size, from = SIZE_MAX, to = 0, pl = strlen(path);
+	uint32_t line0 = 0;
+	if (size <= 2 * MI_SRC_FRAME || !p->nsyms)
+		return false;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const mi_symbol *s = &p->syms[i];
+		if (s->start_byte > s->end_byte || s->end_byte > size || !s->start_line)
+			return false;
+		if (s->start_byte < from) {
+			from = s->start_byte;
+			line0 = s->start_line;
+		}
+		if (s->end_byte > to)
+			to = s->end_byte;
+	}
+	if (to - from > size / 4)
+		return false;
+	char *b = mi_xcalloc(size + 1, 1);
+	size_t a = from ? from - 1 : 0, z = to + 1, fa, fb, ls, le;
+	for (;;) {
+		if (mi_src_fill(t, path, pl, a, z, b, size, &fa, &fb)) {
+			free(b);
+			return false;
+		}
+		/* from back to its line's start, the last byte on to its line's end */
+		for (ls = from; ls > fa && b[ls - 1] != '\n'; ls--)
+			;
+		for (le = to ? to - 1 : 0; le < fb && b[le] != '\n'; le++)
+			;
+		bool start = ls == 0 || ls > fa, end = le < fb || fb == size;
+		if (start && end)
+			break;
+		if (!start)
+			a = fa - 1;
+		if (!end)
+			z = fb + 1;
+	}
+	*w = (mi_src_window){.from = ls, .to = le < size ? le + 1 : size, .line0 = line0,
+			     .nlines = rec->lines};
+	*buf = b;
+	return true;
+}
+
 int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		    const char *what, const mi_view_opts *o, mi_out *out)
 {
@@ -931,11 +1018,36 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 				    "(a symbol name, Parent.name or line:N)");
 	mi_parsed_init(&p);
 	rc = view_begin(q, path, out, &t, &norm);
+	bool subset = false;
 	if (!rc)
-		rc = view_load(selector, out, &t, &rec, &src, &len, &p, &norm);
+		rc = view_load(selector, out, &t, &rec, o && o->coverage ? &src : NULL, &len, &p,
+			       &norm, &subset);
 	if (!rc) {
 		mi_q_compile_diags(q, norm.buf, rec.hash, &p);
-		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, o, out);
+		mi_view_opts wo = o ? *o : (mi_view_opts){0};
+		mi_src_window w;
+		char *part = NULL;
+		if (!(o && o->coverage) && subset && expand_window(t, norm.buf, &rec, &p, &w, &part)) {
+			wo.window = &w;
+			rc = mi_render_expand(norm.buf, part, rec.size, &p, selector, what, &wo, out);
+			free(part);
+			if (!w.short_of_lines)
+				goto rendered;
+			mi_out_reset(out);
+		}
+		wo.window = NULL;
+		if (!(o && o->coverage)) {
+			const void *sv;
+			if ((rc = mi_get(t, MI_DB_SRC, norm.buf, norm.len, &sv, &len))) {
+				rc = mi_out_error(out, rc == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : rc,
+						  "Cannot read '%s' from the index: %s", norm.buf,
+						  mi_strerror(rc == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : rc));
+				goto rendered;
+			}
+			src = sv;
+		}
+		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, &wo, out);
+rendered:
 		mi_file_rec_release(&rec);
 		mi_txn_abort(t);
 	}

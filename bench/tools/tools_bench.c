@@ -170,34 +170,47 @@ typedef struct task {
 	int half;             /* 0 tune (odd lines), 1 test */
 } task;
 
-static size_t load_tasks(const char *path, task **out)
+static size_t load_set(const char *path, task *out, size_t n)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096];
-	size_t n = 0;
+	size_t first = n;
 	if (!f) {
 		perror(path);
 		exit(2);
 	}
-	*out = calloc(1024, sizeof(**out));
 	while (fgets(line, sizeof(line), f) && n < 1024) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		line[strcspn(line, "\n")] = 0;
-		char *sl = strtok(line, "\t"), *ex = strtok(NULL, "\t"), *q = strtok(NULL, "\t");
+		char *sv = NULL, *sl = strtok_r(line, "\t", &sv), *ex = strtok_r(NULL, "\t", &sv),
+		     *q = strtok_r(NULL, "\t", &sv);
 		if (!sl || !ex || !q)
 			continue;
-		task *t = &(*out)[n];
+		task *t = &out[n];
 		t->query = strdup(q);
 		t->same = strstr(sl, "same") != NULL;
 		t->para = strstr(sl, "para") != NULL;
 		t->multi = strstr(sl, "multi") != NULL;
-		t->half = (int)(n % 2);
-		for (char *g = strtok(ex, " "); g && t->ng < MAXG; g = strtok(NULL, " "))
+		t->half = (int)((n - first) % 2);
+		for (char *g = strtok_r(ex, " ", &sv); g && t->ng < MAXG; g = strtok_r(NULL, " ", &sv))
 			t->groups[t->ng++] = strdup(g);
 		n++;
 	}
 	fclose(f);
+	return n;
+}
+
+/* Loads the tasks of one query set, or of several joined by ',' (each
+ * numbered from its own first line, so each keeps its own halves). */
+static size_t load_tasks(const char *paths, task **out)
+{
+	char *list = strdup(paths), *save = NULL;
+	size_t n = 0;
+	*out = calloc(1024, sizeof(**out));
+	for (char *path = strtok_r(list, ",", &save); path; path = strtok_r(NULL, ",", &save))
+		n = load_set(path, *out, n);
+	free(list);
 	return n;
 }
 
@@ -325,7 +338,7 @@ static void print_params(const char *label, const mi_tool_bm25 *P)
 	printf("  b");
 	for (int f = 0; f < MI_TF__COUNT; f++)
 		printf(" %.2f", P->b[f]);
-	printf("  name_cover %.2f\n", P->name_cover);
+	printf("  name_cover %.2f  diverse %.2f\n", P->name_cover, P->diverse);
 }
 
 /* Coordinate search of every parameter on the tuning half, from P. */
@@ -336,6 +349,7 @@ static void tune(mi_query *q, task *ts, size_t nt, mi_tool_bm25 P)
 	static const float bv[] = {0.0f, 0.2f, 0.3f, 0.5f, 0.6f, 0.75f, 0.9f, 1.0f};
 	static const float kv[] = {0.5f, 0.8f, 1.0f, 1.2f, 1.5f, 2.0f, 3.0f};
 	static const float cv[] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+	static const float dv[] = {0.0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.8f};
 	mi_tool_bm25 best = P;
 	score sc;
 	double bestv;
@@ -365,6 +379,7 @@ static void tune(mi_query *q, task *ts, size_t nt, mi_tool_bm25 P)
 		}
 		TRY(P.k1, kv)
 		TRY(P.name_cover, cv)
+		TRY(P.diverse, dv)
 	}
 #undef TRY
 	printf("tuned on the tuning half (no aliases), objective %.4f:\n", bestv);
@@ -442,6 +457,38 @@ static void check_paraphrases(cat *c, size_t nc, task *ts, size_t nt)
 	mi_tok_free(tk);
 }
 
+/* Every tool an expected group names must exist: a typo would make a task
+ * unanswerable and lower every ranker's recall alike.  Returns the count. */
+static int check_names(cat *c, size_t nc, task *ts, size_t nt)
+{
+	int bad = 0;
+	for (size_t i = 0; i < nt; i++)
+		for (int g = 0; g < ts[i].ng; g++)
+			for (const char *p = ts[i].groups[g]; *p;) {
+				size_t l = strcspn(p, "|");
+				bool found = false;
+				for (size_t k = 0; k < nc && !found; k++) {
+					size_t sl = strlen(c[k].server), j;
+					json_t *x;
+					if (l <= sl + 1 || strncmp(p, c[k].server, sl) || p[sl] != '/')
+						continue;
+					json_array_foreach(c[k].tools, j, x)
+						if (strlen(str(x, "name")) == l - sl - 1 &&
+						    !memcmp(str(x, "name"), p + sl + 1, l - sl - 1))
+							found = true;
+				}
+				if (!found) {
+					printf("task [%zu] expects unknown tool '%.*s'\n", i + 1, (int)l, p);
+					bad++;
+				}
+				p += l;
+				if (*p == '|')
+					p++;
+			}
+	printf("name check: %d unknown tools\n", bad);
+	return bad;
+}
+
 /* ---- timing ------------------------------------------------------------------------- */
 
 static int cmp_ll(const void *a, const void *b)
@@ -516,6 +563,14 @@ int main(int argc, char **argv)
 		mi_query *q = open_index(argv[2]);
 		score sc;
 		mi_tool_bm25 PP = mi_tool_bm25_params;
+		if (getenv("FIELD_W")) {    /* to measure a field: FIELD_W=7:0 (initials off) */
+			int f = atoi(getenv("FIELD_W"));
+			const char *c = strchr(getenv("FIELD_W"), ':');
+			if (f >= 0 && f < MI_TF__COUNT && c)
+				PP.w[f] = (float)atof(c + 1);
+		}
+		if (getenv("DIVERSE"))      /* to measure it: DIVERSE=0.3 */
+			PP.diverse = (float)atof(getenv("DIVERSE"));
 		if (getenv("NAME_COVER"))   /* to measure it: NAME_COVER=0 */
 			PP.name_cover = (float)atof(getenv("NAME_COVER"));
 		evaluate(q, ts, nt, &PP, no_alias, &sc, verbose);
@@ -634,7 +689,7 @@ int main(int argc, char **argv)
 		task *ts;
 		size_t nc = load_catalogs(argv[2], &c), nt = load_tasks(argv[3], &ts);
 		check_paraphrases(c, nc, ts, nt);
-		return 0;
+		return check_names(c, nc, ts, nt) ? 1 : 0;
 	}
 	fprintf(stderr, "usage: tools_bench build|eval|time|tokens|texts|check ...\n");
 	return 2;

@@ -210,8 +210,9 @@ TEST(find_tools_ranks_and_tells_same_names_apart)
 	mi_buf_release(&err);
 }
 
-/* A task that says a tool's whole name finds that tool before one whose
- * text repeats the same words (name_cover); without it the repetition wins. */
+/* name_cover lifts a tool whose whole name the task says over one whose
+ * text repeats the same words; without it the repetition wins.  (How much
+ * it lifts by default is tuned on bench/tools: docs/format-catalog.md.) */
 TEST(find_tools_prefers_the_tool_whose_name_the_task_says)
 {
 	static const mi_catalog_tool tools[] = {
@@ -240,7 +241,9 @@ TEST(find_tools_prefers_the_tool_whose_name_the_task_says)
 	f = first(out.json.buf);
 	CHECK_STR(f, "git/get_history");
 	free(f);
-	fo.params = NULL;
+	mi_tool_bm25 cover = mi_tool_bm25_params;
+	cover.name_cover = 2;
+	fo.params = &cover;
 	mi_query_find_tools(q, &fo, &out);
 	f = first(out.json.buf);
 	CHECK_STR(f, "git/list_commits");
@@ -250,6 +253,93 @@ TEST(find_tools_prefers_the_tool_whose_name_the_task_says)
 	rmrf(d);
 	free(d);
 	mi_buf_release(&err);
+}
+
+/* Writes tools (one server, "gl") into a fresh catalog and opens it. */
+static mi_query *one_server(const mi_catalog_tool *tools, size_t n, char **dir)
+{
+	mi_catalog_server srv = {.name = "gl", .transport = "stdio", .protocol = "2025-06-18",
+				 .tools = tools, .ntools = n};
+	mi_catalog_opts o = {.out_dir = *dir = tmpdir()};
+	mi_catalog_stats st;
+	mi_buf err = {0};
+	mi_query *q = NULL;
+	CHECK_INT(mi_catalog_write(&o, &srv, 1, &st, &err), 0);
+	CHECK_INT(mi_query_open(*dir, &q, &err), 0);
+	mi_buf_release(&err);
+	return q;
+}
+
+/* The names of the first n hits, space-separated. */
+static char *top(mi_query *q, const char *query, size_t n, const mi_tool_bm25 *P)
+{
+	mi_out out = {0};
+	mi_buf b = {0};
+	mi_tools_opts o = {.query = query, .limit = n, .params = P};
+	mi_query_find_tools(q, &o, &out);
+	for (const char *p = out.json.buf ? out.json.buf : ""; (p = strstr(p, "{\"name\":\""));) {
+		p += 9;
+		mi_buf_addf(&b, "%s%.*s", b.len ? " " : "", (int)strcspn(p, "\""), p);
+	}
+	mi_out_release(&out);
+	return b.buf ? b.buf : strdup("");
+}
+
+/* "PRs" is what list_pull_requests' name spells out: its initials field
+ * says it; without that field nothing does. */
+TEST(find_tools_reads_initials_of_a_name)
+{
+	static const mi_catalog_tool tools[] = {
+		{.name = "list_pull_requests", .description = "List the pull requests of a repository."},
+		{.name = "list_issues", .description = "List the issues of a repository."},
+		{.name = "get_pr_template", .description = "Read a repository's template."},
+	};
+	char *d, *t;
+	mi_query *q = one_server(tools, 3, &d);
+	mi_tool_bm25 off = mi_tool_bm25_params;
+	off.w[MI_TF_INITIALS] = 0;
+	t = top(q, "show the open PRs", 5, &off);
+	CHECK(!strstr(t, "list_pull_requests"));
+	free(t);
+	t = top(q, "show the open PRs", 1, NULL);
+	CHECK_STR(t, "gl/list_pull_requests");
+	free(t);
+	mi_query_close(q);
+	rmrf(d);
+	free(d);
+}
+
+/* A task naming two tools gets both in its first places: the twins of the
+ * best hit that match only the words it matched give way to the tool that
+ * answers the task's other words. */
+TEST(find_tools_diversifies_a_task_of_two_tools)
+{
+	static const mi_catalog_tool tools[] = {
+		{.name = "create_branch", .description = "Create a branch."},
+		{.name = "delete_branch", .description = "Delete a branch."},
+		{.name = "list_branches", .description = "List the branches."},
+		{.name = "protect_branch", .description = "Protect a branch."},
+		{.name = "create_merge_request", .description = "Create a merge request."},
+		{.name = "create_merge_request_note", .description = "Create a note on a merge request."},
+		{.name = "create_merge_request_thread", .description = "Create a thread on a merge request."},
+		{.name = "update_merge_request", .description = "Update a merge request."},
+	};
+	const char *task = "create a merge request and a branch for it";
+	char *d, *t;
+	mi_query *q = one_server(tools, 8, &d);
+	mi_tool_bm25 flat = mi_tool_bm25_params, strong = mi_tool_bm25_params;
+	flat.diverse = 0;
+	strong.diverse = 0.5f;
+	t = top(q, task, 2, &flat);
+	CHECK(!strstr(t, "create_branch"));
+	free(t);
+	t = top(q, task, 2, &strong);
+	CHECK_CONTAINS(t, "gl/create_merge_request");
+	CHECK_CONTAINS(t, "gl/create_branch");
+	free(t);
+	mi_query_close(q);
+	rmrf(d);
+	free(d);
 }
 
 static int deny_add(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags)
@@ -357,6 +447,8 @@ int main(void)
 	RUN(records_round_trip_and_refuse_damage);
 	RUN(find_tools_ranks_and_tells_same_names_apart);
 	RUN(find_tools_prefers_the_tool_whose_name_the_task_says);
+	RUN(find_tools_reads_initials_of_a_name);
+	RUN(find_tools_diversifies_a_task_of_two_tools);
 	RUN(describe_levels_and_policy);
 	RUN(failed_server_keeps_its_tools_and_namespaces_say_why);
 	RUN(index_without_catalog_says_how_to_build_one);

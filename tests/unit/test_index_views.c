@@ -262,6 +262,133 @@ TEST(build_over_other_format_versions)
 	mi_buf_release(&err);
 }
 
+/* Line n (1-based) of src as find_references shows it: trimmed, at most
+ * 200 bytes. */
+static void ref_line(const char *src, size_t len, uint32_t n, mi_buf *out)
+{
+	const char *p = src, *end = src + len;
+	for (uint32_t i = 1; i < n && p; i++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
+		return;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	e = e ? e : end;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	mi_buf_add(out, p, (size_t)(e - p) > 200 ? 200 : (size_t)(e - p));
+}
+
+/* A large file's source is stored in frames (MI_SRC_FRAME bytes each) and
+ * find_references reads each reference's line from the frames that hold it:
+ * every line shown is the source's line, including one longer than a frame
+ * that starts in one frame and ends two frames later, one that starts at a
+ * frame boundary, and the last line of a file that does not end in a
+ * newline.  expand_at of a function in a middle frame still shows its body. */
+TEST(references_in_a_framed_source)
+{
+	char repo[] = "/tmp/mcpidx-fr-XXXXXX", out[64], path[128];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	mi_buf src = {0};
+	mi_buf_adds(&src, "int target(int x) { return x; }\n");
+	uint32_t calls = 0;
+	for (int i = 0; i < 700; i++) {
+		mi_buf_addf(&src, "int f%d(int a)\n{\n%.*sa += target(a + %d);\t \n", i,
+			    1 + i % 7, "\t\t\t\t\t\t\t\t", i);
+		calls++;
+		if (i == 350) { /* one long line, over two frames */
+			mi_buf_adds(&src, "\ta = ");
+			for (int k = 0; k < 1200; k++)
+				mi_buf_addf(&src, "target(%d) + ", k);
+			mi_buf_adds(&src, "a;\n");
+			calls += 1200;
+		}
+		mi_buf_adds(&src, "\treturn a;\n}\n");
+		if (i == 600) { /* a doc comment longer than a frame above f601 */
+			mi_buf_adds(&src, "/*\n");
+			for (int k = 0; k < 400; k++)
+				mi_buf_addf(&src, " * f601 line %d of its documentation\n", k);
+			mi_buf_adds(&src, " */\n");
+		}
+		/* a line that starts right at a frame boundary */
+		if (i == 500) {
+			size_t gap = MI_SRC_FRAME - src.len % MI_SRC_FRAME;
+			gap += gap < 8 ? MI_SRC_FRAME : 0;
+			mi_buf_addf(&src, "/*%*s*/\n", (int)(gap - 5), "");
+			CHECK_INT(src.len % MI_SRC_FRAME, 0);
+		}
+	}
+	mi_buf_adds(&src, "int last(void) { return target(9); }");
+	calls++;
+	CHECK(src.len > 6 * MI_SRC_FRAME);
+	snprintf(path, sizeof(path), "%s/big.c", repo);
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(src.buf, 1, src.len, f) == src.len && !fclose(f));
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, want = {0};
+	mi_query *fq = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	mi_out o = {0};
+	if (fq)
+		CHECK_INT(mi_query_references(fq, "target", "calls", 5000, &o), 0);
+	/* "big.c:LINE in CALLER\n  TEXT\n" per reference */
+	const char *x = mi_buf_str(&o.text);
+	uint32_t seen = 0, bad = 0;
+	while ((x = strstr(x, "big.c:"))) {
+		uint32_t line = (uint32_t)strtoul(x + 6, NULL, 10);
+		const char *nl = strchr(x, '\n');
+		if (!nl)
+			break;
+		const char *text = nl + 1, *tend = strchr(text, '\n');
+		mi_buf_reset(&want);
+		ref_line(src.buf, src.len, line, &want);
+		if (strncmp(text, "  ", 2) || !tend || (size_t)(tend - text - 2) != want.len ||
+		    memcmp(text + 2, want.buf, want.len)) {
+			if (!bad++)
+				TEST_FAIL_("line %u shown as '%.*s', source has '%s'", line,
+					   tend ? (int)(tend - text) : 40, text, mi_buf_str(&want));
+		}
+		seen++;
+		x = tend ? tend : nl;
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(seen, calls);
+	/* one whole source, through mi_get */
+	mi_parsed p;
+	mi_parsed_init(&p);
+	CHECK_INT(mi_parse_source(MI_LANG_C, src.buf, src.len, &p), 0);
+	/* every function, from the frames that hold it or, when its docs lie
+	 * above them, from the whole source */
+	mi_out a = {0};
+	static const char *const whats[] = {"body", "all", "signature", "docs"};
+	for (size_t i = 0; fq && i < p.nsyms; i++)
+		for (int k = 0; k < 8; k++) {
+			mi_view_opts vo = {.line_numbers = k / 4 * 2};
+			mi_render_expand("big.c", src.buf, src.len, &p, p.syms[i].name, whats[k % 4],
+					 &vo, &a);
+			mi_query_expand(fq, "big.c", p.syms[i].name, whats[k % 4], &vo, &o);
+			if (!same(&a, &o, "expand", "big.c", p.syms[i].name))
+				i = p.nsyms - 1;
+		}
+	CHECK(p.nsyms > 700);
+	mi_parsed_release(&p);
+	mi_out_release(&a);
+	mi_out_release(&o);
+	mi_query_close(fq);
+	mi_buf_release(&err);
+	mi_buf_release(&want);
+	mi_buf_release(&src);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(idx) != NULL);
@@ -275,6 +402,7 @@ int main(void)
 	RUN(every_fixture_every_mode);
 	RUN(stored_outline_is_served_and_versioned);
 	RUN(build_over_other_format_versions);
+	RUN(references_in_a_framed_source);
 	mi_query_close(q);
 	mi_buf_release(&err);
 	char cmd[128];

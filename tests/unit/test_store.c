@@ -346,8 +346,9 @@ TEST(packed_values)
 	const void *v;
 	size_t vl;
 	mi_buf src = {0}, stored = {0};
-	for (int i = 0; i < 2000; i++)
+	for (int i = 0; i < 200; i++)
 		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
+	CHECK(src.len <= MI_SRC_FRAME);
 	CHECK(mi_db_packed(MI_DB_SRC) && !mi_db_packed(MI_DB_NAMES));
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_value_pack(st, MI_DB_SRC, src.buf, src.len, &stored), 0);
@@ -387,6 +388,111 @@ TEST(packed_values)
 	mi_txn_abort(t);
 	mi_store_close(st);
 	mi_buf_release(&src);
+	mi_buf_release(&stored);
+	rm_rf(dir);
+	free(dir);
+}
+
+/* Checks that span [off, off + want) of a.c reads as src does. */
+static void check_span(mi_txn *t, const mi_buf *src, size_t off, size_t want)
+{
+	const char *b;
+	size_t n, total;
+	CHECK_INT(mi_src_span(t, "a.c", 3, off, want, &b, &n, &total), 0);
+	CHECK_INT(total, src->len);
+	size_t need = off >= src->len ? 0 : src->len - off < want ? src->len - off : want;
+	if (n < need || (off < src->len && n > src->len - off) ||
+	    (need && memcmp(b, src->buf + off, n)))
+		TEST_FAIL_("span %zu+%zu: %zu bytes that differ from the source", off, want, n);
+}
+
+/* A source over MI_SRC_FRAME bytes is stored in frames: it reads back
+ * whole, any span of it reads back from the frames that hold it (a frame
+ * that does not compress is kept as it is), a small source is one piece,
+ * and a flipped byte in one frame is refused when that frame is read while
+ * the others still read. */
+TEST(framed_sources)
+{
+	char *dir = tmpdir(), data[300];
+	snprintf(data, sizeof data, "%s/data.mdb", dir);
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	const char *b;
+	size_t vl, n, total;
+	mi_buf src = {0}, stored = {0};
+	for (int i = 0; i < 900; i++)
+		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
+	/* the third frame is random bytes: kept raw */
+	uint32_t x = 12345;
+	size_t at3 = 2 * MI_SRC_FRAME;
+	mi_buf noise = {0};
+	for (size_t i = 0; i < MI_SRC_FRAME; i++) {
+		x = x * 1103515245u + 12345u;
+		mi_buf_addc(&noise, (char)(x >> 16));
+	}
+	memcpy(src.buf + at3, noise.buf, MI_SRC_FRAME);
+	CHECK(src.len > 3 * MI_SRC_FRAME && src.len % MI_SRC_FRAME);
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_value_pack(st, MI_DB_SRC, src.buf, src.len, &stored), 0);
+	CHECK(stored.buf[0] == MI_VAL_FRAMES && stored.len < src.len / 2);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	CHECK_INT(mi_put(t, MI_DB_FILES, "a.c", 3, "x", 1), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "a.c", 3, src.buf, src.len), 0);
+	CHECK_INT(mi_put(t, MI_DB_SRC, "b.c", 3, "int small(void) { return 1; } /* small */", 41), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), 0);
+	CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+	static const size_t offs[] = {0, 1, MI_SRC_FRAME - 1, MI_SRC_FRAME, MI_SRC_FRAME + 1,
+				      2 * MI_SRC_FRAME + 77, 3 * MI_SRC_FRAME - 3};
+	static const size_t wants[] = {0, 1, 100, MI_SRC_FRAME, 3 * MI_SRC_FRAME};
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
+		for (size_t k = 0; k < sizeof(wants) / sizeof(wants[0]); k++)
+			check_span(t, &src, offs[i], wants[k]);
+	check_span(t, &src, src.len - 1, 10);
+	check_span(t, &src, src.len, 10);
+	check_span(t, &src, src.len + 5, 10);
+	CHECK_INT(mi_src_span(t, "b.c", 3, 4, 5, &b, &n, &total), 0);
+	CHECK(total == 41 && n == 37 && !memcmp(b, "small", 5));
+	CHECK_INT(mi_src_span(t, "c.c", 3, 0, 5, &b, &n, &total), MI_ERR_NOTFOUND);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	/* Flip one byte inside the second frame (found by its bytes: the
+	 * frames follow the directory of their lengths). */
+	const uint8_t *p = (const uint8_t *)stored.buf + 1, *end = p + stored.len - 1;
+	uint64_t len = 0, fs = 1, l0 = 0, l1 = 0;
+	CHECK(mi_varint_get(&p, end, &len) && mi_varint_get(&p, end, &fs) && fs == MI_SRC_FRAME);
+	CHECK(mi_varint_get(&p, end, &l0) && mi_varint_get(&p, end, &l1) && !(l0 & 1) && !(l1 & 1));
+	uint64_t skip;
+	for (uint64_t f = 2; f < (len + fs - 1) / fs; f++)
+		CHECK(mi_varint_get(&p, end, &skip));
+	const char *frame1 = (const char *)p + (l0 >> 1);
+	char *file;
+	size_t flen;
+	CHECK_INT(mi_read_file(data, &file, &flen), 0);
+	char *at = memmem(file, flen, frame1, 16);
+	CHECK(at != NULL && (l1 >> 1) > 24);
+	if (at) {
+		FILE *f = fopen(data, "r+b");
+		fseek(f, at + 20 - file, SEEK_SET);
+		fputc(at[20] ^ 0x20, f);
+		fclose(f);
+	}
+	free(file);
+	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "a.c", 3, &v, &vl), MI_ERR_DAMAGED);
+	CHECK_INT(mi_src_span(t, "a.c", 3, MI_SRC_FRAME + 10, 10, &b, &n, &total), MI_ERR_DAMAGED);
+	check_span(t, &src, 10, 100);
+	check_span(t, &src, 2 * MI_SRC_FRAME + 10, 100);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	mi_buf_release(&src);
+	mi_buf_release(&noise);
 	mi_buf_release(&stored);
 	rm_rf(dir);
 	free(dir);
@@ -457,6 +563,7 @@ int main(void)
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
 	RUN(packed_values);
+	RUN(framed_sources);
 	RUN(file_references);
 	return test_done();
 }
