@@ -27,6 +27,7 @@ const mi_tool_bm25 mi_tool_bm25_params = {
 	 * list_commits) names that tool, more surely than one rare word of its
 	 * name does; the share says it whatever the name's length. */
 	.name_cover = 0.5f,
+	.server_slot = true,
 	.diverse = 0.1f,
 };
 

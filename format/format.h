@@ -976,6 +976,8 @@ typedef struct mi_tool_bm25 {
 				 * tool's name terms the query says */
 	float diverse;          /* 0-1: how much a tool that matches only query
 				 * words already matched by tools above it sinks */
+	bool server_slot;       /* every server the task names by name keeps its
+				 * best tool among the results */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
 

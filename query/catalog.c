@@ -206,6 +206,92 @@ static void ft_diversify(ft_hit *hits, size_t nh, const uint32_t *tmask, const f
 	}
 }
 
+typedef struct ft_name_ctx {
+	const ft_query *q;
+	int term;          /* the query term the name is, -1 none, -2 several */
+} ft_name_ctx;
+
+static void on_name_term(void *ctx, const char *term, size_t len)
+{
+	ft_name_ctx *c = ctx;
+	int hit = -1;
+	for (size_t i = 0; i < c->q->n; i++)
+		if (c->q->t[i].len == len && !memcmp(c->q->t[i].term, term, len))
+			hit = (int)i;
+	c->term = c->term == -1 ? (hit >= 0 ? hit : -2) : -2;
+}
+
+/*
+ * The query terms that are servers the task names: a whole word of the
+ * query that is a server's name, or the part of it before a '-'
+ * ("Linear" for linear-tl).  A mask over q's terms; one seek per word.
+ */
+static uint32_t ft_named_servers(mi_txn *t, mi_tok *tk, const char *query, const ft_query *q)
+{
+	mi_cursor *cur;
+	uint32_t named = 0;
+	if (mi_cursor_open(t, MI_DB_SERVERS, &cur))
+		return 0;
+	for (const char *p = query; *p;) {
+		char w[MI_TOK_MAX + 2];
+		size_t n = 0;
+		const void *k, *v;
+		size_t kl, vl;
+		while (*p && !isalnum((unsigned char)*p))
+			p++;
+		for (; isalnum((unsigned char)*p); p++)
+			if (n < sizeof(w) - 1)
+				w[n++] = (char)tolower((unsigned char)*p);
+		if (!n || n > MI_TOK_MAX ||
+		    mi_cursor_seek(cur, w, n, &k, &kl, &v, &vl) || kl < n || memcmp(k, w, n) ||
+		    (kl > n && ((const char *)k)[n] != '-'))
+			continue;
+		ft_name_ctx c = {q, -1};
+		mi_tok_run(tk, w, n, 0, on_name_term, &c);
+		if (c.term >= 0)
+			named |= 1u << c.term;
+	}
+	mi_cursor_close(cur);
+	return named;
+}
+
+/*
+ * A task that names two servers ("find the Sentry error and open a Linear
+ * ticket") wants a tool of each, yet the first server's many tools can fill
+ * every place.  When the query names two or more (ft_named_servers), each
+ * named server none of whose tools is among the first `limit` gets its best
+ * tool into the last of those places not yet given this way.  smask: per
+ * tool, the query terms its server field matched.
+ */
+static void ft_server_slots(ft_hit *hits, size_t *nh, size_t limit, const uint32_t *touched,
+			    size_t ntouched, const float *acc, const uint32_t *smask, uint32_t named)
+{
+	size_t top = limit < *nh ? limit : *nh, slot = top;
+	if (__builtin_popcount(named) < 2)
+		return;
+	for (unsigned b = 0; b < 32 && slot > 1; b++) {
+		uint32_t shown = 0;
+		for (size_t p = 0; p < top; p++)
+			shown |= smask[hits[p].id];
+		if (!(named & (1u << b)) || (shown & (1u << b)))
+			continue;
+		ft_hit best = {0, -1};
+		for (size_t i = 0; i < ntouched; i++) {
+			ft_hit h = {touched[i], acc[touched[i]]};
+			if ((smask[h.id] & (1u << b)) && (best.score < 0 || cmp_hit(&h, &best) < 0))
+				best = h;
+		}
+		size_t at = 0;   /* where it stands now, or *nh when not kept */
+		while (at < *nh && hits[at].id != best.id)
+			at++;
+		if (at == *nh)
+			(*nh)++;   /* hits has room for every touched tool */
+		slot--;
+		memmove(&hits[slot + 1], &hits[slot], (at - slot) * sizeof(*hits));
+		hits[slot] = best;
+	}
+}
+
 /* Loads tool id's record inside t; *name gets "server/tool" (in the map). */
 static int load_tool(mi_txn *t, uint32_t id, const char **name, size_t *nl, mi_tool_rec *r)
 {
@@ -308,7 +394,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	mi_tok *tk = NULL;
 	ft_query fq = {0};
 	float *acc = NULL, *stfn = NULL, *nhit = NULL, *nlen = NULL, avg[MI_TF__COUNT];
-	uint32_t *touched = NULL, *sid = NULL, *tmask = NULL;
+	uint32_t *touched = NULL, *sid = NULL, *tmask = NULL, *smask = NULL;
 	float tw[FT_TERMS] = {0};
 	size_t ntouched = 0, shown = 0;
 	ft_hit *hits = NULL;
@@ -351,6 +437,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	sid = mi_xmalloc((size_t)n * sizeof(*sid));
 	stfn = mi_xmalloc((size_t)n * sizeof(*stfn));
 	tmask = mi_xcalloc((size_t)n, sizeof(*tmask));
+	smask = mi_xcalloc((size_t)n, sizeof(*smask));
 	for (size_t i = 0; i < fq.n; i++) {
 		const void *v;
 		size_t vl;
@@ -375,6 +462,8 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 				       (1.0f - P->b[f] + P->b[f] * (float)len[f] / avg[f]);
 			}
 			sid[df] = id;
+			if (mask & (1u << MI_TF_SERVER))
+				smask[id] |= 1u << i;
 			if (mask & (1u << MI_TF_NAME)) {   /* the query says a part of its name */
 				nhit[id] += 1;
 				nlen[id] = (float)len[MI_TF_NAME];
@@ -414,6 +503,14 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 		hits[j] = h;
 	}
 	ft_diversify(hits, nh, tmask, tw, fq.n, P->diverse);
+	if (P->server_slot) {
+		uint32_t any = 0;   /* the terms some server's field matched */
+		for (size_t i = 0; i < ntouched; i++)
+			any |= smask[touched[i]];
+		if (__builtin_popcount(any) >= 2)
+			ft_server_slots(hits, &nh, limit, touched, ntouched, acc, smask,
+					ft_named_servers(t, tk, o->query, &fq) & any);
+	}
 	mi_buf_adds(&out->json, "{\"tools\":[");
 	for (size_t i = 0; i < ntouched && shown < limit; i++) {
 		if (i == nh) {
@@ -460,6 +557,7 @@ done:
 	free(sid);
 	free(stfn);
 	free(tmask);
+	free(smask);
 	mi_tok_free(tk);
 	mi_txn_abort(t);
 	return rc;

@@ -342,6 +342,55 @@ TEST(find_tools_diversifies_a_task_of_two_tools)
 	free(d);
 }
 
+/* "... in Sentry and ... in Linear": the task names two servers, and the
+ * first server's many matching tools would fill every place; the second's
+ * best tool keeps one; a task that names one server moves nothing. */
+TEST(find_tools_keeps_a_place_for_each_named_server)
+{
+	static const mi_catalog_tool sentry[] = {
+		{.name = "search_issues", .description = "Search the frequent errors of a project."},
+		{.name = "search_events", .description = "Search the error events of a project."},
+		{.name = "find_projects", .description = "Find the projects with errors."},
+		{.name = "get_issue_details", .description = "The details of one error of a project."},
+		{.name = "find_releases", .description = "Find the releases of a project with errors."},
+	}, linear[] = {
+		{.name = "create_issue", .description = "Create an issue for a team."},
+	}, git[] = {
+		{.name = "git_log", .description = "Show the commit history."},
+	};
+	mi_catalog_server srv[] = {
+		{.name = "sentry", .transport = "stdio", .protocol = "2025-06-18", .tools = sentry, .ntools = 5},
+		{.name = "linear-tl", .transport = "stdio", .protocol = "2025-06-18", .tools = linear, .ntools = 1},
+		{.name = "git", .transport = "stdio", .protocol = "2025-06-18", .tools = git, .ntools = 1},
+	};
+	char *d = tmpdir(), *t;
+	mi_catalog_opts o = {.out_dir = d};
+	mi_catalog_stats st;
+	mi_buf err = {0};
+	mi_query *q = NULL;
+	const char *task = "find the most frequent Sentry errors of the checkout project and file "
+			   "them in Linear";
+	CHECK_INT(mi_catalog_write(&o, srv, 3, &st, &err), 0);
+	CHECK_INT(mi_query_open(d, &q, &err), 0);
+	mi_tool_bm25 P = mi_tool_bm25_params;
+	P.server_slot = false;
+	t = top(q, task, 3, &P);
+	CHECK(!strstr(t, "linear-tl/"));   /* the mechanism has work to do */
+	free(t);
+	P.server_slot = true;
+	t = top(q, task, 3, &P);
+	CHECK_CONTAINS(t, "linear-tl/create_issue");
+	CHECK(!strncmp(t, "sentry/", 7));
+	free(t);
+	t = top(q, "the most frequent errors of the checkout project in Sentry", 3, &P);
+	CHECK(!strstr(t, "linear-tl/"));   /* one named server: nothing moves */
+	free(t);
+	mi_query_close(q);
+	mi_buf_release(&err);
+	rmrf(d);
+	free(d);
+}
+
 static int deny_add(void *ctx, const char *name, const uint8_t hash[16], uint32_t flags)
 {
 	return !strcmp(name, "fs/add") ? MI_TOOL_QUARANTINED : MI_TOOL_VISIBLE;
@@ -449,6 +498,7 @@ int main(void)
 	RUN(find_tools_prefers_the_tool_whose_name_the_task_says);
 	RUN(find_tools_reads_initials_of_a_name);
 	RUN(find_tools_diversifies_a_task_of_two_tools);
+	RUN(find_tools_keeps_a_place_for_each_named_server);
 	RUN(describe_levels_and_policy);
 	RUN(failed_server_keeps_its_tools_and_namespaces_say_why);
 	RUN(index_without_catalog_says_how_to_build_one);
