@@ -17,9 +17,10 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 11         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 12         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -683,7 +684,9 @@ bool mi_tok_is_stop(const char *w, size_t len);
 
 /*
  * A MI_DB_POST value: the postings of one term in a run of files, keyed
- * `term \0 be32(file id of the last)`.  Per file, in id order: varint file
+ * `term \0 be32(file id of the last)`.  First MI_POST_HDR bytes: the
+ * block's largest tfn in code and in docs mode, each mi_post_q-quantized
+ * upward (block-max bounds for top-k pruning).  Then per file, in id order: varint file
  * id (the first as it is, then minus the previous one), varint length,
  * then that many bytes: the file's entries (docs/format-search.md).
  * mi_post_add appends a file's entries to a block (prev: the block's
@@ -691,6 +694,20 @@ bool mi_tok_is_stop(const char *w, size_t len);
  * with it, false at the end or on bad bytes (then b->bad is set).
  */
 #define MI_POST_BLOCK 1024  /* a block ends once it is this long */
+#define MI_POST_HDR 2       /* bytes before a block's files: its two tfn bounds */
+#define MI_POST_QSCALE 33.83f /* 1 / ln 1.03: a step of the bound is 3% of 1 + tfn */
+/* A tfn bound as a byte, rounded up; 255 = no bound. */
+static inline uint8_t mi_post_q(float tfn)
+{
+	float q = tfn > 0 ? ceilf(logf(1 + tfn) * MI_POST_QSCALE) : 0;
+	return q >= 255 ? 255 : (uint8_t)q;
+}
+/* The bound a byte of mi_post_q stands for (at least the tfn it was made
+ * from); INFINITY for 255. */
+static inline float mi_post_dq(uint8_t q)
+{
+	return q == 255 ? INFINITY : (expf((float)q / MI_POST_QSCALE) - 1) * 1.001f + 1e-4f;
+}
 typedef struct mi_post_blk {
 	const uint8_t *p, *e;   /* unread part of the value */
 	uint32_t fid;           /* of the file last read */

@@ -22,7 +22,7 @@
 #define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 3                 /* meta "search.format": this layout */
+#define SW_FORMAT 4                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -199,11 +199,36 @@ static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
 
 /* ---- postings blocks, changed in place -------------------------------------------- */
 
+static int sw_value_bounds(const uint8_t *p, size_t len, const float *avg,
+			   float *ub_code, float *ub_docs);
+
+/* The header of a block of files (MI_POST_HDR): its largest tfn in code
+ * and docs mode with the bounds' averages, rounded up. */
+static int sw_block_hdr(const uint8_t *files, size_t len, const float *bavg,
+			uint8_t hdr[MI_POST_HDR])
+{
+	mi_post_blk b = { .p = files, .e = files + len };
+	float uc = 0, ud = 0;
+	uint32_t fid;
+	const uint8_t *g;
+	size_t gl;
+	int err = 0;
+
+	while (!err && mi_post_next(&b, &fid, &g, &gl))
+		err = sw_value_bounds(g, gl, bavg, &uc, &ud);
+	if (!err && b.bad)
+		err = MI_ERR_CORRUPT;
+	hdr[0] = mi_post_q(uc);
+	hdr[1] = mi_post_q(ud);
+	return err;
+}
+
 /* The block of term that holds fid if any does (the first key at or after
- * term \0 be32(fid)), else the term's last block: copied into val with its
- * key's file id in *last; *have false when the term has none. */
+ * term \0 be32(fid)), else the term's last block: its files copied into
+ * val, its header into hdr, its key's file id in *last; *have false when
+ * the term has none. */
 static int sw_post_find(mi_txn *t, const char *term, size_t tl, uint32_t fid, mi_buf *val,
-			uint32_t *last, bool *have)
+			uint8_t hdr[MI_POST_HDR], uint32_t *last, bool *have)
 {
 	uint8_t key[MI_TOK_MAX + 5];
 	mi_cursor *c;
@@ -221,26 +246,43 @@ static int sw_post_find(mi_txn *t, const char *term, size_t tl, uint32_t fid, mi
 	rc = mi_cursor_seek(c, key, tl + 5, &k, &kl, &v, &vl);
 	if (rc == MI_ERR_NOTFOUND)
 		rc = mi_cursor_prev(c, &k, &kl, &v, &vl);
-	if (!rc && kl != tl + 5)
+	if (!rc && (kl != tl + 5 || vl < MI_POST_HDR))
 		rc = MI_ERR_CORRUPT;
 	if (!rc) {
 		*last = mi_rd32((const uint8_t *)k + tl + 1);
+		memcpy(hdr, v, MI_POST_HDR);
 		mi_buf_reset(val);
-		mi_buf_add(val, v, vl);
+		mi_buf_add(val, (const uint8_t *)v + MI_POST_HDR, vl - MI_POST_HDR);
 		*have = true;
 	}
 	mi_cursor_close(c);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
+/* Writes the block of files (v, vl) under last (del: removes the key).
+ * Its header is computed with bavg, or with bavg NULL (files only taken
+ * out) kept from hdr: the largest tfn of fewer files is no larger. */
 static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
-			 const void *v, size_t vl, bool del)
+			 const void *v, size_t vl, bool del, const float *bavg,
+			 const uint8_t hdr[MI_POST_HDR])
 {
 	uint8_t key[MI_TOK_MAX + 5];
+	mi_buf val = {0};
+	uint8_t h[MI_POST_HDR];
+	int err;
+
 	memcpy(key, term, tl);
 	key[tl] = 0;
 	mi_be32(key + tl + 1, last);
-	return del ? mi_del(t, MI_DB_POST, key, tl + 5) : mi_put(t, MI_DB_POST, key, tl + 5, v, vl);
+	if (del)
+		return mi_del(t, MI_DB_POST, key, tl + 5);
+	if (bavg && (err = sw_block_hdr(v, vl, bavg, h)))
+		return err;
+	mi_buf_add(&val, bavg ? h : hdr, MI_POST_HDR);
+	mi_buf_add(&val, v, vl);
+	err = mi_put(t, MI_DB_POST, key, tl + 5, val.buf, val.len);
+	mi_buf_release(&val);
+	return err;
 }
 
 /*
@@ -249,20 +291,21 @@ static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
  * while it is short; a block grown past twice the block size is split.
  */
 static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
-		       const uint8_t *g, size_t gl)
+		       const uint8_t *g, size_t gl, const float *bavg)
 {
 	mi_buf val = {0}, nb = {0}, half = {0};
 	uint32_t last = 0, prev = 0, f;
+	uint8_t hdr[MI_POST_HDR] = { 255, 255 };
 	bool have;
 	const uint8_t *x;
 	size_t xl;
-	int err = sw_post_find(t, term, tl, fid, &val, &last, &have);
+	int err = sw_post_find(t, term, tl, fid, &val, hdr, &last, &have);
 
 	if (err || (!have && !gl) || (have && last < fid && !gl))
 		goto out; /* nothing to remove */
 	if (!have || (last < fid && val.len >= MI_POST_BLOCK)) {
 		mi_post_add(&nb, 0, fid, g, gl);
-		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false);
+		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false, bavg, hdr);
 		goto out;
 	}
 	/* The block with fid in its place (added, replaced or removed). */
@@ -293,12 +336,12 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 		prev = fid;
 		n++;
 	}
-	if ((!n || prev != last) && (err = sw_post_write(t, term, tl, last, NULL, 0, true)))
+	if ((!n || prev != last) && (err = sw_post_write(t, term, tl, last, NULL, 0, true, NULL, hdr)))
 		goto out;
 	if (!n)
 		goto out;
 	if (nb.len <= 2 * MI_POST_BLOCK || n < 2) {
-		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false);
+		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false, bavg, hdr);
 		goto out;
 	}
 	/* Split in two: the first files up to half its length, then the rest. */
@@ -314,8 +357,9 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 			p2 = f;
 		}
 	}
-	if (!(err = sw_post_write(t, term, tl, p1, half.buf, half.len, false)) && rest.len)
-		err = sw_post_write(t, term, tl, p2, rest.buf, rest.len, false);
+	if (!(err = sw_post_write(t, term, tl, p1, half.buf, half.len, false, bavg, hdr)) &&
+	    rest.len)
+		err = sw_post_write(t, term, tl, p2, rest.buf, rest.len, false, bavg, hdr);
 	mi_buf_release(&rest);
 out:
 	mi_buf_release(&val);
@@ -376,7 +420,7 @@ static int sw_del_existing(mi_txn *t, uint32_t fid)
 				break;
 			}
 			sw_map_get(&sw.terms, (const char *)term, tl)->df -= (int64_t)cnt;
-			err = sw_post_set(t, (const char *)term, (size_t)tl, fid, NULL, 0);
+			err = sw_post_set(t, (const char *)term, (size_t)tl, fid, NULL, 0, NULL);
 		}
 		free(copy);
 	}
@@ -1159,7 +1203,13 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 			curl = tl;
 			uc = ud = 0;
 		}
-		mi_post_blk b = { .p = v, .e = (const uint8_t *)v + vl };
+		if (vl < MI_POST_HDR) {
+			err = MI_ERR_CORRUPT;
+			break;
+		}
+		mi_post_blk b = { .p = (const uint8_t *)v + MI_POST_HDR,
+				  .e = (const uint8_t *)v + vl };
+		uint8_t hdr[MI_POST_HDR];
 		uint32_t fid;
 		const uint8_t *g;
 		size_t gl;
@@ -1167,6 +1217,18 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 			err = sw_value_bounds(g, gl, bavg, &uc, &ud);
 		if (!err && b.bad)
 			err = MI_ERR_CORRUPT;
+		/* The block's own bounds, made with the new averages. */
+		if (!err)
+			err = sw_block_hdr((const uint8_t *)v + MI_POST_HDR, vl - MI_POST_HDR,
+					   bavg, hdr);
+		if (!err && memcmp(hdr, v, MI_POST_HDR)) {
+			mi_buf nv = {0};
+			mi_buf_add(&nv, hdr, MI_POST_HDR);
+			mi_buf_add(&nv, (const uint8_t *)v + MI_POST_HDR, vl - MI_POST_HDR);
+			err = mi_put(t, MI_DB_POST, k, kl, nv.buf, nv.len);
+			mi_buf_release(&nv);
+			/* The cursor stays on the key: same length, same place. */
+		}
 		if (err)
 			break;
 		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
@@ -1237,7 +1299,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		float uc, ud;
 
 		if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid,
-				       (const uint8_t *)sw.bytes.buf + po->off, po->len)))
+				       (const uint8_t *)sw.bytes.buf + po->off, po->len, bavg)))
 			goto out;
 		memcpy(&uc, &e->a, 4);
 		memcpy(&ud, &e->b, 4);
@@ -1314,8 +1376,10 @@ struct mi_search_fresh {
 	size_t tl;                 /* its length, 0 before the first */
 	uint64_t df;               /* its chunk count so far */
 	float uc, ud;              /* its score bounds so far */
+	float buc, bud;            /* the same over the block being filled */
 	uint64_t terms;            /* terms written */
 	mi_buf blk;                /* its postings block being filled */
+	mi_buf val;                /* the block with its header */
 	uint32_t last;             /* file id of the block's last file */
 };
 
@@ -1342,8 +1406,13 @@ static int fresh_block(mi_search_fresh *f, mi_txn *t)
 	memcpy(key, f->term, f->tl);
 	key[f->tl] = 0;
 	mi_be32(key + f->tl + 1, f->last);
-	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->blk.buf, f->blk.len);
+	mi_buf_reset(&f->val);
+	mi_buf_addc(&f->val, (char)mi_post_q(f->buc));
+	mi_buf_addc(&f->val, (char)mi_post_q(f->bud));
+	mi_buf_add(&f->val, f->blk.buf, f->blk.len);
+	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->val.buf, f->val.len);
 	mi_buf_reset(&f->blk);
+	f->buc = f->bud = 0;
 	return err;
 }
 
@@ -1385,10 +1454,14 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 		return MI_ERR_CORRUPT;
 	mi_post_add(&f->blk, f->last, fid, p, (size_t)(e - p));
 	f->last = fid;
+	if ((err = sw_value_bounds(p, (size_t)(e - p), f->bavg, &f->buc, &f->bud)))
+		return err;
+	f->uc = f->buc > f->uc ? f->buc : f->uc;
+	f->ud = f->bud > f->ud ? f->bud : f->ud;
 	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
 		return err;
 	f->df += cnt;
-	return sw_value_bounds(p, (size_t)(e - p), f->bavg, &f->uc, &f->ud);
+	return 0;
 }
 
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
@@ -1412,7 +1485,9 @@ int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 
 void mi_search_fresh_free(mi_search_fresh *f)
 {
-	if (f)
+	if (f) {
 		mi_buf_release(&f->blk);
+		mi_buf_release(&f->val);
+	}
 	free(f);
 }

@@ -122,6 +122,10 @@ typedef struct mi_search_opts {
  * what a server of several indexes merges their hits by.  Set once, right
  * after mi_query_open. */
 void mi_query_set_scores(mi_query *q, bool on);
+/* Searches of q score every chunk that holds a query term: no bounds, no
+ * skipping.  The top k are the same as with pruning (the reference tests
+ * and benchmarks compare against), only slower. */
+void mi_query_set_exhaustive(mi_query *q, bool on);
 /* search_code: {results: [...], total} */
 int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* search_docs: {results: [...], total} */

@@ -15,6 +15,7 @@ struct mi_query {
 	pthread_mutex_t side_mu;  /* guards opening side and blame */
 	mi_store *blame;          /* blame beside the index, opened on first use */
 	bool scores;    /* search answers carry each hit's score (a workspace) */
+	bool exhaustive; /* search scores every chunk holding a query term */
 };
 
 /*

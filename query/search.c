@@ -59,6 +59,10 @@ typedef struct q_it {
 	const uint8_t *p, *e;      /* unread part of the current file's entries */
 	const uint8_t *bp, *be;    /* the current block's files after it */
 	uint32_t blast;            /* the block's last file id (its key's) */
+	uint8_t bq;                /* the block's tfn bound (mi_post_q) in the mode searched */
+	bool docs;                 /* search_docs: the docs-mode bounds */
+	float bmax;                /* bound of this term's score in the block, < 0 not yet known */
+	uint8_t idx;               /* place among the query's terms: the order scores are summed in */
 	bool bfirst;               /* the next file is the block's first */
 	uint32_t fid, n;           /* current chunk */
 	bool first;                /* next entry is the first of the value */
@@ -71,6 +75,7 @@ typedef struct q_it {
 	bool whole;                /* the whole form of a query word of several parts */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
+	uint32_t df;               /* chunks holding the term */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
 } q_it;
 
@@ -127,8 +132,15 @@ static void it_value(q_it *it, int rc, const void *k, size_t kl,
 		it_end(it, rc);
 		return;
 	}
+	if (vl < MI_POST_HDR) {
+		it_end(it, MI_ERR_CORRUPT);
+		return;
+	}
 	it->blast = mi_rd32((const uint8_t *)k + it->tl + 1);
-	it->bp = v;
+	it->bq = ((const uint8_t *)v)[it->docs ? 1 : 0];
+	it->bmax = -1;
+	it->bp = (const uint8_t *)v + MI_POST_HDR;
+	vl -= MI_POST_HDR;
 	it->be = it->bp + vl;
 	it->bfirst = true;
 	if (!it_group(it))
@@ -662,6 +674,13 @@ static int q_hit_cmp(const void *a, const void *b)
 	return 0;
 }
 
+static int q_hit_doc_cmp(const void *a, const void *b)
+{
+	const q_hit *x = a, *y = b;
+
+	return (x->doc > y->doc) - (x->doc < y->doc);
+}
+
 /* ---- WAND ------------------------------------------------------------------------ */
 
 typedef struct q_ctx {
@@ -672,6 +691,8 @@ typedef struct q_ctx {
 	bool tests;                /* the query speaks of tests */
 	bool ident;                /* the query is one identifier (q_required) */
 	float wsum;                /* sum of the query words' weights (joins aside) */
+	bool bounds;               /* the index's bounds hold for this ranking */
+	bool prune;                /* skip what bounds say cannot reach the top k */
 	float avg[MI_SF__COUNT];   /* average field lengths */
 	q_filter filt;
 	mi_buf scratch;
@@ -751,6 +772,25 @@ static void q_sort_its(q_it **its, size_t n)
 	}
 }
 
+/* score times the priors of a chunk with posting flags `flags`, each a
+ * factor <= 1 so the WAND bounds still hold (search_code). */
+static float q_priors(const q_ctx *qc, unsigned flags, float score)
+{
+	const mi_rank_params *rp = qc->rp;
+
+	/* A description of behaviour is answered by a function; an
+	 * identifier by whatever it names. */
+	if ((flags & MI_POSTF_AUX) && !qc->ident)
+		score *= rp->aux;
+	if (flags & MI_POSTF_PRIVATE)
+		score *= rp->priv;
+	if ((flags & MI_POSTF_TEST) && !qc->tests)
+		score *= rp->test;
+	if (flags & MI_POSTF_GEN)
+		score *= rp->gen;
+	return score;
+}
+
 /* Scores chunk pdoc from the iterators standing on it (the first ones of
  * its, which is sorted by doc), moves them past it and offers it to the
  * heap. */
@@ -759,10 +799,11 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 {
 	const mi_rank_params *rp = qc->rp;
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : rp->k1;
-	float score = 0, matched = 0;
+	float score = 0, matched = 0, part[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
 	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc);
+	uint8_t lo = UINT8_MAX, hi = 0;
 
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
@@ -772,25 +813,22 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 						      it->tf, it->len, qc->avg) :
 					 q_tfn(rp, ns, it->flags & it->fmask, it->tf, it->len, qc->avg);
 			if (tfn > 0) {
-				score += it->w * tfn * (k1 + 1) / (k1 + tfn);
+				for (; hi < it->idx + 1; hi++)
+					part[hi] = 0;
+				part[it->idx] = it->w * tfn * (k1 + 1) / (k1 + tfn);
+				lo = it->idx < lo ? it->idx : lo;
 				if (!it->joined && !it->abbr)
 					matched += it->w;
 			}
 		}
 		it_next(it);
 	}
+	/* Summed in the terms' order, not the order the iterators arrived
+	 * in: a chunk's score is the same whatever was skipped before it. */
+	for (unsigned i = lo; i < hi; i++)
+		score += part[i];
 	if (!qc->docs && score > 0) {
-		/* Priors, each a factor <= 1 so the WAND bounds still hold. */
-		/* A description of behaviour is answered by a function; an
-		 * identifier by whatever it names. */
-		if ((cflags & MI_POSTF_AUX) && !qc->ident)
-			score *= rp->aux;
-		if (cflags & MI_POSTF_PRIVATE)
-			score *= rp->priv;
-		if ((cflags & MI_POSTF_TEST) && !qc->tests)
-			score *= rp->test;
-		if (cflags & MI_POSTF_GEN)
-			score *= rp->gen;
+		score = q_priors(qc, cflags, score);
 		/* Coverage: a chunk that meets only some of the question's
 		 * words (a name sharing one of them) yields to one that meets
 		 * most of them. */
@@ -800,7 +838,7 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	if (score > 0) {
 		q_hit h = { score, pdoc };
 		q_heap_push(heap, nh, k, h);
-		if (*nh == k)
+		if (*nh == k && heap[0].score > *theta)
 			*theta = heap[0].score;
 	}
 }
@@ -840,10 +878,156 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 	return 0;
 }
 
-static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
-		  size_t *nhits)
+/*
+ * Bound of what term it adds to the score of any chunk of its current block
+ * (block-max WAND): the block's stored tfn bound (made with the index's
+ * weights, like the term's) through the same saturation as the term's own
+ * bound, never above that.  The name share, a joined term's name-only
+ * fields and the priors only lower a score, so it holds for them too.
+ */
+static float q_block_bound(const q_ctx *qc, q_it *it)
 {
-	float theta = 0;
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+
+	if (it->bmax < 0) {
+		float tb = mi_post_dq(it->bq);
+		it->bmax = it->ub;
+		if (qc->bounds && tb < INFINITY) {
+			float b = it->w * tb * (k1 + 1) / (k1 + tb) * 1.0001f + 1e-6f;
+			if (b < it->bmax)
+				it->bmax = b;
+		}
+	}
+	return it->bmax;
+}
+
+#define Q_SEED_TERMS 8          /* rarest terms whose postings seed it */
+#define Q_SEED_POSTINGS 16384   /* postings the seed reads at most */
+#define Q_SEED_PER_K 4          /* candidates scored per hit asked for */
+#define Q_SEED_MAX 256
+
+/*
+ * A first k-th score for the main pass.  WAND's threshold starts at 0 and
+ * rises only as hits come in, in file order; on a large index the best
+ * hits of a query often sit in late files, and until then every chunk
+ * holding a few of its common words is scored (on the whole kernel, 16,000
+ * chunks for "mpi3mr cfg get sas phy pg1", 600 once the threshold is
+ * known).  So first the postings of the query's rarest terms are read
+ * (bounded), the chunks where those terms weigh most are scored exactly,
+ * and the k-th best of those scores, being the score of k real chunks,
+ * cannot exceed the final k-th score: the main pass prunes from there at
+ * once and finds the same top k.  0 when fewer than k candidates score.
+ */
+static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
+{
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+	size_t nc = 0, cap = k * Q_SEED_PER_K, budget = Q_SEED_POSTINGS, n2 = 0, nd = 0;
+	bool used[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR] = { false };
+	q_it seeds[Q_SEED_TERMS], *sit = NULL, **sp = NULL;
+	size_t ns = 0;
+	q_hit *cand, *h2 = NULL;
+	float theta0 = 0, th2 = 0;
+
+	if (cap > Q_SEED_MAX)
+		cap = Q_SEED_MAX;
+	if (nit < 2 || k > cap)
+		return 0;
+	cand = mi_xmalloc(cap * sizeof(*cand));
+	/* The rarest terms whose postings fit the budget (at least the
+	 * rarest, then read in part), merged: a chunk's candidate score is
+	 * what those terms give it together. */
+	for (size_t left = budget; ns < Q_SEED_TERMS;) {
+		size_t j = nit;
+		for (size_t i = 0; i < nit; i++)
+			if (!used[i] && (j == nit || its[i].df < its[j].df))
+				j = i;
+		if (j == nit || (ns && its[j].df > left))
+			break;
+		used[j] = true;
+		left -= its[j].df < left ? its[j].df : left;
+		memset(&seeds[ns], 0, sizeof(seeds[ns]));
+		seeds[ns].w = its[j].w;
+		seeds[ns].fmask = its[j].fmask;
+		seeds[ns].docs = its[j].docs;
+		if (it_open(&seeds[ns], t, (const char *)its[j].key, its[j].tl))
+			break;
+		ns++;
+	}
+	while (budget) {
+		uint64_t d = Q_END;
+		unsigned flags = 0;
+		float sum = 0;
+		for (size_t i = 0; i < ns; i++)
+			if (seeds[i].doc < d) {
+				d = seeds[i].doc;
+				flags = seeds[i].flags;
+			}
+		if (d == Q_END)
+			break;
+		bool ok = (qc->all || !(flags & MI_POSTF_PRIVATE)) &&
+			  q_fid_ok(t, &qc->filt, (uint32_t)(d >> 32), &qc->scratch);
+		for (size_t i = 0; i < ns; i++) {
+			q_it *it = &seeds[i];
+			if (it->doc != d)
+				continue;
+			if (ok) {
+				float tfn = qc->docs ?
+					mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask, it->tf,
+						     it->len, qc->avg) :
+					q_tfn(qc->rp, 1, it->flags & it->fmask, it->tf, it->len,
+					      qc->avg);
+				if (tfn > 0)
+					sum += it->w * tfn * (k1 + 1) / (k1 + tfn);
+			}
+			it_next(it);
+			budget -= budget > 0;
+		}
+		if (sum > 0)
+			q_heap_push(cand, &nc, cap,
+				    (q_hit){ qc->docs ? sum : q_priors(qc, flags, sum), d });
+	}
+	for (size_t i = 0; i < ns; i++)
+		mi_cursor_close(seeds[i].c);
+	qsort(cand, nc, sizeof(*cand), q_hit_doc_cmp);
+	for (size_t i = 0; i < nc; i++)
+		if (!nd || cand[nd - 1].doc != cand[i].doc)
+			cand[nd++] = cand[i];
+	if (nd < k)
+		goto out;
+	/* The candidates' exact scores, from iterators of their own. */
+	sit = mi_xcalloc(nit, sizeof(*sit));
+	sp = mi_xmalloc(nit * sizeof(*sp));
+	h2 = mi_xmalloc(k * sizeof(*h2));
+	for (size_t i = 0; i < nit; i++) {
+		sit[i] = its[i];
+		sit[i].c = NULL;
+		if (it_open(&sit[i], t, (const char *)its[i].key, its[i].tl))
+			goto out;
+		sp[i] = &sit[i];
+	}
+	for (size_t c = 0; c < nd; c++) {
+		for (size_t i = 0; i < nit; i++)
+			it_seek(sp[i], cand[c].doc);
+		q_sort_its(sp, nit);
+		if (sp[0]->doc == cand[c].doc)
+			q_score(qc, sp, nit, cand[c].doc, h2, k, &n2, &th2);
+	}
+	/* A hair under, so a chunk tied with the k-th is still weighed. */
+	if (n2 == k)
+		theta0 = h2[0].score * (1 - 1e-4f);
+out:
+	for (size_t i = 0; sit && i < nit; i++)
+		mi_cursor_close(sit[i].c);
+	free(sit);
+	free(sp);
+	free(h2);
+	free(cand);
+	return theta0;
+}
+
+static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
+		  float theta, size_t *nhits)
+{
 	size_t nh = 0;
 
 	for (;;) {
@@ -854,7 +1038,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		q_sort_its(its, nit);
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
 			acc += its[i]->ub;
-			if (nh < k ? acc > 0 : acc > theta) {
+			if (acc > theta) {
 				pivot = i;
 				break;
 			}
@@ -866,6 +1050,29 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
 			continue;
+		}
+		/* Block-max: pdoc and the chunks after it up to the end of the
+		 * first of the blocks holding it (and before the next term's
+		 * chunk) can only hold the terms standing on pdoc, each at most
+		 * its block's bound: when those cannot beat the k-th score, they
+		 * are all skipped. */
+		if (theta > 0 && qc->prune) {
+			float bsum = 0;
+			uint32_t end = UINT32_MAX;
+			size_t last;
+			for (last = 0; last < nit && its[last]->doc == pdoc; last++) {
+				bsum += q_block_bound(qc, its[last]);
+				if (its[last]->blast < end)
+					end = its[last]->blast;
+			}
+			if (bsum <= theta) {
+				uint64_t next = end == UINT32_MAX ? Q_END : (uint64_t)(end + 1) << 32;
+				if (last < nit && its[last]->doc < next)
+					next = its[last]->doc;
+				for (i = 0; i < last; i++)
+					it_seek(its[i], next);
+				continue;
+			}
 		}
 		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
 			uint64_t next = ((pdoc >> 32) + 1) << 32;
@@ -968,13 +1175,6 @@ static uint64_t q_evidence_doc(mi_txn *t, const mi_search_evidence *e)
 	}
 	mi_syms_close(&it);
 	return doc != Q_END ? doc : by_name;
-}
-
-static int q_hit_doc_cmp(const void *a, const void *b)
-{
-	const q_hit *x = a, *y = b;
-
-	return (x->doc > y->doc) - (x->doc < y->doc);
 }
 
 /*
@@ -1293,7 +1493,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 {
 	q_terms qt = { .n = 0 };
 	q_ctx qc = { .docs = docs, .all = o->all,
-		     .rp = o->rank ? o->rank : &mi_rank_defaults };
+		     .rp = o->rank ? o->rank : &mi_rank_defaults,
+		     .prune = !q->exhaustive };
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	q_it *itp[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	size_t nit = 0, k, kb, nh = 0, qlen;
@@ -1375,6 +1576,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		}
 	}
 	qc.t = t;
+	qc.bounds = docs || q_bounds_hold(qc.rp);
 	q_joined(tk, o->query, qlen, &qt, t);
 	if (!docs && qc.rp->abbr > 0)
 		q_abbrev(tk, o->query, qlen, &qt, t);
@@ -1404,8 +1606,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 				 qt.t[i].abbr ? (Q_ABBR_FIELDS | MI_POSTF_PRIVATE |
 						 MI_POSTF_MD | MI_POSTF_AUX) : ~0u;
 		its[nit].ub = its[nit].w * ub * (k1 + 1) / (k1 + ub) * 1.0001f + 1e-6f;
-		if (!docs && !q_bounds_hold(qc.rp))
+		its[nit].df = ts.df;
+		if (!qc.bounds)
 			its[nit].ub = its[nit].w * (k1 + 1); /* tfn unbounded */
+		if (!qc.prune)
+			its[nit].ub = INFINITY;
+		its[nit].docs = docs;
+		its[nit].idx = (uint8_t)nit;
 		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
 			mi_out_error(out, err, "cannot read the search postings: %s",
 				     mi_strerror(err));
@@ -1419,8 +1626,9 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	heap = mi_xmalloc(kb * sizeof(*heap));
 	req = q_required(o->query, qlen, its, nit);
 	qc.ident = req != NULL;
+	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb);
 	err = req ? q_wand_req(&qc, itp, nit, req, heap, kb, &nh) :
-		    q_wand(&qc, itp, nit, heap, kb, &nh);
+		    q_wand(&qc, itp, nit, heap, kb, th0, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
@@ -1505,4 +1713,9 @@ int mi_query_docs(mi_query *q, const mi_search_opts *o, mi_out *out)
 void mi_query_set_scores(mi_query *q, bool on)
 {
 	q->scores = on;
+}
+
+void mi_query_set_exhaustive(mi_query *q, bool on)
+{
+	q->exhaustive = on;
 }

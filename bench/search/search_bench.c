@@ -684,9 +684,10 @@ static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
 		m->span += (double)(el - sl + 1);
 		m->nspan++;
 		if (top)
-			fprintf(top, "\t%s:%s@%s:%d", json_string_value(json_object_get(h, "kind")),
+			fprintf(top, "\t%s:%s@%s:%d=%.6g", json_string_value(json_object_get(h, "kind")),
 				json_string_value(json_object_get(h, "breadcrumb")),
-				json_string_value(json_object_get(h, "path")), (int)sl);
+				json_string_value(json_object_get(h, "path")), (int)sl,
+				json_number_value(json_object_get(h, "score")));
 	}
 	return rank;
 }
@@ -704,6 +705,9 @@ static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
 	FILE *ranks = NULL;
 	bool top = getenv("SEARCH_BENCH_TOP") != NULL;
 
+	/* SEARCH_BENCH_TOP=1: the top hits with their scores in the ranks
+	 * file, so two builds' rankings can be compared hit by hit. */
+	mi_query_set_scores(qs->idx, top);
 	if (lat || getenv("SEARCH_BENCH_RANKS")) {
 		snprintf(path, sizeof(path), "%s/mcpidx_ranks.tsv", qs->dir);
 		ranks = fopen(path, "w");

@@ -167,6 +167,13 @@ static long res_int(json_t *j, size_t i, const char *field)
 	return json_is_integer(v) ? (long)json_integer_value(v) : -1;
 }
 
+static double res_num(json_t *j, size_t i, const char *field)
+{
+	json_t *r = json_array_get(json_object_get(j, "results"), i);
+
+	return r ? json_number_value(json_object_get(r, field)) : -1;
+}
+
 static size_t nres(json_t *j)
 {
 	return json_array_size(json_object_get(j, "results"));
@@ -690,6 +697,41 @@ TEST(spelled_out_words_meet_abbreviated_names)
 
 /* Everything the scores depend on, as text: meta counts, df per term,
  * posting bytes. */
+/* A postings block's header bounds every tfn of its entries g (computed
+ * with the averages the index's bounds were made with), whatever updates,
+ * deletions and splits the block went through. */
+static void check_block_bounds(mi_txn *t, const uint8_t *hdr, const uint8_t *g, size_t gl)
+{
+	static const char *const bk[MI_SF__COUNT] = {
+		"search.bavg.name", "search.bavg.path", "search.bavg.sig",
+		"search.bavg.doc", "search.bavg.body",
+	};
+	float bavg[MI_SF__COUNT];
+	const uint8_t *e = g + gl;
+
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		int64_t x = 1000;
+		mi_meta_get_int(t, bk[f], &x);
+		bavg[f] = (float)x / 1000;
+	}
+	while (g < e) {
+		uint64_t n, fl, x;
+		uint32_t tf[MI_SF__COUNT] = { 0 }, len[MI_SF__COUNT] = { 0 };
+		if (!mi_varint_get(&g, e, &n) || !mi_varint_get(&g, e, &fl)) {
+			CHECK(!"entries decode");
+			return;
+		}
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			if (fl & (1u << f) && mi_varint_get(&g, e, &x)) {
+				tf[f] = (uint32_t)x;
+				mi_varint_get(&g, e, &x);
+				len[f] = (uint32_t)x;
+			}
+		CHECK(mi_bm25f_tfn(MI_SM_CODE, (unsigned)fl, tf, len, bavg) <= mi_post_dq(hdr[0]));
+		CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, (unsigned)fl, tf, len, bavg) <= mi_post_dq(hdr[1]));
+	}
+}
+
 static void dump_stats(const char *dir, mi_buf *out)
 {
 	static const char *const keys[] = {
@@ -723,7 +765,9 @@ static void dump_stats(const char *dir, mi_buf *out)
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
 		/* per file, whatever blocks an update left them in */
-		mi_post_blk b = { .p = v, .e = (const uint8_t *)v + vl };
+		CHECK(vl > MI_POST_HDR);
+		mi_post_blk b = { .p = (const uint8_t *)v + MI_POST_HDR,
+				  .e = (const uint8_t *)v + vl };
 		uint32_t fid;
 		const uint8_t *g;
 		size_t gl;
@@ -732,6 +776,7 @@ static void dump_stats(const char *dir, mi_buf *out)
 			for (size_t i = 0; i < gl; i++)
 				mi_buf_addf(out, "%02x", g[i]);
 			mi_buf_addc(out, '\n');
+			check_block_bounds(t, v, g, gl);
 		}
 		CHECK(!b.bad && fid == mi_rd32((const uint8_t *)k + kl - 4));
 	}
@@ -913,6 +958,47 @@ TEST(postings_blocks_updated_in_place_match_a_fresh_build)
 	mi_buf_release(&b);
 }
 
+/* The top k of a query with every pruning (WAND bounds, the seed, the
+ * blocks' own bounds) are the top k of scoring every chunk that holds a
+ * query term: same chunks, same order, same scores.  Returns how many
+ * results the pruned answer had. */
+static size_t same_as_exhaustive(mi_query *q, bool docs, const char *query, size_t k)
+{
+	mi_search_opts o = { .query = query, .limit = k, .format = "json" };
+	mi_out a = { 0 }, b = { 0 };
+	json_t *ja, *jb;
+	size_t n;
+
+	mi_query_set_scores(q, true);
+	mi_query_set_exhaustive(q, false);
+	CHECK_INT(docs ? mi_query_docs(q, &o, &a) : mi_query_search(q, &o, &a), 0);
+	mi_query_set_exhaustive(q, true);
+	CHECK_INT(docs ? mi_query_docs(q, &o, &b) : mi_query_search(q, &o, &b), 0);
+	mi_query_set_exhaustive(q, false);
+	ja = json_loads(mi_buf_str(&a.json), 0, NULL);
+	jb = json_loads(mi_buf_str(&b.json), 0, NULL);
+	n = nres(ja);
+	CHECK_INT(n, nres(jb));
+	for (size_t r = 0; r < n && r < nres(jb); r++) {
+		if (strcmp(res_str(ja, r, "path"), res_str(jb, r, "path")) ||
+		    res_int(ja, r, "start_line") != res_int(jb, r, "start_line") ||
+		    res_num(ja, r, "score") != res_num(jb, r, "score"))
+			printf("# %s '%s' k=%zu #%zu: %s:%ld %g vs %s:%ld %g\n",
+			       docs ? "docs" : "code", query, k, r, res_str(ja, r, "path"),
+			       res_int(ja, r, "start_line"), res_num(ja, r, "score"),
+			       res_str(jb, r, "path"), res_int(jb, r, "start_line"),
+			       res_num(jb, r, "score"));
+		CHECK_STR(res_str(ja, r, "path"), res_str(jb, r, "path"));
+		CHECK_INT(res_int(ja, r, "start_line"), res_int(jb, r, "start_line"));
+		CHECK(res_num(ja, r, "score") == res_num(jb, r, "score"));
+	}
+	json_decref(ja);
+	json_decref(jb);
+	mi_out_release(&a);
+	mi_out_release(&b);
+	return n;
+}
+
 TEST(pruned_top_k_equals_exhaustive)
 {
 	mi_query *q = open_index("main");
@@ -924,25 +1010,68 @@ TEST(pruned_top_k_equals_exhaustive)
 		return;
 	}
 	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
-		mi_search_opts o1 = { .query = qs[i], .limit = 3, .format = "json" };
-		mi_search_opts o2 = { .query = qs[i], .limit = 200, .format = "json" };
-		mi_out a = { 0 }, b = { 0 };
-		json_t *ja, *jb;
-		mi_query_search(q, &o1, &a);
-		mi_query_search(q, &o2, &b);
-		ja = json_loads(mi_buf_str(&a.json), 0, NULL);
-		jb = json_loads(mi_buf_str(&b.json), 0, NULL);
-		CHECK(nres(ja) > 0);
-		for (size_t r = 0; r < nres(ja); r++) {
-			CHECK_STR(res_str(ja, r, "breadcrumb"), res_str(jb, r, "breadcrumb"));
-			CHECK_INT(res_int(ja, r, "start_line"), res_int(jb, r, "start_line"));
-		}
-		json_decref(ja);
-		json_decref(jb);
-		mi_out_release(&a);
-		mi_out_release(&b);
+		CHECK(same_as_exhaustive(q, false, qs[i], 3) > 0);
+		same_as_exhaustive(q, false, qs[i], 1);
+		same_as_exhaustive(q, true, qs[i], 3);
 	}
 	mi_query_close(q);
+}
+
+/* Block-max pruning must not skip a block that holds a winner: 400 files,
+ * every one saying "gamma counter" once in a function body (postings over
+ * many blocks), and every 40th one a gamma_counter_sum_N that says gamma
+ * more often the later its file, so the best hits sit in the last blocks. */
+TEST(block_max_pruning_keeps_the_best_hits)
+{
+	enum { N = 400 };
+	char dir[256];
+	static tfile fs[N];
+	static char *srcs[N], *paths[N];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	const char *qs[] = { "gamma counter", "counter sum", "gamma", "steps the gamma",
+			     "alpha 377 counter", "beta counter 12", "gamma sum 7" };
+
+	snprintf(dir, sizeof(dir), "%s/blockmax", tmp_root);
+	for (size_t i = 0; i < N; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		mi_buf_addf(&b, "/* Counts gamma for %zu. */\n"
+			    "int alpha_%zu(int beta)\n{\n\treturn gamma(beta) + counter(%zu);\n}\n",
+			    i, i, i);
+		if (i % 40 == 7) {
+			mi_buf_addf(&b, "int gamma_counter_sum_%zu(int beta)\n{\n\tint s = 0;\n", i);
+			for (size_t j = 0; j <= i / 40; j++)
+				mi_buf_addf(&b, "\ts += gamma(beta + %zu);\n", j);
+			mi_buf_adds(&b, "\treturn s;\n}\n");
+		}
+		mi_buf_addf(&p, "g%03zu.c", i);
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	json_t *j = run(q, false, "gamma counter", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "gamma_counter_sum_367");
+	CHECK_STR(res_str(j, 1, "breadcrumb"), "gamma_counter_sum_327");
+	CHECK_STR(res_str(j, 2, "breadcrumb"), "gamma_counter_sum_287");
+	json_decref(j);
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		for (size_t k = 1; k <= 12; k += 11) {
+			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+			same_as_exhaustive(q, true, qs[i], k);
+		}
+	mi_query_close(q);
+out:
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(paths[i]);
+	}
+	mi_buf_release(&err);
 }
 
 int main(void)
@@ -972,6 +1101,7 @@ int main(void)
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(postings_blocks_updated_in_place_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
+	RUN(block_max_pruning_keeps_the_best_hits);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
 	rc = system(cmd);
