@@ -1473,6 +1473,37 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t to
  * files: on the kernel subset 10 hits come from 4 files).  The pointer
  * lives until the transaction ends.
  */
+/*
+ * The snippet of result r from the frames of its file's source that hold
+ * it, when the chunk says where its snippet starts: a large file is not
+ * unpacked whole for five lines.  NULL when that does not work out (then
+ * the caller reads the whole source).
+ */
+static char *q_span_snippet(mi_txn *t, const q_res *r)
+{
+	uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
+	size_t at = r->c.snip_line ? r->c.snip_byte : 0, off = at ? at - 1 : 0;
+	const char *s;
+	size_t got, total;
+
+	if (from > 1 && !at)
+		return NULL;
+	for (size_t want = Q_SNIP_LINES * (Q_SNIP_COLS + 1) + 1;; want *= 8) {
+		if (mi_src_span(t, r->path, strlen(r->path), off, want, &s, &got, &total) ||
+		    at > total || (at && (!got || s[0] != '\n')))
+			return NULL;
+		const char *ls = s + (at - off);
+		size_t avail = got - (at - off), nl = 0;
+		for (const char *p = ls; nl < Q_SNIP_LINES &&
+		     (p = memchr(p, '\n', avail - (size_t)(p - ls))); p++)
+			nl++;
+		/* Whole lines enough for the snippet, or the end of the file. */
+		if (nl >= Q_SNIP_LINES || off + got >= total)
+			return q_snippet(ls, avail, 1, r->c.end_line >= from ?
+					 r->c.end_line - from + 1 : 0, 0);
+	}
+}
+
 static bool q_result_src(mi_txn *t, q_res *res, size_t nres, q_res *r,
 			 const void **src, size_t *sl)
 {
@@ -1662,6 +1693,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (docs && !(r->c.kind == MI_KIND_HEADING || r->c.kind == MI_KIND_NONE)) {
 			size_t dl = r->c.doc_len > Q_DOC_CHARS ? Q_DOC_CHARS : r->c.doc_len;
 			r->content = mi_xstrndup(r->c.doc, dl);
+		} else if ((r->content = q_span_snippet(t, r))) {
+			/* from the frames that hold it */
 		} else if (q_result_src(t, res, nres, r, &src, &sl)) {
 			uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
 			r->content = q_snippet(src, sl, from, r->c.end_line,
