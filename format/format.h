@@ -987,7 +987,7 @@ size_t mi_token_estimate(const char *s, size_t len);
 /* BM25F fields of a tool.  Bits of a tool posting's field mask. */
 enum {
 	MI_TF_NAME,    /* the tool's own name, split into parts */
-	MI_TF_TITLE,   /* its title */
+	MI_TF_TITLE,   /* its title and the first sentence of its description */
 	MI_TF_DESC,    /* its description */
 	MI_TF_PARAM,   /* parameter names (nested ones too) */
 	MI_TF_PDOC,    /* parameter descriptions and enum values */
