@@ -16,13 +16,14 @@
  * Tools are short documents whose words matter unequally: the name and the
  * title say what the tool does, the description says it at length, the
  * parameters say what it works on, the server says where.  Weights were
- * tuned on the tuning halves of bench/tools' two query sets (docs/format-catalog.md).
+ * tuned on the tuning halves of bench/tools' three query sets (docs/format-catalog.md).
  */
 const mi_tool_bm25 mi_tool_bm25_params = {
 	.k1 = 2.0f,
+	/* title: the title and the description's first sentence (its lead) */
 	/*        name  title desc  param pdoc  server alias initials */
-	.w = {    1.5f, 0.0f, 1.5f, 1.5f, 0.8f, 2.0f, 4.0f, 0.5f },
-	.b = {    0.75f, 0.3f, 0.6f, 0.75f, 0.6f, 0.6f, 0.5f, 0.3f },
+	.w = {    1.5f, 3.0f, 1.5f, 2.0f, 0.8f, 2.0f, 4.0f, 4.0f },
+	.b = {    0.75f, 0.3f, 0.75f, 0.9f, 0.6f, 0.75f, 0.5f, 0.3f },
 	/* A task that says most of a tool's name ("list the commits" and
 	 * list_commits) names that tool, more surely than one rare word of its
 	 * name does; the share says it whatever the name's length. */

@@ -297,7 +297,14 @@ static void post_tool(cw *w, uint32_t id, const cw_tool *t)
 	w->ncur = 0;
 	memset(w->flen, 0, sizeof(w->flen));
 	field(w, MI_TF_NAME, r->name, r->name_len);
-	field(w, MI_TF_TITLE, r->title, r->title_len);
+	{
+		mi_buf lead = {0};
+		mi_buf_add(&lead, r->title, r->title_len);
+		mi_buf_addc(&lead, ' ');
+		mi_tool_first_line(r->desc, r->desc_len, 400, &lead);
+		field(w, MI_TF_TITLE, lead.buf, lead.len);
+		mi_buf_release(&lead);
+	}
 	field(w, MI_TF_DESC, r->desc, r->desc_len);
 	field(w, MI_TF_PARAM, t->params, slen(t->params));
 	field(w, MI_TF_PDOC, t->pdocs, slen(t->pdocs));

@@ -37,6 +37,7 @@
 #define MI_MAX_DIAGS 50          /* per file */
 #define MI_MAX_SIG 400           /* bytes of a folded signature */
 #define MI_MAX_DOC 1200          /* bytes of a doc comment */
+#define MI_DOC_LINES_MAX 4096    /* comment nodes of one doc block */
 #define MI_PARSE_TIMEOUT_NS (5ull * 1000000000ull)
 
 /* Per-language compiled query, built once. */
@@ -466,10 +467,13 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		anchor = parent;
 		prev = ts_node_prev_sibling(anchor);
 	}
-	TSNode items[32];
-	int nitems = 0;
+	/* Every comment line of the block: a Go doc comment is one node per
+	 * line and may run to a hundred lines; its first sentence is the one
+	 * that says what the definition does. */
+	TSNode stack_items[64], *items = stack_items;
+	int nitems = 0, cap = 64;
 	uint32_t want_row = ts_node_start_point(anchor).row;
-	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < 32) {
+	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < MI_DOC_LINES_MAX) {
 		uint32_t end_row = ts_node_end_point(prev).row;
 		TSPoint ep = ts_node_end_point(prev);
 		/* line comments include their newline in some grammars */
@@ -482,15 +486,23 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		if (!ts_node_is_null(before) &&
 		    ts_node_end_point(before).row == ts_node_start_point(prev).row)
 			break;
+		if (nitems == cap) {
+			cap *= 2;
+			items = items == stack_items
+				? memcpy(mi_xmalloc((size_t)cap * sizeof(*items)), stack_items, sizeof(stack_items))
+				: mi_xrealloc(items, (size_t)cap * sizeof(*items));
+		}
 		items[nitems++] = prev;
 		want_row = ts_node_start_point(prev).row;
 		prev = before;
 	}
-	for (int i = nitems - 1; i >= 0; i--) {
+	for (int i = nitems - 1; i >= 0 && b.len <= MI_MAX_DOC; i--) {
 		uint32_t n;
 		const char *t = node_text(c, items[i], &n);
 		strip_comment(t, n, &b);
 	}
+	if (items != stack_items)
+		free(items);
 out:
 	if (b.len > MI_MAX_DOC) {
 		b.len = MI_MAX_DOC;

@@ -15,23 +15,28 @@ import sqlite3
 import sys
 import time
 
-SLICES = ["all", "same-name", "paraphrase", "multi-tool"]
+SLICES = ["all", "same-name", "paraphrase", "reworded", "multi-tool"]
 
 
-def load_tasks(path):
+def load_tasks(paths):
+    """QUERIES.tsv or several joined by ',' (each file its own halves)."""
     tasks = []
-    for ln in open(path):
-        if ln.startswith("#") or not ln.strip():
-            continue
-        sl, ex, q = ln.rstrip("\n").split("\t")
-        tasks.append({"slices": sl, "groups": [g.split("|") for g in ex.split()], "q": q,
-                      "half": len(tasks) % 2})
+    for path in paths.split(","):
+        n = 0
+        for ln in open(path):
+            if ln.startswith("#") or not ln.strip():
+                continue
+            sl, ex, q = ln.rstrip("\n").split("\t")
+            tasks.append({"slices": sl, "groups": [g.split("|") for g in ex.split()], "q": q,
+                          "half": n % 2})
+            n += 1
     return tasks
 
 
 def in_slice(t, s):
     return (s == "all" or (s == "same-name" and "same" in t["slices"]) or
             (s == "paraphrase" and "para" in t["slices"]) or
+            (s == "reworded" and "reword" in t["slices"]) or
             (s == "multi-tool" and "multi" in t["slices"]))
 
 
@@ -80,6 +85,8 @@ def main():
                     sums[(s, t["half"])][1] += 1
         for s in SLICES:
             a, b = sums[(s, 0)], sums[(s, 1)]
+            if not a[1] + b[1]:
+                continue
             both = (a[0] + b[0]) / max(1, a[1] + b[1])
             print("%-12s %-11s recall@5 tune %.3f (n=%d)  test %.3f (n=%d)  both %.3f" %
                   ("fts5", s, a[0] / max(1, a[1]), a[1], b[0] / max(1, b[1]), b[1], both))

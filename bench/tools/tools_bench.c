@@ -166,7 +166,7 @@ typedef struct task {
 	char *query;
 	char *groups[MAXG];   /* "a|b" */
 	int ng;
-	bool same, para, multi;
+	bool same, para, reword, multi;
 	int half;             /* 0 tune (odd lines), 1 test */
 } task;
 
@@ -191,6 +191,7 @@ static size_t load_set(const char *path, task *out, size_t n)
 		t->query = strdup(q);
 		t->same = strstr(sl, "same") != NULL;
 		t->para = strstr(sl, "para") != NULL;
+		t->reword = strstr(sl, "reword") != NULL;
 		t->multi = strstr(sl, "multi") != NULL;
 		t->half = (int)((n - first) % 2);
 		for (char *g = strtok_r(ex, " ", &sv); g && t->ng < MAXG; g = strtok_r(NULL, " ", &sv))
@@ -253,13 +254,14 @@ static double recall(const task *t, const char *json, double *rr)
 	return (double)found / t->ng;
 }
 
-enum { S_ALL, S_SAME, S_PARA, S_MULTI, S__N };
-static const char *const slice_names[S__N] = {"all", "same-name", "paraphrase", "multi-tool"};
+enum { S_ALL, S_SAME, S_PARA, S_REWORD, S_MULTI, S__N };
+static const char *const slice_names[S__N] = {"all", "same-name", "paraphrase", "reworded",
+					      "multi-tool"};
 
 static bool in_slice(const task *t, int s)
 {
 	return s == S_ALL || (s == S_SAME && t->same) || (s == S_PARA && t->para) ||
-	       (s == S_MULTI && t->multi);
+	       (s == S_REWORD && t->reword) || (s == S_MULTI && t->multi);
 }
 
 typedef struct score {
@@ -321,6 +323,7 @@ static double mean(const score *sc, int s, int h)
 static void print_scores(const char *label, const score *sc)
 {
 	for (int s = 0; s < S__N; s++)
+		if (sc->n[s][0] + sc->n[s][1])
 		printf("%-12s %-11s recall@5 tune %.3f (n=%d)  test %.3f (n=%d)  both %.3f"
 		       "  | MRR@10 tune %.3f test %.3f\n", label,
 		       slice_names[s], mean(sc, s, 0), sc->n[s][0], mean(sc, s, 1), sc->n[s][1],
@@ -414,7 +417,7 @@ static void check_paraphrases(cat *c, size_t nc, task *ts, size_t nt)
 	int bad = 0;
 	mi_tok_new(&tk);
 	for (size_t i = 0; i < nt; i++) {
-		if (!ts[i].para)
+		if (!ts[i].para && !ts[i].reword)
 			continue;
 		termset qs = {0};
 		mi_tok_run(tk, ts[i].query, strlen(ts[i].query), 0, add_term, &qs);
@@ -432,16 +435,21 @@ static void check_paraphrases(cat *c, size_t nc, task *ts, size_t nt)
 					mi_buf b = {0}, pn = {0}, pd = {0};
 					char *in = dump(json_object_get(x, "inputSchema"));
 					mi_tool_params(in, &pn, &pd);
-					mi_buf_addf(&b, "%s\n%s\n%s\n%s\n%s\n%s", c[k].server, str(x, "name"),
-						    str(x, "title") ? str(x, "title") : "",
-						    str(x, "description") ? str(x, "description") : "",
-						    mi_buf_str(&pn), mi_buf_str(&pd));
+					/* para: no word of the tool's text; reword: no
+					 * word of its server, name or title */
+					mi_buf_addf(&b, "%s\n%s\n%s", c[k].server, str(x, "name"),
+						    str(x, "title") ? str(x, "title") : "");
+					if (ts[i].para)
+						mi_buf_addf(&b, "\n%s\n%s\n%s",
+							    str(x, "description") ? str(x, "description") : "",
+							    mi_buf_str(&pn), mi_buf_str(&pd));
 					mi_tok_run(tk, b.buf, b.len, 0, add_term, &ws);
 					for (size_t a = 0; a < qs.n; a++)
 						for (size_t w = 0; w < ws.n; w++)
 							if (!strcmp(qs.t[a], ws.t[w])) {
-								printf("paraphrase [%zu] shares '%s' with %s\n", i + 1,
-								       qs.t[a], full);
+								printf("%s [%zu] shares '%s' with %s\n",
+								       ts[i].para ? "paraphrase" : "reworded",
+								       i + 1, qs.t[a], full);
 								bad++;
 								w = ws.n;
 							}
@@ -459,7 +467,7 @@ static void check_paraphrases(cat *c, size_t nc, task *ts, size_t nt)
 			free(qs.t[a]);
 		free(qs.t);
 	}
-	printf("paraphrase check: %d shared terms\n", bad);
+	printf("paraphrase/reworded check: %d shared terms\n", bad);
 	mi_tok_free(tk);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """wordnet.py - what model-free query expansion earns on find_tools' query set.
 
-    wordnet.py TEXTS.tsv QUERIES.tsv [--grid]
+    wordnet.py TEXTS.tsv QUERIES.tsv[,MORE.tsv...] [--grid]
 
 Expands every word of a task with its WordNet (Debian's wordnet-base)
 relatives — the lemmas of its most frequent senses, their hypernyms,
@@ -13,10 +13,14 @@ stemming).  Prints recall@5 by slice and half with and without the
 expansion.  --grid searches the expansion's settings on the tuning half
 (odd lines) only and prints the best five; the default settings are the
 grid's best on that half (ties: the fewest relations used).  The held-out
-half is what the settings never saw.  Needs: apt-get install wordnet-base
+half is what the settings never saw.  Each query file has its own halves.
+The last rows ("wordnet-both") expand both sides: the words of each tool's
+name, title and first sentence too, the task's expansion matched against
+that bag at a fraction (WN_BOTH) of the BM25F score.  Needs: apt-get install wordnet-base
 python3-snowballstemmer.
 """
 import collections
+import os
 import itertools
 import math
 import re
@@ -39,8 +43,9 @@ other another one two same own if else them they their he she his her him was we
 has have had having get got""".split())
 GLOSS_STOP = STOP | set("something someone act make cause person thing having use used "
                         "especially usually etc".split())
-FIELD_W = [3.0, 2.0, 1.0, 0.8, 0.5, 1.0]   # find_tools' weights (format/catalog.c)
-SLICES = [("all", ""), ("same-name", "same"), ("paraphrase", "para"), ("multi-tool", "multi")]
+FIELD_W = [1.5, 0.0, 1.5, 1.5, 0.8, 2.0]   # find_tools' weights (format/catalog.c)
+SLICES = [("all", ""), ("same-name", "same"), ("paraphrase", "para"), ("reworded", "reword"),
+          ("multi-tool", "multi")]
 DEFAULT = dict(senses=1, syn=1.0, hyper=0.5, deriv=0.7, sim=0.5, also=0.3, ent=0.3, cause=0.3,
                pert=0.5, attr=0.3, hypo=0.0, vgrp=0.3, gloss=0.0, w=0.3, oov_only=0)
 
@@ -110,6 +115,24 @@ class Ranker:
         self.df = collections.Counter(t for d in self.docs for t in d[1])
         self.tasks, self.wn = tasks, wn
         self.cache = {}
+        self.bags = None
+
+    def doc_bags(self, texts, P):
+        """Both sides: each tool's name, title and first description sentence
+        expanded like a task (P), a bag matched by the task's expansion."""
+        self.bags = []
+        for r in texts:
+            src = " ".join([r[0].split("/", 1)[1].replace("_", " ").replace("-", " "), r[1],
+                            re.split(r"(?<=[.!?])\s", r[2])[0]])
+            src = re.sub(r"([a-z])([A-Z])", r"\1 \2", src)
+            bag = collections.Counter()
+            for w in set(x.lower() for x in re.findall(r"[A-Za-z]+", src)):
+                if w not in STOP:
+                    for t, wt in self.expand(w, P).items():
+                        bag[t] = max(bag[t], wt)
+            self.bags.append((bag, sum(bag.values())))
+        self.bavg = sum(b[1] for b in self.bags) / len(self.bags)
+        self.bdf = collections.Counter(t for b in self.bags for t in b[0])
 
     def expand(self, word, P):
         key = (word, P["senses"])
@@ -146,6 +169,19 @@ class Ranker:
                     if Q.get(t, 0) < wt * P["w"]:
                         Q[t] = wt * P["w"]
         acc, N = collections.Counter(), len(self.docs)
+        if P and self.bags:   # both sides: the task's expansion meets the tools'
+            QX = collections.Counter()
+            for w in re.findall(r"[A-Za-z]+", q):
+                if w.lower() not in STOP:
+                    for t, wt in self.expand(w.lower(), P).items():
+                        QX[t] = max(QX[t], wt)
+            for t, qw in QX.items():
+                idf = math.log(1 + (N - self.bdf[t] + .5) / (self.bdf[t] + .5))
+                for (name, _, _), (bag, bn) in zip(self.docs, self.bags):
+                    if t in bag:
+                        tfn = bag[t] / (0.25 + 0.75 * bn / self.bavg)
+                        acc[name] += P["both"] * qw * idf * tfn * 2.2 / (1.2 + tfn)
+            Q = {t: float(c) for t, c in collections.Counter(toks(q)).items()}
         for t, qw in Q.items():
             if t not in self.df:
                 continue
@@ -177,11 +213,14 @@ def show(tag, r):
 def main():
     texts = [ln.rstrip("\n").split("\t") for ln in open(sys.argv[1])]
     tasks = []
-    for ln in open(sys.argv[2]):
-        if ln.startswith("#") or not ln.strip():
-            continue
-        sl, ex, q = ln.rstrip("\n").split("\t")
-        tasks.append((sl, [g.split("|") for g in ex.split()], q, len(tasks) % 2))
+    for f in sys.argv[2].split(","):   # each file its own halves
+        n = 0
+        for ln in open(f):
+            if ln.startswith("#") or not ln.strip():
+                continue
+            sl, ex, q = ln.rstrip("\n").split("\t")
+            tasks.append((sl, [g.split("|") for g in ex.split()], q, n % 2))
+            n += 1
     rk = Ranker(texts, tasks, load_wordnet())
     if "--grid" in sys.argv:
         grid = dict(senses=[1, 2, 4], gloss=[0, 0.3, 0.6], hyper=[0, 0.5], hypo=[0, 0.3],
@@ -198,6 +237,14 @@ def main():
         return
     show("bm25f", rk.recall({}))
     show("bm25f+wordnet", rk.recall(DEFAULT))
+    # Both sides: the tools' leading words (name, title, first sentence)
+    # expanded like the task's, and the two expansions matched.
+    # Defaults: the best tuning-half recall of gloss 0/0.5 x hypernyms 0/0.5
+    # x weight 0.05/0.1/0.3 (WN_GLOSS, WN_HYPER, WN_BOTH to rerun them).
+    P = dict(DEFAULT, gloss=float(os.environ.get("WN_GLOSS", 0.5)),
+             hyper=float(os.environ.get("WN_HYPER", 0)), both=float(os.environ.get("WN_BOTH", 0.05)))
+    rk.doc_bags(texts, P)
+    show("wordnet-both", rk.recall(P))
 
 
 main()

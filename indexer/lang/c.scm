@@ -100,6 +100,11 @@
 (return_statement (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
 (cast_expression value: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
 (pointer_expression operator: "&" argument: (identifier) @name (#not-match? @name "^[A-Z0-9_]+$")) @reference.value
+; A function handed to a macro at file scope that the grammar reads as a
+; type: `static DECLARE_WORK(w, fn);`, and the `module_init(fn);` it then
+; swallows as a declarator of that "type".
+(macro_type_specifier type: (type_descriptor type: (type_identifier) @name (#not-match? @name "^[A-Z0-9_]+$"))) @reference.value
+(declaration type: (macro_type_specifier) declarator: (function_declarator parameters: (parameter_list (parameter_declaration !declarator type: (type_identifier) @name (#not-match? @name "^[A-Z0-9_]+$"))))) @reference.value
 ; Names local to a function: a value reference to one names nothing indexed.
 ; The parameters of a macro-made function (SYSCALL_DEFINE1(close, int, fd)
 ; { ... }) and of an old-style definition are names too.

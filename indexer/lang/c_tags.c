@@ -26,7 +26,7 @@ enum {
 	T_POINTER_DECLARATOR, T_POINTER_EXPRESSION, T_PREPROC_ARG, T_PREPROC_DEF,
 	T_PREPROC_FUNCTION_DEF, T_PREPROC_INCLUDE, T_PREPROC_PARAMS, T_PRIMITIVE_TYPE,
 	T_RETURN_STATEMENT, T_SIZED_TYPE_SPECIFIER, T_STRUCT_SPECIFIER, T_TYPE_DEFINITION,
-	T_TYPE_IDENTIFIER, T_UNION_SPECIFIER, T_EQ, T_NE, T_AMP,
+	T_TYPE_DESCRIPTOR, T_TYPE_IDENTIFIER, T_UNION_SPECIFIER, T_EQ, T_NE, T_AMP,
 	T__COUNT
 };
 
@@ -73,6 +73,7 @@ static const struct { const char *name; bool named; } type_names[T__COUNT] = {
 	[T_SIZED_TYPE_SPECIFIER] = {"sized_type_specifier", true},
 	[T_STRUCT_SPECIFIER] = {"struct_specifier", true},
 	[T_TYPE_DEFINITION] = {"type_definition", true},
+	[T_TYPE_DESCRIPTOR] = {"type_descriptor", true},
 	[T_TYPE_IDENTIFIER] = {"type_identifier", true},
 	[T_UNION_SPECIFIER] = {"union_specifier", true},
 	[T_EQ] = {"==", false},
@@ -101,7 +102,8 @@ enum {
 	P_PROTOTYPE, P_STRUCT, P_UNION, P_ENUM, P_TD_STRUCT, P_TD_UNION, P_TD_ENUM,
 	P_TD_TAGGED, P_TD_TAGGED_PTR, P_TYPEDEF, P_FIELD, P_ENUMERATOR, P_MACRO, P_MACRO_FN,
 	P_CALL, P_INCLUDE, P_V_ARGUMENT, P_V_PAIR, P_V_LIST, P_V_ASSIGN, P_V_INIT, P_V_COND,
-	P_V_COMPARE, P_V_RETURN, P_V_CAST, P_V_ADDRESS, P_L_MACRO_ARGS, P_L_KR_PARAMS,
+	P_V_COMPARE, P_V_RETURN, P_V_CAST, P_V_ADDRESS, P_V_MACRO_TYPE, P_V_MACRO_DECL,
+	P_L_MACRO_ARGS, P_L_KR_PARAMS,
 	P_L_PARAM, P_L_DECL, P_SCAN_MACRO_FN, P_SCAN_MACRO,
 	P__COUNT
 };
@@ -140,6 +142,7 @@ static void c_tags_init(void)
 		T_ASSIGNMENT_EXPRESSION, T_INIT_DECLARATOR, T_CONDITIONAL_EXPRESSION,
 		T_BINARY_EXPRESSION, T_CAST_EXPRESSION, T_POINTER_EXPRESSION,
 		T_PARAMETER_DECLARATION, T_IDENTIFIER, T_COMPOUND_STATEMENT,
+		T_MACRO_TYPE_SPECIFIER,
 	};
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
 		if (g.sym[roots[i]] < g.nsyms)
@@ -297,16 +300,42 @@ static void local_declarator(cw *w, TSNode d, bool two_ptrs)
 		mi_ts_add_local(w->c, &name);
 }
 
+/* A type name used as a value (a function handed to a macro the grammar
+ * read as a type): not all capitals. */
+static void type_value_ref(cw *w, TSNode n)
+{
+	if (is(n, T_TYPE_IDENTIFIER) && not_caps(w, n))
+		mi_ts_add_ref(w->c, &n, MI_REF_VALUE);
+}
+
+/* `module_init(fn)` read as a declarator of a macro "type" before it:
+ * (declaration type: (macro_type_specifier) declarator: (function_declarator
+ * parameters: (parameter_list (parameter_declaration !declarator type:
+ * (type_identifier) @name)))). */
+static void macro_decl_values(cw *w, TSNode d)
+{
+	TSNode params = field(d, F_PARAMETERS), p;
+	TSFieldId f;
+	if (!is(params, T_PARAMETER_LIST))
+		return;
+	EACH_KID(w, 1, params, p, f)
+		if (is(p, T_PARAMETER_DECLARATION) && ts_node_is_null(field(p, F_DECLARATOR)))
+			type_value_ref(w, field(p, F_TYPE));
+}
+
 static void on_declaration(cw *w, TSNode n, TSSymbol parent)
 {
 	TSNode d, name;
 	TSFieldId f;
 	bool local = parent == g.sym[T_COMPOUND_STATEMENT];
+	bool macro_type = is(field(n, F_TYPE), T_MACRO_TYPE_SPECIFIER);
 	EACH_KID(w, 0, n, d, f) {
 		if (f != g.field[F_DECLARATOR])
 			continue;
 		if (fn_declarator(d, &name))
 			match(w, n, name, null_node, MI_KIND_PROTOTYPE, P_PROTOTYPE);
+		if (macro_type && is(d, T_FUNCTION_DECLARATOR))
+			macro_decl_values(w, d);
 		if (local)
 			local_declarator(w, is(d, T_INIT_DECLARATOR) ? field(d, F_DECLARATOR) : d,
 					 false);
@@ -512,6 +541,11 @@ static void visit(cw *w, TSNode n, int role, TSSymbol parent, TSSymbol grand, TS
 		x = field(n, F_OPERATOR);
 		if (is(x, T_EQ) || is(x, T_NE))
 			value_ref(w, field(n, F_RIGHT));
+		break;
+	case T_MACRO_TYPE_SPECIFIER:
+		/* type: (type_descriptor type: (type_identifier) @name) */
+		if (is(x = field(n, F_TYPE), T_TYPE_DESCRIPTOR))
+			type_value_ref(w, field(x, F_TYPE));
 		break;
 	case T_POINTER_EXPRESSION:
 		if (is(field(n, F_OPERATOR), T_AMP))
