@@ -126,31 +126,48 @@ int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid)
 }
 
 /* Takes the value of key k (a key of it->name) as the current one; false
- * when it is not of that shape or its file has no path. */
+ * when it is not of that shape.  Its file's path is looked up when a
+ * record of it is given (bn_path). */
 static bool bn_take(mi_byname *it, const void *k, size_t kl, const void *v, size_t vl)
 {
-	const void *pv;
-	size_t pvl;
 	if (kl != it->nl + 5) {
 		it->damaged = true;
 		return false;
 	}
 	uint32_t fid = mi_rd32((const uint8_t *)k + it->nl + 1);
-	if (!it->path || fid != it->fid) {
-		uint8_t b4[4];
-		mi_be32(b4, fid);
-		if (mi_get(it->t, MI_DB_FILEIDS, b4, 4, &pv, &pvl)) {
-			it->damaged = true;
-			return false;
-		}
-		it->path = pv;
-		it->pl = pvl;
-	}
+	if (fid == MI_REFS_COUNT_FID)
+		return false; /* a name's count entry (refs), not a file's */
+	if (fid != it->fid || !it->started)
+		it->path = NULL;
 	it->fid = fid;
+	it->started = true;
 	it->p = v;
 	it->end = it->p + vl;
 	it->idx = it->line = it->lbyte = 0;
 	it->first = true;
+	return true;
+}
+
+/* The current value's path, looked up once per value; false (the value
+ * skipped, it->damaged set) when its file has no path. */
+static bool bn_path(mi_byname *it)
+{
+	const void *k, *pv;
+	size_t kl, pvl;
+	uint8_t b4[4];
+	if (it->path)
+		return true;
+	/* One cursor for the scan: file ids come in ascending order, often
+	 * on the page it is at already. */
+	mi_be32(b4, it->fid);
+	if ((!it->fcur && mi_cursor_open(it->t, MI_DB_FILEIDS, &it->fcur)) ||
+	    mi_cursor_seek(it->fcur, b4, 4, &k, &kl, &pv, &pvl) || kl != 4 || memcmp(k, b4, 4)) {
+		it->damaged = true;
+		it->p = it->end;
+		return false;
+	}
+	it->path = pv;
+	it->pl = pvl;
 	return true;
 }
 
@@ -228,6 +245,8 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 {
 	uint64_t d;
 	while (bn_more(it)) {
+		if (!it->nopath && !bn_path(it))
+			continue;
 		if (!mi_varint_get(&it->p, it->end, &d) || d > UINT32_MAX - it->idx ||
 		    (!it->first && !d) || it->p == it->end) {
 			it->p = it->end; /* a damaged value: its file is skipped */
@@ -238,8 +257,8 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 		it->kind = *it->p & 0x7f;
 		it->vis = *it->p++ >> 7;
 		it->first = false;
-		*path = it->path;
-		*pl = it->pl;
+		*path = it->nopath ? NULL : it->path;
+		*pl = it->nopath ? 0 : it->pl;
 		*idx = it->idx;
 		return 0;
 	}
@@ -250,6 +269,8 @@ int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r)
 {
 	uint64_t dl, ci, db;
 	while (bn_more(it)) {
+		if (!it->nopath && !bn_path(it))
+			continue;
 		if (!mi_varint_get(&it->p, it->end, &dl) || !mi_varint_get(&it->p, it->end, &ci) ||
 		    !mi_varint_get(&it->p, it->end, &db) || it->p == it->end ||
 		    dl > UINT32_MAX - it->line || ci > INT32_MAX) {
@@ -268,16 +289,142 @@ int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r)
 		it->lbyte = (uint32_t)b;
 		*r = (mi_ref){.callee = it->name, .line = it->line, .caller_idx = (int32_t)ci - 1,
 			      .line_byte = it->lbyte, .kind = *it->p++};
-		*path = it->path;
-		*pl = it->pl;
+		*path = it->nopath ? NULL : it->path;
+		*pl = it->nopath ? 0 : it->pl;
 		return 0;
 	}
 	return MI_ERR_NOTFOUND;
 }
 
+/* ---- a name's reference counts (MI_DB_REFS `name \0 ff ff ff ff`) ------- */
+
+/* Adds the references of one refs value to *calls and *all; false when it
+ * does not decode. */
+static bool bn_tally(const void *v, size_t vl, uint64_t *calls, uint64_t *all)
+{
+	const uint8_t *p = v, *end = p + vl;
+	uint64_t x;
+	while (p < end) {
+		if (!mi_varint_get(&p, end, &x) || !mi_varint_get(&p, end, &x) ||
+		    !mi_varint_get(&p, end, &x) || p == end)
+			return false;
+		*calls += *p++ == MI_REF_CALL;
+		++*all;
+	}
+	return true;
+}
+
+static void bn_count_value(mi_buf *b, uint64_t calls, uint64_t all)
+{
+	mi_buf_reset(b);
+	bn_varint(b, calls);
+	bn_varint(b, all);
+}
+
+static bool bn_count_decode(const void *v, size_t vl, uint64_t *calls, uint64_t *all)
+{
+	const uint8_t *p = v, *end = p + vl;
+	return mi_varint_get(&p, end, calls) && mi_varint_get(&p, end, all) && p == end &&
+	       *calls <= *all;
+}
+
+int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
+{
+	size_t nl = strlen(callee);
+	uint8_t key[BN_MAX_NAME + 5];
+	const void *v;
+	size_t vl;
+	if (nl > BN_MAX_NAME)
+		return MI_ERR_NOTFOUND;
+	memcpy(key, callee, nl + 1);
+	mi_be32(key + nl + 1, MI_REFS_COUNT_FID);
+	int rc = mi_get(t, MI_DB_REFS, key, nl + 5, &v, &vl);
+	if (rc)
+		return rc;
+	*calls = *all = 0;
+	return bn_count_decode(v, vl, calls, all) ? 0 : MI_ERR_DAMAGED;
+}
+
+int mi_refs_count_adjust(mi_txn *t, const void *k, size_t kl, const void *v, size_t vl,
+			 int sign)
+{
+	uint64_t c = 0, a = 0, sc, sa;
+	const void *cv;
+	size_t cvl;
+	uint8_t key[BN_MAX_NAME + 5];
+	if (kl < 5 || kl > sizeof(key) || mi_rd32((const uint8_t *)k + kl - 4) == MI_REFS_COUNT_FID)
+		return 0;
+	memcpy(key, k, kl - 4);
+	mi_be32(key + kl - 4, MI_REFS_COUNT_FID);
+	int rc = mi_get(t, MI_DB_REFS, key, kl, &cv, &cvl);
+	if (rc == MI_ERR_NOTFOUND)
+		return 0; /* no count kept for this name: readers count */
+	if (rc)
+		return rc;
+	if (!bn_count_decode(cv, cvl, &sc, &sa) || !bn_tally(v, vl, &c, &a))
+		return mi_del(t, MI_DB_REFS, key, kl); /* unsure: readers count */
+	if (sign < 0 && (c > sc || a > sa))
+		return mi_del(t, MI_DB_REFS, key, kl);
+	sc = sign < 0 ? sc - c : sc + c;
+	sa = sign < 0 ? sa - a : sa + a;
+	if (!sa)
+		return mi_del(t, MI_DB_REFS, key, kl);
+	mi_buf b = {0};
+	bn_count_value(&b, sc, sa);
+	rc = mi_put(t, MI_DB_REFS, key, kl, b.buf, b.len);
+	mi_buf_release(&b);
+	return rc;
+}
+
+static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx);
+
+int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void *v, size_t vl,
+			mi_kv_fn fn, void *ctx)
+{
+	int rc = 0;
+	if (c->name.len && (kl != c->name.len + 4 || memcmp(k, c->name.buf, c->name.len)))
+		rc = bn_counter_flush(c, fn, ctx);
+	if (rc || kl < 5)
+		return rc;
+	if (!c->name.len)
+		mi_buf_add(&c->name, k, kl - 4);
+	c->files++;
+	if (!bn_tally(v, vl, &c->calls, &c->all))
+		c->bad = true; /* a count would be wrong: none is written */
+	return 0;
+}
+
+/* Hands fn the count entry of the name being counted (when it has one)
+ * and starts over. */
+static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx)
+{
+	int rc = 0;
+	if (c->name.len && c->files >= MI_REFS_COUNT_MIN && !c->bad) {
+		mi_buf v = {0};
+		uint8_t b4[4];
+		mi_be32(b4, MI_REFS_COUNT_FID);
+		mi_buf_add(&c->name, b4, 4);
+		bn_count_value(&v, c->calls, c->all);
+		rc = fn(ctx, c->name.buf, c->name.len, v.buf, v.len);
+		mi_buf_release(&v);
+	}
+	mi_buf_reset(&c->name);
+	c->files = c->calls = c->all = 0;
+	c->bad = false;
+	return rc;
+}
+
+int mi_refs_counter_finish(mi_refs_counter *c, mi_kv_fn fn, void *ctx)
+{
+	int rc = bn_counter_flush(c, fn, ctx);
+	mi_buf_release(&c->name);
+	return rc;
+}
+
 void mi_byname_close(mi_byname *it)
 {
 	mi_cursor_close(it->cur);
+	mi_cursor_close(it->fcur);
 	free(it->name);
 	*it = (mi_byname){0};
 }

@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 12         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 13         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -482,7 +482,7 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  * the whole file.  MI_ERR_NOTFOUND, MI_ERR_DAMAGED.
  */
 #define MI_VAL_FRAMES 2
-#define MI_SRC_FRAME 8192
+#define MI_SRC_FRAME 2048
 int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 		const char **bytes, size_t *n, size_t *total);
 /* Unpacks the frames of path's source (of len bytes) that hold [from, to)
@@ -534,7 +534,9 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * definition / reference with its file's path (pointing into the map,
  * valid until the transaction ends; entries of files without a path are
  * skipped, it->damaged set): 0, or MI_ERR_NOTFOUND after the last.
- * r->callee is the name.
+ * r->callee is the name.  A caller that only counts sets it->nopath before
+ * a call: that call gives path NULL and looks no path up (so it does not
+ * check that the file has one).
  */
 typedef int (*mi_kv_fn)(void *ctx, const void *k, size_t kl, const void *v, size_t vl);
 int mi_byname_put_names(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx);
@@ -542,6 +544,7 @@ int mi_byname_put_refs(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx)
 typedef struct mi_byname {
 	mi_txn *t;
 	mi_cursor *cur;            /* NULL: the one value in p..end */
+	mi_cursor *fcur;           /* over MI_DB_FILEIDS, for the paths */
 	char *name;                /* the name scanned (malloc'd) */
 	size_t nl;
 	const uint8_t *p, *end;    /* what is left of the current value */
@@ -550,8 +553,9 @@ typedef struct mi_byname {
 	size_t pl;
 	uint32_t idx, line, lbyte; /* last decoded */
 	uint8_t kind, vis;         /* of the definition last decoded (names) */
-	bool refs, first, done;
+	bool refs, first, done, started;
 	bool damaged;              /* a value or file id did not decode (skipped) */
+	bool nopath;               /* set by the caller: give no path (counting) */
 } mi_byname;
 int mi_names_open(mi_txn *t, const char *name, const char *path, size_t pl, mi_byname *it);
 int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_byname *it);
@@ -561,6 +565,32 @@ int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *
 int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx);
 int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r);
 void mi_byname_close(mi_byname *it);
+/*
+ * A name's reference counts: for a callee with references in at least
+ * MI_REFS_COUNT_MIN files, MI_DB_REFS also holds `callee \0 ff ff ff ff`
+ * (after its files' entries) -> varint calls, varint all (references of
+ * every kind), so find_references gives the total of a common name
+ * without reading all of its entries.  Fresh builds write them; updates
+ * keep them exact (mi_refs_count_adjust with each refs entry put, sign +1,
+ * or deleted, -1) and never add one.  mi_refs_count: 0, MI_ERR_NOTFOUND
+ * (none kept: count the entries) or MI_ERR_DAMAGED.  mi_refs_counter_add
+ * takes a fresh build's refs entries in key order and hands fn each count
+ * entry after its name's last one; mi_refs_counter_finish ends it (and
+ * releases it).  mi_refs_next never gives a count entry.
+ */
+#define MI_REFS_COUNT_FID 0xffffffffu
+#define MI_REFS_COUNT_MIN 32
+int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all);
+int mi_refs_count_adjust(mi_txn *t, const void *k, size_t kl, const void *v, size_t vl,
+			 int sign);
+typedef struct mi_refs_counter {
+	mi_buf name;            /* `callee \0` of the entries being counted */
+	uint64_t files, calls, all;
+	bool bad;               /* a value did not decode */
+} mi_refs_counter;
+int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void *v, size_t vl,
+			mi_kv_fn fn, void *ctx);
+int mi_refs_counter_finish(mi_refs_counter *c, mi_kv_fn fn, void *ctx);
 /* Does path define name? */
 bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
 /* The file id of an indexed path (MI_ERR_NOTFOUND: none). */

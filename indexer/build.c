@@ -128,17 +128,23 @@ typedef struct db_txn {
 	int db;
 } db_txn;
 
+/* A references entry also moves its name's count (when one is kept). */
 static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
 	int rc = mi_del(d->t, d->db, k, kl);
+	if (!rc && d->db == MI_DB_REFS)
+		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, -1);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
 static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	return mi_put(d->t, d->db, k, kl, v, vl);
+	int rc = mi_put(d->t, d->db, k, kl, v, vl);
+	if (!rc && d->db == MI_DB_REFS)
+		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, +1);
+	return rc;
 }
 
 /* Removes every record of path (whose file id is id) from the index. */

@@ -283,20 +283,36 @@ static int fr_write_job(fr_txn *x, fr_job *j)
 }
 
 /* Appends a sorter's records into db, or feeds the postings writer. */
+/* Appends one count entry to MI_DB_REFS (mi_refs_counter's fn). */
+static int fr_put_count(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	fr_txn *x = ctx;
+	int rc = mi_put_append(x->t, MI_DB_REFS, k, kl, v, vl);
+	return rc ? rc : fr_account(x, kl + vl + 16);
+}
+
 static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 {
 	const void *k, *v;
 	size_t kl, vl;
+	mi_refs_counter cnt = {0};
 	int rc = mi_sorter_finish(s);
 	while (!rc && !(rc = mi_sorter_next(s, &k, &kl, &v, &vl))) {
-		rc = post ? mi_search_fresh_put(post, x->t, k, kl, v, vl)
-			  : mi_put_append(x->t, db, k, kl, v, vl);
+		/* a name's count entry follows its last file's entry */
+		if (db == MI_DB_REFS)
+			rc = mi_refs_counter_add(&cnt, k, kl, v, vl, fr_put_count, x);
+		if (!rc)
+			rc = post ? mi_search_fresh_put(post, x->t, k, kl, v, vl)
+				  : mi_put_append(x->t, db, k, kl, v, vl);
 		if (!rc)
 			rc = fr_account(x, kl + vl + 16);
 		if (!rc)
 			rc = mi_sorter_pop(s);
 	}
-	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+	if (rc == MI_ERR_NOTFOUND)
+		rc = mi_refs_counter_finish(&cnt, fr_put_count, x);
+	mi_buf_release(&cnt.name);
+	return rc;
 }
 
 /* Runs fr_file over p->jobs[0..p->n) on nth threads, the writer's window

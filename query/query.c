@@ -486,7 +486,8 @@ int mi_query_stats(mi_query *q, mi_out *out)
 /* ---- definitions -------------------------------------------------------------------- */
 
 typedef struct def_hit {
-	char *path;        /* owned */
+	const char *path;  /* in the map (valid while the transaction lasts) */
+	size_t pl;
 	uint32_t idx;      /* symbol index in the file */
 	mi_symbol sym;     /* decoded (strings in the shared arena) once loaded */
 	bool loaded;
@@ -512,9 +513,11 @@ static int cmp_hit(const void *a, const void *b)
 	const def_hit *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank - y->rank;
-	int c = strcmp(x->path, y->path);
+	int c = memcmp(x->path, y->path, x->pl < y->pl ? x->pl : y->pl);
 	if (c)
 		return c;
+	if (x->pl != y->pl)
+		return x->pl < y->pl ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -593,13 +596,14 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 				hits = mi_xrealloc(hits, cap * sizeof(*hits));
 			}
 			def_hit *h = &hits[nh++];
-			h->path = mi_xstrndup(fp, fl);
+			h->path = fp;
+			h->pl = fl;
 			h->idx = idx;
 			h->sym = s;
 			h->loaded = parent != NULL;
 			h->rank = mi_q_kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
 			/* tests and examples last */
-			if (strstr(h->path, "test") || strstr(h->path, "example"))
+			if (memmem(fp, fl, "test", 4) || memmem(fp, fl, "example", 7))
 				h->rank += 20;
 		}
 		damaged = damaged || it.damaged;
@@ -612,8 +616,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
 	/* The first 50 are shown: read their symbols. */
 	for (size_t i = 0; i < nh && shown < 50; i++) {
-		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, strlen(hits[i].path),
-						     hits[i].idx, &hits[i].sym, &arena)) {
+		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, hits[i].pl, hits[i].idx,
+						     &hits[i].sym, &arena)) {
 			damaged = true; /* names and symbols disagree */
 			continue;
 		}
@@ -634,7 +638,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		mi_buf_adds(j, "{\"name\":");
 		mi_buf_add_json_str(j, s->name, strlen(s->name));
 		mi_buf_addf(j, ",\"kind\":\"%s\",\"path\":", mi_kind_name(s->kind));
-		mi_buf_add_json_str(j, hits[i].path, strlen(hits[i].path));
+		mi_buf_add_json_str(j, hits[i].path, hits[i].pl);
 		mi_buf_addf(j, ",\"line\":%u,\"end_line\":%u,\"parent\":", s->start_line, s->end_line);
 		mi_buf_add_json_str(j, s->parent, strlen(s->parent));
 		mi_buf_adds(j, ",\"signature\":");
@@ -642,7 +646,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		mi_buf_adds(j, ",\"text\":");
 		mi_buf_add_json_str(j, fold.buf, fold.len);
 		mi_buf_addc(j, '}');
-		mi_buf_addf(x, "%s:%u-%u %s%s%s\n", hits[i].path, s->start_line, s->end_line,
+		mi_buf_addf(x, "%.*s:%u-%u %s%s%s\n", (int)hits[i].pl, hits[i].path,
+			    s->start_line, s->end_line,
 			    mi_kind_name(s->kind), s->parent[0] ? " in " : "", s->parent);
 		if (s->doc[0]) {
 			const char *nl = strchr(s->doc, '\n');
@@ -669,8 +674,6 @@ damaged:
 	rc = mi_out_error(out, MI_ERR_DAMAGED, "Cannot read index %s: %s", q->path,
 			  mi_strerror(MI_ERR_DAMAGED));
 done:
-	for (size_t i = 0; i < nh; i++)
-		free(hits[i].path);
 	free(hits);
 	mi_buf_release(&norm);
 	mi_parsed_release(&arena);
@@ -772,7 +775,21 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		const char *path;
 		size_t pl;
 		mi_ref r;
-		while (!mi_refs_next(&it, &path, &pl, &r)) {
+		bool counted = false;
+		for (;;) {
+			/* Past the page only the total is wanted: a common name's
+			 * is kept; outside the page no paths are looked up. */
+			if (n >= limit && !counted) {
+				uint64_t calls, all;
+				counted = true;
+				if (!mi_refs_count(t, name, &calls, &all)) {
+					total = (size_t)(calls_only ? calls : all);
+					break;
+				}
+			}
+			it.nopath = total < offset || n >= limit;
+			if (mi_refs_next(&it, &path, &pl, &r))
+				break;
 			if (calls_only && r.kind != MI_REF_CALL)
 				continue;
 			total++;

@@ -295,7 +295,12 @@ for (const l of fs.readFileSync(serverLog).subarray(logFrom).toString('utf8').sp
 }
 for (const [tool, calls] of Object.entries(ourCalls)) {
   const v = srv[calls[0][0]];
-  if (v && v.length === calls.length) results.tools[tool].server = dist(v);
+  if (v && v.length === calls.length) {
+    results.tools[tool].server = dist(v);
+    // where the server's tail comes from: its five slowest calls
+    results.tools[tool].server_slowest = v.map((ms, i) => ({ ms, args: calls[i][1] }))
+      .sort((a, b) => b.ms - a.ms).slice(0, 5);
+  }
 }
 await ours.client.close();
 results.memory = { ours: { ...ourPeaks.v, final: ourFinal, samples: ourPeaks.samples } };

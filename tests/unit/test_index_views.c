@@ -389,6 +389,138 @@ TEST(references_in_a_framed_source)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* Writes repo/name.c: n calls of common(), and a use of it as a value when
+ * value is set. */
+static void write_caller(const char *repo, const char *name, int n, bool value)
+{
+	char path[160];
+	snprintf(path, sizeof(path), "%s/%s.c", repo, name);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "int common(int);\nint %s(int a)\n{\n", name);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "\ta += common(a + %d);\n", i);
+	if (value)
+		fprintf(f, "\tint (*fp)(int) = common;\n\ta += fp(1);\n");
+	fprintf(f, "\treturn a;\n}\n");
+	CHECK_INT(fclose(f), 0);
+}
+
+/* find_references of "common" in q: the total with a page of one (the
+ * kept count) and with every reference shown (counted), which must agree;
+ * the first reference shown is the same on both pages. */
+static size_t refs_total(mi_query *fq, const char *kind)
+{
+	mi_out one = {0}, every = {0};
+	size_t t1 = 0, t2 = 0;
+	CHECK_INT(mi_query_references(fq, "common", kind, 1, &one), 0);
+	CHECK_INT(mi_query_references(fq, "common", kind, 100000, &every), 0);
+	const char *a = strstr(mi_buf_str(&one.json), "\"total\":");
+	const char *b = strstr(mi_buf_str(&every.json), "\"total\":");
+	CHECK(a && b);
+	if (a && b) {
+		t1 = strtoul(a + 8, NULL, 10);
+		t2 = strtoul(b + 8, NULL, 10);
+	}
+	CHECK_INT(t1, t2);
+	const char *x = mi_buf_str(&one.text), *y = mi_buf_str(&every.text);
+	const char *xe = strchr(x, '\n');
+	CHECK(xe && !strncmp(x, y, (size_t)(xe - x + 1)));
+	/* a page past the start gives the same total */
+	mi_out mid = {0};
+	CHECK_INT(mi_query_references_page(fq, "common", kind, 7, 3, &mid), 0);
+	const char *c = strstr(mi_buf_str(&mid.json), "\"total\":");
+	CHECK(c && strtoul(c + 8, NULL, 10) == t2);
+	mi_out_release(&one);
+	mi_out_release(&every);
+	mi_out_release(&mid);
+	return t2;
+}
+
+/* The counts kept for a name referenced from MI_REFS_COUNT_MIN files or
+ * more, as the index holds them (MI_ERR_NOTFOUND: none kept). */
+static int kept_count(const char *idxdir, const char *name, uint64_t *calls, uint64_t *all)
+{
+	mi_store *st;
+	mi_txn *t;
+	int rc = mi_store_open(idxdir, MI_STORE_RDONLY, &st);
+	CHECK_INT(rc, 0);
+	if (rc)
+		return rc;
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	rc = mi_refs_count(t, name, calls, all);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	return rc;
+}
+
+/* A name called from many files keeps its reference counts, so
+ * find_references gives its total without reading every entry: the total
+ * is what counting every reference gives, calls and all kinds, after a
+ * fresh build and after an update that edits, adds and deletes callers. */
+TEST(reference_totals_of_a_common_name)
+{
+	char repo[] = "/tmp/mcpidx-rc-XXXXXX", out[64], name[32], path[160];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	int nfiles = MI_REFS_COUNT_MIN + 8;
+	size_t calls = 0, values = 0;
+	for (int i = 0; i < nfiles; i++) {
+		snprintf(name, sizeof(name), "caller%d", i);
+		write_caller(repo, name, 1 + i % 4, i % 5 == 0);
+		calls += 1 + i % 4;
+		values += i % 5 == 0;
+	}
+	write_caller(repo, "rare", 2, false); /* "rare" is not called: common is */
+	calls += 2;
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	mi_query *fq = NULL;
+	uint64_t kc = 0, ka = 0;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(kept_count(out, "common", &kc, &ka), 0);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		CHECK_INT(refs_total(fq, "calls"), calls);
+		size_t all = refs_total(fq, "all");
+		CHECK(all >= calls + values);
+		CHECK_INT(kc, calls);
+		CHECK_INT(ka, all);
+		mi_query_close(fq);
+		fq = NULL;
+	}
+	/* few callers: no count kept, the total is counted */
+	CHECK_INT(kept_count(out, "fp", &kc, &ka), MI_ERR_NOTFOUND);
+	/* an update: fewer calls in one file, more in another, one caller
+	 * deleted, one added */
+	write_caller(repo, "caller1", 0, false);
+	calls -= 2;
+	write_caller(repo, "caller2", 9, true);
+	calls += 9 - 3;
+	snprintf(path, sizeof(path), "%s/caller3.c", repo);
+	CHECK_INT(unlink(path), 0);
+	calls -= 4;
+	write_caller(repo, "added", 5, false);
+	calls += 5;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(kept_count(out, "common", &kc, &ka), 0);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		CHECK_INT(refs_total(fq, "calls"), calls);
+		size_t all = refs_total(fq, "all");
+		CHECK_INT(kc, calls);
+		CHECK_INT(ka, all);
+		mi_query_close(fq);
+	}
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(idx) != NULL);
@@ -403,6 +535,7 @@ int main(void)
 	RUN(stored_outline_is_served_and_versioned);
 	RUN(build_over_other_format_versions);
 	RUN(references_in_a_framed_source);
+	RUN(reference_totals_of_a_common_name);
 	mi_query_close(q);
 	mi_buf_release(&err);
 	char cmd[128];

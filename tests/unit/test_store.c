@@ -346,7 +346,7 @@ TEST(packed_values)
 	const void *v;
 	size_t vl;
 	mi_buf src = {0}, stored = {0};
-	for (int i = 0; i < 200; i++)
+	for (int i = 0; i < 60; i++)
 		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
 	CHECK(src.len <= MI_SRC_FRAME);
 	CHECK(mi_db_packed(MI_DB_SRC) && !mi_db_packed(MI_DB_NAMES));
