@@ -293,6 +293,37 @@ void mi_c_walk(mi_ts_ctx *c, void *root)
 	c_walk_level(c, *(TSNode *)root, true, 0);
 }
 
+static char *c_copy(const char *src, size_t len)
+{
+	char *out = malloc(len ? len : 1);
+	if (out)
+		memcpy(out, src, len);
+	return out;
+}
+
+/* Is src[i, j) a word right after a `}` (blanks between) and right before
+ * a `(` (blanks between) whose `)` is on the same line, with room for
+ * "while(0)" when it is `()`? */
+static bool c_loop_close(const char *src, size_t len, size_t i, size_t j)
+{
+	size_t b = i, k = j;
+	while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n'))
+		b--;
+	if (b == 0 || src[b - 1] != '}')
+		return false;
+	while (k < len && (src[k] == ' ' || src[k] == '\t'))
+		k++;
+	if (k >= len || src[k] != '(')
+		return false;
+	int depth = 0;
+	for (; k < len && src[k] != '\n'; k++)
+		if (src[k] == '(')
+			depth++;
+		else if (src[k] == ')' && --depth == 0)
+			return j - i >= 6;
+	return false;
+}
+
 char *mi_c_prefilter(const char *src, size_t len)
 {
 	char *out = NULL;
@@ -337,6 +368,29 @@ char *mi_c_prefilter(const char *src, size_t len)
 		while (j < len && c_ident(src[j]))
 			j++;
 		size_t end = 0;
+		if (!pp && j - i > 6 && !memcmp(src + i, "while_", 6) && c_loop_close(src, len, i, j)) {
+			/* `} while_each_thread(p, t);` closes a do block with a
+			 * macro the grammar cannot read: its recovery then takes
+			 * the rest of the file into the function.  Read it as
+			 * `} while (p, t);`, or `} while(0);` for no arguments. */
+			if (!out && !(out = c_copy(src, len)))
+				return NULL;
+			size_t k = j;
+			while (src[k] == ' ' || src[k] == '\t')
+				k++;
+			size_t close = k + 1;
+			while (close < len && (src[close] == ' ' || src[close] == '\t'))
+				close++;
+			if (src[close] == ')') {
+				memset(out + i, ' ', close + 1 - i);
+				memcpy(out + i, "while(0)", 8);
+			} else {
+				memset(out + i, ' ', j - i);
+				memcpy(out + i, "while", 5);
+			}
+			i = j;
+			continue;
+		}
 		if (!pp && (src[i] == '_' || src[i] == 'a' || src[i] == 'n')) {
 			if (c_in_list(c_attr_bare, src + i, j - i)) {
 				end = j;
@@ -358,12 +412,8 @@ char *mi_c_prefilter(const char *src, size_t len)
 			}
 		}
 		if (end) {
-			if (!out) {
-				out = malloc(len ? len : 1);
-				if (!out)
-					return NULL;
-				memcpy(out, src, len);
-			}
+			if (!out && !(out = c_copy(src, len)))
+				return NULL;
 			for (size_t k = i; k < end; k++)
 				if (out[k] != '\n')
 					out[k] = ' ';
