@@ -494,7 +494,7 @@ typedef struct def_hit {
 	int rank;          /* lower is better */
 } def_hit;
 
-static int kind_rank(int kind)
+int mi_q_kind_rank(int kind)
 {
 	switch (kind) {
 	case MI_KIND_CLASS: case MI_KIND_STRUCT: case MI_KIND_TRAIT:
@@ -601,7 +601,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			h->idx = idx;
 			h->sym = s;
 			h->loaded = parent != NULL;
-			h->rank = kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
+			h->rank = mi_q_kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
 			/* tests and examples last */
 			if (memmem(fp, fl, "test", 4) || memmem(fp, fl, "example", 7))
 				h->rank += 20;

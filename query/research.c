@@ -88,34 +88,51 @@ static void graph_release(graph *g)
 	free(g->e);
 }
 
-/* First definition of name: fills path/line/kind.  false if none. */
+/* Does the path (pl bytes) contain w? */
+static bool path_has(const char *p, size_t pl, const char *w)
+{
+	size_t wl = strlen(w);
+	for (size_t i = 0; i + wl <= pl; i++)
+		if (!memcmp(p + i, w, wl))
+			return true;
+	return false;
+}
+
+/* The definition of name goto_definition would show first (types, then
+ * functions, ...; public before private; tests and examples last): fills
+ * path/line/kind.  Ranked from the names entries; only the one chosen is
+ * decoded.  false if none. */
 static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 		     int *kind, mi_parsed *arena)
 {
 	mi_byname it;
 	bool found = false;
+	uint32_t best_idx = 0;
 	if (!mi_names_open(t, name, NULL, 0, &it)) {
-		int best = 99;
+		int best = 1 << 30;
 		const char *fp;
 		size_t fl;
 		uint32_t idx;
 		while (!mi_names_next(&it, &fp, &fl, &idx)) {
-			mi_symbol s;
-			if (mi_q_load_sym(t, fp, fl, idx, &s, arena))
-				continue;
-			int rank = s.kind == MI_KIND_PROTOTYPE ? 5 : s.kind == MI_KIND_VARIABLE ? 4 : 0;
+			int rank = mi_q_kind_rank(it.kind) * 2 + (it.vis == MI_VIS_PRIVATE);
+			if (path_has(fp, fl, "test") || path_has(fp, fl, "example"))
+				rank += 20;
 			if (rank < best) {
 				best = rank;
 				mi_buf_reset(path);
 				mi_buf_add(path, fp, fl);
-				*line = s.start_line;
-				*kind = s.kind;
+				best_idx = idx;
 				found = true;
 			}
 		}
 		mi_byname_close(&it);
 	}
-	return found;
+	mi_symbol s;
+	if (!found || mi_q_load_sym(t, path->buf, path->len, best_idx, &s, arena))
+		return false;
+	*line = s.start_line;
+	*kind = s.kind;
+	return true;
 }
 
 /* Files that stand for a module named NAME, by the languages' own rules. */
@@ -327,6 +344,45 @@ static bool is_stop(const char *w)
 	return false;
 }
 
+/* Is the word s (n bytes, inside query) written as code: with '_', '/',
+ * '.', '$' or a digit inside, in mixed case with a capital after its
+ * first letter (dnsPacket, HTTPServer) or a capital first letter anywhere
+ * but at the query's start (Reader), or with "()" after it?  An acronym
+ * of prose (DNS, HTTP) is not. */
+static bool looks_like_code(const char *query, const char *s, size_t n)
+{
+	bool lower = false, upper_inside = false;
+	while (n && s[n - 1] == '.')
+		n--;
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '_' || s[i] == '/' || s[i] == '.' || s[i] == '$' ||
+		    (i && isdigit((unsigned char)s[i])))
+			return true;
+		lower |= islower((unsigned char)s[i]) != 0;
+		upper_inside |= i && isupper((unsigned char)s[i]);
+	}
+	if (lower && (upper_inside || (isupper((unsigned char)s[0]) && s != query)))
+		return true;
+	return s[n] == '(' && s[n + 1] == ')';
+}
+
+/* Does the query write any word as code (looks_like_code)? */
+static bool says_code(const char *query)
+{
+	for (const char *p = query; *p;) {
+		while (*p && !is_ident_char(*p) && *p != '/' && *p != '.')
+			p++;
+		const char *s = p;
+		while (*p && (is_ident_char(*p) || *p == '/' || *p == '.'))
+			p++;
+		if (p > s && looks_like_code(query, s, (size_t)(p - s)))
+			return true;
+	}
+	return false;
+}
+
 int mi_query_research(mi_query *q, const char *query, int depth, const char *focus,
 		      mi_out *out)
 {
@@ -372,9 +428,16 @@ int mi_query_research_hops(mi_query *q, const char *query, int depth,
 	graph g = {0};
 	mi_buf path = {0}, norm = {0};
 
-	/* Targets: identifiers of the query that name a definition, or paths. */
+	/* Targets: identifiers of the query that name a definition, or paths.
+	 * When the query writes some names as code (parse_config, dnsPacket,
+	 * a path), only those: its English words ("how does the resolver
+	 * pick a server") would otherwise pull in whatever definition shares
+	 * their spelling.  When none of those names a definition, every
+	 * word is tried. */
 	size_t ntargets = 0;
+	bool code_only = says_code(query);
 	const char *p = query;
+again:
 	while (*p && ntargets < 8) {
 		while (*p && !is_ident_char(*p) && *p != '/' && *p != '.')
 			p++;
@@ -382,6 +445,8 @@ int mi_query_research_hops(mi_query *q, const char *query, int depth,
 		while (*p && (is_ident_char(*p) || *p == '/' || *p == '.'))
 			p++;
 		if (p == s)
+			continue;
+		if (code_only && !looks_like_code(query, s, (size_t)(p - s)))
 			continue;
 		char *w = mi_xstrndup(s, (size_t)(p - s));
 		/* trailing "()" or "." */
@@ -412,6 +477,11 @@ int mi_query_research_hops(mi_query *q, const char *query, int depth,
 			}
 		}
 		free(w);
+	}
+	if (!ntargets && code_only) {
+		code_only = false;
+		p = query;
+		goto again;
 	}
 	if (!ntargets) {
 		mi_txn_abort(t);

@@ -199,12 +199,17 @@ static void it_seek(q_it *it, uint64_t target)
 	if (tfid > it->fid) {
 		if (tfid > it->blast) {
 			/* Past this block: the block holding the target file is
-			 * the first whose last file is at or after it. */
+			 * the first whose last file is at or after it, often the
+			 * next one (a step, not a search from the root). */
 			const void *k, *v;
 			size_t kl, vl;
-			mi_be32(it->key + it->tl + 1, tfid);
-			int rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
+			int rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
 			it_value(it, rc, k, kl, v, vl);
+			if (it->doc != Q_END && tfid > it->blast) {
+				mi_be32(it->key + it->tl + 1, tfid);
+				rc = mi_cursor_seek(it->c, it->key, it->tl + 5, &k, &kl, &v, &vl);
+				it_value(it, rc, k, kl, v, vl);
+			}
 		}
 		/* Skip the block's files before it, undecoded. */
 		while (it->doc != Q_END && it->fid < tfid && it->bp < it->be)
@@ -901,8 +906,7 @@ static float q_block_bound(const q_ctx *qc, q_it *it)
 	return it->bmax;
 }
 
-#define Q_SEED_TERMS 8          /* rarest terms whose postings seed it */
-#define Q_SEED_POSTINGS 16384   /* postings the seed reads at most */
+#define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
 #define Q_SEED_PER_K 4          /* candidates scored per hit asked for */
 #define Q_SEED_MAX 256
 
@@ -923,7 +927,7 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
 	size_t nc = 0, cap = k * Q_SEED_PER_K, budget = Q_SEED_POSTINGS, n2 = 0, nd = 0;
 	bool used[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR] = { false };
-	q_it seeds[Q_SEED_TERMS], *sit = NULL, **sp = NULL;
+	q_it seeds[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR], *sit = NULL, **sp = NULL;
 	size_t ns = 0;
 	q_hit *cand, *h2 = NULL;
 	float theta0 = 0, th2 = 0;
@@ -936,7 +940,7 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	/* The rarest terms whose postings fit the budget (at least the
 	 * rarest, then read in part), merged: a chunk's candidate score is
 	 * what those terms give it together. */
-	for (size_t left = budget; ns < Q_SEED_TERMS;) {
+	for (size_t left = budget; ns < nit;) {
 		size_t j = nit;
 		for (size_t i = 0; i < nit; i++)
 			if (!used[i] && (j == nit || its[i].df < its[j].df))
@@ -1025,6 +1029,32 @@ out:
 	return theta0;
 }
 
+/*
+ * Moves it past the chunks before lim and inside its current block whose
+ * score, with it their only query term, cannot beat theta: their tfn with
+ * the whole name weight gives a bound q_score's name share and priors only
+ * lower.  Each costs a decode and a tfn, not a sort, a pivot and a
+ * scoring.  true when it moved.
+ */
+static bool q_lone_skip(const q_ctx *qc, q_it *it, uint64_t lim, float theta)
+{
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+	uint32_t blast = it->blast;
+	bool moved = false;
+
+	while (it->doc < lim && it->blast == blast) {
+		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask, it->tf,
+						    it->len, qc->avg) :
+				       q_tfn(qc->rp, 1, it->flags & it->fmask, it->tf, it->len,
+					     qc->avg);
+		if (it->w * tfn * (k1 + 1) / (k1 + tfn) * 1.0001f + 1e-6f > theta)
+			break;
+		it_next(it);
+		moved = true;
+	}
+	return moved;
+}
+
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
@@ -1073,6 +1103,12 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 					it_seek(its[i], next);
 				continue;
 			}
+			/* One term alone up to the next term's chunk (a common
+			 * word beside rarer ones): its chunks that cannot make
+			 * the top k are passed over one by one, cheaply. */
+			if (last == 1 && q_lone_skip(qc, its[0], nit > 1 ? its[1]->doc : Q_END,
+						     theta))
+				continue;
 		}
 		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
 			uint64_t next = ((pdoc >> 32) + 1) << 32;
@@ -1473,6 +1509,37 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t to
  * files: on the kernel subset 10 hits come from 4 files).  The pointer
  * lives until the transaction ends.
  */
+/*
+ * The snippet of result r from the frames of its file's source that hold
+ * it, when the chunk says where its snippet starts: a large file is not
+ * unpacked whole for five lines.  NULL when that does not work out (then
+ * the caller reads the whole source).
+ */
+static char *q_span_snippet(mi_txn *t, const q_res *r)
+{
+	uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
+	size_t at = r->c.snip_line ? r->c.snip_byte : 0, off = at ? at - 1 : 0;
+	const char *s;
+	size_t got, total;
+
+	if (from > 1 && !at)
+		return NULL;
+	for (size_t want = Q_SNIP_LINES * (Q_SNIP_COLS + 1) + 1;; want *= 8) {
+		if (mi_src_span(t, r->path, strlen(r->path), off, want, &s, &got, &total) ||
+		    at > total || (at && (!got || s[0] != '\n')))
+			return NULL;
+		const char *ls = s + (at - off);
+		size_t avail = got - (at - off), nl = 0;
+		for (const char *p = ls; nl < Q_SNIP_LINES &&
+		     (p = memchr(p, '\n', avail - (size_t)(p - ls))); p++)
+			nl++;
+		/* Whole lines enough for the snippet, or the end of the file. */
+		if (nl >= Q_SNIP_LINES || off + got >= total)
+			return q_snippet(ls, avail, 1, r->c.end_line >= from ?
+					 r->c.end_line - from + 1 : 0, 0);
+	}
+}
+
 static bool q_result_src(mi_txn *t, q_res *res, size_t nres, q_res *r,
 			 const void **src, size_t *sl)
 {
@@ -1662,6 +1729,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		if (docs && !(r->c.kind == MI_KIND_HEADING || r->c.kind == MI_KIND_NONE)) {
 			size_t dl = r->c.doc_len > Q_DOC_CHARS ? Q_DOC_CHARS : r->c.doc_len;
 			r->content = mi_xstrndup(r->c.doc, dl);
+		} else if ((r->content = q_span_snippet(t, r))) {
+			/* from the frames that hold it */
 		} else if (q_result_src(t, res, nres, r, &src, &sl)) {
 			uint32_t from = r->c.snip_line ? r->c.snip_line : r->c.start_line;
 			r->content = q_snippet(src, sl, from, r->c.end_line,

@@ -1074,6 +1074,57 @@ out:
 	mi_buf_release(&err);
 }
 
+/* A snippet of a chunk deep in a large file (its source stored in
+ * frames, read by the frames holding the snippet) is the chunk's own first
+ * lines, also across a frame boundary. */
+TEST(snippets_of_large_files_are_their_chunks_lines)
+{
+	enum { NF = 70 };
+	char dir[256];
+	mi_buf src = { 0 }, err = { 0 };
+	tfile f;
+	size_t n = 0;
+	mi_query *q = NULL;
+
+	snprintf(dir, sizeof(dir), "%s/bigsrc", tmp_root);
+	for (size_t i = 0; i < NF; i++) {
+		mi_buf_addf(&src, "int zeta_fn_%zu(int a)\n{\n", i);
+		for (size_t l = 0; l < 3 + i % 5; l++)
+			mi_buf_addf(&src, "\ta = a * %zu + %zu; /* step %zu of zeta function %zu */\n",
+				    l + 3, i, l, i);
+		mi_buf_adds(&src, "\treturn a;\n}\n\n");
+	}
+	CHECK(src.len > 2 * MI_SRC_FRAME);
+	f = (tfile){ 1, "big.c", mi_buf_str(&src) };
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	for (size_t i = 0; i < NF; i++) {
+		char name[64], head[64];
+		mi_buf want = { 0 };
+		size_t body = 3 + i % 5;
+		snprintf(name, sizeof(name), "zeta_fn_%zu", i);
+		json_t *j = run(q, false, name, NULL, NULL, true, "json", NULL, NULL);
+		CHECK_STR(res_str(j, 0, "breadcrumb"), name);
+		/* the signature, the brace, then the first three steps */
+		snprintf(head, sizeof(head), "int zeta_fn_%zu(int a)\n{\n", i);
+		mi_buf_adds(&want, head);
+		for (size_t l = 0; l < 3; l++)
+			mi_buf_addf(&want, "\ta = a * %zu + %zu; /* step %zu of zeta function %zu */%s",
+				    l + 3, i, l, i, l < 2 ? "\n" : "");
+		mi_buf_addf(&want, "\n    ... (%zu more lines)", body + 4 - 5);
+		CHECK_STR(res_str(j, 0, "content"), mi_buf_str(&want));
+		mi_buf_release(&want);
+		json_decref(j);
+	}
+	mi_query_close(q);
+out:
+	mi_buf_release(&src);
+	mi_buf_release(&err);
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -1102,6 +1153,7 @@ int main(void)
 	RUN(postings_blocks_updated_in_place_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
 	RUN(block_max_pruning_keeps_the_best_hits);
+	RUN(snippets_of_large_files_are_their_chunks_lines);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
 	rc = system(cmd);
