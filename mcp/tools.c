@@ -152,22 +152,132 @@ void mi_mcp_result_link(mi_mcp_result *r, const char *path, unsigned from,
 	link_repo(r, NULL, path, from, to, description);
 }
 
+static bool json_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The end of the JSON value that starts at p (after blanks), or NULL when
+ * it does not end before e.  Only finds its extent: json_loadb checks it. */
+static const char *json_skip(const char *p, const char *e)
+{
+	int depth = 0;
+	while (p < e && json_blank(*p))
+		p++;
+	do {
+		if (p >= e)
+			return NULL;
+		char c = *p++;
+		if (c == '"') {
+			while (p < e && *p != '"')
+				p += *p == '\\' ? 2 : 1;
+			if (p >= e)
+				return NULL;
+			p++;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (--depth < 0)
+				return NULL;
+		} else if (!depth) {
+			while (p < e && !json_blank(*p) && *p != ',' && *p != ']' && *p != '}')
+				p++;
+		}
+	} while (depth > 0);
+	return p;
+}
+
+/* One member of an answer's top-level object: its key (without quotes)
+ * and its value's text. */
+typedef struct json_member {
+	const char *k, *v;
+	size_t kl, vl;
+} json_member;
+
+static const json_member *member(const json_member *m, int n, const char *key)
+{
+	for (int i = 0; i < n; i++)
+		if (m[i].kl == strlen(key) && !memcmp(m[i].k, key, m[i].kl))
+			return &m[i];
+	return NULL;
+}
+
+/* The top-level members links are made from. */
+static const char *const link_keys[] = {"repo", "path", "start_line", "end_line", "name",
+					"results", "references", "definitions", "nodes"};
+#define LINK_MEMBERS (sizeof(link_keys) / sizeof(link_keys[0]))
+
+/* The members of the object in buf[0..len) named in link_keys (the first
+ * of each name): their number, or -1 when it is not an object. */
+static int json_members(const char *buf, size_t len, json_member *m)
+{
+	const char *p = buf, *e = buf + len, *q;
+	int n = 0;
+	while (p < e && json_blank(*p))
+		p++;
+	if (p == e || *p++ != '{')
+		return -1;
+	for (;;) {
+		while (p < e && json_blank(*p))
+			p++;
+		if (p < e && *p == '}' && !n)
+			return 0;
+		if (p == e || *p != '"' || !(q = json_skip(p, e)))
+			return -1;
+		json_member mb = {p + 1, NULL, (size_t)(q - p - 2), 0};
+		for (p = q; p < e && json_blank(*p); p++)
+			;
+		if (p == e || *p++ != ':')
+			return -1;
+		while (p < e && json_blank(*p))
+			p++;
+		if (!(q = json_skip(p, e)))
+			return -1;
+		mb.v = p;
+		mb.vl = (size_t)(q - p);
+		for (size_t i = 0; i < LINK_MEMBERS; i++)
+			if (mb.kl == strlen(link_keys[i]) && !memcmp(mb.k, link_keys[i], mb.kl)) {
+				if (!member(m, n, link_keys[i]))
+					m[n++] = mb;
+				break;
+			}
+		for (p = q; p < e && json_blank(*p); p++)
+			;
+		if (p < e && *p == ',') {
+			p++;
+			continue;
+		}
+		return p < e && *p == '}' ? n : -1;
+	}
+}
+
 /* Links to the files an answer names: its own path, or the paths of the
  * items of its result array, at most MI_LINKS_MAX distinct files.  In a
- * workspace the answer's (or each item's) repo goes into the URI. */
+ * workspace the answer's (or each item's) repo goes into the URI.  Only
+ * the members and items the links come from are parsed (an answer of 50
+ * definitions costs a fifth of the call to parse whole). */
 static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 {
 	const char *repo;
 	static const char *const keys[] = {"results", "references", "definitions",
 					   "nodes", NULL};
-	json_t *j, *a = NULL, *it;
+	static const char *const scalars[] = {"repo", "path", "start_line", "end_line",
+					      "name", NULL};
+	json_member m[LINK_MEMBERS];
+	json_t *j = NULL, *held[MI_LINKS_MAX];
+	const json_member *a = NULL;
 	const char *seen[MI_LINKS_MAX], *seen_repo[MI_LINKS_MAX];
-	size_t ns = 0, i, k;
-	if (!r->out.json.len)
+	size_t ns = 0, k;
+	int nm;
+	if (!r->out.json.len || (nm = json_members(r->out.json.buf, r->out.json.len, m)) < 0)
 		return;
-	j = json_loadb(r->out.json.buf, r->out.json.len, 0, NULL);
-	if (!json_is_object(j))
-		goto out;
+	j = json_object();
+	for (k = 0; scalars[k]; k++) {
+		const json_member *mb = member(m, nm, scalars[k]);
+		json_t *v = mb ? json_loadb(mb->v, mb->vl, JSON_DECODE_ANY, NULL) : NULL;
+		if (v)
+			json_object_set_new(j, scalars[k], v);
+	}
 	repo = mi_mcp_arg_str(j, "repo", NULL);
 	if (json_is_string(json_object_get(j, "path"))) {
 		json_t *s = json_object_get(j, "start_line");
@@ -179,28 +289,42 @@ static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 		goto out;
 	}
 	for (k = 0; keys[k] && !a; k++)
-		if (json_is_array(json_object_get(j, keys[k])))
-			a = json_object_get(j, keys[k]);
-	json_array_foreach(a, i, it) {
-		const char *p = mi_mcp_arg_str(it, "path", NULL);
+		if ((a = member(m, nm, keys[k])) && a->v[0] != '[')
+			a = NULL;
+	const char *p = a ? a->v + 1 : NULL, *e = a ? a->v + a->vl : NULL, *q;
+	while (p && ns < MI_LINKS_MAX) {
+		while (p < e && (json_blank(*p) || *p == ','))
+			p++;
+		if (p >= e || *p == ']' || !(q = json_skip(p, e)))
+			break;
+		json_t *it = json_loadb(p, (size_t)(q - p), 0, NULL);
+		p = q;
+		const char *fp = mi_mcp_arg_str(it, "path", NULL);
 		long long from = mi_mcp_arg_int(it, "start_line",
 						mi_mcp_arg_int(it, "line", 0));
 		long long to = mi_mcp_arg_int(it, "end_line", from);
-		size_t m;
-		if (!p || !*p || ns == MI_LINKS_MAX)
+		size_t n;
+		if (!fp || !*fp) {
+			json_decref(it);
 			continue;
+		}
 		const char *ir = mi_mcp_arg_str(it, "repo", repo);
-		for (m = 0; m < ns && (strcmp(seen[m], p) ||
-				       strcmp(seen_repo[m] ? seen_repo[m] : "", ir ? ir : "")); m++)
+		for (n = 0; n < ns && (strcmp(seen[n], fp) ||
+				       strcmp(seen_repo[n] ? seen_repo[n] : "", ir ? ir : "")); n++)
 			;
-		if (m < ns)
+		if (n < ns) {
+			json_decref(it);
 			continue;
+		}
+		held[ns] = it; /* seen[] points into it */
 		seen_repo[ns] = ir;
-		seen[ns++] = p;
-		link_repo(r, ir, p, (unsigned)from, (unsigned)to,
+		seen[ns++] = fp;
+		link_repo(r, ir, fp, (unsigned)from, (unsigned)to,
 				   mi_mcp_arg_str(it, "name", mi_mcp_arg_str(it, "caller",
 						  mi_mcp_arg_str(it, "breadcrumb", NULL))));
 	}
+	for (k = 0; k < ns; k++)
+		json_decref(held[k]);
 out:
 	(void)t;
 	json_decref(j);
