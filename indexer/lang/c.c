@@ -165,6 +165,7 @@ static const char *const c_attr_bare[] = {
 	"__attribute_const__", "__nocfi", "__flatten", "__no_kcsan",
 	"__no_sanitize_address", "__safe", "__private", "__must_hold_rcu",
 	"__always_unused", "__mustcheck", "__nonstring", "__designated_init",
+	"__FORTIFY_INLINE",
 	NULL,
 };
 static const char *const c_attr_args[] = {

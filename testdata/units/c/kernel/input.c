@@ -52,3 +52,8 @@ int old_style(a, b)
 static struct file_operations foo_fops = {
 	.open = foo_open,
 };
+
+__FORTIFY_INLINE size_t bounded_len(const char *p, size_t maxlen)
+{
+	return maxlen;
+}
