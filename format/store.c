@@ -1537,17 +1537,26 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 	return 0;
 }
 
+/* The stored value of path's source, as it lies in the map (packed or
+ * framed), checked to lie inside it. */
+static int src_stored(mi_txn *t, const char *path, size_t pl, MDB_val *v)
+{
+	MDB_val k = {pl, (void *)path};
+	if (pl == 0 || pl > 511)
+		return MI_ERR_NOTFOUND;
+	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, v);
+	if (rc || slot_faulted(t->e->slot))
+		return map_err(rc, t->e->slot);
+	return in_map(t->vlo, t->vhi, v) ? 0 : MI_ERR_DAMAGED;
+}
+
 int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 		const char **bytes, size_t *n, size_t *total)
 {
-	MDB_val k = {pl, (void *)path}, v;
-	if (pl == 0 || pl > 511)
-		return MI_ERR_NOTFOUND;
-	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, &v);
-	if (rc || slot_faulted(t->e->slot))
-		return map_err(rc, t->e->slot);
-	if (!in_map(t->vlo, t->vhi, &v))
-		return MI_ERR_DAMAGED;
+	MDB_val v;
+	int rc = src_stored(t, path, pl, &v);
+	if (rc)
+		return rc;
 	frames f;
 	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
 		/* one piece: all of it */
@@ -1588,14 +1597,10 @@ int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
 		char *buf, size_t len, size_t *got_from, size_t *got_to)
 {
-	MDB_val k = {pl, (void *)path}, v;
-	if (pl == 0 || pl > 511)
-		return MI_ERR_NOTFOUND;
-	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, &v);
-	if (rc || slot_faulted(t->e->slot))
-		return map_err(rc, t->e->slot);
-	if (!in_map(t->vlo, t->vhi, &v))
-		return MI_ERR_DAMAGED;
+	MDB_val v;
+	int rc = src_stored(t, path, pl, &v);
+	if (rc)
+		return rc;
 	frames f;
 	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
 		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &v)))
