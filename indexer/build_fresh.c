@@ -35,7 +35,9 @@ typedef struct fr_job {
 	struct fr_pool *p;     /* its pool */
 	mi_walk_file *wf;      /* walk entry */
 	uint32_t fid;          /* file id: its place in path order */
-	int state;             /* FR_* */
+	int state;             /* FR_*: set under the pool's lock only, with its
+				* records counted in pending (the writer reads it) */
+	int outcome;           /* FR_READY or FR_SKIPPED, as fr_file found it */
 	int skip;              /* MI_SKIP_* when state is FR_SKIPPED */
 	int perr;              /* parse error, 0 if fine */
 	uint32_t nsyms, nrefs, ndiags; /* counts for the statistics */
@@ -141,12 +143,12 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 
 	snprintf(abs, sizeof(abs), "%s/%s", p->root, path);
 	if (mi_read_file(abs, &src, &len)) {
-		j->state = FR_SKIPPED;
+		j->outcome = FR_SKIPPED;
 		j->skip = MI_SKIP_UNREADABLE;
 		return;
 	}
 	if (len > p->max_size || fr_binary(src, len)) {
-		j->state = FR_SKIPPED;
+		j->outcome = FR_SKIPPED;
 		j->skip = len > p->max_size ? MI_SKIP_TOOBIG : MI_SKIP_BINARY;
 		free(src);
 		return;
@@ -191,7 +193,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 	j->nsyms = (uint32_t)parsed.nsyms;
 	j->nrefs = (uint32_t)parsed.nrefs;
 	j->ndiags = (uint32_t)parsed.ndiags;
-	j->state = FR_READY;
+	j->outcome = FR_READY;
 	mi_parsed_release(&parsed);
 	mi_out_release(&outline);
 	mi_buf_release(&k);
@@ -218,9 +220,12 @@ static void *fr_worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		fr_job *j = &p->jobs[i];
 		fr_file(p, ln->lane, j);
+		/* Published under the lock together with its bytes: a writer
+		 * that saw the state first would subtract bytes not yet added,
+		 * and with its records released, the add would be 0 and
+		 * pending would wrap, holding every other worker back. */
 		pthread_mutex_lock(&p->mu);
-		if (j->state == FR_PENDING_STATE)
-			j->state = FR_SKIPPED;
+		j->state = j->outcome == FR_READY ? FR_READY : FR_SKIPPED;
 		p->pending += j->recs.len;
 		size_t done = ++p->done;
 		pthread_cond_broadcast(&p->ready);
