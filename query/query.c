@@ -494,7 +494,7 @@ typedef struct def_hit {
 	int rank;          /* lower is better */
 } def_hit;
 
-int mi_q_kind_rank(int kind)
+static int kind_rank(int kind)
 {
 	switch (kind) {
 	case MI_KIND_CLASS: case MI_KIND_STRUCT: case MI_KIND_TRAIT:
@@ -506,6 +506,15 @@ int mi_q_kind_rank(int kind)
 	case MI_KIND_PROTOTYPE: return 6;
 	default: return 5;
 	}
+}
+
+int mi_q_def_rank(int kind, int vis, const char *path, size_t pl)
+{
+	int rank = kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
+	/* tests and examples last */
+	if (memmem(path, pl, "test", 4) || memmem(path, pl, "example", 7))
+		rank += 20;
+	return rank;
 }
 
 static int cmp_hit(const void *a, const void *b)
@@ -601,10 +610,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			h->idx = idx;
 			h->sym = s;
 			h->loaded = parent != NULL;
-			h->rank = mi_q_kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
-			/* tests and examples last */
-			if (memmem(fp, fl, "test", 4) || memmem(fp, fl, "example", 7))
-				h->rank += 20;
+			h->rank = mi_q_def_rank(kind, vis, fp, fl);
 		}
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);

@@ -31,8 +31,10 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
 		   const char **src, size_t *len, mi_parsed *p);
 
 /* Symbol idx of path (pl bytes) into s, strings in arena's. */
-/* How goto_definition orders kinds: types 0, functions 1, ... prototypes 6. */
-int mi_q_kind_rank(int kind);
+/* How goto_definition orders a name's definitions, lower first: by kind
+ * (types, functions, ..., prototypes), public before private, tests and
+ * examples last. */
+int mi_q_def_rank(int kind, int vis, const char *path, size_t pl);
 int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
 		  mi_parsed *arena);
 

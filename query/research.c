@@ -88,18 +88,8 @@ static void graph_release(graph *g)
 	free(g->e);
 }
 
-/* Does the path (pl bytes) contain w? */
-static bool path_has(const char *p, size_t pl, const char *w)
-{
-	size_t wl = strlen(w);
-	for (size_t i = 0; i + wl <= pl; i++)
-		if (!memcmp(p + i, w, wl))
-			return true;
-	return false;
-}
-
-/* The definition of name goto_definition would show first (types, then
- * functions, ...; public before private; tests and examples last): fills
+/* The definition of name goto_definition would show first
+ * (mi_q_def_rank): fills
  * path/line/kind.  Ranked from the names entries; only the one chosen is
  * decoded.  false if none. */
 static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
@@ -114,9 +104,7 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 		size_t fl;
 		uint32_t idx;
 		while (!mi_names_next(&it, &fp, &fl, &idx)) {
-			int rank = mi_q_kind_rank(it.kind) * 2 + (it.vis == MI_VIS_PRIVATE);
-			if (path_has(fp, fl, "test") || path_has(fp, fl, "example"))
-				rank += 20;
+			int rank = mi_q_def_rank(it.kind, it.vis, fp, fl);
 			if (rank < best) {
 				best = rank;
 				mi_buf_reset(path);
@@ -368,21 +356,6 @@ static bool looks_like_code(const char *query, const char *s, size_t n)
 	return s[n] == '(' && s[n + 1] == ')';
 }
 
-/* Does the query write any word as code (looks_like_code)? */
-static bool says_code(const char *query)
-{
-	for (const char *p = query; *p;) {
-		while (*p && !is_ident_char(*p) && *p != '/' && *p != '.')
-			p++;
-		const char *s = p;
-		while (*p && (is_ident_char(*p) || *p == '/' || *p == '.'))
-			p++;
-		if (p > s && looks_like_code(query, s, (size_t)(p - s)))
-			return true;
-	}
-	return false;
-}
-
 int mi_query_research(mi_query *q, const char *query, int depth, const char *focus,
 		      mi_out *out)
 {
@@ -432,10 +405,10 @@ int mi_query_research_hops(mi_query *q, const char *query, int depth,
 	 * When the query writes some names as code (parse_config, dnsPacket,
 	 * a path), only those: its English words ("how does the resolver
 	 * pick a server") would otherwise pull in whatever definition shares
-	 * their spelling.  When none of those names a definition, every
-	 * word is tried. */
+	 * their spelling.  When none of them names a definition (or the
+	 * query writes none), every word is tried. */
 	size_t ntargets = 0;
-	bool code_only = says_code(query);
+	bool code_only = true;
 	const char *p = query;
 again:
 	while (*p && ntargets < 8) {
