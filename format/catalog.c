@@ -18,6 +18,10 @@
  * parameters say what it works on, the server says where.  Weights were
  * tuned on the tuning halves of bench/tools' three query sets (docs/format-catalog.md).
  */
+const char *const mi_tool_field_names[MI_TF__COUNT] = {
+	"name", "title", "desc", "param", "pdoc", "server", "alias", "initials",
+};
+
 const mi_tool_bm25 mi_tool_bm25_params = {
 	.k1 = 2.0f,
 	/* title: the title and the description's first sentence (its lead) */

@@ -1010,6 +1010,8 @@ typedef struct mi_tool_bm25 {
 				 * best tool among the results */
 } mi_tool_bm25;
 extern const mi_tool_bm25 mi_tool_bm25_params;
+/* The fields' names, as the meta keys tools.len.NAME (total lengths) say them. */
+extern const char *const mi_tool_field_names[MI_TF__COUNT];
 
 /* Tool flags (mi_tool_rec.flags): annotations the server declared
  * explicitly, and what the sanitizer found in the description. */

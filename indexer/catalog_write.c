@@ -410,10 +410,6 @@ static const mi_catalog_server *given(const mi_catalog_server *srv, size_t n,
 	return NULL;
 }
 
-static const char *const field_names[MI_TF__COUNT] = {
-	"name", "title", "desc", "param", "pdoc", "server", "alias", "initials",
-};
-
 /* Reads what stays from the stored catalog, then assembles the new one. */
 static int collect(cw *w, mi_txn *t, const mi_catalog_server *srv, size_t n,
 		   const mi_catalog_opts *o, mi_catalog_stats *st)
@@ -570,7 +566,7 @@ static int write_once(mi_store *store, const mi_catalog_server *srv, size_t n,
 		goto out_msg;
 	for (int f = 0; f < MI_TF__COUNT; f++) {
 		char key[32];
-		snprintf(key, sizeof(key), "tools.len.%s", field_names[f]);
+		snprintf(key, sizeof(key), "tools.len.%s", mi_tool_field_names[f]);
 		if ((rc = mi_meta_put_int(t, key, (int64_t)w.total[f])))
 			goto out_msg;
 	}

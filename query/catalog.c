@@ -19,10 +19,6 @@
 #define SUMMARY_MAX 160      /* bytes of an L1 summary line */
 #define DESC_MAX 8192        /* bytes of an L2 description */
 
-static const char *const field_names[MI_TF__COUNT] = {
-	"name", "title", "desc", "param", "pdoc", "server", "alias", "initials",
-};
-
 static int no_catalog(mi_query *q, mi_out *out)
 {
 	return mi_out_error(out, MI_ERR_NOTFOUND,
@@ -258,8 +254,8 @@ static uint32_t ft_named_servers(mi_txn *t, mi_tok *tk, const char *query, const
 /*
  * A task that names two servers ("find the Sentry error and open a Linear
  * ticket") wants a tool of each, yet the first server's many tools can fill
- * every place.  When the query names two or more (ft_named_servers), each
- * named server none of whose tools is among the first `limit` gets its best
+ * every place.  named: the query terms that name a server (two or more);
+ * each named server none of whose tools is among the first `limit` gets its best
  * tool into the last of those places not yet given this way.  smask: per
  * tool, the query terms its server field matched.
  */
@@ -267,13 +263,13 @@ static void ft_server_slots(ft_hit *hits, size_t *nh, size_t limit, const uint32
 			    size_t ntouched, const float *acc, const uint32_t *smask, uint32_t named)
 {
 	size_t top = limit < *nh ? limit : *nh, slot = top;
-	if (__builtin_popcount(named) < 2)
-		return;
 	for (unsigned b = 0; b < 32 && slot > 1; b++) {
 		uint32_t shown = 0;
+		if (!(named & (1u << b)))
+			continue;
 		for (size_t p = 0; p < top; p++)
 			shown |= smask[hits[p].id];
-		if (!(named & (1u << b)) || (shown & (1u << b)))
+		if (shown & (1u << b))
 			continue;
 		ft_hit best = {0, -1};
 		for (size_t i = 0; i < ntouched; i++) {
@@ -415,7 +411,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	for (int f = 0; f < MI_TF__COUNT; f++) {
 		char key[32];
 		int64_t tot = 0;
-		snprintf(key, sizeof(key), "tools.len.%s", field_names[f]);
+		snprintf(key, sizeof(key), "tools.len.%s", mi_tool_field_names[f]);
 		if (mi_meta_get_int(t, key, &tot))
 			tot = 0;
 		avg[f] = tot > 0 ? (float)tot / (float)n : 1.0f;
@@ -504,12 +500,13 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	}
 	ft_diversify(hits, nh, tmask, tw, fq.n, P->diverse);
 	if (P->server_slot) {
-		uint32_t any = 0;   /* the terms some server's field matched */
+		uint32_t named = 0;   /* first the terms some server's field matched */
 		for (size_t i = 0; i < ntouched; i++)
-			any |= smask[touched[i]];
-		if (__builtin_popcount(any) >= 2)
-			ft_server_slots(hits, &nh, limit, touched, ntouched, acc, smask,
-					ft_named_servers(t, tk, o->query, &fq) & any);
+			named |= smask[touched[i]];
+		if (__builtin_popcount(named) >= 2)
+			named &= ft_named_servers(t, tk, o->query, &fq);
+		if (__builtin_popcount(named) >= 2)
+			ft_server_slots(hits, &nh, limit, touched, ntouched, acc, smask, named);
 	}
 	mi_buf_adds(&out->json, "{\"tools\":[");
 	for (size_t i = 0; i < ntouched && shown < limit; i++) {
