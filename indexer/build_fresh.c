@@ -287,7 +287,6 @@ static int fr_write_job(fr_txn *x, fr_job *j)
 	return fr_account(x, j->recs.len);
 }
 
-/* Appends a sorter's records into db, or feeds the postings writer. */
 /* Appends one count entry to MI_DB_REFS (mi_refs_counter's fn). */
 static int fr_put_count(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
@@ -296,6 +295,7 @@ static int fr_put_count(void *ctx, const void *k, size_t kl, const void *v, size
 	return rc ? rc : fr_account(x, kl + vl + 16);
 }
 
+/* Appends a sorter's records into db, or feeds the postings writer. */
 static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 {
 	const void *k, *v;

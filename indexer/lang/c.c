@@ -303,9 +303,10 @@ static char *c_copy(const char *src, size_t len)
 }
 
 /* Is src[i, j) a word right after a `}` (blanks between) and right before
- * a `(` (blanks between) whose `)` is on the same line, with room for
- * "while(0)" when it is `()`? */
-static bool c_loop_close(const char *src, size_t len, size_t i, size_t j)
+ * a `(` (blanks between) whose `)` is on the same line?  *empty: the
+ * parentheses hold only blanks, and *close is the `)`. */
+static bool c_loop_close(const char *src, size_t len, size_t i, size_t j, bool *empty,
+			 size_t *close)
 {
 	size_t b = i, k = j;
 	while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n'))
@@ -317,11 +318,15 @@ static bool c_loop_close(const char *src, size_t len, size_t i, size_t j)
 	if (k >= len || src[k] != '(')
 		return false;
 	int depth = 0;
-	for (; k < len && src[k] != '\n'; k++)
+	*empty = true;
+	for (size_t open = k; k < len && src[k] != '\n'; k++) {
 		if (src[k] == '(')
 			depth++;
 		else if (src[k] == ')' && --depth == 0)
-			return j - i >= 6;
+			return *close = k, true;
+		if (k > open && src[k] != ' ' && src[k] != '\t')
+			*empty = false;
+	}
 	return false;
 }
 
@@ -369,20 +374,17 @@ char *mi_c_prefilter(const char *src, size_t len)
 		while (j < len && c_ident(src[j]))
 			j++;
 		size_t end = 0;
-		if (!pp && j - i > 6 && !memcmp(src + i, "while_", 6) && c_loop_close(src, len, i, j)) {
+		bool empty;
+		size_t close;
+		if (!pp && j - i > 6 && !memcmp(src + i, "while_", 6) &&
+		    c_loop_close(src, len, i, j, &empty, &close)) {
 			/* `} while_each_thread(p, t);` closes a do block with a
 			 * macro the grammar cannot read: its recovery then takes
 			 * the rest of the file into the function.  Read it as
 			 * `} while (p, t);`, or `} while(0);` for no arguments. */
 			if (!out && !(out = c_copy(src, len)))
 				return NULL;
-			size_t k = j;
-			while (src[k] == ' ' || src[k] == '\t')
-				k++;
-			size_t close = k + 1;
-			while (close < len && (src[close] == ' ' || src[close] == '\t'))
-				close++;
-			if (src[close] == ')') {
+			if (empty) {   /* the word is over 6 bytes: room for it */
 				memset(out + i, ' ', close + 1 - i);
 				memcpy(out + i, "while(0)", 8);
 			} else {
