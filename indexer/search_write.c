@@ -983,10 +983,11 @@ out:
 	return err;
 }
 
-/* Orders entries of sw.file by their terms' bytes. */
-static int sw_termlist_cmp(const void *a, const void *b, void *arg)
+/* Orders entries of sw.file by their terms' bytes (qsort has no context
+ * argument: sw is the calling thread's). */
+static int sw_termlist_cmp(const void *a, const void *b)
 {
-	const sw_map *m = arg;
+	const sw_map *m = &sw.file;
 	const sw_ent *x = &m->ents[*(const uint32_t *)a], *y = &m->ents[*(const uint32_t *)b];
 	int c = memcmp(sw_key(m, x), sw_key(m, y), x->len < y->len ? x->len : y->len);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
@@ -1009,7 +1010,7 @@ static void sw_term_list(uint32_t nchunks, const uint64_t *totals)
 	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
 	for (uint32_t i = 0; i < sw.file.n; i++)
 		ord[i] = i;
-	qsort_r(ord, sw.file.n, sizeof(*ord), sw_termlist_cmp, &sw.file);
+	qsort(ord, sw.file.n, sizeof(*ord), sw_termlist_cmp);
 	for (uint32_t i = 0; i < sw.file.n; i++) {
 		sw_ent *fe = &sw.file.ents[ord[i]];
 		const char *term = sw_key(&sw.file, fe);
