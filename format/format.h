@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 13         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 14         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -806,10 +806,20 @@ typedef struct mi_chunk {
 	const char *sig; uint32_t sig_len;
 	const char *doc; uint32_t doc_len;
 	const char *syms; uint32_t syms_len;   /* symbol names, ", " between */
+	uint32_t sym;            /* the file's symbol index + 1; 0: none */
 } mi_chunk;
 
+/*
+ * A chunk of a symbol (sym > 0) keeps neither its signature nor its doc
+ * comment: they are the symbol's, read by mi_chunk_sym for the chunks a
+ * search shows.  Its breadcrumb and symbols list are stored empty when
+ * they are just its name, and decode as the name.
+ */
 void mi_chunk_encode(const mi_chunk *c, mi_buf *out);
 int mi_chunk_decode(const void *data, size_t len, mi_chunk *c); /* MI_ERR_CORRUPT */
+/* Points c->sig and c->doc at its symbol's (path: the chunk's file; valid
+ * until the transaction ends); nothing to do when c->sym is 0. */
+int mi_chunk_sym(mi_txn *t, const char *path, size_t pl, mi_chunk *c);
 
 /* MI_DB_TERMS value: 12 bytes, be32 df, then two float32 upper bounds of
  * mi_bm25f_tfn over the term's postings (code mode, docs modes). */

@@ -512,9 +512,9 @@ bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
-/* ---- chunk records: a msgpack array of 12 ------------------------------------- */
+/* ---- chunk records: a msgpack array of 13 ------------------------------------- */
 
-#define MI_CHUNK_FIELDS 12
+#define MI_CHUNK_FIELDS 13
 
 static void mp_uint(mi_buf *b, uint32_t v)
 {
@@ -566,6 +566,13 @@ static void mp_str(mi_buf *b, const char *s, uint32_t len)
 		mi_buf_add(b, s, len);
 }
 
+/* A symbol chunk's breadcrumb or symbols list that is just its name is
+ * stored empty. */
+static bool chunk_is_name(const mi_chunk *c, const char *s, uint32_t len)
+{
+	return c->sym && len && len == c->name_len && s && !memcmp(s, c->name, len);
+}
+
 void mi_chunk_encode(const mi_chunk *c, mi_buf *out)
 {
 	uint8_t a = 0x90 | MI_CHUNK_FIELDS;
@@ -578,11 +585,12 @@ void mi_chunk_encode(const mi_chunk *c, mi_buf *out)
 	mp_uint(out, c->end_line);
 	mp_uint(out, c->snip_line);
 	mp_str(out, c->name, c->name_len);
-	mp_str(out, c->crumb, c->crumb_len);
+	mp_str(out, c->crumb, chunk_is_name(c, c->crumb, c->crumb_len) ? 0 : c->crumb_len);
 	mp_str(out, c->sig, c->sig_len);
 	mp_str(out, c->doc, c->doc_len);
-	mp_str(out, c->syms, c->syms_len);
+	mp_str(out, c->syms, chunk_is_name(c, c->syms, c->syms_len) ? 0 : c->syms_len);
 	mp_uint(out, c->snip_byte);
+	mp_uint(out, c->sym);
 }
 
 static bool mp_get_uint(const uint8_t **p, const uint8_t *e, uint32_t *v)
@@ -660,11 +668,40 @@ int mi_chunk_decode(const void *data, size_t len, mi_chunk *c)
 	    !mp_get_str(&p, e, &c->doc, &c->doc_len) ||
 	    !mp_get_str(&p, e, &c->syms, &c->syms_len) ||
 	    !mp_get_uint(&p, e, &c->snip_byte) ||
+	    !mp_get_uint(&p, e, &c->sym) ||
 	    kind >= MI_KIND__COUNT || vis > 1 || level > 255)
 		return MI_ERR_CORRUPT;
 	c->kind = (uint8_t)kind;
 	c->vis = (uint8_t)vis;
 	c->level = (uint8_t)level;
+	if (c->sym && !c->crumb_len)
+		c->crumb = c->name, c->crumb_len = c->name_len;
+	if (c->sym && !c->syms_len)
+		c->syms = c->name, c->syms_len = c->name_len;
+	return 0;
+}
+
+int mi_chunk_sym(mi_txn *t, const char *path, size_t pl, mi_chunk *c)
+{
+	const void *rec;
+	size_t len;
+	const char *s;
+	uint32_t sl;
+
+	if (!c->sym)
+		return 0;
+	int rc = mi_syms_get(t, path, pl, c->sym - 1, &rec, &len);
+	if (rc)
+		return rc;
+	/* A symbol record: [name, parent, sig, doc, ...] (format/record.c). */
+	const uint8_t *p = rec, *e = p + len;
+	if (len < 1 || (*p & 0xf0) != 0x90)
+		return MI_ERR_CORRUPT;
+	p++;
+	if (!mp_get_str(&p, e, &s, &sl) || !mp_get_str(&p, e, &s, &sl) ||
+	    !mp_get_str(&p, e, &c->sig, &c->sig_len) ||
+	    !mp_get_str(&p, e, &c->doc, &c->doc_len))
+		return MI_ERR_CORRUPT;
 	return 0;
 }
 

@@ -1716,7 +1716,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 
 		if (mi_chunk_get(t, (uint32_t)(heap[i].doc >> 32), (uint32_t)heap[i].doc, &v, &vl) ||
 		    mi_chunk_decode(v, vl, &r->c) ||
-		    !q_fid_path(t, (uint32_t)(heap[i].doc >> 32), &pb)) {
+		    !q_fid_path(t, (uint32_t)(heap[i].doc >> 32), &pb) ||
+		    mi_chunk_sym(t, pb.buf, pb.len, &r->c)) {
 			mi_buf_release(&pb);
 			continue;
 		}

@@ -423,7 +423,8 @@ static int dump_chunks(const char *idx, json_t *idq)
 		while (!crc && !mi_syms_next(&ci, &cv, &cvl, NULL)) {
 			mi_chunk ch;
 			if (mi_chunk_decode(cv, cvl, &ch) ||
-			    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD))
+			    (ch.kind != MI_KIND_FUNCTION && ch.kind != MI_KIND_METHOD) ||
+			    mi_chunk_sym(t, p, vl, &ch))
 				continue;
 			/* Lines start_line..end_line of the (doc-free) source. */
 			const char *s = src, *e = s + sl, *a = s;

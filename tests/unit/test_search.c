@@ -32,6 +32,11 @@ typedef struct tfile {
 
 static char tmp_root[] = "/tmp/mi-test-search-XXXXXX";
 
+static int put_kv(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	return mi_put(ctx, MI_DB_SYMS, k, kl, v, vl);
+}
+
 static int put_one(mi_txn *t, const tfile *f)
 {
 	char *src = NULL, full[512];
@@ -55,6 +60,18 @@ static int put_one(mi_txn *t, const tfile *f)
 		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
 	if (!err)
 		err = mi_put(t, MI_DB_SRC, f->path, strlen(f->path), src, len);
+	if (!err) {
+		/* The symbols, as a build writes them: a hit's signature and doc
+		 * comment are its symbol's. */
+		mi_buf pk = { 0 };
+		mi_buf_add(&pk, f->path, strlen(f->path) + 1);
+		err = mi_del_prefix(t, MI_DB_SYMS, pk.buf, pk.len);
+		if (err == MI_ERR_NOTFOUND)
+			err = 0;
+		if (!err)
+			err = mi_syms_put(&p, f->path, strlen(f->path), put_kv, t);
+		mi_buf_release(&pk);
+	}
 	if (!err) {
 		/* The file record, as a build writes it (search reads the id). */
 		mi_file_rec rec = { .file_id = f->fid, .lang = (uint8_t)lang, .size = len };
@@ -843,7 +860,30 @@ TEST(incremental_statistics_match_a_fresh_build)
 	if (!mi_query_open(inc, &q, &err)) {
 		j = run(q, false, "load settings toml", NULL, NULL, false, "json", NULL, NULL);
 		CHECK_STR(res_str(j, 0, "breadcrumb"), "load_settings");
+		/* Signature and doc comment come from the edited symbol. */
+		CHECK_STR(res_str(j, 0, "signature"), "int load_settings(const char *path)");
+		CHECK_CONTAINS(res_str(j, 0, "doc_comment"), "Loads the settings from a TOML");
 		json_decref(j);
+		/* Hit for hit what the fresh build answers. */
+		{
+			mi_query *qf;
+			const char *qs[] = { "load settings toml", "verify license key",
+					     "parse config", "settings" };
+			CHECK_INT(mi_query_open(fresh, &qf, &err), 0);
+			for (size_t i = 0; qf && i < sizeof(qs) / sizeof(*qs); i++) {
+				json_t *ji = run(q, false, qs[i], NULL, NULL, true, "json", NULL, NULL);
+				json_t *jf = run(qf, false, qs[i], NULL, NULL, true, "json", NULL, NULL);
+				char *si = json_dumps(ji, JSON_SORT_KEYS), *sf = json_dumps(jf, JSON_SORT_KEYS);
+				CHECK(si && strlen(si) > 40);
+				CHECK_STR(si, sf);
+				free(si);
+				free(sf);
+				json_decref(ji);
+				json_decref(jf);
+			}
+			if (qf)
+				mi_query_close(qf);
+		}
 		j = run(q, false, "LRUCache", NULL, NULL, false, "json", NULL, NULL);
 		CHECK_INT(nres(j), 0);
 		json_decref(j);

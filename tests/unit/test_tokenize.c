@@ -190,9 +190,32 @@ TEST(chunk_record_roundtrip)
 	CHECK_INT(d.snip_byte, 1234567);
 	CHECK(d.crumb_len == 12 && !memcmp(d.crumb, "User > login", 12));
 	CHECK(d.doc_len == 300 && d.doc[299] == 'd');
+	CHECK_INT(d.sym, 0);
 	/* Every truncation is refused, never read past the end. */
 	for (size_t n = 0; n < b.len; n++)
 		CHECK_INT(mi_chunk_decode(b.buf, n, &d), MI_ERR_CORRUPT);
+
+	/* A symbol's chunk: a breadcrumb and symbols list that are just the
+	 * name are not stored, and decode as the name; others are kept. */
+	mi_chunk e = { .kind = MI_KIND_FUNCTION, .start_line = 3, .end_line = 9, .sym = 7 };
+	size_t full;
+	e.name = "login"; e.name_len = 5;
+	e.crumb = "User > login"; e.crumb_len = 12;
+	e.syms = "login"; e.syms_len = 5;
+	mi_buf_reset(&b);
+	mi_chunk_encode(&e, &b);
+	full = b.len;
+	CHECK_INT(mi_chunk_decode(b.buf, b.len, &d), 0);
+	CHECK_INT(d.sym, 7);
+	CHECK(d.crumb_len == 12 && !memcmp(d.crumb, "User > login", 12));
+	CHECK(d.syms_len == 5 && !memcmp(d.syms, "login", 5));
+	e.crumb = "login"; e.crumb_len = 5;
+	mi_buf_reset(&b);
+	mi_chunk_encode(&e, &b);
+	CHECK_INT(b.len, full - 12);
+	CHECK_INT(mi_chunk_decode(b.buf, b.len, &d), 0);
+	CHECK(d.crumb_len == 5 && !memcmp(d.crumb, "login", 5));
+	CHECK(d.sig_len == 0 && d.doc_len == 0);
 	mi_buf_release(&b);
 }
 
