@@ -727,10 +727,9 @@ bool mi_tok_is_stop(const char *w, size_t len);
  * MI_POST_LENS, else MI_POST_LENS then varint length - MI_POST_LENS),
  * the delta being the first file's id as it is, then its id minus the
  * previous one; then that many bytes: the file's entries
- * (docs/format-search.md).  Key `\0 be32(file id)` (the empty term,
- * before every term) holds the file's chunk lengths: per chunk varint
- * (MI_POSTF_* bits >> 5), then MI_SF__COUNT varint field lengths, what
- * each posting of the chunk is scored with besides its tf.
+ * (docs/format-search.md).  Keys `\0 be32(file id / MI_LENS_GROUP)` (the
+ * empty term, before every term) hold the files' chunk lengths
+ * (mi_lens_*): what each posting of a chunk is scored with besides its tf.
  * mi_post_add appends a file's entries to a block (prev: the block's
  * last file id, 0 when empty); mi_post_next reads the next file's: true
  * with it, false at the end or on bad bytes (then b->bad is set).
@@ -777,8 +776,8 @@ enum {
 	MI_SF_BODY,   /* the rest of the chunk's text */
 	MI_SF__COUNT
 };
-/* Chunk flags, kept with the chunk's lengths (MI_DB_POST `\0 be32(file
- * id)`, shifted right by 5) and or'ed with a posting's field bits when it is scored. */
+/* Chunk flags, kept with the chunk's lengths (mi_lens_*, shifted right
+ * by 5) and or'ed with a posting's field bits when it is scored. */
 #define MI_POSTF_AUX 0x20     /* the chunk is not a function or method */
 #define MI_POSTF_PRIVATE 0x40 /* the chunk's symbol is private */
 #define MI_POSTF_MD 0x80      /* a Markdown section */
@@ -796,6 +795,14 @@ enum {
  * (false when there is no such chunk).
  */
 #define MI_LENS_W (1 + MI_SF__COUNT)
+/* Those values are kept for MI_LENS_GROUP consecutive file ids at a time,
+ * under MI_DB_POST key `\0 be32(file id / MI_LENS_GROUP)`: be32 offsets
+ * off[0..MI_LENS_GROUP] into the bytes after them, file id g * MI_LENS_GROUP
+ * + i holding bytes off[i]..off[i + 1] (none: no chunks).  mi_lens_file
+ * finds a file's in a group's value: false when the value is malformed,
+ * else true with *vl 0 when the file has none. */
+#define MI_LENS_GROUP 256
+bool mi_lens_file(const void *gv, size_t gl, uint32_t fid, const void **v, size_t *vl);
 void mi_lens_encode(const uint32_t *vals, uint32_t n, mi_buf *out);
 uint32_t mi_lens_count(const void *v, size_t vl);
 bool mi_lens_get(const void *v, size_t vl, uint32_t n, uint32_t out[MI_LENS_W]);

@@ -517,6 +517,24 @@ void mi_lens_encode(const uint32_t *vals, uint32_t n, mi_buf *out)
 	}
 }
 
+bool mi_lens_file(const void *gv, size_t gl, uint32_t fid, const void **v, size_t *vl)
+{
+	const uint8_t *p = gv;
+	size_t hdr = 4 * (MI_LENS_GROUP + 1), i = fid % MI_LENS_GROUP;
+	uint32_t a, b, end;
+
+	if (gl < hdr)
+		return false;
+	a = mi_rd32(p + 4 * i);
+	b = mi_rd32(p + 4 * (i + 1));
+	end = mi_rd32(p + 4 * MI_LENS_GROUP);
+	if (a > b || b > end || end != gl - hdr)
+		return false;
+	*v = p + hdr + a;
+	*vl = b - a;
+	return true;
+}
+
 uint32_t mi_lens_count(const void *v, size_t vl)
 {
 	const uint8_t *p = v;

@@ -215,12 +215,73 @@ static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
 	mi_be32(k + 4, n);
 }
 
-/* ---- a file's chunk lengths (MI_DB_POST, \0 be32(fid)) ------------------------------ */
+/* ---- files' chunk lengths (MI_DB_POST, \0 be32(fid / MI_LENS_GROUP)) ---------------- */
 
+/* The key of the group of files holding fid's chunk lengths. */
 static void sw_lens_key(uint8_t k[5], uint32_t fid)
 {
 	k[0] = 0;
-	mi_be32(k + 1, fid);
+	mi_be32(k + 1, fid / MI_LENS_GROUP);
+}
+
+/* Appends a group's value: the be32 offsets, then the files' bytes
+ * (slice i of file first + i: v[i], vl[i]). */
+static void sw_lens_group(mi_buf *out, const void *const *v, const size_t *vl)
+{
+	uint32_t at = 0;
+	uint8_t b[4];
+
+	for (size_t i = 0; i <= MI_LENS_GROUP; i++) {
+		mi_be32(b, at);
+		mi_buf_add(out, b, 4);
+		if (i < MI_LENS_GROUP)
+			at += (uint32_t)vl[i];
+	}
+	for (size_t i = 0; i < MI_LENS_GROUP; i++)
+		if (vl[i])
+			mi_buf_add(out, v[i], vl[i]);
+}
+
+/* Puts (v, vl) as file fid's chunk lengths (vl 0: removes them), keeping
+ * the rest of its group. */
+static int sw_lens_set(mi_txn *t, uint32_t fid, const void *v, size_t vl)
+{
+	const void *sv[MI_LENS_GROUP] = { 0 };
+	size_t sl[MI_LENS_GROUP] = { 0 }, any = 0;
+	uint8_t k[5];
+	const void *gv;
+	size_t gl;
+	mi_buf old = { 0 }, nv = { 0 };
+	int err;
+
+	sw_lens_key(k, fid);
+	err = mi_get(t, MI_DB_POST, k, 5, &gv, &gl);
+	if (err && err != MI_ERR_NOTFOUND)
+		return err;
+	if (!err) {
+		/* a copy: the put below may move the value */
+		mi_buf_add(&old, gv, gl);
+		for (uint32_t i = 0; i < MI_LENS_GROUP; i++)
+			if (!mi_lens_file(old.buf, old.len, i, &sv[i], &sl[i])) {
+				mi_buf_release(&old);
+				return MI_ERR_CORRUPT;
+			}
+	}
+	sv[fid % MI_LENS_GROUP] = v;
+	sl[fid % MI_LENS_GROUP] = vl;
+	for (uint32_t i = 0; i < MI_LENS_GROUP; i++)
+		any += sl[i];
+	if (!any) {
+		err = mi_del(t, MI_DB_POST, k, 5);
+		if (err == MI_ERR_NOTFOUND)
+			err = 0;
+	} else {
+		sw_lens_group(&nv, sv, sl);
+		err = mi_put(t, MI_DB_POST, k, 5, nv.buf, nv.len);
+	}
+	mi_buf_release(&old);
+	mi_buf_release(&nv);
+	return err;
 }
 
 /* Decodes a file's chunk lengths value (mi_lens_encode) into L. */
@@ -280,6 +341,8 @@ static int sw_lens_get(mi_txn *t, uint32_t fid, const sw_lens **out)
 	sw_lens_key(k, fid);
 	if ((err = mi_get(t, MI_DB_POST, k, 5, &v, &vl)))
 		return err == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : err;
+	if (!mi_lens_file(v, vl, fid, &v, &vl) || !vl)
+		return MI_ERR_CORRUPT;
 	if (!L->used) {
 		L->used = true;
 		L->fid = fid;
@@ -579,7 +642,7 @@ out:
 /*
  * A file's keys: in MI_DB_CHUNKS its blocks of chunks and its term list
  * (be32(fid) be32(0xffffffff)), in MI_DB_POST its chunk lengths
- * (\0 be32(fid)).  The term list:
+ * (in its group's value, \0 be32(fid / MI_LENS_GROUP)).  The term list:
  * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
  * term, in byte order: varint bytes shared with the term before, varint
  * length of the rest, the rest, varint number of chunks holding it.
@@ -644,11 +707,7 @@ static int sw_del_existing(mi_txn *t, uint32_t fid)
 		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4); /* chunks and term list */
 	}
 	if (!err) {
-		uint8_t lk[5];
-		sw_lens_key(lk, fid);
-		err = mi_del(t, MI_DB_POST, lk, 5);
-		if (err == MI_ERR_NOTFOUND)
-			err = 0;
+		err = sw_lens_set(t, fid, NULL, 0);
 	}
 	sw_lens_forget(fid);
 	return err;
@@ -1291,8 +1350,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		sw.dlen[f] += (int64_t)totals[f];
 	sw_lens_forget(file_id);
 	if (nchunks) {
-		sw_lens_key(k, file_id);
-		if ((err = mi_put(t, MI_DB_POST, k, 5, sw.lens.buf, sw.lens.len)))
+		if ((err = sw_lens_set(t, file_id, sw.lens.buf, sw.lens.len)))
 			return err;
 		sw_term_list(nchunks, totals);
 		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
@@ -1338,7 +1396,8 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		tot->len[f] += (int64_t)totals[f];
 	if (nchunks && postings) {
 		/* The chunk lengths sort before every term's postings. */
-		sw_lens_key(key, file_id);
+		key[0] = 0;
+		mi_be32(key + 1, file_id);
 		mi_sorter_add(postings, lane, key, 5, sw.lens.buf, sw.lens.len);
 	}
 	if (nchunks) {
@@ -1613,12 +1672,58 @@ struct mi_search_fresh {
 	mi_buf val;                /* the block with its header */
 	mi_buf nar;                /* a file's entries in their stored form */
 	uint32_t last;             /* file id of the block's last file */
+	uint32_t lg;               /* group of chunk lengths being filled, UINT32_MAX none */
+	const void *lv[MI_LENS_GROUP]; /* its files' (into lbuf, as offsets until written) */
+	size_t lo[MI_LENS_GROUP], ll[MI_LENS_GROUP];
+	mi_buf lbuf;
 };
+
+/* Writes the group of chunk lengths being filled. */
+static int fresh_lens(mi_search_fresh *f, mi_txn *t)
+{
+	uint8_t k[5];
+	mi_buf v = { 0 };
+	int err;
+
+	if (f->lg == UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < MI_LENS_GROUP; i++)
+		f->lv[i] = f->lbuf.buf + f->lo[i];
+	sw_lens_group(&v, f->lv, f->ll);
+	k[0] = 0;
+	mi_be32(k + 1, f->lg);
+	err = mi_put_append(t, MI_DB_POST, k, 5, v.buf, v.len);
+	mi_buf_release(&v);
+	mi_buf_reset(&f->lbuf);
+	memset(f->ll, 0, sizeof(f->ll));
+	memset(f->lo, 0, sizeof(f->lo));
+	f->lg = UINT32_MAX;
+	return err;
+}
+
+/* Takes one file's chunk lengths (key \0 be32(fid), in file order). */
+static int fresh_lens_put(mi_search_fresh *f, mi_txn *t, const void *key,
+			  const void *val, size_t vl)
+{
+	uint32_t fid = mi_rd32((const uint8_t *)key + 1);
+	int err;
+
+	if (f->tl)
+		return MI_ERR_CORRUPT; /* they come before every term */
+	if (f->lg != fid / MI_LENS_GROUP && (err = fresh_lens(f, t)))
+		return err;
+	f->lg = fid / MI_LENS_GROUP;
+	f->lo[fid % MI_LENS_GROUP] = f->lbuf.len;
+	f->ll[fid % MI_LENS_GROUP] = vl;
+	mi_buf_add(&f->lbuf, val, vl);
+	return 0;
+}
 
 mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
 {
 	mi_search_fresh *f = mi_xcalloc(1, sizeof(*f));
 	f->tot = *tot;
+	f->lg = UINT32_MAX;
 	for (int i = 0; i < MI_SF__COUNT; i++) {
 		float avg = tot->nchunks ? (float)tot->len[i] / (float)tot->nchunks : 1;
 		if (avg <= 0)
@@ -1672,9 +1777,11 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	int err;
 
 	if (tl == 0 && kl == 5) /* a file's chunk lengths: before every term */
-		return f->tl ? MI_ERR_CORRUPT : mi_put_append(t, MI_DB_POST, key, kl, val, vl);
+		return fresh_lens_put(f, t, key, val, vl);
 	if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl || !mi_varint_get(&p, e, &cnt))
 		return MI_ERR_CORRUPT;
+	if (!f->tl && (err = fresh_lens(f, t)))
+		return err;
 	if (tl != f->tl || memcmp(key, f->term, tl)) {
 		if ((err = fresh_flush(f, t)))
 			return err;
@@ -1702,7 +1809,7 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 {
 	int err;
-	if ((err = fresh_flush(f, t)) ||
+	if ((err = fresh_lens(f, t)) || (err = fresh_flush(f, t)) ||
 	    (err = mi_meta_put_int(t, "search.chunks", f->tot.nchunks)))
 		return err;
 	for (int i = 0; i < MI_SF__COUNT; i++)
@@ -1724,6 +1831,7 @@ void mi_search_fresh_free(mi_search_fresh *f)
 		mi_buf_release(&f->blk);
 		mi_buf_release(&f->val);
 		mi_buf_release(&f->nar);
+		mi_buf_release(&f->lbuf);
 	}
 	free(f);
 }

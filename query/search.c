@@ -712,9 +712,13 @@ typedef struct q_ctx {
 	struct {
 		uint32_t fid;
 		bool have;
-		const void *v;             /* the stored value (mi_lens_get) */
+		const void *v;             /* the file's (mi_lens_get) */
 		size_t vl;
-		mi_cursor *c;              /* over those values: the next file's is near */
+		uint32_t group;            /* the group of files read */
+		bool ghave;
+		const void *gv;            /* its value (mi_lens_file) */
+		size_t gl;
+		mi_cursor *c;              /* over the groups: the next one is near */
 		uint32_t n;                /* the chunk last asked for */
 		uint32_t cur[MI_LENS_W];   /* its values */
 	} lens;
@@ -732,17 +736,28 @@ static const uint32_t *q_chunk(q_ctx *qc, uint64_t doc)
 	if (qc->lens.have && qc->lens.fid == fid && qc->lens.n == n)
 		return qc->lens.cur;
 	if (!qc->lens.have || qc->lens.fid != fid) {
-		uint8_t key[5] = { 0 };
-		const void *k;
-		size_t kl;
-		mi_be32(key + 1, fid);
 		qc->lens.have = false;
-		/* A cursor: LMDB looks on its current page first, and the
-		 * files asked for come in order.  Not packed: the value stays
-		 * in the map while the transaction lives. */
-		if ((!qc->lens.c && mi_cursor_open(qc->t, MI_DB_POST, &qc->lens.c)) ||
-		    mi_cursor_seek(qc->lens.c, key, 5, &k, &kl, &qc->lens.v, &qc->lens.vl) ||
-		    kl != 5 || memcmp(k, key, 5)) {
+		if (!qc->lens.ghave || qc->lens.group != fid / MI_LENS_GROUP) {
+			uint8_t key[5] = { 0 };
+			const void *k;
+			size_t kl;
+			mi_be32(key + 1, fid / MI_LENS_GROUP);
+			qc->lens.ghave = false;
+			/* A cursor: LMDB looks on its current page first, and
+			 * the files asked for come in order.  Not packed: the
+			 * value stays in the map while the transaction lives. */
+			if ((!qc->lens.c && mi_cursor_open(qc->t, MI_DB_POST, &qc->lens.c)) ||
+			    mi_cursor_seek(qc->lens.c, key, 5, &k, &kl, &qc->lens.gv,
+					   &qc->lens.gl) ||
+			    kl != 5 || memcmp(k, key, 5)) {
+				qc->err = MI_ERR_CORRUPT;
+				return none;
+			}
+			qc->lens.group = fid / MI_LENS_GROUP;
+			qc->lens.ghave = true;
+		}
+		if (!mi_lens_file(qc->lens.gv, qc->lens.gl, fid, &qc->lens.v, &qc->lens.vl) ||
+		    !qc->lens.vl) {
 			qc->err = MI_ERR_CORRUPT;
 			return none;
 		}

@@ -714,7 +714,7 @@ TEST(spelled_out_words_meet_abbreviated_names)
 
 /* Everything the scores depend on, as text: meta counts, df per term,
  * posting bytes. */
-/* File fid's chunk lengths (MI_DB_POST \0 be32(fid)): per chunk its flags and
+/* File fid's chunk lengths (MI_DB_POST \0 be32(fid / MI_LENS_GROUP)): per chunk its flags and
  * field lengths, malloc'd into *out; the number of chunks, -1 when the
  * file has none stored or they do not decode. */
 static int file_lens(mi_txn *t, uint32_t fid, uint32_t (**out)[1 + MI_SF__COUNT])
@@ -725,8 +725,11 @@ static int file_lens(mi_txn *t, uint32_t fid, uint32_t (**out)[1 + MI_SF__COUNT]
 	int n;
 
 	*out = NULL;
-	mi_be32(k + 1, fid);
+	mi_be32(k + 1, fid / MI_LENS_GROUP);
 	if (mi_get(t, MI_DB_POST, k, 5, &v, &vl))
+		return -1;
+	CHECK(mi_lens_file(v, vl, fid, &v, &vl));
+	if (!vl)
 		return -1;
 	n = (int)mi_lens_count(v, vl);
 	CHECK(n >= 0);
