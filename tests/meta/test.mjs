@@ -96,16 +96,36 @@ await test('ingest_real_servers', async () => {
   check(!allIndexBytes(idx).includes(SECRET), 'a secret reached the index');
 });
 
-await test('ingest_and_execute_over_streamable_http', async () => {
+// server-everything over a network transport on a free-looking port:
+// resolves { child, port } once it says it is up (its stderr says `ready`)
+// and the port takes connections (the message can come first on a loaded
+// machine).  Ports below Linux's ephemeral range (32768-60999), which
+// outgoing connections take theirs from.
+async function startEverything(transport, ready) {
   const { spawn } = await import('node:child_process');
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), 'streamableHttp'],
+  const net = await import('node:net');
+  const port = 20000 + Math.floor(Math.random() * 12000);
+  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), transport],
                       { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let up = false;
+  child.stderr.on('data', (d) => { if (String(d).includes(ready)) up = true; });
+  for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
+  const accepts = () => new Promise((res) => {
+    const sock = net.connect(port, '127.0.0.1', () => { sock.destroy(); res(true); });
+    sock.on('error', () => res(false));
+  });
+  let open = false;
+  for (let i = 0; up && i < 200 && !(open = await accepts()); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  if (!up || !open) child.kill();
+  check(up, `server-everything did not start its ${transport} transport`);
+  check(!up || open, `server-everything takes no connection on port ${port}`);
+  return { child, port };
+}
+
+await test('ingest_and_execute_over_streamable_http', async () => {
+  const { child, port } = await startEverything('streamableHttp', 'listening');
   try {
-    let up = false;
-    child.stderr.on('data', (d) => { if (String(d).includes('listening')) up = true; });
-    for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
-    check(up, 'server-everything did not start its HTTP transport');
     const hidx = join(work, 'hidx');
     const r = await buildIndex('http.servers', { mcpServers: {
       web: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${SECRET}` } } } }, hidx);
@@ -521,15 +541,8 @@ await test('serve_execute_rechecks_the_pin', async () => {
 });
 
 await test('ingest_and_execute_over_legacy_sse', async () => {
-  const { spawn } = await import('node:child_process');
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(NODE, [join(mods, 'server-everything/dist/index.js'), 'sse'],
-                      { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const { child, port } = await startEverything('sse', 'running on port');
   try {
-    let up = false;
-    child.stderr.on('data', (d) => { if (String(d).includes('running on port')) up = true; });
-    for (let i = 0; i < 200 && !up; i++) await new Promise((r) => setTimeout(r, 50));
-    check(up, 'server-everything did not start its SSE transport');
     const sidx2 = join(work, 'ssidx');
     const r = await buildIndex('sse.servers', { mcpServers: {
       old: { type: 'sse', url: `http://127.0.0.1:${port}/sse`, headers: { Authorization: `Bearer ${SECRET}` } } } }, sidx2);
