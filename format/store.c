@@ -1063,7 +1063,8 @@ int mi_store_copy(mi_store *st, const char *dst_file)
 /* The index databases whose values carry a tag byte (MI_VAL_*). */
 static const bool db_is_packed[MI_DB__COUNT] = {
 	[MI_DB_SRC] = true, [MI_DB_SYMS] = true, [MI_DB_OUTLINES] = true,
-	[MI_DB_FREFS] = true, [MI_DB_CHUNKS] = true,
+	[MI_DB_FREFS] = true, [MI_DB_CHUNKS] = true, [MI_DB_NAMES] = true,
+	[MI_DB_REFS] = true,
 };
 
 #define PACK_MIN 48            /* shorter values are stored as they are */

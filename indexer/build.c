@@ -132,7 +132,9 @@ typedef struct db_txn {
 static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = mi_del(d->t, d->db, k, kl);
+	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
+			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, -1)
+			 : mi_del(d->t, d->db, k, kl);
 	if (!rc && d->db == MI_DB_REFS)
 		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, -1);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
@@ -141,7 +143,9 @@ static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t 
 static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = mi_put(d->t, d->db, k, kl, v, vl);
+	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
+			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, +1)
+			 : mi_put(d->t, d->db, k, kl, v, vl);
 	if (!rc && d->db == MI_DB_REFS)
 		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, +1);
 	return rc;
