@@ -113,6 +113,9 @@ $(O)/obj/%.o: %.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
 
+# indexer/ts_dense.c reads the runtime's TSLanguage (lib/src/parser.h).
+$(O)/obj/indexer/ts_dense.o $(O)/asan/indexer/ts_dense.o: CFLAGS_BASE += -iquote $(TS)/runtime/vendor/tree-sitter/lib/src
+
 # MI_POSIX_ONLY: the sanitized pass takes the POSIX fallbacks of Linux calls.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DMI_POSIX_ONLY
 $(O)/asan/%.o: %.c $(HDRS) $(DEPS_STAMP)

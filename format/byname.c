@@ -49,7 +49,13 @@ static void bn_varint(mi_buf *b, uint64_t v)
 	mi_buf_add(b, tmp, mi_varint_put(tmp, v));
 }
 
-static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, mi_kv_fn fn, void *ctx)
+bool mi_path_testlike(const char *path, size_t pl)
+{
+	return memmem(path, pl, "test", 4) || memmem(path, pl, "example", 7);
+}
+
+static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, bool testlike, mi_kv_fn fn,
+		  void *ctx)
 {
 	bn_sort s = {p, refs};
 	size_t n = refs ? p->nrefs : p->nsyms, m = 0;
@@ -79,7 +85,8 @@ static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, mi_kv_fn fn, void
 			if (!refs) {
 				const mi_symbol *sy = &p->syms[ix[i]];
 				bn_varint(&v, ix[i] - prev);
-				mi_buf_addc(&v, (char)((sy->kind & 0x7f) | (sy->vis ? 0x80 : 0)));
+				mi_buf_addc(&v, (char)((sy->kind & 0x3f) | (testlike ? 0x40 : 0) |
+						       (sy->vis ? 0x80 : 0)));
 				prev = ix[i];
 				continue;
 			}
@@ -100,14 +107,15 @@ static int bn_put(const mi_parsed *p, bool refs, uint32_t fid, mi_kv_fn fn, void
 	return rc;
 }
 
-int mi_byname_put_names(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx)
+int mi_byname_put_names(const mi_parsed *p, uint32_t fid, const char *path, mi_kv_fn fn,
+			void *ctx)
 {
-	return bn_put(p, false, fid, fn, ctx);
+	return bn_put(p, false, fid, mi_path_testlike(path, strlen(path)), fn, ctx);
 }
 
 int mi_byname_put_refs(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx)
 {
-	return bn_put(p, true, fid, fn, ctx);
+	return bn_put(p, true, fid, false, fn, ctx);
 }
 
 /* ---- names in blocks (MI_DB_NAMES) ------------------------------------------ */
@@ -587,7 +595,8 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 			continue;
 		}
 		it->idx += (uint32_t)d;
-		it->kind = *it->p & 0x7f;
+		it->kind = *it->p & 0x3f;
+		it->testlike = *it->p >> 6 & 1;
 		it->vis = *it->p++ >> 7;
 		it->first = false;
 		*path = it->nopath ? NULL : it->path;

@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 15         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 16         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -522,8 +522,9 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * per (name, file), key `name \0 be32(file_id)`, in file id order under a
  * name (path order for a fresh build).  A names value is the file's symbol
  * indexes of that name, ascending (varint deltas), each followed by a byte
- * kind | vis << 7 (so a lookup ranks definitions before it reads any
- * symbol: it->kind, it->vis); a refs value the file's
+ * kind | testlike << 6 | vis << 7, testlike meaning the file is test or
+ * example code (mi_path_testlike), so a lookup ranks definitions before it
+ * reads any symbol or path: it->kind, it->vis, it->testlike; a refs value the file's
  * references to the name in (line, file) order, each varint line delta,
  * varint caller_idx + 1, varint line_byte (zigzag delta), byte kind.
  *
@@ -539,7 +540,11 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * check that the file has one).
  */
 typedef int (*mi_kv_fn)(void *ctx, const void *k, size_t kl, const void *v, size_t vl);
-int mi_byname_put_names(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx);
+int mi_byname_put_names(const mi_parsed *p, uint32_t fid, const char *path, mi_kv_fn fn,
+			void *ctx);
+/* Whether a path is test or example code for ranking definitions: it says
+ * "test" or "example" anywhere (tests/, selftests, foo_test.go, examples/). */
+bool mi_path_testlike(const char *path, size_t pl);
 int mi_byname_put_refs(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx);
 typedef struct mi_byname {
 	mi_txn *t;
@@ -553,6 +558,7 @@ typedef struct mi_byname {
 	size_t pl;
 	uint32_t idx, line, lbyte; /* last decoded */
 	uint8_t kind, vis;         /* of the definition last decoded (names) */
+	bool testlike;             /* its file is test or example code (names) */
 	bool refs, first, done, started;
 	bool damaged;              /* a value or file id did not decode (skipped) */
 	bool nopath;               /* set by the caller: give no path (counting) */

@@ -186,7 +186,7 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	if (rc != MI_ERR_NOTFOUND && rc != MI_ERR_CORRUPT)
 		goto out;
 	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
-	if ((rc = mi_byname_put_names(&tmp, id, del_entry, &dn)) ||
+	if ((rc = mi_byname_put_names(&tmp, id, path, del_entry, &dn)) ||
 	    (rc = mi_byname_put_refs(&tmp, id, del_entry, &dr)))
 		goto out;
 	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
@@ -218,7 +218,7 @@ static int put_file(mi_txn *t, job *j)
 	mi_buf k = {0}, v = {0};
 	db_txn ds = {t, MI_DB_SYMS}, dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
 	if ((rc = mi_syms_put(p, path, strlen(path), put_entry, &ds)) ||
-	    (rc = mi_byname_put_names(p, j->file_id, put_entry, &dn)) ||
+	    (rc = mi_byname_put_names(p, j->file_id, path, put_entry, &dn)) ||
 	    (rc = mi_byname_put_refs(p, j->file_id, put_entry, &dr)))
 		goto out;
 	mi_buf_reset(&v);

@@ -184,7 +184,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		rec_add(j, MI_DB_FREFS, path, pl, v.buf, v.len);
 	if (!p->sample) {
 		fr_sort_to s1 = {p->names, lane}, s2 = {p->refs, lane};
-		mi_byname_put_names(&parsed, j->fid, fr_sort_add, &s1);
+		mi_byname_put_names(&parsed, j->fid, path, fr_sort_add, &s1);
 		mi_byname_put_refs(&parsed, j->fid, fr_sort_add, &s2);
 	}
 	if (mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,

@@ -77,6 +77,13 @@ const char *mi_ts_query_error(int lang);
 /* true once lang's query has been compiled in this process: queries
  * compile on the first file of their language, never at start-up. */
 bool mi_ts_query_compiled(int lang);
+/* The grammar l of lang with its whole parse table dense, for the parser
+ * only (indexer/ts_dense.c): the same trees, one load per table lookup.
+ * l itself when its table is already dense or too large; made once. */
+const TSLanguage *mi_ts_dense(int lang, const TSLanguage *l);
+/* Symbols of l's parse table: its own, without the aliases that
+ * ts_language_symbol_count also counts (nodes are never looked up as those). */
+uint32_t mi_ts_table_width(const TSLanguage *l);
 
 /* C/C++ attribute macros (__init, __user, __printf(2, 3)...) blanked
  * (indexer/lang/c.c). */

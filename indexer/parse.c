@@ -904,6 +904,32 @@ static void query_extract(mi_ts_ctx *c, mi_compiled *mc, TSNode root)
 	c->npatterns = ts_query_pattern_count(mc->q);
 }
 
+/* One parser per thread, kept between files (its stack and node pool stay
+ * allocated); freed when the thread ends. */
+static pthread_key_t parser_key;
+static pthread_once_t parser_once = PTHREAD_ONCE_INIT;
+
+static void parser_free(void *p)
+{
+	ts_parser_delete(p);
+}
+
+static void parser_key_make(void)
+{
+	pthread_key_create(&parser_key, parser_free);
+}
+
+static TSParser *thread_parser(void)
+{
+	pthread_once(&parser_once, parser_key_make);
+	TSParser *p = pthread_getspecific(parser_key);
+	if (!p) {
+		p = ts_parser_new();
+		pthread_setspecific(parser_key, p);
+	}
+	return p;
+}
+
 /* MCPIDX_PARSE_QUERY=1: the tags query even for a language with an
  * extract walk (the walk is checked against it). */
 static bool force_query(void)
@@ -919,12 +945,13 @@ static int ts_extract(mi_ts_ctx *c)
 	mi_compiled *mc = walk ? NULL : get_compiled(c->row->id);
 	if (mc && !mc->q)
 		return MI_ERR_PARSE;
-	TSParser *parser = ts_parser_new();
+	TSParser *parser = thread_parser();
 	TSTree *tree = NULL;
 	ref_set rs = {0};
 	char *prefiltered = NULL;
 
-	if (!ts_parser_set_language(parser, c->row->ts())) {
+	const TSLanguage *lang = mi_ts_dense(c->row->id, c->row->ts());
+	if (ts_parser_language(parser) != lang && !ts_parser_set_language(parser, lang)) {
 		err = MI_ERR_PARSE;
 		goto out;
 	}
@@ -939,6 +966,7 @@ static int ts_extract(mi_ts_ctx *c)
 	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
 	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
 	if (!tree) {
+		ts_parser_reset(parser); /* a timed-out parse would resume */
 		err = MI_ERR_PARSE;
 		goto out;
 	}
@@ -1098,7 +1126,6 @@ out:
 	free(rs.locals);
 	if (tree)
 		ts_tree_delete(tree);
-	ts_parser_delete(parser);
 	return err;
 }
 

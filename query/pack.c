@@ -94,10 +94,6 @@ static int family(int lang)
 	return lang;
 }
 
-static bool is_test_path(const char *p)
-{
-	return strstr(p, "test") || strstr(p, "example") || strstr(p, "testdata");
-}
 
 static pk_ent *find_ent(pack *k, const char *path, uint32_t idx, int role)
 {
@@ -192,7 +188,7 @@ static bool resolve(pack *k, const char *name, const char *from, mi_buf *path, u
 				rank = (same ? 0 : 100) + (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) +
 				       (is_overload_stub(&s) ? 30 : 0) +
 				       (s.kind == MI_KIND_VARIABLE || s.kind == MI_KIND_FIELD ? 20 : 0) +
-				       (is_test_path(fpath) ? 10 : 0) + (3 - kind_weight(s.kind));
+				       (mi_path_testlike(fpath, strlen(fpath)) ? 10 : 0) + (3 - kind_weight(s.kind));
 			}
 		}
 		if (rank >= 0 && rank < best) {
@@ -363,7 +359,7 @@ static int add_symbol_target(pack *k, const char *item)
 					continue;
 			}
 			char *fpath = mi_xstrndup(fp, fl);
-			int rank = (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) + (is_test_path(fpath) ? 20 : 0) +
+			int rank = (s.kind == MI_KIND_PROTOTYPE ? 40 : 0) + (mi_path_testlike(fpath, strlen(fpath)) ? 20 : 0) +
 				   (is_overload_stub(&s) ? 30 : 0) +
 				   (s.vis == MI_VIS_PRIVATE ? 5 : 0) + (3 - kind_weight(s.kind));
 			if (rank < best) {
@@ -779,7 +775,7 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 		if (e->role == PK_USES)
 			e->score = (double)kind_weight(e->sym.kind) * e->refs / e->depth;
 		else if (e->role == PK_CALLER)
-			e->score = 0.75 - (is_test_path(e->path) ? 0.5 : 0);
+			e->score = 0.75 - (mi_path_testlike(e->path, strlen(e->path)) ? 0.5 : 0);
 	}
 	qsort(k.e, k.n, sizeof(*k.e), ent_cmp);
 

@@ -91,15 +91,21 @@ mi_store *mi_query_store(mi_query *q)
 	return q->st;
 }
 
-char *mi_q_file_path(mi_txn *t, uint32_t file_id)
+int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl)
 {
 	uint8_t k[4];
 	const void *v;
-	size_t vl;
 	mi_be32(k, file_id);
-	if (mi_get(t, MI_DB_FILEIDS, k, 4, &v, &vl))
-		return NULL;
-	return mi_xstrndup(v, vl);
+	int rc = mi_get(t, MI_DB_FILEIDS, k, 4, &v, pl);
+	*path = rc ? NULL : v;
+	return rc;
+}
+
+char *mi_q_file_path(mi_txn *t, uint32_t file_id)
+{
+	const char *p;
+	size_t pl;
+	return mi_q_fid_path(t, file_id, &p, &pl) ? NULL : mi_xstrndup(p, pl);
 }
 
 /* Implementation references feed the V* traits lines.  A reference record
@@ -486,8 +492,10 @@ int mi_query_stats(mi_query *q, mi_out *out)
 /* ---- definitions -------------------------------------------------------------------- */
 
 typedef struct def_hit {
-	const char *path;  /* in the map (valid while the transaction lasts) */
+	const char *path;  /* in the map (valid while the transaction lasts);
+			    * NULL until looked up for a hit shown */
 	size_t pl;
+	uint32_t fid;      /* file id: path order after a fresh build */
 	uint32_t idx;      /* symbol index in the file */
 	mi_symbol sym;     /* decoded (strings in the shared arena) once loaded */
 	bool loaded;
@@ -508,25 +516,20 @@ static int kind_rank(int kind)
 	}
 }
 
-int mi_q_def_rank(int kind, int vis, const char *path, size_t pl)
+int mi_q_def_rank(int kind, int vis, bool testlike)
 {
-	int rank = kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE);
 	/* tests and examples last */
-	if (memmem(path, pl, "test", 4) || memmem(path, pl, "example", 7))
-		rank += 20;
-	return rank;
+	return kind_rank(kind) * 2 + (vis == MI_VIS_PRIVATE) + (testlike ? 20 : 0);
 }
 
+/* Rank, then index order (file ids are path order after a fresh build). */
 static int cmp_hit(const void *a, const void *b)
 {
 	const def_hit *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank - y->rank;
-	int c = memcmp(x->path, y->path, x->pl < y->pl ? x->pl : y->pl);
-	if (c)
-		return c;
-	if (x->pl != y->pl)
-		return x->pl < y->pl ? -1 : 1;
+	if (x->fid != y->fid)
+		return x->fid < y->fid ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
@@ -582,9 +585,10 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		const char *fp;
 		size_t fl;
 		uint32_t idx;
+		/* Paths are looked up for the hits shown only, unless the
+		 * parent filter reads every symbol. */
+		it.nopath = !parent;
 		while (nh < 1000 && !mi_names_next(&it, &fp, &fl, &idx)) {
-			if (norm.len && (fl != norm.len || memcmp(fp, norm.buf, fl)))
-				continue;
 			/* Ranked by the kind the names entry gives; symbols are
 			 * read for the parent filter and for the hits shown. */
 			mi_symbol s = {0};
@@ -607,10 +611,11 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			def_hit *h = &hits[nh++];
 			h->path = fp;
 			h->pl = fl;
+			h->fid = it.fid;
 			h->idx = idx;
 			h->sym = s;
 			h->loaded = parent != NULL;
-			h->rank = mi_q_def_rank(kind, vis, fp, fl);
+			h->rank = mi_q_def_rank(kind, vis, it.testlike);
 		}
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);
@@ -622,6 +627,10 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
 	/* The first 50 are shown: read their symbols. */
 	for (size_t i = 0; i < nh && shown < 50; i++) {
+		if (!hits[i].path && mi_q_fid_path(t, hits[i].fid, &hits[i].path, &hits[i].pl)) {
+			damaged = true; /* a file id without a path */
+			continue;
+		}
 		if (!hits[i].loaded && mi_q_load_sym(t, hits[i].path, hits[i].pl, hits[i].idx,
 						     &hits[i].sym, &arena)) {
 			damaged = true; /* names and symbols disagree */

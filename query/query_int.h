@@ -30,11 +30,11 @@ struct mi_query {
 int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
 		   const char **src, size_t *len, mi_parsed *p);
 
-/* Symbol idx of path (pl bytes) into s, strings in arena's. */
 /* How goto_definition orders a name's definitions, lower first: by kind
  * (types, functions, ..., prototypes), public before private, tests and
- * examples last. */
-int mi_q_def_rank(int kind, int vis, const char *path, size_t pl);
+ * examples last (testlike: the names entry's mark, mi_path_testlike). */
+int mi_q_def_rank(int kind, int vis, bool testlike);
+/* Symbol idx of path (pl bytes) into s, strings in arena's. */
 int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
 		  mi_parsed *arena);
 
@@ -51,6 +51,8 @@ int mi_q_blame(mi_query *q, const char *path, const uint8_t hash[16],
 
 /* The path of a file id (malloc'd) or NULL. */
 char *mi_q_file_path(mi_txn *t, uint32_t file_id);
+/* The path of a file id in the map (valid while t lasts): 0 or an error. */
+int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl);
 
 /* True when the latest compile left diagnostics for path.  (cdiags.c) */
 bool mi_q_has_compile_diags(mi_query *q, const char *path);

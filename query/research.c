@@ -97,18 +97,20 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 {
 	mi_byname it;
 	bool found = false;
-	uint32_t best_idx = 0;
+	uint32_t best_idx = 0, best_fid = 0;
+	const char *fp0;
+	size_t fl0;
 	if (!mi_names_open(t, name, NULL, 0, &it)) {
 		int best = 1 << 30;
 		const char *fp;
 		size_t fl;
 		uint32_t idx;
+		it.nopath = true; /* only the one chosen needs its path */
 		while (!mi_names_next(&it, &fp, &fl, &idx)) {
-			int rank = mi_q_def_rank(it.kind, it.vis, fp, fl);
+			int rank = mi_q_def_rank(it.kind, it.vis, it.testlike);
 			if (rank < best) {
 				best = rank;
-				mi_buf_reset(path);
-				mi_buf_add(path, fp, fl);
+				best_fid = it.fid;
 				best_idx = idx;
 				found = true;
 			}
@@ -116,7 +118,11 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 		mi_byname_close(&it);
 	}
 	mi_symbol s;
-	if (!found || mi_q_load_sym(t, path->buf, path->len, best_idx, &s, arena))
+	if (!found || mi_q_fid_path(t, best_fid, &fp0, &fl0))
+		return false;
+	mi_buf_reset(path);
+	mi_buf_add(path, fp0, fl0);
+	if (mi_q_load_sym(t, path->buf, path->len, best_idx, &s, arena))
 		return false;
 	*line = s.start_line;
 	*kind = s.kind;

@@ -521,6 +521,83 @@ TEST(reference_totals_of_a_common_name)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* Writes repo/rel (directories made) holding one definition of helper. */
+static void write_helper(const char *repo, const char *rel, bool priv)
+{
+	char path[200], cmd[260];
+	snprintf(path, sizeof(path), "%s/%s", repo, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	CHECK_INT(system(cmd), 0);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "%sint helper(int a)\n{\n\treturn a + 1;\n}\n", priv ? "static " : "");
+	CHECK_INT(fclose(f), 0);
+}
+
+/* goto_definition of helper lists the paths in want order (each "path"
+ * member of the answer, in turn). */
+static void check_def_order(mi_query *fq, const char *const *want, size_t n)
+{
+	mi_out o = {0};
+	CHECK_INT(mi_query_definition(fq, "helper", NULL, &o), 0);
+	const char *at = o.json.buf ? o.json.buf : "";
+	for (size_t i = 0; i < n; i++) {
+		char pat[120];
+		snprintf(pat, sizeof(pat), "\"path\":\"%s\"", want[i]);
+		const char *hit = strstr(at, pat);
+		if (!hit)
+			printf("  definition %zu: want %s in %s\n", i, want[i], o.json.buf);
+		CHECK(hit != NULL);
+		if (hit)
+			at = hit + strlen(pat);
+	}
+	CHECK(strstr(o.json.buf ? o.json.buf : "", "\"total\":") != NULL);
+	mi_out_release(&o);
+}
+
+/* A name's definitions: public before private, tests and examples last
+ * (marked in the names entries, not read from paths), ties in index order
+ * (path order after a fresh build, a file an update adds after them). */
+TEST(definitions_rank_tests_and_examples_last)
+{
+	char repo[] = "/tmp/mcpidx-dr-XXXXXX", out[64];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	write_helper(repo, "examples/demo.c", false);
+	write_helper(repo, "lib/util.c", false);
+	write_helper(repo, "src/helper_test.c", false);
+	write_helper(repo, "tests/t.c", false);
+	write_helper(repo, "zz/more.c", true);
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	mi_query *fq = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		const char *const fresh[] = {"lib/util.c", "zz/more.c", "examples/demo.c",
+					     "src/helper_test.c", "tests/t.c"};
+		check_def_order(fq, fresh, 5);
+		mi_query_close(fq);
+		fq = NULL;
+	}
+	write_helper(repo, "aa/new.c", false);
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		const char *const updated[] = {"lib/util.c", "aa/new.c", "zz/more.c",
+					       "examples/demo.c", "src/helper_test.c", "tests/t.c"};
+		check_def_order(fq, updated, 6);
+		mi_query_close(fq);
+	}
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	CHECK(mkdtemp(idx) != NULL);
@@ -536,6 +613,7 @@ int main(void)
 	RUN(build_over_other_format_versions);
 	RUN(references_in_a_framed_source);
 	RUN(reference_totals_of_a_common_name);
+	RUN(definitions_rank_tests_and_examples_last);
 	mi_query_close(q);
 	mi_buf_release(&err);
 	char cmd[128];

@@ -19,6 +19,7 @@
 #include "../../indexer/indexer_int.h"
 
 #include <dirent.h>
+#include <tree_sitter/api.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -549,6 +550,79 @@ TEST(queries_compile_lazily)
 			   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 
+/* Text of the tree lang makes of src: every node with its fields. */
+static char *tree_string(const TSLanguage *lang, const char *src, size_t len)
+{
+	TSParser *p = ts_parser_new();
+	char *s = NULL;
+	if (ts_parser_set_language(p, lang)) {
+		TSTree *t = ts_parser_parse_string(p, NULL, src, (uint32_t)len);
+		if (t)
+			s = ts_node_string(ts_tree_root_node(t));
+		ts_tree_delete(t);
+	}
+	ts_parser_delete(p);
+	return s;
+}
+
+/* The dense copy of a grammar the parser is given (indexer/ts_dense.c)
+ * answers every table lookup as the grammar does (each state's successor
+ * for each symbol), and parses every golden input of its language into
+ * the same tree, node for node.  C's table is made dense. */
+TEST(dense_tables_match)
+{
+	int ndense = 0;
+	for (int id = MI_LANG_NONE + 1; id < MI_LANG__COUNT; id++) {
+		const mi_lang_row *row = mi_lang_row_get(id);
+		if (!row || !row->ts)
+			continue;
+		const TSLanguage *l = row->ts(), *d = mi_ts_dense(id, l);
+		CHECK(mi_ts_dense(id, l) == d);
+		if (d == l)
+			continue;
+		ndense++;
+		uint32_t nstate = ts_language_state_count(l), nsym = mi_ts_table_width(l);
+		CHECK(ts_language_state_count(d) == nstate && mi_ts_table_width(d) == nsym);
+		CHECK(nsym <= ts_language_symbol_count(l));
+		size_t bad = 0;
+		for (uint32_t st = 0; st < nstate; st++)
+			for (uint32_t sym = 0; sym < nsym; sym++)
+				bad += ts_language_next_state(l, (TSStateId)st, (TSSymbol)sym) !=
+				       ts_language_next_state(d, (TSStateId)st, (TSSymbol)sym);
+		if (bad)
+			TEST_FAIL_("%s: %zu of %u x %u lookups differ", row->name, bad, nstate, nsym);
+		size_t ncase;
+		char dir[600];
+		snprintf(dir, sizeof(dir), UNITS "/%s", row->name);
+		char **cases = list_dir(dir, &ncase);
+		for (size_t i = 0; i < ncase; i++) {
+			char cdir[1200], path[1400];
+			snprintf(cdir, sizeof(cdir), "%s/%s", dir, cases[i]);
+			size_t nf;
+			char **files = list_dir(cdir, &nf);
+			for (size_t k = 0; k < nf; k++) {
+				snprintf(path, sizeof(path), "%s/%s", cdir, files[k]);
+				size_t len;
+				char *src = strncmp(files[k], "input.", 6) ? NULL : slurp(path, &len);
+				if (!src)
+					continue;
+				char *a = tree_string(l, src, len), *b = tree_string(d, src, len);
+				CHECK(a && b);
+				if (a && b && strcmp(a, b))
+					TEST_FAIL_("%s: the dense table parses another tree", path);
+				free(a);
+				free(b);
+				free(src);
+			}
+			free_list(files, nf);
+		}
+		free_list(cases, ncase);
+	}
+	CHECK(ndense >= 1);
+	CHECK(mi_ts_dense(MI_LANG_C, mi_lang_row_get(MI_LANG_C)->ts()) !=
+	      mi_lang_row_get(MI_LANG_C)->ts());
+}
+
 int main(void)
 {
 	if (getenv("MI_LAZY_CHILD"))
@@ -562,6 +636,7 @@ int main(void)
 	RUN(dump_format);
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);
+	RUN(dense_tables_match);
 	size_t nlangs;
 	char **langs = list_dir(UNITS, &nlangs);
 	if (!langs) {
