@@ -495,8 +495,11 @@ static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, boo
 	}
 	if ((rc = mi_cursor_open(t, refs ? MI_DB_REFS : MI_DB_NAMES, &it->cur)))
 		return rc;
-	if ((rc = mi_cursor_seek(it->cur, key, klen, &k, &kl, &v, &vl)))
-		return rc == MI_ERR_NOTFOUND ? 0 : rc;
+	if ((rc = mi_cursor_seek(it->cur, key, klen, &k, &kl, &v, &vl))) {
+		/* a block that does not unpack: the scan finds nothing, damaged */
+		it->damaged = rc != MI_ERR_NOTFOUND;
+		return 0;
+	}
 	it->done = false;
 	it->bp = v;
 	it->be = it->bp + vl;
@@ -533,7 +536,10 @@ static bool nb_more(mi_byname *it)
 	size_t kl, vl;
 	while (!it->done && it->p == it->end) {
 		if (it->bp == it->be) {
-			if (!it->cur || it->one || mi_cursor_next(it->cur, &k, &kl, &v, &vl)) {
+			int rc = !it->cur || it->one ? MI_ERR_NOTFOUND
+						     : mi_cursor_next(it->cur, &k, &kl, &v, &vl);
+			if (rc) {
+				it->damaged |= rc != MI_ERR_NOTFOUND;
 				it->done = true;
 				break;
 			}
