@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 16         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 17         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -657,8 +657,8 @@ int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void
 		size_t *len);
 /*
  * A file's search chunks (MI_DB_CHUNKS) are blocks of the same shape,
- * keyed `be32(file_id) be32(n of the block's last chunk)`; the file's term
- * list keeps its own key, n 0xffffffff.  mi_chunks_open starts at chunk
+ * keyed `be32(file_id) be32(n of the block's last chunk)`.  mi_chunks_open
+ * starts at chunk
  * `from` (then mi_syms_next / mi_syms_close); mi_chunk_get is one chunk.
  */
 int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it);

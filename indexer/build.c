@@ -162,6 +162,10 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	const void *vp;
 	size_t vl;
 
+	/* Its search data first: it is found again from its source and
+	 * symbols. */
+	if ((rc = mi_search_del_file(t, id, path)))
+		goto out;
 	/* Its names and references, from its symbols and its references. */
 	key2(&k, path, NULL);
 	mi_syms si;
@@ -199,9 +203,7 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 		goto out;
 	uint8_t idk[4];
 	mi_be32(idk, id);
-	if ((rc = mi_del(t, MI_DB_FILEIDS, idk, 4)))
-		goto out;
-	rc = mi_search_del_file(t, id, path);
+	rc = mi_del(t, MI_DB_FILEIDS, idk, 4);
 out:
 	mi_cursor_close(cur);
 	mi_parsed_release(&tmp);

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
 #define SW_FORMAT 4                 /* meta "search.format": this layout */
@@ -368,72 +367,86 @@ out:
 	return err;
 }
 
-/*
- * The term list (MI_DB_CHUNKS, be32(fid) be32(0xffffffff)):
- * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
- * term, in byte order: varint bytes shared with the term before, varint
- * length of the rest, the rest, varint number of chunks holding it.
- */
-static int sw_del_existing(mi_txn *t, uint32_t fid)
+/* Receives one chunk record (key 8 bytes) of a file. */
+typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
+static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p,
+			  const char *src, size_t len, sw_put_fn put, void *ctx,
+			  uint32_t *nchunks_out, uint64_t *totals);
+
+static int sw_put_none(void *ctx, const uint8_t *key, const void *val, size_t vlen)
 {
-	uint8_t k[8];
-	const void *v;
-	size_t vl;
-	const uint8_t *p, *e;
-	uint64_t nch, x, nterms;
+	return 0;
+}
+
+/*
+ * Takes file fid (path) out of the search data: its chunks, and its
+ * entries in the postings of each of its terms.  Its terms are those of
+ * its chunks as they were written, so its stored source and symbols are
+ * cut into chunks and tokenized again (no list of a file's terms is
+ * kept): call it before the file's source, symbols or record change.
+ */
+static int sw_del_existing(mi_txn *t, uint32_t fid, const char *path)
+{
+	uint8_t k[4];
+	const void *v, *kk;
+	size_t vl, kl, pl = strlen(path);
+	uint64_t totals[MI_SF__COUNT];
+	uint32_t nch = 0, i;
+	mi_cursor *c;
+	mi_parsed old;
+	mi_file_rec rec;
+	mi_syms si;
+	char *src = NULL;
 	int err;
 
-	sw_chunk_key(k, fid, SW_FILE_CHUNK);
-	err = mi_get(t, MI_DB_CHUNKS, k, 8, &v, &vl);
-	if (err == MI_ERR_NOTFOUND)
-		return 0;
-	if (err)
+	mi_be32(k, fid);
+	if ((err = mi_cursor_open(t, MI_DB_CHUNKS, &c)))
 		return err;
-	p = v;
-	e = p + vl;
-	if (!mi_varint_get(&p, e, &nch))
-		return MI_ERR_CORRUPT;
+	err = mi_cursor_seek_prefix(c, k, 4, &kk, &kl, &v, &vl);
+	mi_cursor_close(c);
+	if (err)
+		return err == MI_ERR_NOTFOUND ? 0 : err; /* no chunks: nothing else */
+	/* The file as it was written. */
+	mi_parsed_init(&old);
+	if ((err = mi_get(t, MI_DB_FILES, path, pl, &v, &vl)) ||
+	    (err = mi_file_decode(v, vl, &rec)))
+		goto out;
+	old.lang = rec.lang;
+	mi_file_rec_release(&rec);
+	if ((err = mi_syms_open(t, path, pl, 0, &si)) && err != MI_ERR_NOTFOUND)
+		goto out;
+	while (!err && !(err = mi_syms_next(&si, &v, &vl, &i))) {
+		while (old.nsyms <= i && old.nsyms < 1u << 24)
+			mi_parsed_add_sym(&old);
+		if (i >= old.nsyms || mi_symbol_decode(v, vl, &old.syms[i], &old))
+			err = MI_ERR_CORRUPT;
+	}
+	mi_syms_close(&si);
+	if (err != MI_ERR_NOTFOUND)
+		goto out;
+	if ((err = mi_get(t, MI_DB_SRC, path, pl, &v, &vl)))
+		goto out;
+	src = mi_xmalloc(vl + 1); /* the deletes below may move the map */
+	memcpy(src, v, vl);
+	src[vl] = 0;
+	if ((err = sw_file_chunks(fid, path, &old, src, vl, sw_put_none, NULL, &nch, totals)))
+		goto out;
 	sw.dn -= (int64_t)nch;
-	for (int f = 0; f < MI_SF__COUNT; f++) {
-		if (!mi_varint_get(&p, e, &x))
-			return MI_ERR_CORRUPT;
-		sw.dlen[f] -= (int64_t)x;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		sw.dlen[f] -= (int64_t)totals[f];
+	for (i = 0; i < sw.file.n && !err; i++) {
+		sw_ent *fe = &sw.file.ents[i];
+		const char *term = sw_key(&sw.file, fe);
+		sw_map_get(&sw.terms, term, fe->len)->df -= fe->df;
+		err = sw_post_set(t, term, fe->len, fid, NULL, 0, NULL);
 	}
-	if (!mi_varint_get(&p, e, &nterms))
-		return MI_ERR_CORRUPT;
-	/* v points into the map, which the deletes below may change: copy. */
-	{
-		size_t rest = (size_t)(e - p);
-		uint8_t *copy = mi_xmalloc(rest ? rest : 1);
-		const uint8_t *q = copy, *qe = copy + rest;
-		char term[MI_TOK_MAX];
-		uint64_t tl = 0;
-		memcpy(copy, p, rest);
-		for (uint64_t i = 0; i < nterms && !err; i++) {
-			uint64_t same, sl, cnt;
-			if (!mi_varint_get(&q, qe, &same) || same > tl ||
-			    !mi_varint_get(&q, qe, &sl) || same + sl == 0 ||
-			    same + sl > MI_TOK_MAX || (uint64_t)(qe - q) < sl) {
-				err = MI_ERR_CORRUPT;
-				break;
-			}
-			memcpy(term + same, q, sl);
-			tl = same + sl;
-			q += sl;
-			if (!mi_varint_get(&q, qe, &cnt)) {
-				err = MI_ERR_CORRUPT;
-				break;
-			}
-			sw_map_get(&sw.terms, term, tl)->df -= (int64_t)cnt;
-			err = sw_post_set(t, term, (size_t)tl, fid, NULL, 0, NULL);
-		}
-		free(copy);
-	}
-	if (!err) {
-		mi_be32(k, fid);
+	if (!err)
 		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4);
-	}
-	return err;
+out:
+	free(src);
+	mi_parsed_release(&old);
+	/* chunks without a source or file record: a damaged index */
+	return err == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : err;
 }
 
 int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path)
@@ -441,7 +454,7 @@ int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path)
 	int err = sw_begin(t);
 
 	if (!err)
-		err = sw_del_existing(t, file_id);
+		err = sw_del_existing(t, file_id, path);
 	return err;
 }
 
@@ -771,9 +784,6 @@ static bool sw_blank(const char *s, size_t n)
 	return true;
 }
 
-/* Receives one chunk record (key 8 bytes) of a file. */
-typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
-
 /*
  * Cuts one file into chunks, tokenizes them and gathers its postings in
  * sw.file (the calling thread's): each chunk record goes to put; the
@@ -983,50 +993,6 @@ out:
 	return err;
 }
 
-/* Orders entries of sw.file by their terms' bytes (qsort has no context
- * argument: sw is the calling thread's). */
-static int sw_termlist_cmp(const void *a, const void *b)
-{
-	const sw_map *m = &sw.file;
-	const sw_ent *x = &m->ents[*(const uint32_t *)a], *y = &m->ents[*(const uint32_t *)b];
-	int c = memcmp(sw_key(m, x), sw_key(m, y), x->len < y->len ? x->len : y->len);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-/* The file's term list (see sw_del_existing) into sw.scratch: the terms
- * in byte order, each after the length of the prefix it shares with the
- * one before (a third of the bytes of the terms as they are, on Linux). */
-static void sw_term_list(uint32_t nchunks, const uint64_t *totals)
-{
-	uint8_t tmp[10];
-	uint32_t *ord = mi_xmalloc((sw.file.n ? sw.file.n : 1) * sizeof(*ord));
-	const char *prev = NULL;
-	uint32_t pl = 0;
-
-	mi_buf_reset(&sw.scratch);
-	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, nchunks));
-	for (int f = 0; f < MI_SF__COUNT; f++)
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, totals[f]));
-	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
-	for (uint32_t i = 0; i < sw.file.n; i++)
-		ord[i] = i;
-	qsort(ord, sw.file.n, sizeof(*ord), sw_termlist_cmp);
-	for (uint32_t i = 0; i < sw.file.n; i++) {
-		sw_ent *fe = &sw.file.ents[ord[i]];
-		const char *term = sw_key(&sw.file, fe);
-		uint32_t same = 0;
-		while (prev && same < pl && same < fe->len && prev[same] == term[same])
-			same++;
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, same));
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, fe->len - same));
-		mi_buf_add(&sw.scratch, term + same, fe->len - same);
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
-		prev = term;
-		pl = fe->len;
-	}
-	free(ord);
-}
-
 static int sw_put_chunk(void *ctx, const uint8_t *key, const void *val, size_t vlen)
 {
 	return mi_put(ctx, MI_DB_CHUNKS, key, 8, val, vlen);
@@ -1037,10 +1003,9 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 {
 	uint64_t totals[MI_SF__COUNT];
 	uint32_t nchunks = 0;
-	uint8_t k[8];
 	int err;
 
-	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id)) ||
+	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id, path)) ||
 	    (err = sw_file_chunks(file_id, path, p, src, len, sw_put_chunk, t, &nchunks, totals)))
 		return err;
 	/* Queue the postings and count df for mi_search_finish. */
@@ -1064,11 +1029,6 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 	sw.dn += nchunks;
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		sw.dlen[f] += (int64_t)totals[f];
-	if (nchunks) {
-		sw_term_list(nchunks, totals);
-		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
-		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
-	}
 	return err;
 }
 
@@ -1080,7 +1040,7 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 {
 	uint64_t totals[MI_SF__COUNT];
 	uint32_t nchunks = 0;
-	uint8_t k[8], key[MI_TOK_MAX + 5];
+	uint8_t key[MI_TOK_MAX + 5];
 	mi_buf v = { 0 };
 	int err;
 
@@ -1107,11 +1067,6 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 	tot->nchunks += nchunks;
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		tot->len[f] += (int64_t)totals[f];
-	if (nchunks) {
-		sw_term_list(nchunks, totals);
-		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
-		err = put(ctx, k, sw.scratch.buf, sw.scratch.len);
-	}
 	return err;
 }
 

@@ -55,6 +55,9 @@ static int put_one(mi_txn *t, const tfile *f)
 	}
 	mi_parsed_init(&p);
 	err = mi_parse_source(lang, src, len, &p);
+	/* An edit: the old version out first, as a build takes it out. */
+	if (!err)
+		err = mi_search_del_file(t, f->fid, f->path);
 	mi_be32(k, f->fid);
 	if (!err)
 		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
@@ -103,7 +106,15 @@ static int build(const char *dir, const tfile *put, size_t nput,
 	for (size_t i = 0; i < ndel && !err; i++) {
 		uint8_t k[4];
 		mi_be32(k, del[i]);
-		err = mi_search_del_file(t, del[i], "");
+		const void *pv;
+		size_t pvl;
+		char *path = NULL;
+		err = mi_get(t, MI_DB_FILEIDS, k, 4, &pv, &pvl);
+		if (!err) {
+			path = mi_xstrndup(pv, pvl);
+			err = mi_search_del_file(t, del[i], path);
+			free(path);
+		}
 		if (!err)
 			err = mi_del(t, MI_DB_FILEIDS, k, 4);
 	}

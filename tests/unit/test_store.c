@@ -546,6 +546,103 @@ static void check_span(mi_txn *t, const mi_buf *src, size_t off, size_t want)
 		TEST_FAIL_("span %zu+%zu: %zu bytes that differ from the source", off, want, n);
 }
 
+/* Source i of framed_source_tails: lines of varied words, i * 700 + 2500
+ * bytes, which packs to a value of about a third of that. */
+static void tail_source(int i, mi_buf *out)
+{
+	uint32_t x = 77u + (uint32_t)i;
+	mi_buf_reset(out);
+	while (out->len < (size_t)i * 700 + 2500) {
+		x = x * 1103515245u + 12345u;
+		mi_buf_addf(out, "static int f%u_%d(int v) { return v * %u + g%u(v); }\n",
+			    (x >> 8) % 5000, i, (x >> 4) % 97, (x >> 12) % 300);
+	}
+}
+
+/* The last frames of a source whose value would end in a half-empty
+ * overflow page are kept in a tail entry: every source reads back whole
+ * and by spans, an update to a source without a tail removes the old one,
+ * a deletion removes both, and cursors see one entry per source. */
+TEST(framed_source_tails)
+{
+	char *dir = tmpdir(), path[32];
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	const char *b;
+	size_t vl, n, total;
+	mi_buf src = {0};
+	enum { NSRC = 40 };
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	for (int i = 0; i < NSRC; i++) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), src.buf, src.len), 0);
+	}
+	CHECK_INT(mi_txn_commit(t), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	uint64_t entries = mi_db_count(t, MI_DB_SRC);
+	CHECK(entries > NSRC + 5); /* tails kept apart */
+	for (int i = 0; i < NSRC; i++) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_get(t, MI_DB_SRC, path, strlen(path), &v, &vl), 0);
+		CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+		for (size_t off = 0; off < src.len; off += MI_SRC_FRAME / 2 + 7) {
+			CHECK_INT(mi_src_span(t, path, strlen(path), off, 300, &b, &n, &total), 0);
+			CHECK(total == src.len && n >= (src.len - off < 300 ? src.len - off : 300) &&
+			      !memcmp(b, src.buf + off, n < 300 ? n : 300));
+		}
+		char *buf = calloc(1, src.len);
+		size_t gf, gt;
+		CHECK_INT(mi_src_fill(t, path, strlen(path), src.len - 10, src.len, buf, src.len,
+				      &gf, &gt), 0);
+		CHECK(gt == src.len && !memcmp(buf + gf, src.buf + gf, gt - gf));
+		free(buf);
+	}
+	mi_cursor *c;
+	const void *k;
+	size_t kl, seen = 0;
+	CHECK_INT(mi_cursor_open(t, MI_DB_SRC, &c), 0);
+	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl), seen++) {
+		snprintf(path, sizeof path, "s/%02zu.c", seen);
+		CHECK(kl == strlen(path) && !memcmp(k, path, kl));
+		tail_source((int)seen, &src);
+		CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+	}
+	CHECK_INT(seen, NSRC);
+	mi_cursor_close(c);
+	mi_txn_abort(t);
+	/* Smaller sources in place (no tail), then half deleted. */
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	for (int i = 0; i < NSRC; i++) {
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), "int x;\n", 7), 0);
+	}
+	CHECK_INT(mi_db_count(t, MI_DB_SRC), NSRC);
+	for (int i = 0; i < NSRC; i += 2) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), src.buf, src.len), 0);
+	}
+	CHECK(mi_db_count(t, MI_DB_SRC) > NSRC + 2);
+	for (int i = 0; i < NSRC; i += 2) {
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_del(t, MI_DB_SRC, path, strlen(path)), 0);
+	}
+	CHECK_INT(mi_db_count(t, MI_DB_SRC), NSRC / 2);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "s/01.c", 6, &v, &vl), 0);
+	CHECK(vl == 7 && !memcmp(v, "int x;\n", 7));
+	CHECK_INT(mi_get(t, MI_DB_SRC, "s/02.c", 6, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	mi_buf_release(&src);
+	rm_rf(dir);
+	free(dir);
+}
+
 /* A source over MI_SRC_FRAME bytes is stored in frames: it reads back
  * whole, any span of it reads back from the frames that hold it (a frame
  * that does not compress is kept as it is), a small source is one piece,
@@ -705,6 +802,7 @@ int main(void)
 	RUN(names_blocks_after_updates_equal_a_fresh_build);
 	RUN(packed_values);
 	RUN(framed_sources);
+	RUN(framed_source_tails);
 	RUN(file_references);
 	return test_done();
 }
