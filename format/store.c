@@ -1748,7 +1748,7 @@ int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
 	if (head < vlen)
 		v.mv_size = head;
 	rc = g_put(slot, t->txn, t->e->dbi[db], &k, &v, fl);
-	if (!rc && db == MI_DB_SRC && klen < 511) {
+	if (!rc && db == MI_DB_SRC && packed(t->st, db) && klen < 511) {
 		/* the tail entry: put, or a stale one deleted */
 		uint8_t tk[512];
 		memcpy(tk, key, klen);
@@ -1784,7 +1784,7 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen)
 		return 0;
 	int rc;
 	rc = g_del(t->e->slot, t->txn, t->e->dbi[db], &k, NULL);
-	if ((!rc || rc == MDB_NOTFOUND) && db == MI_DB_SRC && klen < 511) {
+	if ((!rc || rc == MDB_NOTFOUND) && db == MI_DB_SRC && packed(t->st, db) && klen < 511) {
 		/* and a source's tail entry (src_split) */
 		uint8_t tk[512];
 		memcpy(tk, key, klen);
@@ -1877,7 +1877,8 @@ static int cursor_get(mi_cursor *c, MDB_val *k, MDB_cursor_op op,
 	int rc;
 	rc = g_cursor_get(c->slot, c->cur, k, &v, op);
 	/* a source's tail entry (src_split) is part of the entry before it */
-	while (!rc && c->db == MI_DB_SRC && k->mv_size && !((const char *)k->mv_data)[k->mv_size - 1])
+	while (!rc && c->db == MI_DB_SRC && packed(c->t->st, c->db) && k->mv_size &&
+	       !((const char *)k->mv_data)[k->mv_size - 1])
 		rc = g_cursor_get(c->slot, c->cur, k, &v, op == MDB_PREV ? MDB_PREV : MDB_NEXT);
 	if (rc || slot_faulted(c->slot))
 		return map_err(rc, c->slot);
