@@ -54,6 +54,7 @@ static pthread_mutex_t once_mu = PTHREAD_MUTEX_INITIALIZER;
 
 struct mi_ts_ctx {
 	const char *src;         /* file text (after any BOM) */
+	const char *ptext;       /* the same bytes as the parser read them (prefilter) */
 	size_t len;              /* its length */
 	uint32_t base;           /* bytes skipped before src (BOM) */
 	mi_parsed *p;            /* output */
@@ -268,17 +269,21 @@ static TSNode find_body(TSNode def)
 	TSNode b = ts_node_child_by_field_name(def, "body", 4);
 	if (!ts_node_is_null(b))
 		return b;
-	uint32_t n = ts_node_child_count(def);
-	for (uint32_t i = n; i-- > 0;) {
-		TSNode ch = ts_node_child(def, i);
+	/* the last such child (one cursor pass: ts_node_child(i) walks the
+	 * children before i each time) */
+	TSNode last = {{0}, 0, 0};
+	TSTreeCursor cur = ts_tree_cursor_new(def);
+	for (bool more = ts_tree_cursor_goto_first_child(&cur); more;
+	     more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		TSNode ch = ts_tree_cursor_current_node(&cur);
 		const char *t = ts_node_type(ch);
 		if (strstr(t, "block") || strstr(t, "body") ||
 		    strstr(t, "declaration_list") || strstr(t, "compound_statement") ||
 		    !strcmp(t, "enumerator_list") || !strcmp(t, "field_declaration_list"))
-			return ch;
+			last = ch;
 	}
-	TSNode null = {{0}, 0, 0};
-	return null;
+	ts_tree_cursor_delete(&cur);
+	return last;
 }
 
 static bool is_comment(TSNode n)
@@ -325,10 +330,10 @@ const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b)
 		b = (uint32_t)c->len;
 	if (a >= b)
 		return c->src + a;
-	/* C and C++ comments open with // or slash-star: text without either
-	 * holds none (a comment node cannot straddle the node boundaries a and
-	 * b are), and the tree need not be searched. */
-	if (c->row->id == MI_LANG_C || c->row->id == MI_LANG_CPP) {
+	/* C, C++ and devicetree comments open with // or slash-star: text
+	 * without either holds none (a comment node cannot straddle the node
+	 * boundaries a and b are), and the tree need not be searched. */
+	if (c->row->id == MI_LANG_C || c->row->id == MI_LANG_CPP || c->row->id == MI_LANG_DEVICETREE) {
 		const char *s = c->src, *q = s + a, *e = s + b - 1;
 		while (q < e && (q = memchr(q, '/', (size_t)(e - q))) && q[1] != '/' && q[1] != '*')
 			q++;
@@ -362,25 +367,35 @@ const char *mi_ts_uncomment(mi_ts_ctx *c, uint32_t a, uint32_t b)
  * '{' or ':' or '=>' opener. */
 static const char *fold_sig(mi_ts_ctx *c, uint32_t a, uint32_t b)
 {
-	const char *s = mi_ts_uncomment(c, a, b);
 	size_t n = b > a ? b - a : 0;
 	char small[MI_MAX_SIG + 8];
-	size_t o = 0;
+	size_t o = 0, i = 0, w = 0;
 	bool space = false;
-	for (size_t i = 0; i < n && o < MI_MAX_SIG; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ' || ch == '\f' || ch == '\v') {
-			space = o > 0;
-			continue;
+	/* The fold stops after MI_MAX_SIG bytes, often long before b (a
+	 * definition without a body spans its whole text), so comments are
+	 * blanked in a window from a, widened only when the fold reaches its
+	 * end.  A window's text is the whole span's, its comments clipped,
+	 * but for its last byte: a comment opening there may be missed by
+	 * mi_ts_uncomment's look for its two opening characters. */
+	for (size_t win = 1024; o < MI_MAX_SIG && w < n; win *= 4) {
+		w = win < n ? win : n;
+		const char *s = mi_ts_uncomment(c, a, a + (uint32_t)w);
+		size_t upto = w < n ? w - 1 : w;
+		for (; i < upto && o < MI_MAX_SIG; i++) {
+			unsigned char ch = (unsigned char)s[i];
+			if (ch == '\n' || ch == '\r' || ch == '\t' || ch == ' ' || ch == '\f' || ch == '\v') {
+				space = o > 0;
+				continue;
+			}
+			if (space) {
+				/* No space after '(' or before ')' ',': keeps signatures tight. */
+				char prev = small[o - 1];
+				if (prev != '(' && prev != '[' && ch != ')' && ch != ',' && ch != ']')
+					small[o++] = ' ';
+				space = false;
+			}
+			small[o++] = (char)ch;
 		}
-		if (space) {
-			/* No space after '(' or before ')' ',': keeps signatures tight. */
-			char prev = small[o - 1];
-			if (prev != '(' && prev != '[' && ch != ')' && ch != ',' && ch != ']')
-				small[o++] = ' ';
-			space = false;
-		}
-		small[o++] = (char)ch;
 	}
 	if (o >= MI_MAX_SIG && n > o) {
 		memcpy(small + o, "...", 3);
@@ -431,6 +446,45 @@ static void strip_comment(const char *s, size_t n, mi_buf *out)
 	}
 }
 
+/* false when no comment can end right before byte `at` of the text the
+ * C, C++ and devicetree grammars read (their comments are // to an
+ * unescaped newline and slash-star to star-slash; only whitespace and
+ * escaped newlines may separate a comment from the node after it), so the
+ * node before the one starting at `at` is no comment.  true otherwise, and
+ * for other grammars: then the tree is asked. */
+static bool comment_may_precede(const mi_ts_ctx *c, uint32_t at)
+{
+	int id = c->row->id;
+	if (id != MI_LANG_C && id != MI_LANG_CPP && id != MI_LANG_DEVICETREE)
+		return true;
+	const unsigned char *s = (const unsigned char *)c->ptext;
+	uint32_t q = at <= c->len ? at : (uint32_t)c->len;
+	while (q > 0 && (s[q - 1] == ' ' || s[q - 1] == '\t' || s[q - 1] == '\n' || s[q - 1] == '\r' ||
+			 s[q - 1] == '\f' || s[q - 1] == '\v' || s[q - 1] == '\\'))
+		q--;
+	if (!q)
+		return false;
+	if (s[q - 1] == '/' || s[q - 1] >= 0x80)
+		return true; /* a star-slash, or other whitespace the grammar knows */
+	/* a line comment: "//" earlier on the same (backslash-joined) line */
+	for (uint32_t p = q - 1; p > 0; p--) {
+		if (s[p] == '\n' && s[p - 1] != '\\' && !(s[p - 1] == '\r' && p > 1 && s[p - 2] == '\\'))
+			return false;
+		if (s[p - 1] == '/' && s[p] == '/')
+			return true;
+	}
+	return false;
+}
+
+static TSNode prev_maybe_comment(const mi_ts_ctx *c, TSNode n)
+{
+	if (!comment_may_precede(c, ts_node_start_byte(n))) {
+		TSNode null = {{0}, 0, 0};
+		return null;
+	}
+	return ts_node_prev_sibling(n);
+}
+
 /* Doc comment: comments immediately above the definition (or above the
  * wrapper it sits in: export, decorator, template, attribute), or a docstring
  * captured as @doc. */
@@ -450,7 +504,9 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		strip_comment(t + a, z - a, &b);
 		goto out;
 	}
-	TSNode anchor = def, prev = ts_node_prev_sibling(anchor);
+	/* The node before (null when it is surely no comment: only a
+	 * comment matters below). */
+	TSNode anchor = def, prev = prev_maybe_comment(c, anchor);
 	for (int up = 0; up < 3; up++) {
 		if (!ts_node_is_null(prev) && is_comment(prev))
 			break;
@@ -465,7 +521,7 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		      strstr(pt, "annotated")))
 			break;
 		anchor = parent;
-		prev = ts_node_prev_sibling(anchor);
+		prev = prev_maybe_comment(c, anchor);
 	}
 	/* Every comment line of the block: a Go doc comment is one node per
 	 * line and may run to a hundred lines; its first sentence is the one
@@ -963,6 +1019,7 @@ static int ts_extract(mi_ts_ctx *c)
 		prefiltered = c->row->prefilter(c->src, c->len);
 	if (prefiltered)
 		parse_src.src = prefiltered;
+	c->ptext = parse_src.src;
 	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
 	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
 	if (!tree) {

@@ -623,6 +623,62 @@ TEST(dense_tables_match)
 	      mi_lang_row_get(MI_LANG_C)->ts());
 }
 
+/* Signature of the symbol named name parsed from src as lang, or NULL. */
+static char *sig_of(int lang, const char *src, size_t len, const char *name)
+{
+	mi_parsed p;
+	mi_parsed_init(&p);
+	char *sig = NULL;
+	if (mi_parse_source(lang, src, len, &p) == 0)
+		for (size_t i = 0; i < p.nsyms && !sig; i++)
+			if (!strcmp(p.syms[i].name, name))
+				sig = strdup(p.syms[i].sig ? p.syms[i].sig : "");
+	mi_parsed_release(&p);
+	return sig;
+}
+
+/* A signature is folded from a window of the definition's text widened as
+ * needed (parse.c fold_sig): a comment anywhere, at a window's edge too,
+ * is blanked as if the whole text were, so the signature is the one of
+ * the same text with the comment's bytes made spaces. */
+TEST(sig_window_edges)
+{
+	static const struct {
+		int lang;
+		const char *head, *tail, *name;
+	} cases[] = {
+		{MI_LANG_DEVICETREE, "/ {\n\treg = <1", " 2>;\n};\n", "reg"},
+		{MI_LANG_C, "int f(int a,", " int b);\n", "f"},
+	};
+	static const char *const comments[] = {"/* gone */", "// gone\n"};
+	static const size_t at[] = {1000, 1021, 1022, 1023, 1024, 1025, 4093, 4094, 4095, 4096, 5000};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		for (size_t m = 0; m < 2; m++)
+			for (size_t j = 0; j < sizeof(at) / sizeof(at[0]); j++) {
+				mi_buf a = {0}, b = {0};
+				mi_buf_adds(&a, cases[k].head);
+				while (a.len < at[j] + (k == 0 ? 3 : 0))
+					mi_buf_addc(&a, ' ');
+				mi_buf_add(&b, a.buf, a.len);
+				mi_buf_adds(&a, comments[m]);
+				for (size_t z = strlen(comments[m]); z-- > 0;)
+					mi_buf_addc(&b, comments[m][z] == '\n' ? '\n' : ' ');
+				mi_buf_adds(&a, cases[k].tail);
+				mi_buf_adds(&b, cases[k].tail);
+				char *sa = sig_of(cases[k].lang, a.buf, a.len, cases[k].name);
+				char *sb = sig_of(cases[k].lang, b.buf, b.len, cases[k].name);
+				CHECK(sa && sb);
+				if (sa && sb && strcmp(sa, sb))
+					TEST_FAIL_("%s with %s at %zu: sig '%s', without the comment '%s'",
+						   cases[k].name, comments[m], at[j], sa, sb);
+				CHECK(!sa || !strstr(sa, "gone"));
+				free(sa);
+				free(sb);
+				mi_buf_release(&a);
+				mi_buf_release(&b);
+			}
+}
+
 int main(void)
 {
 	if (getenv("MI_LAZY_CHILD"))
@@ -637,6 +693,7 @@ int main(void)
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);
 	RUN(dense_tables_match);
+	RUN(sig_window_edges);
 	size_t nlangs;
 	char **langs = list_dir(UNITS, &nlangs);
 	if (!langs) {
