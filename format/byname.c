@@ -453,8 +453,12 @@ bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl)
 
 void mi_post_add(mi_buf *blk, uint32_t prev, uint32_t fid, const void *g, size_t gl)
 {
-	bn_varint(blk, blk->len ? fid - prev : fid);
-	bn_varint(blk, gl);
+	uint64_t d = blk->len ? fid - prev : fid;
+	uint64_t c = gl < MI_POST_LENS ? gl : MI_POST_LENS;
+
+	bn_varint(blk, d << MI_POST_LBITS | c);
+	if (c == MI_POST_LENS)
+		bn_varint(blk, gl - MI_POST_LENS);
 	mi_buf_add(blk, g, gl);
 }
 
@@ -463,7 +467,14 @@ bool mi_post_next(mi_post_blk *b, uint32_t *fid, const uint8_t **g, size_t *gl)
 	uint64_t d, n;
 	if (b->bad || b->p >= b->e)
 		return false;
-	if (!mi_varint_get(&b->p, b->e, &d) || !mi_varint_get(&b->p, b->e, &n) ||
+	if (!mi_varint_get(&b->p, b->e, &d)) {
+		b->bad = true;
+		return false;
+	}
+	n = d & MI_POST_LENS;
+	d >>= MI_POST_LBITS;
+	if ((n == MI_POST_LENS && (!mi_varint_get(&b->p, b->e, &n) ||
+				   (n += MI_POST_LENS) < MI_POST_LENS)) ||
 	    d > UINT32_MAX - (b->started ? b->fid : 0) || (b->started && !d) ||
 	    n > (uint64_t)(b->e - b->p)) {
 		b->bad = true;

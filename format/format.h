@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 15         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 16         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -722,14 +722,21 @@ bool mi_tok_is_stop(const char *w, size_t len);
  * A MI_DB_POST value: the postings of one term in a run of files, keyed
  * `term \0 be32(file id of the last)`.  First MI_POST_HDR bytes: the
  * block's largest tfn in code and in docs mode, each mi_post_q-quantized
- * upward (block-max bounds for top-k pruning).  Then per file, in id order: varint file
- * id (the first as it is, then minus the previous one), varint length,
- * then that many bytes: the file's entries (docs/format-search.md).
+ * upward (block-max bounds for top-k pruning).  Then per file, in id
+ * order: varint (file id delta << MI_POST_LBITS | length below
+ * MI_POST_LENS, else MI_POST_LENS then varint length - MI_POST_LENS),
+ * the delta being the first file's id as it is, then its id minus the
+ * previous one; then that many bytes: the file's entries
+ * (docs/format-search.md).  Keys `\0 be32(file id / MI_LENS_GROUP)` (the
+ * empty term, before every term) hold the files' chunk lengths
+ * (mi_lens_*): what each posting of a chunk is scored with besides its tf.
  * mi_post_add appends a file's entries to a block (prev: the block's
  * last file id, 0 when empty); mi_post_next reads the next file's: true
  * with it, false at the end or on bad bytes (then b->bad is set).
  */
 #define MI_POST_BLOCK 1024  /* a block ends once it is this long */
+#define MI_POST_LBITS 3      /* bits of a file's length beside its id delta */
+#define MI_POST_LENS 7       /* that length field: 7 = the length follows */
 #define MI_POST_HDR 2       /* bytes before a block's files: its two tfn bounds */
 #define MI_POST_QSCALE 33.83f /* 1 / ln 1.03: a step of the bound is 3% of 1 + tfn */
 /* A tfn bound as a byte, rounded up; 255 = no bound. */
@@ -744,6 +751,12 @@ static inline float mi_post_dq(uint8_t q)
 {
 	return q == 255 ? INFINITY : (expf((float)q / MI_POST_QSCALE) - 1) * 1.001f + 1e-4f;
 }
+/* A postings entry starts with varint n-delta << MI_POST_NSHIFT, or'ed
+ * with MI_POST_ONES when the term occurs once in each field it occurs in
+ * (no tf follows) and with the fields' bits (MI_POST_FIELDS). */
+#define MI_POST_NSHIFT 6
+#define MI_POST_ONES 0x20
+#define MI_POST_FIELDS 0x1f
 typedef struct mi_post_blk {
 	const uint8_t *p, *e;   /* unread part of the value */
 	uint32_t fid;           /* of the file last read */
@@ -754,7 +767,7 @@ void mi_post_add(mi_buf *blk, uint32_t prev, uint32_t fid, const void *g, size_t
 bool mi_post_next(mi_post_blk *b, uint32_t *fid, const uint8_t **g, size_t *gl);
 
 
-/* BM25F fields of a chunk.  Stored as bits of a posting's flag byte. */
+/* BM25F fields of a chunk: bits 0..4 of a posting entry's first varint. */
 enum {
 	MI_SF_NAME,   /* the symbol's own name (heading text, file name) */
 	MI_SF_PATH,   /* qualified parents and the file path */
@@ -763,11 +776,36 @@ enum {
 	MI_SF_BODY,   /* the rest of the chunk's text */
 	MI_SF__COUNT
 };
-#define MI_POSTF_AUX 0x20     /* posting flag: the chunk is not a function or method */
-#define MI_POSTF_PRIVATE 0x40 /* posting flag: the chunk's symbol is private */
-#define MI_POSTF_MD 0x80      /* posting flag: a Markdown section */
-#define MI_POSTF_TEST 0x100   /* posting flag: test code (test file or test function) */
-#define MI_POSTF_GEN 0x200    /* posting flag: generated code (*.pb.go, "DO NOT EDIT") */
+/* Chunk flags, kept with the chunk's lengths (mi_lens_*, shifted right
+ * by 5) and or'ed with a posting's field bits when it is scored. */
+#define MI_POSTF_AUX 0x20     /* the chunk is not a function or method */
+#define MI_POSTF_PRIVATE 0x40 /* the chunk's symbol is private */
+#define MI_POSTF_MD 0x80      /* a Markdown section */
+#define MI_POSTF_TEST 0x100   /* test code (test file or test function) */
+#define MI_POSTF_GEN 0x200    /* generated code (*.pb.go, "DO NOT EDIT") */
+
+/*
+ * A file's chunk lengths (MI_DB_POST key `\0 be32(file id)`): le16 field
+ * widths (2 bits per field f at bit 2f: 0 one byte, 1 two, 2 four), then
+ * per chunk, in chunk order, a record of fixed size: one byte of its
+ * MI_POSTF_* bits >> 5, then each field's length in terms, little-endian
+ * in its width.  mi_lens_encode makes one from n chunks' MI_LENS_W values
+ * each (flags, then the lengths); mi_lens_count is the number of chunks
+ * of a value (UINT32_MAX when it is malformed); mi_lens_get reads chunk n
+ * (false when there is no such chunk).
+ */
+#define MI_LENS_W (1 + MI_SF__COUNT)
+/* Those values are kept for MI_LENS_GROUP consecutive file ids at a time,
+ * under MI_DB_POST key `\0 be32(file id / MI_LENS_GROUP)`: be32 offsets
+ * off[0..MI_LENS_GROUP] into the bytes after them, file id g * MI_LENS_GROUP
+ * + i holding bytes off[i]..off[i + 1] (none: no chunks).  mi_lens_file
+ * finds a file's in a group's value: false when the value is malformed,
+ * else true with *vl 0 when the file has none. */
+#define MI_LENS_GROUP 256
+bool mi_lens_file(const void *gv, size_t gl, uint32_t fid, const void **v, size_t *vl);
+void mi_lens_encode(const uint32_t *vals, uint32_t n, mi_buf *out);
+uint32_t mi_lens_count(const void *v, size_t vl);
+bool mi_lens_get(const void *v, size_t vl, uint32_t n, uint32_t out[MI_LENS_W]);
 
 /* Scoring modes: which weights a posting is scored with. */
 enum { MI_SM_CODE, MI_SM_DOCS_MD, MI_SM_DOCS_CODE, MI_SM__COUNT };

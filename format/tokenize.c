@@ -479,6 +479,117 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 	return t;
 }
 
+/* ---- a file's chunk lengths ---------------------------------------------------- */
+
+static const uint8_t lens_bytes[4] = { 1, 2, 4, 0 };
+
+static size_t lens_rec(unsigned widths)
+{
+	size_t r = 1;
+
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		r += lens_bytes[(widths >> (2 * f)) & 3];
+	return r;
+}
+
+void mi_lens_encode(const uint32_t *vals, uint32_t n, mi_buf *out)
+{
+	unsigned widths = 0;
+	uint8_t rec[1 + 4 * MI_SF__COUNT];
+
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		uint32_t mx = 0;
+		for (uint32_t i = 0; i < n; i++)
+			mx = vals[(size_t)i * MI_LENS_W + 1 + f] > mx ?
+			     vals[(size_t)i * MI_LENS_W + 1 + f] : mx;
+		widths |= (mx > 0xffff ? 2u : mx > 0xff ? 1u : 0u) << (2 * f);
+	}
+	mi_buf_addc(out, (char)(widths & 0xff));
+	mi_buf_addc(out, (char)(widths >> 8));
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t *c = vals + (size_t)i * MI_LENS_W;
+		size_t k = 0;
+		rec[k++] = (uint8_t)(c[0] >> 5);
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			for (int b = 0; b < lens_bytes[(widths >> (2 * f)) & 3]; b++)
+				rec[k++] = (uint8_t)(c[1 + f] >> (8 * b));
+		mi_buf_add(out, rec, k);
+	}
+}
+
+bool mi_lens_file(const void *gv, size_t gl, uint32_t fid, const void **v, size_t *vl)
+{
+	const uint8_t *p = gv;
+	size_t hdr = 4 * (MI_LENS_GROUP + 1), i = fid % MI_LENS_GROUP;
+	uint32_t a, b, end;
+
+	if (gl < hdr)
+		return false;
+	a = mi_rd32(p + 4 * i);
+	b = mi_rd32(p + 4 * (i + 1));
+	end = mi_rd32(p + 4 * MI_LENS_GROUP);
+	if (a > b || b > end || end != gl - hdr)
+		return false;
+	*v = p + hdr + a;
+	*vl = b - a;
+	return true;
+}
+
+uint32_t mi_lens_count(const void *v, size_t vl)
+{
+	const uint8_t *p = v;
+	unsigned widths;
+	size_t r;
+
+	if (vl < 2)
+		return UINT32_MAX;
+	widths = p[0] | (unsigned)p[1] << 8;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		if (((widths >> (2 * f)) & 3) == 3)
+			return UINT32_MAX;
+	r = lens_rec(widths);
+	if ((widths >> (2 * MI_SF__COUNT)) || (vl - 2) % r || (vl - 2) / r >= UINT32_MAX)
+		return UINT32_MAX;
+	return (uint32_t)((vl - 2) / r);
+}
+
+bool mi_lens_get(const void *v, size_t vl, uint32_t n, uint32_t out[MI_LENS_W])
+{
+	const uint8_t *p = v;
+	unsigned widths;
+	size_t r;
+
+	if (vl < 2)
+		return false;
+	widths = p[0] | (unsigned)p[1] << 8;
+	r = lens_rec(widths);
+	if ((uint64_t)n * r + r > vl - 2)
+		return false;
+	p += 2 + (size_t)n * r;
+	out[0] = (uint32_t)p[0] << 5;
+	p++;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		switch ((widths >> (2 * f)) & 3) {
+		case 0:
+			out[1 + f] = p[0];
+			p += 1;
+			break;
+		case 1:
+			out[1 + f] = p[0] | (uint32_t)p[1] << 8;
+			p += 2;
+			break;
+		case 2:
+			out[1 + f] = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+				     (uint32_t)p[3] << 24;
+			p += 4;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 /* ---- varints ----------------------------------------------------------------- */
 
 size_t mi_varint_put(uint8_t *p, uint64_t v)

@@ -22,7 +22,7 @@
 #define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 4                 /* meta "search.format": this layout */
+#define SW_FORMAT 5                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -146,7 +146,21 @@ typedef struct sw_state {
 	sw_map file;               /* per file: term -> postings, chunk count */
 	sw_map chunk;              /* per chunk: term -> tf per field */
 	mi_buf scratch;            /* record encoding */
+	mi_buf lens;               /* the file's chunk lengths value (mi_lens_encode) */
+	mi_buf lensraw;            /* its chunks' MI_LENS_W uint32 values */
+	struct sw_lens *lc;        /* files' chunk lengths read back, by file id */
+	uint32_t nlc, caplc;       /* (open addressing, caplc a power of two) */
 } sw_state;
+
+/* A file's chunk lengths, decoded: per chunk its MI_POSTF_* bits, then its
+ * MI_SF__COUNT field lengths. */
+typedef struct sw_lens {
+	uint32_t fid;
+	bool used;
+	uint32_t n;                /* chunks */
+	uint32_t *v;               /* n * SW_LENS_W values */
+} sw_lens;
+#define SW_LENS_W MI_LENS_W
 
 /* Each thread has its own: the build's writer for the in-place path, and
  * every worker thread of a fresh build (mi_search_file). */
@@ -162,6 +176,11 @@ static void sw_reset(void)
 	free(sw.posts);
 	mi_buf_release(&sw.bytes);
 	mi_buf_release(&sw.scratch);
+	mi_buf_release(&sw.lens);
+	mi_buf_release(&sw.lensraw);
+	for (uint32_t i = 0; i < sw.caplc; i++)
+		free(sw.lc[i].v);
+	free(sw.lc);
 	memset(&sw, 0, sizeof(sw));
 	sw.tk = tk;
 }
@@ -196,16 +215,263 @@ static void sw_chunk_key(uint8_t k[8], uint32_t fid, uint32_t n)
 	mi_be32(k + 4, n);
 }
 
+/* ---- files' chunk lengths (MI_DB_POST, \0 be32(fid / MI_LENS_GROUP)) ---------------- */
+
+/* The key of the group of files holding fid's chunk lengths. */
+static void sw_lens_key(uint8_t k[5], uint32_t fid)
+{
+	k[0] = 0;
+	mi_be32(k + 1, fid / MI_LENS_GROUP);
+}
+
+/* Appends a group's value: the be32 offsets, then the files' bytes
+ * (slice i of file first + i: v[i], vl[i]). */
+static void sw_lens_group(mi_buf *out, const void *const *v, const size_t *vl)
+{
+	uint32_t at = 0;
+	uint8_t b[4];
+
+	for (size_t i = 0; i <= MI_LENS_GROUP; i++) {
+		mi_be32(b, at);
+		mi_buf_add(out, b, 4);
+		if (i < MI_LENS_GROUP)
+			at += (uint32_t)vl[i];
+	}
+	for (size_t i = 0; i < MI_LENS_GROUP; i++)
+		if (vl[i])
+			mi_buf_add(out, v[i], vl[i]);
+}
+
+/* Puts (v, vl) as file fid's chunk lengths (vl 0: removes them), keeping
+ * the rest of its group. */
+static int sw_lens_set(mi_txn *t, uint32_t fid, const void *v, size_t vl)
+{
+	const void *sv[MI_LENS_GROUP] = { 0 };
+	size_t sl[MI_LENS_GROUP] = { 0 }, any = 0;
+	uint8_t k[5];
+	const void *gv;
+	size_t gl;
+	mi_buf old = { 0 }, nv = { 0 };
+	int err;
+
+	sw_lens_key(k, fid);
+	err = mi_get(t, MI_DB_POST, k, 5, &gv, &gl);
+	if (err && err != MI_ERR_NOTFOUND)
+		return err;
+	if (!err) {
+		/* a copy: the put below may move the value */
+		mi_buf_add(&old, gv, gl);
+		for (uint32_t i = 0; i < MI_LENS_GROUP; i++)
+			if (!mi_lens_file(old.buf, old.len, i, &sv[i], &sl[i])) {
+				mi_buf_release(&old);
+				return MI_ERR_CORRUPT;
+			}
+	}
+	sv[fid % MI_LENS_GROUP] = v;
+	sl[fid % MI_LENS_GROUP] = vl;
+	for (uint32_t i = 0; i < MI_LENS_GROUP; i++)
+		any += sl[i];
+	if (!any) {
+		err = mi_del(t, MI_DB_POST, k, 5);
+		if (err == MI_ERR_NOTFOUND)
+			err = 0;
+	} else {
+		sw_lens_group(&nv, sv, sl);
+		err = mi_put(t, MI_DB_POST, k, 5, nv.buf, nv.len);
+	}
+	mi_buf_release(&old);
+	mi_buf_release(&nv);
+	return err;
+}
+
+/* Decodes a file's chunk lengths value (mi_lens_encode) into L. */
+static int sw_lens_decode(const uint8_t *p, size_t len, sw_lens *L)
+{
+	uint32_t n = mi_lens_count(p, len);
+
+	if (n == UINT32_MAX)
+		return MI_ERR_CORRUPT;
+	L->v = mi_xrealloc(L->v, ((size_t)n + 1) * SW_LENS_W * sizeof(*L->v));
+	L->n = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (!mi_lens_get(p, len, i, L->v + (size_t)i * SW_LENS_W))
+			return MI_ERR_CORRUPT;
+	return 0;
+}
+
+/* The slot of fid in sw.lc: its own, or the empty one it would take. */
+static sw_lens *sw_lens_slot(uint32_t fid)
+{
+	uint32_t s;
+
+	if ((sw.nlc + 1) * 2 > sw.caplc) {
+		uint32_t ncap = sw.caplc ? sw.caplc * 2 : 64;
+		sw_lens *old = sw.lc, *nl = mi_xcalloc(ncap, sizeof(*nl));
+		for (uint32_t i = 0; i < sw.caplc; i++) {
+			if (!old[i].used)
+				continue;
+			for (s = (old[i].fid * 2654435761u) & (ncap - 1); nl[s].used;
+			     s = (s + 1) & (ncap - 1))
+				;
+			nl[s] = old[i];
+		}
+		free(old);
+		sw.lc = nl;
+		sw.caplc = ncap;
+	}
+	for (s = (fid * 2654435761u) & (sw.caplc - 1); sw.lc[s].used && sw.lc[s].fid != fid;
+	     s = (s + 1) & (sw.caplc - 1))
+		;
+	return &sw.lc[s];
+}
+
+/* File fid's chunk lengths as t holds them, read once per build. */
+static int sw_lens_get(mi_txn *t, uint32_t fid, const sw_lens **out)
+{
+	sw_lens *L = sw_lens_slot(fid);
+	uint8_t k[5];
+	const void *v;
+	size_t vl;
+	int err;
+
+	if (L->used && L->v) {
+		*out = L;
+		return 0;
+	}
+	sw_lens_key(k, fid);
+	if ((err = mi_get(t, MI_DB_POST, k, 5, &v, &vl)))
+		return err == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : err;
+	if (!mi_lens_file(v, vl, fid, &v, &vl) || !vl)
+		return MI_ERR_CORRUPT;
+	if (!L->used) {
+		L->used = true;
+		L->fid = fid;
+		sw.nlc++;
+	}
+	if ((err = sw_lens_decode(v, vl, L)))
+		return err;
+	*out = L;
+	return 0;
+}
+
+/* Drops what sw_lens_get read of fid (its chunks are being replaced). */
+static void sw_lens_forget(uint32_t fid)
+{
+	sw_lens *L;
+
+	if (!sw.caplc)
+		return;
+	L = sw_lens_slot(fid);
+	if (L->used) {
+		free(L->v);
+		L->v = NULL;
+		L->n = 0;
+	}
+}
+
+/* Raises *ub_code / *ub_docs to the largest tfn of file fid's stored
+ * entries (g, gl) of one term, with the file's chunk lengths. */
+static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
+			  const float *avg, float *ub_code, float *ub_docs)
+{
+	const uint8_t *e = p + len;
+	const sw_lens *L;
+	uint32_t n = 0;
+	bool first = true;
+	int err = sw_lens_get(t, fid, &L);
+
+	while (!err && p < e) {
+		uint64_t x;
+		uint32_t tf[MI_SF__COUNT] = { 0 };
+		unsigned fields;
+		if (!mi_varint_get(&p, e, &x) || (x >> MI_POST_NSHIFT) > UINT32_MAX ||
+		    (!first && (x >> MI_POST_NSHIFT) > UINT32_MAX - n))
+			return MI_ERR_CORRUPT;
+		n = first ? (uint32_t)(x >> MI_POST_NSHIFT) : n + (uint32_t)(x >> MI_POST_NSHIFT);
+		first = false;
+		fields = (unsigned)(x & MI_POST_FIELDS);
+		bool ones = x & MI_POST_ONES;
+		if (n >= L->n)
+			return MI_ERR_CORRUPT;
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!(fields & (1u << f)))
+				continue;
+			if (ones)
+				x = 1;
+			else if (!mi_varint_get(&p, e, &x) || x > UINT32_MAX)
+				return MI_ERR_CORRUPT;
+			tf[f] = (uint32_t)x;
+		}
+		const uint32_t *c = L->v + (size_t)n * SW_LENS_W;
+		float a = mi_bm25f_tfn(MI_SM_CODE, fields | c[0], tf, c + 1, avg);
+		float b = mi_bm25f_tfn(MI_SM_DOCS_MD, fields | c[0], tf, c + 1, avg);
+		if (a > *ub_code)
+			*ub_code = a;
+		if (b > *ub_docs)
+			*ub_docs = b;
+	}
+	return err;
+}
+
+/*
+ * A file's entries of one term as the builder makes them (n-delta, all
+ * flags, tf and field length per field) into the stored form (out,
+ * appended: varint n-delta << 6 | MI_POST_ONES when every tf is 1 | field
+ * bits, then, unless every tf is 1, tf per field), raising
+ * *ub_code / *ub_docs to their largest tfn with averages avg.
+ */
+static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg,
+		     float *ub_code, float *ub_docs)
+{
+	const uint8_t *e = p + len;
+
+	while (p < e) {
+		uint64_t dn, x;
+		uint32_t tf[MI_SF__COUNT] = { 0 }, fl[MI_SF__COUNT] = { 0 };
+		uint8_t tmp[10 * (1 + MI_SF__COUNT)];
+		size_t k;
+		unsigned flags;
+		float a, b;
+
+		if (!mi_varint_get(&p, e, &dn) || !mi_varint_get(&p, e, &x) || x > UINT32_MAX ||
+		    dn > UINT32_MAX)
+			return MI_ERR_CORRUPT;
+		flags = (unsigned)x;
+		bool ones = true;
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!(flags & (1u << f)))
+				continue;
+			if (!mi_varint_get(&p, e, &x) || x > UINT32_MAX || !x)
+				return MI_ERR_CORRUPT;
+			tf[f] = (uint32_t)x;
+			ones = ones && x == 1;
+			if (!mi_varint_get(&p, e, &x) || x > UINT32_MAX)
+				return MI_ERR_CORRUPT;
+			fl[f] = (uint32_t)x;
+		}
+		k = mi_varint_put(tmp, dn << MI_POST_NSHIFT | (ones ? MI_POST_ONES : 0) |
+				  (flags & MI_POST_FIELDS));
+		for (int f = 0; f < MI_SF__COUNT && !ones; f++)
+			if (tf[f])
+				k += mi_varint_put(tmp + k, tf[f]);
+		mi_buf_add(out, tmp, k);
+		a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, fl, avg);
+		b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, fl, avg);
+		if (a > *ub_code)
+			*ub_code = a;
+		if (b > *ub_docs)
+			*ub_docs = b;
+	}
+	return 0;
+}
+
 
 /* ---- postings blocks, changed in place -------------------------------------------- */
 
-static int sw_value_bounds(const uint8_t *p, size_t len, const float *avg,
-			   float *ub_code, float *ub_docs);
-
 /* The header of a block of files (MI_POST_HDR): its largest tfn in code
  * and docs mode with the bounds' averages, rounded up. */
-static int sw_block_hdr(const uint8_t *files, size_t len, const float *bavg,
-			uint8_t hdr[MI_POST_HDR])
+static int sw_block_hdr(mi_txn *t, const uint8_t *files, size_t len, const float *bavg,
+			uint8_t hdr[MI_POST_HDR], float *ub_code, float *ub_docs)
 {
 	mi_post_blk b = { .p = files, .e = files + len };
 	float uc = 0, ud = 0;
@@ -215,11 +481,13 @@ static int sw_block_hdr(const uint8_t *files, size_t len, const float *bavg,
 	int err = 0;
 
 	while (!err && mi_post_next(&b, &fid, &g, &gl))
-		err = sw_value_bounds(g, gl, bavg, &uc, &ud);
+		err = sw_file_bounds(t, fid, g, gl, bavg, &uc, &ud);
 	if (!err && b.bad)
 		err = MI_ERR_CORRUPT;
 	hdr[0] = mi_post_q(uc);
 	hdr[1] = mi_post_q(ud);
+	*ub_code = uc > *ub_code ? uc : *ub_code;
+	*ub_docs = ud > *ub_docs ? ud : *ub_docs;
 	return err;
 }
 
@@ -259,16 +527,13 @@ static int sw_post_find(mi_txn *t, const char *term, size_t tl, uint32_t fid, mi
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
-/* Writes the block of files (v, vl) under last (del: removes the key).
- * Its header is computed with bavg, or with bavg NULL (files only taken
- * out) kept from hdr: the largest tfn of fewer files is no larger. */
+/* Writes the block of files (v, vl) under last with header hdr (del:
+ * removes the key). */
 static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
-			 const void *v, size_t vl, bool del, const float *bavg,
-			 const uint8_t hdr[MI_POST_HDR])
+			 const void *v, size_t vl, bool del, const uint8_t hdr[MI_POST_HDR])
 {
 	uint8_t key[MI_TOK_MAX + 5];
 	mi_buf val = {0};
-	uint8_t h[MI_POST_HDR];
 	int err;
 
 	memcpy(key, term, tl);
@@ -276,9 +541,7 @@ static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
 	mi_be32(key + tl + 1, last);
 	if (del)
 		return mi_del(t, MI_DB_POST, key, tl + 5);
-	if (bavg && (err = sw_block_hdr(v, vl, bavg, h)))
-		return err;
-	mi_buf_add(&val, bavg ? h : hdr, MI_POST_HDR);
+	mi_buf_add(&val, hdr, MI_POST_HDR);
 	mi_buf_add(&val, v, vl);
 	err = mi_put(t, MI_DB_POST, key, tl + 5, val.buf, val.len);
 	mi_buf_release(&val);
@@ -289,9 +552,14 @@ static int sw_post_write(mi_txn *t, const char *term, size_t tl, uint32_t last,
  * Puts (g, gl) as file fid's postings of term (gl 0: removes the file's),
  * keeping the term's blocks in order: a file past the last block joins it
  * while it is short; a block grown past twice the block size is split.
+ * q is the header of the new postings alone (their largest tfn, made
+ * with the bounds' averages): a block they join keeps the larger of its
+ * header and q, so a header stays an upper bound of its block without
+ * reading the other files' chunk lengths; files taken out leave it as
+ * it is (mi_search_finish makes them all exact when it rescans).
  */
 static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
-		       const uint8_t *g, size_t gl, const float *bavg)
+		       const uint8_t *g, size_t gl, const uint8_t q[MI_POST_HDR])
 {
 	mi_buf val = {0}, nb = {0}, half = {0};
 	uint32_t last = 0, prev = 0, f;
@@ -305,9 +573,12 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 		goto out; /* nothing to remove */
 	if (!have || (last < fid && val.len >= MI_POST_BLOCK)) {
 		mi_post_add(&nb, 0, fid, g, gl);
-		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false, bavg, hdr);
+		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false, q);
 		goto out;
 	}
+	if (gl)
+		for (int i = 0; i < MI_POST_HDR; i++)
+			hdr[i] = q[i] > hdr[i] ? q[i] : hdr[i];
 	/* The block with fid in its place (added, replaced or removed). */
 	mi_post_blk b = { .p = (const uint8_t *)val.buf, .e = (const uint8_t *)val.buf + val.len };
 	bool done = false;
@@ -336,12 +607,12 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 		prev = fid;
 		n++;
 	}
-	if ((!n || prev != last) && (err = sw_post_write(t, term, tl, last, NULL, 0, true, NULL, hdr)))
+	if ((!n || prev != last) && (err = sw_post_write(t, term, tl, last, NULL, 0, true, hdr)))
 		goto out;
 	if (!n)
 		goto out;
 	if (nb.len <= 2 * MI_POST_BLOCK || n < 2) {
-		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false, bavg, hdr);
+		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false, hdr);
 		goto out;
 	}
 	/* Split in two: the first files up to half its length, then the rest. */
@@ -357,9 +628,9 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 			p2 = f;
 		}
 	}
-	if (!(err = sw_post_write(t, term, tl, p1, half.buf, half.len, false, bavg, hdr)) &&
+	if (!(err = sw_post_write(t, term, tl, p1, half.buf, half.len, false, hdr)) &&
 	    rest.len)
-		err = sw_post_write(t, term, tl, p2, rest.buf, rest.len, false, bavg, hdr);
+		err = sw_post_write(t, term, tl, p2, rest.buf, rest.len, false, hdr);
 	mi_buf_release(&rest);
 out:
 	mi_buf_release(&val);
@@ -369,7 +640,9 @@ out:
 }
 
 /*
- * The term list (MI_DB_CHUNKS, be32(fid) be32(0xffffffff)):
+ * A file's keys: in MI_DB_CHUNKS its blocks of chunks and its term list
+ * (be32(fid) be32(0xffffffff)), in MI_DB_POST its chunk lengths
+ * (in its group's value, \0 be32(fid / MI_LENS_GROUP)).  The term list:
  * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
  * term, in byte order: varint bytes shared with the term before, varint
  * length of the rest, the rest, varint number of chunks holding it.
@@ -431,8 +704,12 @@ static int sw_del_existing(mi_txn *t, uint32_t fid)
 	}
 	if (!err) {
 		mi_be32(k, fid);
-		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4);
+		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4); /* chunks and term list */
 	}
+	if (!err) {
+		err = sw_lens_set(t, fid, NULL, 0);
+	}
+	sw_lens_forget(fid);
 	return err;
 }
 
@@ -676,7 +953,9 @@ typedef struct sw_chunkinfo {
 	uint32_t len[MI_SF__COUNT];
 } sw_chunkinfo;
 
-/* Moves the chunk's term table into per-file postings. */
+/* Moves the chunk's term table into per-file postings, in the builder's
+ * form (n-delta, all flags, tf and field length per field: a posting
+ * scored alone); sw_narrow makes the stored form. */
 static void sw_chunk_postings(uint32_t n, const sw_chunkinfo *ci, uint32_t *last_n)
 {
 	for (uint32_t i = 0; i < sw.chunk.n; i++) {
@@ -820,6 +1099,8 @@ static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p
 	fclass = sw_file_class(path, src, len);
 	memset(totals, 0, MI_SF__COUNT * sizeof(*totals));
 	sw_map_clear(&sw.file);
+	mi_buf_reset(&sw.lens);
+	mi_buf_reset(&sw.lensraw);
 
 	/* The file itself is the root span; chunk symbols nest inside it. */
 	sp = mi_xmalloc((p->nsyms + 1) * sizeof(*sp));
@@ -965,6 +1246,8 @@ static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p
 		last_n = mi_xrealloc(last_n, (sw.file.n + sw.chunk.n + 1) *
 				     sizeof(*last_n));
 		sw_chunk_postings(nchunks, &ci, last_n);
+		mi_buf_add(&sw.lensraw, &ci.flags, sizeof(ci.flags));
+		mi_buf_add(&sw.lensraw, ci.len, sizeof(ci.len));
 		for (int f = 0; f < MI_SF__COUNT; f++)
 			totals[f] += ci.len[f];
 		nchunks++;
@@ -972,6 +1255,7 @@ static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p
 
 	if (inblk && (err = sw_chunk_block(file_id, nchunks - 1, inblk, &blk, put, ctx)))
 		goto out;
+	mi_lens_encode((const uint32_t *)(void *)sw.lensraw.buf, nchunks, &sw.lens);
 	*nchunks_out = nchunks;
 out:
 	mi_buf_release(&blk);
@@ -1064,7 +1348,10 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 	sw.dn += nchunks;
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		sw.dlen[f] += (int64_t)totals[f];
+	sw_lens_forget(file_id);
 	if (nchunks) {
+		if ((err = sw_lens_set(t, file_id, sw.lens.buf, sw.lens.len)))
+			return err;
 		sw_term_list(nchunks, totals);
 		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
 		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
@@ -1107,6 +1394,12 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 	tot->nchunks += nchunks;
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		tot->len[f] += (int64_t)totals[f];
+	if (nchunks && postings) {
+		/* The chunk lengths sort before every term's postings. */
+		key[0] = 0;
+		mi_be32(key + 1, file_id);
+		mi_sorter_add(postings, lane, key, 5, sw.lens.buf, sw.lens.len);
+	}
 	if (nchunks) {
 		sw_term_list(nchunks, totals);
 		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
@@ -1132,41 +1425,6 @@ static const char *const sw_bavg_keys[MI_SF__COUNT] = {
 	"search.bavg.name", "search.bavg.path", "search.bavg.sig",
 	"search.bavg.doc", "search.bavg.body",
 };
-
-/* Raises *ub_code / *ub_docs to the largest tfn of a posting value. */
-static int sw_value_bounds(const uint8_t *p, size_t len, const float *avg,
-			   float *ub_code, float *ub_docs)
-{
-	const uint8_t *e = p + len;
-
-	while (p < e) {
-		uint64_t dn, x;
-		uint32_t tf[MI_SF__COUNT] = { 0 }, fl[MI_SF__COUNT] = { 0 };
-		unsigned flags;
-		float a, b;
-
-		if (!mi_varint_get(&p, e, &dn) || !mi_varint_get(&p, e, &x) || x > UINT32_MAX)
-			return MI_ERR_CORRUPT;
-		flags = (unsigned)x;
-		for (int f = 0; f < MI_SF__COUNT; f++) {
-			if (!(flags & (1u << f)))
-				continue;
-			if (!mi_varint_get(&p, e, &x))
-				return MI_ERR_CORRUPT;
-			tf[f] = (uint32_t)x;
-			if (!mi_varint_get(&p, e, &x))
-				return MI_ERR_CORRUPT;
-			fl[f] = (uint32_t)x;
-		}
-		a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, fl, avg);
-		b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, fl, avg);
-		if (a > *ub_code)
-			*ub_code = a;
-		if (b > *ub_docs)
-			*ub_docs = b;
-	}
-	return 0;
-}
 
 static uint32_t *sw_rank; /* term index -> rank in key order, for sorting */
 
@@ -1224,6 +1482,11 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 		}
 		if (rc)
 			break;
+		if (tl == 0 && kl == 5) {
+			/* a file's chunk lengths */
+			rc = mi_cursor_next(c, &k, &kl, &v, &vl);
+			continue;
+		}
 		if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl) {
 			err = MI_ERR_CORRUPT;
 			break;
@@ -1237,20 +1500,11 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 			err = MI_ERR_CORRUPT;
 			break;
 		}
-		mi_post_blk b = { .p = (const uint8_t *)v + MI_POST_HDR,
-				  .e = (const uint8_t *)v + vl };
+		/* The block's own bounds, made with the new averages, and the
+		 * term's. */
 		uint8_t hdr[MI_POST_HDR];
-		uint32_t fid;
-		const uint8_t *g;
-		size_t gl;
-		while (!err && mi_post_next(&b, &fid, &g, &gl))
-			err = sw_value_bounds(g, gl, bavg, &uc, &ud);
-		if (!err && b.bad)
-			err = MI_ERR_CORRUPT;
-		/* The block's own bounds, made with the new averages. */
-		if (!err)
-			err = sw_block_hdr((const uint8_t *)v + MI_POST_HDR, vl - MI_POST_HDR,
-					   bavg, hdr);
+		err = sw_block_hdr(t, (const uint8_t *)v + MI_POST_HDR, vl - MI_POST_HDR,
+				   bavg, hdr, &uc, &ud);
 		if (!err && memcmp(hdr, v, MI_POST_HDR)) {
 			mi_buf nv = {0};
 			mi_buf_add(&nv, hdr, MI_POST_HDR);
@@ -1326,16 +1580,22 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
-		float uc, ud;
+		float uc, ud, fuc = 0, fud = 0;
+		uint8_t q[MI_POST_HDR];
 
+		mi_buf_reset(&sw.scratch);
+		if ((err = sw_narrow((const uint8_t *)sw.bytes.buf + po->off, po->len,
+				     &sw.scratch, bavg, &fuc, &fud)))
+			goto out;
+		q[0] = mi_post_q(fuc);
+		q[1] = mi_post_q(fud);
 		if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid,
-				       (const uint8_t *)sw.bytes.buf + po->off, po->len, bavg)))
+				       (const uint8_t *)sw.scratch.buf, sw.scratch.len, q)))
 			goto out;
 		memcpy(&uc, &e->a, 4);
 		memcpy(&ud, &e->b, 4);
-		if ((err = sw_value_bounds((const uint8_t *)sw.bytes.buf + po->off,
-					   po->len, bavg, &uc, &ud)))
-			goto out;
+		uc = fuc > uc ? fuc : uc;
+		ud = fud > ud ? fud : ud;
 		memcpy(&e->a, &uc, 4);
 		memcpy(&e->b, &ud, 4);
 	}
@@ -1410,13 +1670,60 @@ struct mi_search_fresh {
 	uint64_t terms;            /* terms written */
 	mi_buf blk;                /* its postings block being filled */
 	mi_buf val;                /* the block with its header */
+	mi_buf nar;                /* a file's entries in their stored form */
 	uint32_t last;             /* file id of the block's last file */
+	uint32_t lg;               /* group of chunk lengths being filled, UINT32_MAX none */
+	const void *lv[MI_LENS_GROUP]; /* its files' (into lbuf, as offsets until written) */
+	size_t lo[MI_LENS_GROUP], ll[MI_LENS_GROUP];
+	mi_buf lbuf;
 };
+
+/* Writes the group of chunk lengths being filled. */
+static int fresh_lens(mi_search_fresh *f, mi_txn *t)
+{
+	uint8_t k[5];
+	mi_buf v = { 0 };
+	int err;
+
+	if (f->lg == UINT32_MAX)
+		return 0;
+	for (size_t i = 0; i < MI_LENS_GROUP; i++)
+		f->lv[i] = f->lbuf.buf + f->lo[i];
+	sw_lens_group(&v, f->lv, f->ll);
+	k[0] = 0;
+	mi_be32(k + 1, f->lg);
+	err = mi_put_append(t, MI_DB_POST, k, 5, v.buf, v.len);
+	mi_buf_release(&v);
+	mi_buf_reset(&f->lbuf);
+	memset(f->ll, 0, sizeof(f->ll));
+	memset(f->lo, 0, sizeof(f->lo));
+	f->lg = UINT32_MAX;
+	return err;
+}
+
+/* Takes one file's chunk lengths (key \0 be32(fid), in file order). */
+static int fresh_lens_put(mi_search_fresh *f, mi_txn *t, const void *key,
+			  const void *val, size_t vl)
+{
+	uint32_t fid = mi_rd32((const uint8_t *)key + 1);
+	int err;
+
+	if (f->tl)
+		return MI_ERR_CORRUPT; /* they come before every term */
+	if (f->lg != fid / MI_LENS_GROUP && (err = fresh_lens(f, t)))
+		return err;
+	f->lg = fid / MI_LENS_GROUP;
+	f->lo[fid % MI_LENS_GROUP] = f->lbuf.len;
+	f->ll[fid % MI_LENS_GROUP] = vl;
+	mi_buf_add(&f->lbuf, val, vl);
+	return 0;
+}
 
 mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
 {
 	mi_search_fresh *f = mi_xcalloc(1, sizeof(*f));
 	f->tot = *tot;
+	f->lg = UINT32_MAX;
 	for (int i = 0; i < MI_SF__COUNT; i++) {
 		float avg = tot->nchunks ? (float)tot->len[i] / (float)tot->nchunks : 1;
 		if (avg <= 0)
@@ -1469,8 +1776,12 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	uint64_t cnt;
 	int err;
 
+	if (tl == 0 && kl == 5) /* a file's chunk lengths: before every term */
+		return fresh_lens_put(f, t, key, val, vl);
 	if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl || !mi_varint_get(&p, e, &cnt))
 		return MI_ERR_CORRUPT;
+	if (!f->tl && (err = fresh_lens(f, t)))
+		return err;
 	if (tl != f->tl || memcmp(key, f->term, tl)) {
 		if ((err = fresh_flush(f, t)))
 			return err;
@@ -1482,10 +1793,11 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	uint32_t fid = mi_rd32((const uint8_t *)key + tl + 1);
 	if (f->blk.len && fid <= f->last)
 		return MI_ERR_CORRUPT;
-	mi_post_add(&f->blk, f->last, fid, p, (size_t)(e - p));
-	f->last = fid;
-	if ((err = sw_value_bounds(p, (size_t)(e - p), f->bavg, &f->buc, &f->bud)))
+	mi_buf_reset(&f->nar);
+	if ((err = sw_narrow(p, (size_t)(e - p), &f->nar, f->bavg, &f->buc, &f->bud)))
 		return err;
+	mi_post_add(&f->blk, f->last, fid, f->nar.buf, f->nar.len);
+	f->last = fid;
 	f->uc = f->buc > f->uc ? f->buc : f->uc;
 	f->ud = f->bud > f->ud ? f->bud : f->ud;
 	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
@@ -1497,7 +1809,7 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 {
 	int err;
-	if ((err = fresh_flush(f, t)) ||
+	if ((err = fresh_lens(f, t)) || (err = fresh_flush(f, t)) ||
 	    (err = mi_meta_put_int(t, "search.chunks", f->tot.nchunks)))
 		return err;
 	for (int i = 0; i < MI_SF__COUNT; i++)
@@ -1518,6 +1830,8 @@ void mi_search_fresh_free(mi_search_fresh *f)
 	if (f) {
 		mi_buf_release(&f->blk);
 		mi_buf_release(&f->val);
+		mi_buf_release(&f->nar);
+		mi_buf_release(&f->lbuf);
 	}
 	free(f);
 }

@@ -130,9 +130,17 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 		}
 		names[nn++] = mi_xstrdup(de->d_name);
 	}
-	closedir(d);
 	if (nn)
 		qsort(names, nn, sizeof(*names), mi_walk_cmp);
+	/* Each entry is looked at relative to the directory, not by its
+	 * whole path (the kernel walks every component of an absolute path
+	 * again: on a tree of 78,000 files that was most of an update's
+	 * time); one directory stays open at a time. */
+	struct stat *sts = mi_xmalloc((nn ? nn : 1) * sizeof(*sts));
+	bool *stated = mi_xmalloc(nn ? nn : 1);
+	for (size_t i = 0; i < nn; i++)
+		stated[i] = fstatat(dirfd(d), names[i], &sts[i], AT_SYMLINK_NOFOLLOW) == 0;
+	closedir(d);
 	for (size_t i = 0; i < nn; i++) {
 		const char *name = names[i];
 		char crel[PATH_MAX], cabs[PATH_MAX];
@@ -141,8 +149,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
 		}
-		struct stat st;
-		if (lstat(cabs, &st) < 0) {
+		struct stat st = sts[i];
+		if (!stated[i]) {
 			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
 		}
@@ -213,6 +221,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
 	free(names);
+	free(sts);
+	free(stated);
 }
 
 int mi_walk_cmp(const void *a, const void *b)

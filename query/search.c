@@ -67,8 +67,8 @@ typedef struct q_it {
 	uint32_t fid, n;           /* current chunk */
 	bool first;                /* next entry is the first of the value */
 	uint64_t doc;              /* fid << 32 | n, Q_END when done */
-	unsigned flags;            /* field bits and MI_POSTF_* */
-	uint32_t tf[MI_SF__COUNT], len[MI_SF__COUNT];
+	unsigned flags;            /* field bits of the current entry */
+	uint32_t tf[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
 	bool joined;               /* a joined-word term (not a query word) */
 	bool abbr;                 /* an abbreviation of a query word */
@@ -103,13 +103,17 @@ static void it_end(q_it *it, int err)
  * is none or its bytes are bad. */
 static bool it_group(q_it *it)
 {
-	uint64_t d, n;
+	uint64_t d = 0, n;
 
 	if (it->bp >= it->be)
 		return false;
 	if (it->bfirst)
 		it->fid = 0;
-	if (!q_varint(&it->bp, it->be, &d) || !q_varint(&it->bp, it->be, &n) ||
+	bool ok = q_varint(&it->bp, it->be, &d);
+	n = d & MI_POST_LENS;
+	d >>= MI_POST_LBITS;
+	if (!ok || (n == MI_POST_LENS && (!q_varint(&it->bp, it->be, &n) ||
+					  (n += MI_POST_LENS) < MI_POST_LENS)) ||
 	    (!d && !it->bfirst) || d > UINT32_MAX - it->fid || n > (uint64_t)(it->be - it->bp)) {
 		it_end(it, MI_ERR_CORRUPT);
 		return false;
@@ -164,24 +168,25 @@ static void it_next(q_it *it)
 	}
 	if (it->doc == Q_END)
 		return;
-	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
+	if (!q_varint(&it->p, it->e, &x) || (x >> MI_POST_NSHIFT) > UINT32_MAX)
 		goto corrupt;
-	it->n = it->first ? (uint32_t)x : it->n + (uint32_t)x;
+	it->n = it->first ? (uint32_t)(x >> MI_POST_NSHIFT) :
+			    it->n + (uint32_t)(x >> MI_POST_NSHIFT);
 	it->first = false;
-	if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
-		goto corrupt;
-	it->flags = (unsigned)x;
-	for (int f = 0; f < MI_SF__COUNT; f++) {
-		if (!(it->flags & (1u << f))) {
-			it->tf[f] = 0;
-			continue;
+	it->flags = (unsigned)(x & MI_POST_FIELDS);
+	if (x & MI_POST_ONES) {
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			it->tf[f] = (it->flags >> f) & 1;
+	} else {
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!(it->flags & (1u << f))) {
+				it->tf[f] = 0;
+				continue;
+			}
+			if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
+				goto corrupt;
+			it->tf[f] = (uint32_t)x;
 		}
-		if (!q_varint(&it->p, it->e, &x))
-			goto corrupt;
-		it->tf[f] = (uint32_t)x;
-		if (!q_varint(&it->p, it->e, &x))
-			goto corrupt;
-		it->len[f] = (uint32_t)x;
 	}
 	it->doc = (uint64_t)it->fid << 32 | it->n;
 	return;
@@ -701,7 +706,72 @@ typedef struct q_ctx {
 	float avg[MI_SF__COUNT];   /* average field lengths */
 	q_filter filt;
 	mi_buf scratch;
+	/* The chunk lengths of the file the iterators stand on (candidates
+	 * come in file order): read once per file, decoded up to the chunk
+	 * asked for. */
+	struct {
+		uint32_t fid;
+		bool have;
+		const void *v;             /* the file's (mi_lens_get) */
+		size_t vl;
+		uint32_t group;            /* the group of files read */
+		bool ghave;
+		const void *gv;            /* its value (mi_lens_file) */
+		size_t gl;
+		mi_cursor *c;              /* over the groups: the next one is near */
+		uint32_t n;                /* the chunk last asked for */
+		uint32_t cur[MI_LENS_W];   /* its values */
+	} lens;
+	int err;                   /* MI_ERR_CORRUPT: a file's lengths are bad or missing */
 } q_ctx;
+
+/* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
+ * valid until the next call; zeros (and qc->err set) when the index does
+ * not hold them. */
+static const uint32_t *q_chunk(q_ctx *qc, uint64_t doc)
+{
+	static const uint32_t none[MI_LENS_W];
+	uint32_t fid = (uint32_t)(doc >> 32), n = (uint32_t)doc;
+
+	if (qc->lens.have && qc->lens.fid == fid && qc->lens.n == n)
+		return qc->lens.cur;
+	if (!qc->lens.have || qc->lens.fid != fid) {
+		qc->lens.have = false;
+		if (!qc->lens.ghave || qc->lens.group != fid / MI_LENS_GROUP) {
+			uint8_t key[5] = { 0 };
+			const void *k;
+			size_t kl;
+			mi_be32(key + 1, fid / MI_LENS_GROUP);
+			qc->lens.ghave = false;
+			/* A cursor: LMDB looks on its current page first, and
+			 * the files asked for come in order.  Not packed: the
+			 * value stays in the map while the transaction lives. */
+			if ((!qc->lens.c && mi_cursor_open(qc->t, MI_DB_POST, &qc->lens.c)) ||
+			    mi_cursor_seek(qc->lens.c, key, 5, &k, &kl, &qc->lens.gv,
+					   &qc->lens.gl) ||
+			    kl != 5 || memcmp(k, key, 5)) {
+				qc->err = MI_ERR_CORRUPT;
+				return none;
+			}
+			qc->lens.group = fid / MI_LENS_GROUP;
+			qc->lens.ghave = true;
+		}
+		if (!mi_lens_file(qc->lens.gv, qc->lens.gl, fid, &qc->lens.v, &qc->lens.vl) ||
+		    !qc->lens.vl) {
+			qc->err = MI_ERR_CORRUPT;
+			return none;
+		}
+		qc->lens.fid = fid;
+		qc->lens.have = true;
+	}
+	if (!mi_lens_get(qc->lens.v, qc->lens.vl, n, qc->lens.cur)) {
+		qc->err = MI_ERR_CORRUPT;
+		qc->lens.have = false;
+		return none;
+	}
+	qc->lens.n = n;
+	return qc->lens.cur;
+}
 
 /* mi_bm25f_tfn's code mode with the ranking's own weights. */
 static float q_tfn(const mi_rank_params *rp, float name_share, unsigned flags,
@@ -728,7 +798,8 @@ static float q_tfn(const mi_rank_params *rp, float name_share, unsigned flags,
  * "split path").  (met parts / parts)^rp->name_share; 1 when the query
  * meets the whole identifier (its whole form, or a join).
  */
-static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint64_t pdoc)
+static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint64_t pdoc,
+			  uint32_t name_len)
 {
 	uint32_t met = 0, len = 0;
 
@@ -738,7 +809,7 @@ static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint
 		q_it *it = its[i];
 		if (!(it->flags & (1u << MI_SF_NAME)))
 			continue;
-		len = it->len[MI_SF_NAME];
+		len = name_len;
 		if (it->joined || it->whole)
 			return 1;
 		met += it->tf[MI_SF_NAME];
@@ -805,18 +876,19 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	const mi_rank_params *rp = qc->rp;
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : rp->k1;
 	float score = 0, matched = 0, part[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
-	unsigned cflags = its[0]->flags; /* the chunk's, before moving on */
+	const uint32_t *cl = q_chunk(qc, pdoc), *clen = cl + 1;
+	unsigned cflags = cl[0];
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
-	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc);
+	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc, clen[MI_SF_NAME]);
 	uint8_t lo = UINT8_MAX, hi = 0;
 
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
 		float tfn;
 		if (!skip) {
-			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask,
-						      it->tf, it->len, qc->avg) :
-					 q_tfn(rp, ns, it->flags & it->fmask, it->tf, it->len, qc->avg);
+			unsigned fl = (it->flags | cflags) & it->fmask;
+			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it->tf, clen, qc->avg) :
+					 q_tfn(rp, ns, fl, it->tf, clen, qc->avg);
 			if (tfn > 0) {
 				for (; hi < it->idx + 1; hi++)
 					part[hi] = 0;
@@ -862,7 +934,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 
 	for (size_t i = 0; i < nit; i++)
 		all += its[i]->ub;
-	while (req->doc != Q_END && !(nh == k && all <= theta)) {
+	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
 		uint64_t pdoc = req->doc;
 		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
 			if ((pdoc >> 32) == UINT32_MAX)
@@ -879,6 +951,8 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 	for (size_t i = 0; i < nit; i++)
 		if (its[i]->err)
 			return its[i]->err;
+	if (qc->err)
+		return qc->err;
 	*nhits = nh;
 	return 0;
 }
@@ -932,10 +1006,14 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	q_hit *cand, *h2 = NULL;
 	float theta0 = 0, th2 = 0;
 
+	uint32_t alen[MI_SF__COUNT];
+
 	if (cap > Q_SEED_MAX)
 		cap = Q_SEED_MAX;
 	if (nit < 2 || k > cap)
 		return 0;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		alen[f] = (uint32_t)lroundf(qc->avg[f]);
 	cand = mi_xmalloc(cap * sizeof(*cand));
 	/* The rarest terms whose postings fit the budget (at least the
 	 * rarest, then read in part), merged: a chunk's candidate score is
@@ -959,27 +1037,26 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	}
 	while (budget) {
 		uint64_t d = Q_END;
-		unsigned flags = 0;
 		float sum = 0;
 		for (size_t i = 0; i < ns; i++)
-			if (seeds[i].doc < d) {
+			if (seeds[i].doc < d)
 				d = seeds[i].doc;
-				flags = seeds[i].flags;
-			}
 		if (d == Q_END)
 			break;
-		bool ok = (qc->all || !(flags & MI_POSTF_PRIVATE)) &&
-			  q_fid_ok(t, &qc->filt, (uint32_t)(d >> 32), &qc->scratch);
+		bool ok = q_fid_ok(t, &qc->filt, (uint32_t)(d >> 32), &qc->scratch);
 		for (size_t i = 0; i < ns; i++) {
 			q_it *it = &seeds[i];
 			if (it->doc != d)
 				continue;
 			if (ok) {
+				/* A candidate's weight from its postings alone, with
+				 * average field lengths (the chunk's own are read
+				 * for the few scored below, not for every posting). */
+				unsigned fl = it->flags & it->fmask;
 				float tfn = qc->docs ?
-					mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask, it->tf,
-						     it->len, qc->avg) :
-					q_tfn(qc->rp, 1, it->flags & it->fmask, it->tf, it->len,
-					      qc->avg);
+					mi_bm25f_tfn(MI_SM_DOCS_MD, fl | MI_POSTF_MD, it->tf, alen,
+						     qc->avg) :
+					q_tfn(qc->rp, 1, fl, it->tf, alen, qc->avg);
 				if (tfn > 0)
 					sum += it->w * tfn * (k1 + 1) / (k1 + tfn);
 			}
@@ -987,8 +1064,7 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 			budget -= budget > 0;
 		}
 		if (sum > 0)
-			q_heap_push(cand, &nc, cap,
-				    (q_hit){ qc->docs ? sum : q_priors(qc, flags, sum), d });
+			q_heap_push(cand, &nc, cap, (q_hit){ sum, d });
 	}
 	for (size_t i = 0; i < ns; i++)
 		mi_cursor_close(seeds[i].c);
@@ -1036,18 +1112,18 @@ out:
  * lower.  Each costs a decode and a tfn, not a sort, a pivot and a
  * scoring.  true when it moved.
  */
-static bool q_lone_skip(const q_ctx *qc, q_it *it, uint64_t lim, float theta)
+static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
 	uint32_t blast = it->blast;
 	bool moved = false;
 
 	while (it->doc < lim && it->blast == blast) {
-		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, it->flags & it->fmask, it->tf,
-						    it->len, qc->avg) :
-				       q_tfn(qc->rp, 1, it->flags & it->fmask, it->tf, it->len,
-					     qc->avg);
-		if (it->w * tfn * (k1 + 1) / (k1 + tfn) * 1.0001f + 1e-6f > theta)
+		const uint32_t *cl = q_chunk(qc, it->doc);
+		unsigned fl = (it->flags | cl[0]) & it->fmask;
+		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it->tf, cl + 1, qc->avg) :
+				       q_tfn(qc->rp, 1, fl, it->tf, cl + 1, qc->avg);
+		if (qc->err || it->w * tfn * (k1 + 1) / (k1 + tfn) * 1.0001f + 1e-6f > theta)
 			break;
 		it_next(it);
 		moved = true;
@@ -1060,7 +1136,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 {
 	size_t nh = 0;
 
-	for (;;) {
+	while (!qc->err) {
 		size_t pivot = nit, i;
 		float acc = 0;
 		uint64_t pdoc;
@@ -1123,6 +1199,8 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 	for (size_t i = 0; i < nit; i++)
 		if (its[i]->err)
 			return its[i]->err;
+	if (qc->err)
+		return qc->err;
 	*nhits = nh;
 	return 0;
 }
@@ -1763,6 +1841,7 @@ out:
 	for (size_t i = 0; i < nit; i++)
 		mi_cursor_close(its[i].c);
 	mi_buf_release(&qc.scratch);
+	mi_cursor_close(qc.lens.c);
 	free(heap);
 	free(res);
 	mi_txn_abort(t);

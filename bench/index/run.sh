@@ -29,8 +29,10 @@ command -v gtags >/dev/null || { echo "bench-build: installing global" >&2; apt-
 command -v ctags >/dev/null || { echo "bench-build: installing universal-ctags" >&2; apt-get install -y -qq universal-ctags >&2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# A private copy, so the one-file edit does not touch the corpus.
-cp -a "$CORPUS" "$work/src"
+# A private copy, so the one-file edit does not touch the corpus (its
+# contents: when CORPUS is a symbolic link, cp -a would copy the link).
+mkdir "$work/src"
+cp -a "$CORPUS/." "$work/src/"
 src=$work/src
 nfiles=$(find "$src" -type f \( -name '*.c' -o -name '*.h' \) | wc -l)
 echo "corpus: $CORPUS ($(find "$src" -type f | wc -l) files, $nfiles C files, $(du -sh "$src" | cut -f1)); $(nproc) cores; load:$(uptime | sed 's/.*load average://')"

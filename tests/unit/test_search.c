@@ -714,10 +714,41 @@ TEST(spelled_out_words_meet_abbreviated_names)
 
 /* Everything the scores depend on, as text: meta counts, df per term,
  * posting bytes. */
-/* A postings block's header bounds every tfn of its entries g (computed
- * with the averages the index's bounds were made with), whatever updates,
- * deletions and splits the block went through. */
-static void check_block_bounds(mi_txn *t, const uint8_t *hdr, const uint8_t *g, size_t gl)
+/* File fid's chunk lengths (MI_DB_POST \0 be32(fid / MI_LENS_GROUP)): per chunk its flags and
+ * field lengths, malloc'd into *out; the number of chunks, -1 when the
+ * file has none stored or they do not decode. */
+static int file_lens(mi_txn *t, uint32_t fid, uint32_t (**out)[1 + MI_SF__COUNT])
+{
+	uint8_t k[5] = { 0 };
+	const void *v;
+	size_t vl;
+	int n;
+
+	*out = NULL;
+	mi_be32(k + 1, fid / MI_LENS_GROUP);
+	if (mi_get(t, MI_DB_POST, k, 5, &v, &vl))
+		return -1;
+	CHECK(mi_lens_file(v, vl, fid, &v, &vl));
+	if (!vl)
+		return -1;
+	n = (int)mi_lens_count(v, vl);
+	CHECK(n >= 0);
+	if (n <= 0)
+		return -1;
+	*out = malloc((size_t)n * sizeof(**out));
+	for (int i = 0; i < n; i++)
+		CHECK(mi_lens_get(v, vl, (uint32_t)i, (*out)[i]));
+	uint32_t past[MI_LENS_W];
+	CHECK(!mi_lens_get(v, vl, (uint32_t)n, past)); /* no chunk past the last */
+	return n;
+}
+
+/* A postings block's header bounds every tfn of its entries g of file
+ * fid (computed with the averages the index's bounds were made with, and
+ * the file's chunk lengths), whatever updates, deletions and splits the
+ * block went through; every entry's chunk has its lengths. */
+static void check_block_bounds(mi_txn *t, const uint8_t *hdr, uint32_t fid,
+			       const uint8_t *g, size_t gl)
 {
 	static const char *const bk[MI_SF__COUNT] = {
 		"search.bavg.name", "search.bavg.path", "search.bavg.sig",
@@ -725,28 +756,50 @@ static void check_block_bounds(mi_txn *t, const uint8_t *hdr, const uint8_t *g, 
 	};
 	float bavg[MI_SF__COUNT];
 	const uint8_t *e = g + gl;
+	uint32_t (*lens)[1 + MI_SF__COUNT];
+	int nl = file_lens(t, fid, &lens);
+	uint64_t n = 0;
+	bool first = true;
 
+	CHECK(nl > 0);
 	for (int f = 0; f < MI_SF__COUNT; f++) {
 		int64_t x = 1000;
 		mi_meta_get_int(t, bk[f], &x);
 		bavg[f] = (float)x / 1000;
 	}
-	while (g < e) {
-		uint64_t n, fl, x;
-		uint32_t tf[MI_SF__COUNT] = { 0 }, len[MI_SF__COUNT] = { 0 };
-		if (!mi_varint_get(&g, e, &n) || !mi_varint_get(&g, e, &fl)) {
+	while (g < e && nl > 0) {
+		uint64_t x;
+		uint32_t tf[MI_SF__COUNT] = { 0 };
+		unsigned fl;
+		if (!mi_varint_get(&g, e, &x)) {
 			CHECK(!"entries decode");
-			return;
+			break;
 		}
+		n = first ? x >> MI_POST_NSHIFT : n + (x >> MI_POST_NSHIFT);
+		first = false;
+		fl = (unsigned)(x & MI_POST_FIELDS);
+		CHECK(fl != 0);
+		bool ones = x & MI_POST_ONES;
 		for (int f = 0; f < MI_SF__COUNT; f++)
-			if (fl & (1u << f) && mi_varint_get(&g, e, &x)) {
-				tf[f] = (uint32_t)x;
-				mi_varint_get(&g, e, &x);
-				len[f] = (uint32_t)x;
+			if (fl & (1u << f)) {
+				if (ones)
+					tf[f] = 1;
+				else if (mi_varint_get(&g, e, &x))
+					tf[f] = (uint32_t)x;
+				CHECK(tf[f] > 0);
 			}
-		CHECK(mi_bm25f_tfn(MI_SM_CODE, (unsigned)fl, tf, len, bavg) <= mi_post_dq(hdr[0]));
-		CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, (unsigned)fl, tf, len, bavg) <= mi_post_dq(hdr[1]));
+		if (n >= (uint64_t)nl) {
+			CHECK(!"every posting's chunk has its lengths");
+			break;
+		}
+		fl |= lens[n][0];
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			if (tf[f])
+				CHECK(lens[n][1 + f] >= tf[f]);
+		CHECK(mi_bm25f_tfn(MI_SM_CODE, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[0]));
+		CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[1]));
 	}
+	free(lens);
 }
 
 static void dump_stats(const char *dir, mi_buf *out)
@@ -781,6 +834,8 @@ static void dump_stats(const char *dir, mi_buf *out)
 	mi_cursor_open(t, MI_DB_POST, &c);
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		if (kl == 5 && !*(const char *)k)
+			continue; /* a file's chunk lengths, dumped below */
 		/* per file, whatever blocks an update left them in */
 		CHECK(vl > MI_POST_HDR);
 		mi_post_blk b = { .p = (const uint8_t *)v + MI_POST_HDR,
@@ -793,13 +848,55 @@ static void dump_stats(const char *dir, mi_buf *out)
 			for (size_t i = 0; i < gl; i++)
 				mi_buf_addf(out, "%02x", g[i]);
 			mi_buf_addc(out, '\n');
-			check_block_bounds(t, v, g, gl);
+			check_block_bounds(t, v, fid, g, gl);
 		}
 		CHECK(!b.bad && fid == mi_rd32((const uint8_t *)k + kl - 4));
 	}
 	mi_cursor_close(c);
+	/* Each file's chunk lengths and flags, beside its term list (which
+	 * counts its chunks). */
+	mi_cursor_open(t, MI_DB_CHUNKS, &c);
+	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+		uint32_t fid = mi_rd32(k), n = mi_rd32((const uint8_t *)k + 4);
+		const uint8_t *p = v;
+		uint64_t nch = 0;
+		uint32_t (*lens)[1 + MI_SF__COUNT];
+		int nl;
+		if (n != 0xffffffffu)
+			continue;
+		CHECK(mi_varint_get(&p, p + vl, &nch));
+		nl = file_lens(t, fid, &lens);
+		CHECK_INT(nl, (int)nch);
+		mi_buf_addf(out, "lens %u:", fid);
+		for (int i = 0; i < nl; i++)
+			mi_buf_addf(out, " %x/%u,%u,%u,%u,%u", lens[i][0], lens[i][1], lens[i][2],
+				    lens[i][3], lens[i][4], lens[i][5]);
+		mi_buf_addc(out, '\n');
+		free(lens);
+	}
+	mi_cursor_close(c);
 	mi_txn_abort(t);
 	mi_store_close(st);
+}
+
+/* true when dir's index holds chunk lengths for file fid. */
+static bool has_lens(const char *dir, uint32_t fid)
+{
+	mi_store *st;
+	mi_txn *t;
+	uint32_t (*lens)[1 + MI_SF__COUNT] = NULL;
+	int n = -1;
+
+	if (mi_store_open(dir, MI_STORE_RDONLY, &st))
+		return false;
+	if (!mi_txn_begin(st, false, &t)) {
+		n = file_lens(t, fid, &lens);
+		mi_txn_abort(t);
+	}
+	free(lens);
+	mi_store_close(st);
+	return n > 0;
 }
 
 static const char *edited_c =
@@ -826,12 +923,16 @@ TEST(incremental_statistics_match_a_fresh_build)
 	all_files(fs);
 	CHECK_INT(build(inc, fs, NFILES, NULL, 0, &n1), 0);
 	CHECK(n1 > 10);
+	CHECK(has_lens(inc, 5));
 	/* Edit src/config.c, delete tools/cache.py, add lib/license.rs. */
 	ch[0] = (tfile){ 3, "src/config.c", edited_c };
 	ch[1] = (tfile){ (uint32_t)NFILES, "lib/license.rs", added_rs };
 	del[0] = 5;
 	CHECK_INT(build(inc, ch, 2, del, 1, &n2), 0);
 	CHECK(n2 < n1);
+	/* The deleted file's lengths go with it; the new file has its own. */
+	CHECK(!has_lens(inc, 5));
+	CHECK(has_lens(inc, (uint32_t)NFILES));
 	/* The same final tree, from scratch. */
 	for (size_t i = 0; i < NFILES; i++) {
 		if (i == 5)
@@ -933,6 +1034,15 @@ TEST(index_records_its_ranking_weights)
 	snprintf(idx, sizeof(idx), "%s/wsig-fresh", tmp_root);
 	CHECK_INT(mi_build(&bo, &bs, &err), 0);
 	CHECK(stored_wsig(idx) == mi_bm25f_sig());
+	{
+		/* A fresh build's postings: each chunk has its lengths, each
+		 * block's bounds hold (dump_stats checks both). */
+		mi_buf d = { 0 };
+		dump_stats(idx, &d);
+		CHECK_CONTAINS(mi_buf_str(&d), "lens ");
+		CHECK_CONTAINS(mi_buf_str(&d), "post ");
+		mi_buf_release(&d);
+	}
 	snprintf(dir, sizeof(dir), "%s/wsig-incr", tmp_root);
 	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
 	CHECK(stored_wsig(dir) == mi_bm25f_sig());
@@ -986,6 +1096,9 @@ TEST(postings_blocks_updated_in_place_match_a_fresh_build)
 	dump_stats(inc, &a);
 	dump_stats(fresh, &b);
 	CHECK_CONTAINS(mi_buf_str(&a), "post beta 139:");
+	CHECK_CONTAINS(mi_buf_str(&a), "lens 101:");
+	CHECK(!has_lens(inc, 1) && !has_lens(inc, 50) && !has_lens(inc, 300));
+	CHECK(has_lens(inc, 51) && has_lens(inc, 250));
 	CHECK(!strstr(mi_buf_str(&a), "post beta 300:"));
 	CHECK_STR(mi_buf_str(&a), mi_buf_str(&b));
 	for (size_t i = 0; i < N; i++) {
