@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 17         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 18         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -750,8 +750,9 @@ bool mi_tok_is_stop(const char *w, size_t len);
 /*
  * A MI_DB_POST value: the postings of one term in a run of files, keyed
  * `term \0 be32(file id of the last)`.  First MI_POST_HDR bytes: the
- * block's largest tfn in code and in docs mode, each mi_post_q-quantized
- * upward (block-max bounds for top-k pruning).  Then per file, in id
+ * block's largest tfn in code and in docs mode, then the same over its
+ * postings that do not name the term (no name field), each
+ * mi_post_q-quantized upward (block-max bounds for top-k pruning).  Then per file, in id
  * order: varint (file id delta << MI_POST_LBITS | length below
  * MI_POST_LENS, else MI_POST_LENS then varint length - MI_POST_LENS),
  * the delta being the first file's id as it is, then its id minus the
@@ -766,7 +767,7 @@ bool mi_tok_is_stop(const char *w, size_t len);
 #define MI_POST_BLOCK 1024  /* a block ends once it is this long */
 #define MI_POST_LBITS 3      /* bits of a file's length beside its id delta */
 #define MI_POST_LENS 7       /* that length field: 7 = the length follows */
-#define MI_POST_HDR 2       /* bytes before a block's files: its two tfn bounds */
+#define MI_POST_HDR 4       /* bytes before a block's files: its four tfn bounds */
 #define MI_POST_QSCALE 33.83f /* 1 / ln 1.03: a step of the bound is 3% of 1 + tfn */
 /* A tfn bound as a byte, rounded up; 255 = no bound. */
 static inline uint8_t mi_post_q(float tfn)

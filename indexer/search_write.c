@@ -21,7 +21,7 @@
 
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 5                 /* meta "search.format": this layout */
+#define SW_FORMAT 6                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -368,10 +368,27 @@ static void sw_lens_forget(uint32_t fid)
 	}
 }
 
-/* Raises *ub_code / *ub_docs to the largest tfn of file fid's stored
+/* Raises the bounds ub (MI_POST_HDR: code, docs, then the same over the
+ * postings that do not name the term) by one posting's tfn. */
+static void sw_bound(float ub[MI_POST_HDR], unsigned flags, const uint32_t *tf,
+		     const uint32_t *len, const float *avg)
+{
+	float a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
+	float b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, len, avg);
+	int o = flags & (1u << MI_SF_NAME) ? 0 : 2;
+
+	ub[0] = a > ub[0] ? a : ub[0];
+	ub[1] = b > ub[1] ? b : ub[1];
+	if (o) {
+		ub[2] = a > ub[2] ? a : ub[2];
+		ub[3] = b > ub[3] ? b : ub[3];
+	}
+}
+
+/* Raises ub (see sw_bound) by the tfn of file fid's stored
  * entries (g, gl) of one term, with the file's chunk lengths. */
 static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
-			  const float *avg, float *ub_code, float *ub_docs)
+			  const float *avg, float ub[MI_POST_HDR])
 {
 	const uint8_t *e = p + len;
 	const sw_lens *L;
@@ -402,12 +419,7 @@ static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
 			tf[f] = (uint32_t)x;
 		}
 		const uint32_t *c = L->v + (size_t)n * SW_LENS_W;
-		float a = mi_bm25f_tfn(MI_SM_CODE, fields | c[0], tf, c + 1, avg);
-		float b = mi_bm25f_tfn(MI_SM_DOCS_MD, fields | c[0], tf, c + 1, avg);
-		if (a > *ub_code)
-			*ub_code = a;
-		if (b > *ub_docs)
-			*ub_docs = b;
+		sw_bound(ub, fields | c[0], tf, c + 1, avg);
 	}
 	return err;
 }
@@ -420,7 +432,7 @@ static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
  * *ub_code / *ub_docs to their largest tfn with averages avg.
  */
 static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg,
-		     float *ub_code, float *ub_docs)
+		     float ub[MI_POST_HDR])
 {
 	const uint8_t *e = p + len;
 
@@ -430,7 +442,6 @@ static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg
 		uint8_t tmp[10 * (1 + MI_SF__COUNT)];
 		size_t k;
 		unsigned flags;
-		float a, b;
 
 		if (!mi_varint_get(&p, e, &dn) || !mi_varint_get(&p, e, &x) || x > UINT32_MAX ||
 		    dn > UINT32_MAX)
@@ -454,12 +465,7 @@ static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg
 			if (tf[f])
 				k += mi_varint_put(tmp + k, tf[f]);
 		mi_buf_add(out, tmp, k);
-		a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, fl, avg);
-		b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, fl, avg);
-		if (a > *ub_code)
-			*ub_code = a;
-		if (b > *ub_docs)
-			*ub_docs = b;
+		sw_bound(ub, flags, tf, fl, avg);
 	}
 	return 0;
 }
@@ -473,20 +479,20 @@ static int sw_block_hdr(mi_txn *t, const uint8_t *files, size_t len, const float
 			uint8_t hdr[MI_POST_HDR], float *ub_code, float *ub_docs)
 {
 	mi_post_blk b = { .p = files, .e = files + len };
-	float uc = 0, ud = 0;
+	float ub[MI_POST_HDR] = { 0 };
 	uint32_t fid;
 	const uint8_t *g;
 	size_t gl;
 	int err = 0;
 
 	while (!err && mi_post_next(&b, &fid, &g, &gl))
-		err = sw_file_bounds(t, fid, g, gl, bavg, &uc, &ud);
+		err = sw_file_bounds(t, fid, g, gl, bavg, ub);
 	if (!err && b.bad)
 		err = MI_ERR_CORRUPT;
-	hdr[0] = mi_post_q(uc);
-	hdr[1] = mi_post_q(ud);
-	*ub_code = uc > *ub_code ? uc : *ub_code;
-	*ub_docs = ud > *ub_docs ? ud : *ub_docs;
+	for (int i = 0; i < MI_POST_HDR; i++)
+		hdr[i] = mi_post_q(ub[i]);
+	*ub_code = ub[0] > *ub_code ? ub[0] : *ub_code;
+	*ub_docs = ub[1] > *ub_docs ? ub[1] : *ub_docs;
 	return err;
 }
 
@@ -562,7 +568,7 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 {
 	mi_buf val = {0}, nb = {0}, half = {0};
 	uint32_t last = 0, prev = 0, f;
-	uint8_t hdr[MI_POST_HDR] = { 255, 255 };
+	uint8_t hdr[MI_POST_HDR] = { 255, 255, 255, 255 };
 	bool have;
 	const uint8_t *x;
 	size_t xl;
@@ -1532,15 +1538,17 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
-		float uc, ud, fuc = 0, fud = 0;
+		float uc, ud, fb[MI_POST_HDR] = { 0 }, fuc, fud;
 		uint8_t q[MI_POST_HDR];
 
 		mi_buf_reset(&sw.scratch);
 		if ((err = sw_narrow((const uint8_t *)sw.bytes.buf + po->off, po->len,
-				     &sw.scratch, bavg, &fuc, &fud)))
+				     &sw.scratch, bavg, fb)))
 			goto out;
-		q[0] = mi_post_q(fuc);
-		q[1] = mi_post_q(fud);
+		for (int j = 0; j < MI_POST_HDR; j++)
+			q[j] = mi_post_q(fb[j]);
+		fuc = fb[0];
+		fud = fb[1];
 		if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid,
 				       (const uint8_t *)sw.scratch.buf, sw.scratch.len, q)))
 			goto out;
@@ -1618,7 +1626,7 @@ struct mi_search_fresh {
 	size_t tl;                 /* its length, 0 before the first */
 	uint64_t df;               /* its chunk count so far */
 	float uc, ud;              /* its score bounds so far */
-	float buc, bud;            /* the same over the block being filled */
+	float bb[MI_POST_HDR];     /* the bounds of the block being filled */
 	uint64_t terms;            /* terms written */
 	mi_buf blk;                /* its postings block being filled */
 	mi_buf val;                /* the block with its header */
@@ -1696,12 +1704,12 @@ static int fresh_block(mi_search_fresh *f, mi_txn *t)
 	key[f->tl] = 0;
 	mi_be32(key + f->tl + 1, f->last);
 	mi_buf_reset(&f->val);
-	mi_buf_addc(&f->val, (char)mi_post_q(f->buc));
-	mi_buf_addc(&f->val, (char)mi_post_q(f->bud));
+	for (int i = 0; i < MI_POST_HDR; i++)
+		mi_buf_addc(&f->val, (char)mi_post_q(f->bb[i]));
 	mi_buf_add(&f->val, f->blk.buf, f->blk.len);
 	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->val.buf, f->val.len);
 	mi_buf_reset(&f->blk);
-	f->buc = f->bud = 0;
+	memset(f->bb, 0, sizeof(f->bb));
 	return err;
 }
 
@@ -1746,12 +1754,12 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	if (f->blk.len && fid <= f->last)
 		return MI_ERR_CORRUPT;
 	mi_buf_reset(&f->nar);
-	if ((err = sw_narrow(p, (size_t)(e - p), &f->nar, f->bavg, &f->buc, &f->bud)))
+	if ((err = sw_narrow(p, (size_t)(e - p), &f->nar, f->bavg, f->bb)))
 		return err;
 	mi_post_add(&f->blk, f->last, fid, f->nar.buf, f->nar.len);
 	f->last = fid;
-	f->uc = f->buc > f->uc ? f->buc : f->uc;
-	f->ud = f->bud > f->ud ? f->bud : f->ud;
+	f->uc = f->bb[0] > f->uc ? f->bb[0] : f->uc;
+	f->ud = f->bb[1] > f->ud ? f->bb[1] : f->ud;
 	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
 		return err;
 	f->df += cnt;

@@ -809,6 +809,13 @@ static void check_block_bounds(mi_txn *t, const uint8_t *hdr, uint32_t fid,
 				CHECK(lens[n][1 + f] >= tf[f]);
 		CHECK(mi_bm25f_tfn(MI_SM_CODE, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[0]));
 		CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[1]));
+		/* A chunk the term does not name: the lower bounds hold too. */
+		if (!(fl & (1u << MI_SF_NAME))) {
+			CHECK(mi_bm25f_tfn(MI_SM_CODE, fl, tf, lens[n] + 1, bavg) <=
+			      mi_post_dq(hdr[2]));
+			CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, fl, tf, lens[n] + 1, bavg) <=
+			      mi_post_dq(hdr[3]));
+		}
 	}
 	free(lens);
 }
