@@ -2,10 +2,12 @@
  * byname.c - definitions and references by name (MI_DB_NAMES, MI_DB_REFS),
  * and the blocks of postings (MI_DB_POST) that are laid out the same way.
  *
- * One entry per (name, file) keyed `name \0 be32(file_id)`: a key names its
- * file by id, not by path, and a file's uses of one name share a key, so
- * the two databases cost a few bytes per definition or reference instead
- * of a key each.  docs/format.md gives the layout and its cost.
+ * One entry per (name, file), in key order `name \0 be32(file_id)`: an
+ * entry names its file by id, not by path, and a file's uses of one name
+ * share it.  Entries are kept in front-coded blocks of many names (most
+ * names are defined in one file), so the two databases cost a few bytes
+ * per definition or reference.  docs/format.md gives the layout and its
+ * cost.
  */
 #include "format.h"
 
@@ -116,6 +118,318 @@ int mi_byname_put_refs(const mi_parsed *p, uint32_t fid, mi_kv_fn fn, void *ctx)
 	return bn_put(p, true, fid, false, fn, ctx);
 }
 
+/* ---- names in blocks (MI_DB_NAMES) ------------------------------------------ */
+
+/*
+ * A names value is a block of (name, file) records in key order, each
+ *	varint shared   bytes of the name the record before has too
+ *	varint rest     then the rest of the name
+ *	bytes           the rest
+ *	varint file     file id; for the same name as the record before,
+ *	                minus that record's (>= 1)
+ *	varint len      then the file's definitions of the name (see above)
+ *	bytes
+ * keyed `name \0 be32(file_id)` of its last record.  A name's records may
+ * span blocks; a block holds many names.
+ */
+typedef struct nb_rec {
+	char name[BN_MAX_NAME + 1];
+	size_t nl;
+	uint32_t fid;
+	const uint8_t *v;
+	size_t vl;
+} nb_rec;
+
+/* Decodes the record at *p (prev: the one before in the block, nl 0 and
+ * first set for none): 1, 0 at the end, -1 damaged. */
+static int nb_next(const uint8_t **p, const uint8_t *e, nb_rec *r, bool first)
+{
+	uint64_t sh, sl, f, vl;
+	if (*p >= e)
+		return 0;
+	if (!mi_varint_get(p, e, &sh) || sh > (first ? 0 : r->nl) || !mi_varint_get(p, e, &sl) ||
+	    sh + sl == 0 || sh + sl > BN_MAX_NAME || sl > (uint64_t)(e - *p))
+		return -1;
+	bool same = !first && !sl && sh == r->nl;
+	memcpy(r->name + sh, *p, sl);
+	*p += sl;
+	r->nl = sh + sl;
+	r->name[r->nl] = 0;
+	if (memchr(r->name, 0, r->nl) || !mi_varint_get(p, e, &f) ||
+	    (same && (!f || f > UINT32_MAX - r->fid)) || f > UINT32_MAX ||
+	    !mi_varint_get(p, e, &vl) || vl > (uint64_t)(e - *p))
+		return -1;
+	r->fid = same ? r->fid + (uint32_t)f : (uint32_t)f;
+	r->v = *p;
+	r->vl = vl;
+	*p += vl;
+	return 1;
+}
+
+/* Appends record (name, fid, v) to blk after prev (NULL: the first). */
+static void nb_add(mi_buf *blk, const nb_rec *prev, const char *name, size_t nl, uint32_t fid,
+		   const void *v, size_t vl)
+{
+	size_t sh = 0;
+	if (prev)
+		while (sh < prev->nl && sh < nl && prev->name[sh] == name[sh])
+			sh++;
+	bool same = prev && sh == nl && nl == prev->nl;
+	bn_varint(blk, sh);
+	bn_varint(blk, nl - sh);
+	mi_buf_add(blk, name + sh, nl - sh);
+	bn_varint(blk, same ? fid - prev->fid : fid);
+	bn_varint(blk, vl);
+	mi_buf_add(blk, v, vl);
+}
+
+/* Compares record r with (name, fid) in key order. */
+static int nb_cmp(const nb_rec *r, const char *name, size_t nl, uint32_t fid)
+{
+	int c = memcmp(r->name, name, r->nl < nl ? r->nl : nl);
+	if (c)
+		return c;
+	if (r->nl != nl)
+		return r->nl < nl ? -1 : 1;
+	return r->fid < fid ? -1 : r->fid > fid;
+}
+
+static void nb_key(mi_buf *k, const char *name, size_t nl, uint32_t fid)
+{
+	uint8_t b4[4];
+	mi_buf_reset(k);
+	mi_buf_add(k, name, nl);
+	mi_buf_addc(k, 0);
+	mi_be32(b4, fid);
+	mi_buf_add(k, b4, 4);
+}
+
+int mi_names_writer_add(mi_names_writer *w, const void *k, size_t kl, const void *v, size_t vl,
+			mi_kv_fn fn, void *ctx)
+{
+	size_t nl = kl >= 5 ? strnlen(k, kl - 4) : kl;
+	if (nl + 5 != kl || !nl || nl > BN_MAX_NAME)
+		return 0; /* not a names key */
+	uint32_t fid = mi_rd32((const uint8_t *)k + nl + 1);
+	nb_rec *prev = w->blk.len ? w->last : NULL;
+	if (!w->last)
+		w->last = mi_xcalloc(1, sizeof(*w->last));
+	nb_add(&w->blk, prev, k, nl, fid, v, vl);
+	memcpy(w->last->name, k, nl);
+	w->last->nl = nl;
+	w->last->fid = fid;
+	if (w->blk.len < MI_NAMES_BLOCK)
+		return 0;
+	return mi_names_writer_flush(w, fn, ctx);
+}
+
+int mi_names_writer_flush(mi_names_writer *w, mi_kv_fn fn, void *ctx)
+{
+	int rc = 0;
+	if (w->blk.len) {
+		nb_key(&w->key, w->last->name, w->last->nl, w->last->fid);
+		rc = fn(ctx, w->key.buf, w->key.len, w->blk.buf, w->blk.len);
+	}
+	mi_buf_reset(&w->blk);
+	return rc;
+}
+
+void mi_names_writer_release(mi_names_writer *w)
+{
+	mi_buf_release(&w->blk);
+	mi_buf_release(&w->key);
+	free(w->last);
+	w->last = NULL;
+}
+
+/* A block's records, copied out of the map (puts move it). */
+typedef struct nb_list {
+	nb_rec *r;
+	size_t n, cap;
+	mi_buf vals;      /* the records' values, r[i].v an offset into it */
+} nb_list;
+
+static int nb_load(nb_list *l, const void *v, size_t vl)
+{
+	const uint8_t *p = v, *e = p + vl;
+	nb_rec cur = {0};
+	int got;
+	l->n = 0;
+	mi_buf_reset(&l->vals);
+	while ((got = nb_next(&p, e, &cur, l->n == 0)) == 1) {
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 64;
+			l->r = mi_xrealloc(l->r, l->cap * sizeof(*l->r));
+		}
+		l->r[l->n] = cur;
+		l->r[l->n].v = (const uint8_t *)(uintptr_t)l->vals.len;
+		mi_buf_add(&l->vals, cur.v, cur.vl);
+		l->n++;
+	}
+	return got < 0 ? MI_ERR_CORRUPT : 0;
+}
+
+/* Writes records [from, to) of l as one block under its last record's key. */
+static int nb_store(mi_txn *t, int db, const nb_list *l, size_t from, size_t to, mi_buf *k,
+		    mi_buf *b)
+{
+	mi_buf_reset(b);
+	for (size_t i = from; i < to; i++)
+		nb_add(b, i > from ? &l->r[i - 1] : NULL, l->r[i].name, l->r[i].nl, l->r[i].fid,
+		       l->vals.buf + (uintptr_t)l->r[i].v, l->r[i].vl);
+	nb_key(k, l->r[to - 1].name, l->r[to - 1].nl, l->r[to - 1].fid);
+	return mi_put(t, db, k->buf, k->len, b->buf, b->len);
+}
+
+/* Bytes records [from, to) take in a block (about: prefixes not shared). */
+static size_t nb_size(const nb_list *l, size_t from, size_t to)
+{
+	size_t s = 0;
+	for (size_t i = from; i < to; i++)
+		s += l->r[i].nl + l->r[i].vl + 4;
+	return s;
+}
+
+/*
+ * Puts (sign > 0) or deletes one (name, file) entry of an update, key
+ * `name \0 be32(fid)`: into or out of the block whose key is the first at
+ * or after it.  A record past the last block joins that block while it is
+ * short, else starts one (as a fresh build ends a block); a block that
+ * grows past twice MI_NAMES_BLOCK is split in two; one left empty goes.
+ */
+int mi_byname_update(mi_txn *t, int db, const void *key, size_t kl, const void *v, size_t vl,
+		     int sign)
+{
+	size_t nl = kl >= 5 ? strnlen(key, kl - 4) : kl;
+	if (nl + 5 != kl || !nl || nl > BN_MAX_NAME)
+		return 0;
+	const char *name = key;
+	uint32_t fid = mi_rd32((const uint8_t *)key + nl + 1);
+	mi_cursor *c = NULL;
+	const void *k, *bv;
+	size_t bkl, bvl;
+	nb_list l = {0};
+	mi_buf ok = {0}, nk = {0}, b = {0};
+	int rc = mi_cursor_open(t, db, &c);
+	if (rc)
+		return rc;
+	rc = mi_cursor_seek(c, key, kl, &k, &bkl, &bv, &bvl);
+	bool past = rc == MI_ERR_NOTFOUND;
+	if (past && sign > 0)
+		rc = mi_cursor_prev(c, &k, &bkl, &bv, &bvl);
+	if (rc == MI_ERR_NOTFOUND) {
+		rc = 0;
+		if (sign > 0) { /* the first block, or past a full last one */
+			mi_buf_reset(&b);
+			nb_add(&b, NULL, name, nl, fid, v, vl);
+			rc = mi_put(t, db, key, kl, b.buf, b.len);
+		}
+		goto out;
+	}
+	if (rc)
+		goto out;
+	mi_buf_add(&ok, k, bkl);
+	if ((rc = nb_load(&l, bv, bvl)))
+		goto out;
+	/* Where (name, fid) goes in the block. */
+	size_t at = 0;
+	while (at < l.n && nb_cmp(&l.r[at], name, nl, fid) < 0)
+		at++;
+	bool here = at < l.n && !nb_cmp(&l.r[at], name, nl, fid);
+	if (sign < 0) {
+		if (past || !here)
+			goto out; /* not indexed */
+		memmove(&l.r[at], &l.r[at + 1], (l.n - at - 1) * sizeof(*l.r));
+		l.n--;
+		if (!l.n || at == l.n)
+			rc = mi_del(t, db, ok.buf, ok.len);
+		if (!rc && l.n)
+			rc = nb_store(t, db, &l, 0, l.n, &nk, &b);
+		goto out;
+	}
+	if (past && nb_size(&l, 0, l.n) >= MI_NAMES_BLOCK) {
+		mi_buf_reset(&b);
+		nb_add(&b, NULL, name, nl, fid, v, vl);
+		rc = mi_put(t, db, key, kl, b.buf, b.len);
+		goto out;
+	}
+	nb_rec nr = {0};
+	memcpy(nr.name, name, nl);
+	nr.nl = nl;
+	nr.fid = fid;
+	nr.v = (const uint8_t *)(uintptr_t)l.vals.len;
+	nr.vl = vl;
+	mi_buf_add(&l.vals, v, vl);
+	if (here) {
+		l.r[at] = nr;
+	} else {
+		if (l.n == l.cap) {
+			l.cap = l.cap ? 2 * l.cap : 64;
+			l.r = mi_xrealloc(l.r, l.cap * sizeof(*l.r));
+		}
+		memmove(&l.r[at + 1], &l.r[at], (l.n - at) * sizeof(*l.r));
+		l.r[at] = nr;
+		l.n++;
+	}
+	if (past) /* the last block takes a new last record: a new key */
+		rc = mi_del(t, db, ok.buf, ok.len);
+	if (!rc && l.n > 1 && nb_size(&l, 0, l.n) > 2 * MI_NAMES_BLOCK) {
+		size_t half = 0, s = 0, all = nb_size(&l, 0, l.n);
+		while (half < l.n - 1 && s < all / 2) {
+			s += l.r[half].nl + l.r[half].vl + 4;
+			half++;
+		}
+		if ((rc = nb_store(t, db, &l, 0, half, &nk, &b)))
+			goto out;
+		rc = nb_store(t, db, &l, half, l.n, &nk, &b);
+	} else if (!rc) {
+		rc = nb_store(t, db, &l, 0, l.n, &nk, &b);
+	}
+out:
+	mi_cursor_close(c);
+	free(l.r);
+	mi_buf_release(&l.vals);
+	mi_buf_release(&ok);
+	mi_buf_release(&nk);
+	mi_buf_release(&b);
+	return rc;
+}
+
+/* The value of entry (name, fid) of db (pointing into the transaction's
+ * copy of its block): 0 or MI_ERR_NOTFOUND. */
+static int nb_get(mi_txn *t, int db, const char *name, size_t nl, uint32_t fid, const void **v,
+		  size_t *vl)
+{
+	uint8_t key[BN_MAX_NAME + 5];
+	const void *k, *bv;
+	size_t kl, bvl;
+	mi_cursor *c;
+	nb_rec r = {0};
+	if (!nl || nl > BN_MAX_NAME)
+		return MI_ERR_NOTFOUND;
+	memcpy(key, name, nl);
+	key[nl] = 0;
+	mi_be32(key + nl + 1, fid);
+	int rc = mi_cursor_open(t, db, &c);
+	if (rc)
+		return rc;
+	rc = mi_cursor_seek(c, key, nl + 5, &k, &kl, &bv, &bvl);
+	if (!rc) {
+		const uint8_t *p = bv, *e = p + bvl;
+		int got, cmp = -1;
+		for (bool first = true; (got = nb_next(&p, e, &r, first)) == 1; first = false)
+			if ((cmp = nb_cmp(&r, name, nl, fid)) >= 0)
+				break;
+		rc = got < 0 ? MI_ERR_CORRUPT : got == 1 && !cmp ? 0 : MI_ERR_NOTFOUND;
+		if (!rc) {
+			*v = r.v;
+			*vl = r.vl;
+		}
+	}
+	mi_cursor_close(c);
+	return rc;
+}
+
 /* ---- reading --------------------------------------------------------------- */
 
 int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid)
@@ -131,29 +445,6 @@ int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid)
 	*fid = f.file_id;
 	mi_file_rec_release(&f);
 	return 0;
-}
-
-/* Takes the value of key k (a key of it->name) as the current one; false
- * when it is not of that shape.  Its file's path is looked up when a
- * record of it is given (bn_path). */
-static bool bn_take(mi_byname *it, const void *k, size_t kl, const void *v, size_t vl)
-{
-	if (kl != it->nl + 5) {
-		it->damaged = true;
-		return false;
-	}
-	uint32_t fid = mi_rd32((const uint8_t *)k + it->nl + 1);
-	if (fid == MI_REFS_COUNT_FID)
-		return false; /* a name's count entry (refs), not a file's */
-	if (fid != it->fid || !it->started)
-		it->path = NULL;
-	it->fid = fid;
-	it->started = true;
-	it->p = v;
-	it->end = it->p + vl;
-	it->idx = it->line = it->lbyte = 0;
-	it->first = true;
-	return true;
 }
 
 /* The current value's path, looked up once per value; false (the value
@@ -187,27 +478,33 @@ static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, boo
 	int rc;
 	const void *k, *v;
 	size_t kl, vl;
-	if (path) {
-		uint32_t fid;
-		uint8_t key[BN_MAX_NAME + 5];
-		it->done = true;
-		if (it->nl > BN_MAX_NAME || mi_file_id(t, path, pl, &fid))
-			return 0;
-		memcpy(key, name, it->nl + 1);
-		mi_be32(key + it->nl + 1, fid);
-		if (mi_get(t, refs ? MI_DB_REFS : MI_DB_NAMES, key, it->nl + 5, &v, &vl))
-			return 0;
-		it->done = !bn_take(it, key, it->nl + 5, v, vl);
+	/* The block holding the name's first entry (of the file's). */
+	uint8_t key[BN_MAX_NAME + 5];
+	size_t klen = it->nl + 1;
+	it->rec = mi_xcalloc(1, sizeof(*it->rec));
+	it->done = true;
+	if (!it->nl || it->nl > BN_MAX_NAME)
 		return 0;
+	memcpy(key, name, it->nl + 1);
+	if (path) {
+		if (mi_file_id(t, path, pl, &it->onefid))
+			return 0;
+		mi_be32(key + klen, it->onefid);
+		klen += 4;
+		it->one = true;
 	}
 	if ((rc = mi_cursor_open(t, refs ? MI_DB_REFS : MI_DB_NAMES, &it->cur)))
 		return rc;
-	for (rc = mi_cursor_seek_prefix(it->cur, name, it->nl + 1, &k, &kl, &v, &vl); !rc;
-	     rc = mi_cursor_next(it->cur, &k, &kl, &v, &vl))
-		if (bn_take(it, k, kl, v, vl))
-			return 0;
-	it->done = true;
-	return rc == MI_ERR_NOTFOUND ? 0 : rc;
+	if ((rc = mi_cursor_seek(it->cur, key, klen, &k, &kl, &v, &vl))) {
+		/* a block that does not unpack: the scan finds nothing, damaged */
+		it->damaged = rc != MI_ERR_NOTFOUND;
+		return 0;
+	}
+	it->done = false;
+	it->bp = v;
+	it->be = it->bp + vl;
+	it->bfirst = true;
+	return 0;
 }
 
 int mi_names_open(mi_txn *t, const char *name, const char *path, size_t pl, mi_byname *it)
@@ -223,28 +520,70 @@ int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_
 int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *v, size_t vl,
 		    mi_byname *it)
 {
-	*it = (mi_byname){.t = t, .refs = refs, .nl = strnlen(k, kl), .done = true};
-	it->name = mi_xstrndup(k, it->nl);
-	if (kl == it->nl + 5)
-		it->done = !bn_take(it, k, kl, v, vl);
+	*it = (mi_byname){.t = t, .refs = refs, .all = true, .bfirst = true};
+	it->name = mi_xcalloc(1, BN_MAX_NAME + 1);
+	it->rec = mi_xcalloc(1, sizeof(*it->rec));
+	it->bp = v;
+	it->be = it->bp + vl;
 	return 0;
 }
 
-/* Moves to the next value with something left; false at the end. */
-static bool bn_more(mi_byname *it)
+/* Moves to the next (name, file) entry of the scan with something left;
+ * false at the end.  Count entries (refs) are passed over. */
+static bool nb_more(mi_byname *it)
 {
 	const void *k, *v;
 	size_t kl, vl;
 	while (!it->done && it->p == it->end) {
-		if (!it->cur) {
-			it->done = true;
-			break;
+		if (it->bp == it->be) {
+			int rc = !it->cur || it->one ? MI_ERR_NOTFOUND
+						     : mi_cursor_next(it->cur, &k, &kl, &v, &vl);
+			if (rc) {
+				it->damaged |= rc != MI_ERR_NOTFOUND;
+				it->done = true;
+				break;
+			}
+			it->bp = v;
+			it->be = it->bp + vl;
+			it->bfirst = true;
+			continue;
 		}
-		int rc = mi_cursor_next(it->cur, &k, &kl, &v, &vl);
-		while (!rc && !bn_take(it, k, kl, v, vl))
-			rc = mi_cursor_next(it->cur, &k, &kl, &v, &vl);
-		if (rc)
-			it->done = true;
+		nb_rec *r = it->rec;
+		int got = nb_next(&it->bp, it->be, r, it->bfirst);
+		it->bfirst = false;
+		if (got <= 0) {
+			it->damaged |= got < 0;
+			it->bp = it->be;
+			continue;
+		}
+		if (r->fid == MI_REFS_COUNT_FID)
+			continue; /* a name's count entry (refs), not a file's */
+		if (it->all) {
+			memcpy(it->name, r->name, r->nl + 1);
+			it->nl = r->nl;
+		} else {
+			int c = memcmp(r->name, it->name, r->nl < it->nl ? r->nl : it->nl);
+			if (!c)
+				c = (r->nl > it->nl) - (r->nl < it->nl);
+			if (!c && it->one)
+				c = (r->fid > it->onefid) - (r->fid < it->onefid);
+			if (c < 0)
+				continue;
+			if (c > 0) {
+				it->done = true;
+				break;
+			}
+			if (it->one)
+				it->be = it->bp; /* the file's one entry */
+		}
+		if (r->fid != it->fid || !it->started)
+			it->path = NULL;
+		it->fid = r->fid;
+		it->started = true;
+		it->p = r->v;
+		it->end = r->v + r->vl;
+		it->idx = it->line = it->lbyte = 0;
+		it->first = true;
 	}
 	return !it->done;
 }
@@ -252,7 +591,7 @@ static bool bn_more(mi_byname *it)
 int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 {
 	uint64_t d;
-	while (bn_more(it)) {
+	while (nb_more(it)) {
 		if (!it->nopath && !bn_path(it))
 			continue;
 		if (!mi_varint_get(&it->p, it->end, &d) || d > UINT32_MAX - it->idx ||
@@ -277,7 +616,7 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx)
 int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r)
 {
 	uint64_t dl, ci, db;
-	while (bn_more(it)) {
+	while (nb_more(it)) {
 		if (!it->nopath && !bn_path(it))
 			continue;
 		if (!mi_varint_get(&it->p, it->end, &dl) || !mi_varint_get(&it->p, it->end, &ci) ||
@@ -339,17 +678,11 @@ static bool bn_count_decode(const void *v, size_t vl, uint64_t *calls, uint64_t 
 
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
 {
-	size_t nl = strlen(callee);
-	uint8_t key[BN_MAX_NAME + 5];
 	const void *v;
 	size_t vl;
-	if (nl > BN_MAX_NAME)
-		return MI_ERR_NOTFOUND;
-	memcpy(key, callee, nl + 1);
-	mi_be32(key + nl + 1, MI_REFS_COUNT_FID);
-	int rc = mi_get(t, MI_DB_REFS, key, nl + 5, &v, &vl);
+	int rc = nb_get(t, MI_DB_REFS, callee, strlen(callee), MI_REFS_COUNT_FID, &v, &vl);
 	if (rc)
-		return rc;
+		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
 	*calls = *all = 0;
 	return bn_count_decode(v, vl, calls, all) ? 0 : MI_ERR_DAMAGED;
 }
@@ -365,22 +698,21 @@ int mi_refs_count_adjust(mi_txn *t, const void *k, size_t kl, const void *v, siz
 		return 0;
 	memcpy(key, k, kl - 4);
 	mi_be32(key + kl - 4, MI_REFS_COUNT_FID);
-	int rc = mi_get(t, MI_DB_REFS, key, kl, &cv, &cvl);
+	int rc = nb_get(t, MI_DB_REFS, (const char *)k, kl - 5, MI_REFS_COUNT_FID, &cv, &cvl);
 	if (rc == MI_ERR_NOTFOUND)
 		return 0; /* no count kept for this name: readers count */
 	if (rc)
 		return rc;
-	if (!bn_count_decode(cv, cvl, &sc, &sa) || !bn_tally(v, vl, &c, &a))
-		return mi_del(t, MI_DB_REFS, key, kl); /* unsure: readers count */
-	if (sign < 0 && (c > sc || a > sa))
-		return mi_del(t, MI_DB_REFS, key, kl);
+	if (!bn_count_decode(cv, cvl, &sc, &sa) || !bn_tally(v, vl, &c, &a) ||
+	    (sign < 0 && (c > sc || a > sa)))
+		return mi_byname_update(t, MI_DB_REFS, key, kl, NULL, 0, -1); /* unsure: readers count */
 	sc = sign < 0 ? sc - c : sc + c;
 	sa = sign < 0 ? sa - a : sa + a;
 	if (!sa)
-		return mi_del(t, MI_DB_REFS, key, kl);
+		return mi_byname_update(t, MI_DB_REFS, key, kl, NULL, 0, -1);
 	mi_buf b = {0};
 	bn_count_value(&b, sc, sa);
-	rc = mi_put(t, MI_DB_REFS, key, kl, b.buf, b.len);
+	rc = mi_byname_update(t, MI_DB_REFS, key, kl, b.buf, b.len, +1);
 	mi_buf_release(&b);
 	return rc;
 }
@@ -435,6 +767,7 @@ void mi_byname_close(mi_byname *it)
 	mi_cursor_close(it->cur);
 	mi_cursor_close(it->fcur);
 	free(it->name);
+	free(it->rec);
 	*it = (mi_byname){0};
 }
 

@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 16         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 18         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -306,8 +306,8 @@ typedef enum mi_db {
 	MI_DB_FILES,   /* path -> mi_file_rec */
 	MI_DB_SRC,     /* path -> raw file bytes (not msgpack: zero-copy reads) */
 	MI_DB_SYMS,    /* path \0 be32(last idx) -> a block of the file's symbols (mi_syms_*) */
-	MI_DB_NAMES,   /* name \0 be32(file_id) -> the file's symbols of that name (mi_names_*) */
-	MI_DB_REFS,    /* callee \0 be32(file_id) -> the file's references to it (mi_refs_*) */
+	MI_DB_NAMES,   /* blocks of (name, file) entries, key name \0 be32(file_id) of the last (mi_names_*) */
+	MI_DB_REFS,    /* blocks of (callee, file) entries, like names: references (mi_refs_*) */
 	MI_DB_FREFS,   /* path -> the file's mi_ref records (mi_frefs_*) */
 	MI_DB_FILEIDS, /* be32(file_id) -> path */
 	MI_DB_CHUNKS,  /* search: be32(file_id) be32(n) -> chunk record */
@@ -562,9 +562,38 @@ typedef struct mi_byname {
 	bool refs, first, done, started;
 	bool damaged;              /* a value or file id did not decode (skipped) */
 	bool nopath;               /* set by the caller: give no path (counting) */
+	/* names: the block being read, its record last decoded, and whether
+	 * the scan is of one file's definitions or of every record of one
+	 * block (mi_byname_entry: it->name is then each record's name) */
+	const uint8_t *bp, *be;
+	struct nb_rec *rec;
+	uint32_t onefid;
+	bool one, all, bfirst;
 } mi_byname;
 int mi_names_open(mi_txn *t, const char *name, const char *path, size_t pl, mi_byname *it);
 int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_byname *it);
+/*
+ * MI_DB_NAMES and MI_DB_REFS hold blocks of (name, file) entries in key
+ * order, front coded, keyed by their last entry's `name \0 be32(file_id)`
+ * (a refs count entry is the entry of file MI_REFS_COUNT_FID); a block
+ * ends once it is MI_NAMES_BLOCK bytes long (docs/format.md).  A fresh
+ * build hands every entry in key order to mi_names_writer_add (then
+ * mi_names_writer_flush, mi_names_writer_release); an update puts (sign
+ * +1) or deletes (-1) one entry with mi_byname_update.  mi_byname_entry
+ * over a value scans each of its entries, it->name and it->nl following
+ * them.
+ */
+#define MI_NAMES_BLOCK 1024
+typedef struct mi_names_writer {
+	mi_buf blk, key;
+	struct nb_rec *last;
+} mi_names_writer;
+int mi_names_writer_add(mi_names_writer *w, const void *k, size_t kl, const void *v, size_t vl,
+			mi_kv_fn fn, void *ctx);
+int mi_names_writer_flush(mi_names_writer *w, mi_kv_fn fn, void *ctx);
+void mi_names_writer_release(mi_names_writer *w);
+int mi_byname_update(mi_txn *t, int db, const void *k, size_t kl, const void *v, size_t vl,
+		     int sign);
 /* A scan of one entry a cursor over MI_DB_NAMES / MI_DB_REFS is at. */
 int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *v, size_t vl,
 		    mi_byname *it);
@@ -628,8 +657,8 @@ int mi_syms_get(mi_txn *t, const char *path, size_t pl, uint32_t idx, const void
 		size_t *len);
 /*
  * A file's search chunks (MI_DB_CHUNKS) are blocks of the same shape,
- * keyed `be32(file_id) be32(n of the block's last chunk)`; the file's term
- * list keeps its own key, n 0xffffffff.  mi_chunks_open starts at chunk
+ * keyed `be32(file_id) be32(n of the block's last chunk)`.  mi_chunks_open
+ * starts at chunk
  * `from` (then mi_syms_next / mi_syms_close); mi_chunk_get is one chunk.
  */
 int mi_chunks_open(mi_txn *t, uint32_t fid, uint32_t from, mi_syms *it);
@@ -721,8 +750,9 @@ bool mi_tok_is_stop(const char *w, size_t len);
 /*
  * A MI_DB_POST value: the postings of one term in a run of files, keyed
  * `term \0 be32(file id of the last)`.  First MI_POST_HDR bytes: the
- * block's largest tfn in code and in docs mode, each mi_post_q-quantized
- * upward (block-max bounds for top-k pruning).  Then per file, in id
+ * block's largest tfn in code and in docs mode, then the same over its
+ * postings that do not name the term (no name field), each
+ * mi_post_q-quantized upward (block-max bounds for top-k pruning).  Then per file, in id
  * order: varint (file id delta << MI_POST_LBITS | length below
  * MI_POST_LENS, else MI_POST_LENS then varint length - MI_POST_LENS),
  * the delta being the first file's id as it is, then its id minus the
@@ -737,7 +767,7 @@ bool mi_tok_is_stop(const char *w, size_t len);
 #define MI_POST_BLOCK 1024  /* a block ends once it is this long */
 #define MI_POST_LBITS 3      /* bits of a file's length beside its id delta */
 #define MI_POST_LENS 7       /* that length field: 7 = the length follows */
-#define MI_POST_HDR 2       /* bytes before a block's files: its two tfn bounds */
+#define MI_POST_HDR 4       /* bytes before a block's files: its four tfn bounds */
 #define MI_POST_QSCALE 33.83f /* 1 / ln 1.03: a step of the bound is 3% of 1 + tfn */
 /* A tfn bound as a byte, rounded up; 255 = no bound. */
 static inline uint8_t mi_post_q(float tfn)

@@ -1063,7 +1063,8 @@ int mi_store_copy(mi_store *st, const char *dst_file)
 /* The index databases whose values carry a tag byte (MI_VAL_*). */
 static const bool db_is_packed[MI_DB__COUNT] = {
 	[MI_DB_SRC] = true, [MI_DB_SYMS] = true, [MI_DB_OUTLINES] = true,
-	[MI_DB_FREFS] = true, [MI_DB_CHUNKS] = true,
+	[MI_DB_FREFS] = true, [MI_DB_CHUNKS] = true, [MI_DB_NAMES] = true,
+	[MI_DB_REFS] = true,
 };
 
 #define PACK_MIN 48            /* shorter values are stored as they are */
@@ -1268,11 +1269,14 @@ static txn_buf *txn_buf_new(mi_txn *t, const void *key, size_t len)
 	return b;
 }
 
-/* A framed value's layout (see pack_frames). */
+/* A framed value's layout (see pack_frames).  Its last frames may be kept
+ * apart, in the tail entry `key \0` (src_split). */
 typedef struct frames {
 	uint64_t len, fsize, nf;  /* bytes, bytes per frame, frames */
 	const uint8_t *dir;       /* the per-frame varints */
 	const uint8_t *data, *end;/* the frames */
+	uint64_t stored;          /* bytes of all frames */
+	const uint8_t *tail, *tend; /* the tail entry's frames, if any */
 } frames;
 
 static int frames_open(const MDB_val *v, frames *f)
@@ -1284,23 +1288,37 @@ static int frames_open(const MDB_val *v, frames *f)
 		return MI_ERR_DAMAGED;
 	f->nf = (f->len + f->fsize - 1) / f->fsize;
 	f->dir = p;
-	for (uint64_t i = 0; i < f->nf; i++)
-		if (!mi_varint_get(&p, end, &x))
+	f->stored = 0;
+	for (uint64_t i = 0; i < f->nf; i++) {
+		if (!mi_varint_get(&p, end, &x) || (x >> 1) > PACK_MAX)
 			return MI_ERR_DAMAGED;
+		f->stored += x >> 1;
+	}
 	f->data = p;
 	f->end = end;
+	f->tail = f->tend = NULL;
 	return 0;
+}
+
+/* Does f keep frames in a tail entry? */
+static bool frames_split(const frames *f)
+{
+	return f->stored > (uint64_t)(f->end - f->data);
 }
 
 /* Unpacks frames [a, b) of f into out (room for their bytes). */
 static int frames_read(mi_txn *t, const frames *f, uint64_t a, uint64_t b, char *out)
 {
-	const uint8_t *d = f->dir, *p = f->data;
+	const uint8_t *d = f->dir, *p = f->data, *end = f->end;
 	uint64_t x;
 	for (uint64_t i = 0; i < b; i++) {
 		mi_varint_get(&d, f->end, &x); /* checked by frames_open */
 		uint64_t sl = x >> 1;
-		if (sl > (uint64_t)(f->end - p))
+		if (p == end && f->tail && end != f->tend) {
+			p = f->tail; /* the frames kept apart */
+			end = f->tend;
+		}
+		if (sl > (uint64_t)(end - p))
 			return MI_ERR_DAMAGED;
 		if (i >= a) {
 			size_t n = i + 1 < f->nf ? f->fsize : f->len - i * f->fsize;
@@ -1318,8 +1336,39 @@ static int frames_read(mi_txn *t, const frames *f, uint64_t a, uint64_t b, char 
 	return 0;
 }
 
-/* The plain bytes of a packed value v of t's db, in place of v. */
-static int unpack(mi_txn *t, MDB_val *v)
+/* Finds the tail entry `k \0` of a framed source whose last frames are
+ * kept apart (src_split). */
+static int frames_tail(mi_txn *t, const MDB_val *k, frames *f)
+{
+	uint8_t kb[512];
+	if (!k || k->mv_size + 1 > 511)
+		return MI_ERR_DAMAGED;
+	memcpy(kb, k->mv_data, k->mv_size);
+	kb[k->mv_size] = 0;
+	MDB_val tk = {k->mv_size + 1, kb}, tv;
+	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &tk, &tv);
+	if (rc == MDB_NOTFOUND)
+		return MI_ERR_DAMAGED;
+	if (rc || slot_faulted(t->e->slot))
+		return map_err(rc, t->e->slot);
+	if (!in_map(t->vlo, t->vhi, &tv) ||
+	    tv.mv_size != f->stored - (uint64_t)(f->end - f->data))
+		return MI_ERR_DAMAGED;
+	f->tail = tv.mv_data;
+	f->tend = f->tail + tv.mv_size;
+	return 0;
+}
+
+/* Opens framed value v of key k (NULL: unknown), with its tail if any. */
+static int frames_open_key(mi_txn *t, const MDB_val *k, const MDB_val *v, frames *f)
+{
+	if (frames_open(v, f))
+		return MI_ERR_DAMAGED;
+	return frames_split(f) ? frames_tail(t, k, f) : 0;
+}
+
+/* The plain bytes of a packed value v (key k) of t's db, in place of v. */
+static int unpack(mi_txn *t, const MDB_val *k, MDB_val *v)
 {
 	const uint8_t *p = v->mv_data;
 	if (v->mv_size == 0)
@@ -1332,8 +1381,9 @@ static int unpack(mi_txn *t, MDB_val *v)
 	unsigned long long n;
 	frames f;
 	if (p[0] == MI_VAL_FRAMES) {
-		if (frames_open(v, &f))
-			return MI_ERR_DAMAGED;
+		int rc = frames_open_key(t, k, v, &f);
+		if (rc)
+			return rc;
 		n = f.len;
 	} else if (p[0] == MI_VAL_ZSTD) {
 		n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
@@ -1530,7 +1580,7 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 		return map_err(rc, t->e->slot);
 	if (!in_map(t->vlo, t->vhi, &v))
 		return MI_ERR_DAMAGED;
-	if (packed(t->st, db) && (rc = unpack(t, &v)))
+	if (packed(t->st, db) && (rc = unpack(t, &k, &v)))
 		return rc;
 	*val = v.mv_data;
 	*vlen = v.mv_size;
@@ -1539,12 +1589,12 @@ int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 
 /* The stored value of path's source, as it lies in the map (packed or
  * framed), checked to lie inside it. */
-static int src_stored(mi_txn *t, const char *path, size_t pl, MDB_val *v)
+static int src_stored(mi_txn *t, const char *path, size_t pl, MDB_val *k, MDB_val *v)
 {
-	MDB_val k = {pl, (void *)path};
+	*k = (MDB_val){pl, (void *)path};
 	if (pl == 0 || pl > 511)
 		return MI_ERR_NOTFOUND;
-	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], &k, v);
+	int rc = g_get(t->e->slot, t->txn, t->e->dbi[MI_DB_SRC], k, v);
 	if (rc || slot_faulted(t->e->slot))
 		return map_err(rc, t->e->slot);
 	return in_map(t->vlo, t->vhi, v) ? 0 : MI_ERR_DAMAGED;
@@ -1553,22 +1603,22 @@ static int src_stored(mi_txn *t, const char *path, size_t pl, MDB_val *v)
 int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 		const char **bytes, size_t *n, size_t *total)
 {
-	MDB_val v;
-	int rc = src_stored(t, path, pl, &v);
+	MDB_val k, v;
+	int rc = src_stored(t, path, pl, &k, &v);
 	if (rc)
 		return rc;
 	frames f;
 	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
 		/* one piece: all of it */
-		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &v)))
+		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &k, &v)))
 			return rc;
 		*total = v.mv_size;
 		*bytes = (const char *)v.mv_data + (off < v.mv_size ? off : v.mv_size);
 		*n = off < v.mv_size ? v.mv_size - off : 0;
 		return 0;
 	}
-	if (frames_open(&v, &f))
-		return MI_ERR_DAMAGED;
+	if ((rc = frames_open_key(t, &k, &v, &f)))
+		return rc;
 	*total = (size_t)f.len;
 	if (off >= f.len) {
 		*bytes = "";
@@ -1597,13 +1647,13 @@ int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
 		char *buf, size_t len, size_t *got_from, size_t *got_to)
 {
-	MDB_val v;
-	int rc = src_stored(t, path, pl, &v);
+	MDB_val k, v;
+	int rc = src_stored(t, path, pl, &k, &v);
 	if (rc)
 		return rc;
 	frames f;
 	if (!packed(t->st, MI_DB_SRC) || !v.mv_size || *(const uint8_t *)v.mv_data != MI_VAL_FRAMES) {
-		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &v)))
+		if (packed(t->st, MI_DB_SRC) && (rc = unpack(t, &k, &v)))
 			return rc;
 		if (v.mv_size != len)
 			return MI_ERR_DAMAGED;
@@ -1612,8 +1662,8 @@ int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
 		*got_to = len;
 		return 0;
 	}
-	if (frames_open(&v, &f))
-		return MI_ERR_DAMAGED;
+	if ((rc = frames_open_key(t, &k, &v, &f)))
+		return rc;
 	if (f.len != len)
 		return MI_ERR_DAMAGED;
 	if (to > len)
@@ -1633,30 +1683,83 @@ int mi_src_fill(mi_txn *t, const char *path, size_t pl, size_t from, size_t to,
 int mi_put(mi_txn *t, int db, const void *key, size_t klen,
 	   const void *val, size_t vlen)
 {
-	MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
 	mi_buf b = {0};
 	int rc;
 	if (klen == 0 || klen > 511)
 		return MI_ERR_TOOBIG;
 	if (packed(t->st, db)) {
 		mi_value_pack(t->st, db, val, vlen, &b);
-		v.mv_data = b.buf;
-		v.mv_size = b.len;
+		val = b.buf;
+		vlen = b.len;
 	}
-	rc = g_put(t->e->slot, t->txn, t->e->dbi[db], &k, &v, 0);
+	rc = mi_put_stored(t, db, key, klen, val, vlen, false);
 	mi_buf_release(&b);
-	return map_err(rc, t->e->slot);
+	return rc;
+}
+
+/*
+ * LMDB keeps a value too large for a leaf page (a node over 2,038 bytes
+ * with 4 KiB pages) in overflow pages of its own, whole pages: a framed
+ * source wastes half a page on average (53 MiB over the Linux tree).  Its
+ * last frames go to a tail entry `key \0` in a leaf page instead when that
+ * takes fewer bytes: the length of the head that stays under key, or vl
+ * for no cut.
+ */
+#define NODE_MAX 2038
+static size_t src_split(const void *val, size_t vl, size_t kl, size_t psize)
+{
+	MDB_val v = {vl, (void *)val};
+	frames f;
+	if (kl + 1 > 511 || !vl || *(const uint8_t *)val != MI_VAL_FRAMES ||
+	    kl + vl + 8 <= NODE_MAX || frames_open(&v, &f) || frames_split(&f))
+		return vl;
+	size_t best = vl, cost = ((15 + vl) / psize + 1) * psize;
+	size_t off = (size_t)(f.data - (const uint8_t *)val);
+	const uint8_t *d = f.dir;
+	for (uint64_t i = 0; i <= f.nf; i++) {
+		size_t tail = vl - off;
+		if (tail && kl + 1 + tail + 8 <= NODE_MAX) {
+			size_t head = kl + off + 8 <= NODE_MAX ? kl + off + 10
+							       : ((15 + off) / psize + 1) * psize;
+			size_t c = head + kl + 1 + tail + 10;
+			if (c + 64 < cost) {
+				best = off;
+				cost = c;
+			}
+		}
+		uint64_t x;
+		if (i == f.nf || !mi_varint_get(&d, f.end, &x))
+			break;
+		off += (size_t)(x >> 1);
+	}
+	return best;
 }
 
 int mi_put_stored(mi_txn *t, int db, const void *key, size_t klen,
 		  const void *val, size_t vlen, bool append)
 {
 	MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
-	int rc;
+	int rc, slot = t->e->slot;
+	unsigned fl = append ? MDB_APPEND : 0;
 	if (klen == 0 || klen > 511)
 		return MI_ERR_TOOBIG;
-	rc = g_put(t->e->slot, t->txn, t->e->dbi[db], &k, &v, append ? MDB_APPEND : 0);
-	return rc == MDB_KEYEXIST && append ? MI_ERR_ARG : map_err(rc, t->e->slot);
+	size_t head = db == MI_DB_SRC && packed(t->st, db) ?
+		      src_split(val, vlen, klen, t->e->psize) : vlen;
+	if (head < vlen)
+		v.mv_size = head;
+	rc = g_put(slot, t->txn, t->e->dbi[db], &k, &v, fl);
+	if (!rc && db == MI_DB_SRC && packed(t->st, db) && klen < 511) {
+		/* the tail entry: put, or a stale one deleted */
+		uint8_t tk[512];
+		memcpy(tk, key, klen);
+		tk[klen] = 0;
+		MDB_val tkv = {klen + 1, tk}, tv = {vlen - head, (uint8_t *)val + head};
+		if (head < vlen)
+			rc = g_put(slot, t->txn, t->e->dbi[db], &tkv, &tv, fl);
+		else if (!append && (rc = g_del(slot, t->txn, t->e->dbi[db], &tkv, NULL)) == MDB_NOTFOUND)
+			rc = 0;
+	}
+	return rc == MDB_KEYEXIST && append ? MI_ERR_ARG : map_err(rc, slot);
 }
 
 int mi_put_append(mi_txn *t, int db, const void *key, size_t klen,
@@ -1681,6 +1784,16 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen)
 		return 0;
 	int rc;
 	rc = g_del(t->e->slot, t->txn, t->e->dbi[db], &k, NULL);
+	if ((!rc || rc == MDB_NOTFOUND) && db == MI_DB_SRC && packed(t->st, db) && klen < 511) {
+		/* and a source's tail entry (src_split) */
+		uint8_t tk[512];
+		memcpy(tk, key, klen);
+		tk[klen] = 0;
+		MDB_val tkv = {klen + 1, tk};
+		int r2 = g_del(t->e->slot, t->txn, t->e->dbi[db], &tkv, NULL);
+		if (r2 && r2 != MDB_NOTFOUND)
+			rc = r2;
+	}
 	return rc == MDB_NOTFOUND ? 0 : map_err(rc, t->e->slot);
 }
 
@@ -1763,13 +1876,17 @@ static int cursor_get(mi_cursor *c, MDB_val *k, MDB_cursor_op op,
 	MDB_val v;
 	int rc;
 	rc = g_cursor_get(c->slot, c->cur, k, &v, op);
+	/* a source's tail entry (src_split) is part of the entry before it */
+	while (!rc && c->db == MI_DB_SRC && packed(c->t->st, c->db) && k->mv_size &&
+	       !((const char *)k->mv_data)[k->mv_size - 1])
+		rc = g_cursor_get(c->slot, c->cur, k, &v, op == MDB_PREV ? MDB_PREV : MDB_NEXT);
 	if (rc || slot_faulted(c->slot))
 		return map_err(rc, c->slot);
 	if (!in_map(c->vlo, c->vhi, k) || !in_map(c->vlo, c->vhi, &v))
 		return MI_ERR_DAMAGED;
 	if (c->pfx && (k->mv_size < c->plen || memcmp(k->mv_data, c->pfx, c->plen)))
 		return MI_ERR_NOTFOUND;
-	if (packed(c->t->st, c->db) && (rc = unpack(c->t, &v)))
+	if (packed(c->t->st, c->db) && (rc = unpack(c->t, k, &v)))
 		return rc;
 	if (kp)
 		*kp = k->mv_data;

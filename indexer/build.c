@@ -132,7 +132,9 @@ typedef struct db_txn {
 static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = mi_del(d->t, d->db, k, kl);
+	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
+			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, -1)
+			 : mi_del(d->t, d->db, k, kl);
 	if (!rc && d->db == MI_DB_REFS)
 		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, -1);
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
@@ -141,7 +143,9 @@ static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t 
 static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = mi_put(d->t, d->db, k, kl, v, vl);
+	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
+			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, +1)
+			 : mi_put(d->t, d->db, k, kl, v, vl);
 	if (!rc && d->db == MI_DB_REFS)
 		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, +1);
 	return rc;
@@ -158,6 +162,10 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	const void *vp;
 	size_t vl;
 
+	/* Its search data first: it is found again from its source and
+	 * symbols. */
+	if ((rc = mi_search_del_file(t, id, path)))
+		goto out;
 	/* Its names and references, from its symbols and its references. */
 	key2(&k, path, NULL);
 	mi_syms si;
@@ -195,9 +203,7 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 		goto out;
 	uint8_t idk[4];
 	mi_be32(idk, id);
-	if ((rc = mi_del(t, MI_DB_FILEIDS, idk, 4)))
-		goto out;
-	rc = mi_search_del_file(t, id, path);
+	rc = mi_del(t, MI_DB_FILEIDS, idk, 4);
 out:
 	mi_cursor_close(cur);
 	mi_parsed_release(&tmp);

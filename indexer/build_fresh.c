@@ -287,35 +287,54 @@ static int fr_write_job(fr_txn *x, fr_job *j)
 	return fr_account(x, j->recs.len);
 }
 
-/* Appends one count entry to MI_DB_REFS (mi_refs_counter's fn). */
-static int fr_put_count(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+/* Blocks of names or references (mi_names_writer) appended to db. */
+typedef struct fr_blocks {
+	fr_txn *x;
+	int db;
+	mi_names_writer w;
+} fr_blocks;
+
+static int fr_put_block(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
-	fr_txn *x = ctx;
-	int rc = mi_put_append(x->t, MI_DB_REFS, k, kl, v, vl);
-	return rc ? rc : fr_account(x, kl + vl + 16);
+	fr_blocks *b = ctx;
+	return mi_put_append(b->x->t, b->db, k, kl, v, vl);
 }
 
-/* Appends a sorter's records into db, or feeds the postings writer. */
+/* One entry, a count entry of MI_DB_REFS too (mi_refs_counter's fn). */
+static int fr_put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	fr_blocks *b = ctx;
+	int rc = mi_names_writer_add(&b->w, k, kl, v, vl, fr_put_block, b);
+	return rc ? rc : fr_account(b->x, kl + vl + 16);
+}
+
+/* Appends a sorter's records into db (names and references: in blocks),
+ * or feeds the postings writer. */
 static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 {
 	const void *k, *v;
 	size_t kl, vl;
 	mi_refs_counter cnt = {0};
+	fr_blocks bw = {.x = x, .db = db};
 	int rc = mi_sorter_finish(s);
 	while (!rc && !(rc = mi_sorter_next(s, &k, &kl, &v, &vl))) {
 		/* a name's count entry follows its last file's entry */
 		if (db == MI_DB_REFS)
-			rc = mi_refs_counter_add(&cnt, k, kl, v, vl, fr_put_count, x);
+			rc = mi_refs_counter_add(&cnt, k, kl, v, vl, fr_put_entry, &bw);
 		if (!rc)
 			rc = post ? mi_search_fresh_put(post, x->t, k, kl, v, vl)
+			     : db == MI_DB_NAMES || db == MI_DB_REFS ? fr_put_entry(&bw, k, kl, v, vl)
 				  : mi_put_append(x->t, db, k, kl, v, vl);
-		if (!rc)
+		if (!rc && (post || (db != MI_DB_NAMES && db != MI_DB_REFS)))
 			rc = fr_account(x, kl + vl + 16);
 		if (!rc)
 			rc = mi_sorter_pop(s);
 	}
 	if (rc == MI_ERR_NOTFOUND)
-		rc = mi_refs_counter_finish(&cnt, fr_put_count, x);
+		rc = mi_refs_counter_finish(&cnt, fr_put_entry, &bw);
+	if (!rc)
+		rc = mi_names_writer_flush(&bw.w, fr_put_block, &bw);
+	mi_names_writer_release(&bw.w);
 	mi_buf_release(&cnt.name);
 	return rc;
 }

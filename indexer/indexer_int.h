@@ -140,13 +140,16 @@ void mi_sorter_free(mi_sorter *s);
 /* ---- search writer: indexer/search_write.c ----------------------------------- */
 
 struct mi_txn;
-/* Adds the search chunks and postings of one file (already parsed). */
+/* Adds the search chunks and postings of one file (already parsed),
+ * first removing those of its previous version (mi_search_del_file, so
+ * call it before the file's stored source or symbols change). */
 int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		       const mi_parsed *p, const char *src, size_t len);
 /* Start of the doc comment block right above byte start of src (C-like
  * block and line comments, '#' comments), or start when there is none. */
 uint32_t mi_search_doc_start(const char *src, uint32_t start);
-/* Removes the chunks and postings of one file. */
+/* Removes the chunks and postings of one file, found again from its
+ * stored source, symbols and file record: call before those change. */
 int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path);
 /* Called once after all files: recompute global statistics (N, avg lengths,
  * idf bounds).  Returns the number of chunks in the index. */
@@ -154,7 +157,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks);
 
 /*
  * Fresh builds.  On a worker thread, mi_search_file cuts one file into
- * chunks and tokenizes them: each chunk record and the file's term list go
+ * chunks and tokenizes them: each block of chunk records goes
  * to put (key: 8 bytes, appended by the writer in file id order), each
  * (term, file) posting to the sorter lane (key term \0 be32(fid), value
  * varint chunk count + posting bytes), and the counts to *tot (the

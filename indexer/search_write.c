@@ -19,10 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#define SW_FILE_CHUNK 0xffffffffu   /* chunk number of a file's term list */
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 5                 /* meta "search.format": this layout */
+#define SW_FORMAT 6                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -369,10 +368,27 @@ static void sw_lens_forget(uint32_t fid)
 	}
 }
 
-/* Raises *ub_code / *ub_docs to the largest tfn of file fid's stored
+/* Raises the bounds ub (MI_POST_HDR: code, docs, then the same over the
+ * postings that do not name the term) by one posting's tfn. */
+static void sw_bound(float ub[MI_POST_HDR], unsigned flags, const uint32_t *tf,
+		     const uint32_t *len, const float *avg)
+{
+	float a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
+	float b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, len, avg);
+	int o = flags & (1u << MI_SF_NAME) ? 0 : 2;
+
+	ub[0] = a > ub[0] ? a : ub[0];
+	ub[1] = b > ub[1] ? b : ub[1];
+	if (o) {
+		ub[2] = a > ub[2] ? a : ub[2];
+		ub[3] = b > ub[3] ? b : ub[3];
+	}
+}
+
+/* Raises ub (see sw_bound) by the tfn of file fid's stored
  * entries (g, gl) of one term, with the file's chunk lengths. */
 static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
-			  const float *avg, float *ub_code, float *ub_docs)
+			  const float *avg, float ub[MI_POST_HDR])
 {
 	const uint8_t *e = p + len;
 	const sw_lens *L;
@@ -403,12 +419,7 @@ static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
 			tf[f] = (uint32_t)x;
 		}
 		const uint32_t *c = L->v + (size_t)n * SW_LENS_W;
-		float a = mi_bm25f_tfn(MI_SM_CODE, fields | c[0], tf, c + 1, avg);
-		float b = mi_bm25f_tfn(MI_SM_DOCS_MD, fields | c[0], tf, c + 1, avg);
-		if (a > *ub_code)
-			*ub_code = a;
-		if (b > *ub_docs)
-			*ub_docs = b;
+		sw_bound(ub, fields | c[0], tf, c + 1, avg);
 	}
 	return err;
 }
@@ -421,7 +432,7 @@ static int sw_file_bounds(mi_txn *t, uint32_t fid, const uint8_t *p, size_t len,
  * *ub_code / *ub_docs to their largest tfn with averages avg.
  */
 static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg,
-		     float *ub_code, float *ub_docs)
+		     float ub[MI_POST_HDR])
 {
 	const uint8_t *e = p + len;
 
@@ -431,7 +442,6 @@ static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg
 		uint8_t tmp[10 * (1 + MI_SF__COUNT)];
 		size_t k;
 		unsigned flags;
-		float a, b;
 
 		if (!mi_varint_get(&p, e, &dn) || !mi_varint_get(&p, e, &x) || x > UINT32_MAX ||
 		    dn > UINT32_MAX)
@@ -455,12 +465,7 @@ static int sw_narrow(const uint8_t *p, size_t len, mi_buf *out, const float *avg
 			if (tf[f])
 				k += mi_varint_put(tmp + k, tf[f]);
 		mi_buf_add(out, tmp, k);
-		a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, fl, avg);
-		b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, fl, avg);
-		if (a > *ub_code)
-			*ub_code = a;
-		if (b > *ub_docs)
-			*ub_docs = b;
+		sw_bound(ub, flags, tf, fl, avg);
 	}
 	return 0;
 }
@@ -474,20 +479,20 @@ static int sw_block_hdr(mi_txn *t, const uint8_t *files, size_t len, const float
 			uint8_t hdr[MI_POST_HDR], float *ub_code, float *ub_docs)
 {
 	mi_post_blk b = { .p = files, .e = files + len };
-	float uc = 0, ud = 0;
+	float ub[MI_POST_HDR] = { 0 };
 	uint32_t fid;
 	const uint8_t *g;
 	size_t gl;
 	int err = 0;
 
 	while (!err && mi_post_next(&b, &fid, &g, &gl))
-		err = sw_file_bounds(t, fid, g, gl, bavg, &uc, &ud);
+		err = sw_file_bounds(t, fid, g, gl, bavg, ub);
 	if (!err && b.bad)
 		err = MI_ERR_CORRUPT;
-	hdr[0] = mi_post_q(uc);
-	hdr[1] = mi_post_q(ud);
-	*ub_code = uc > *ub_code ? uc : *ub_code;
-	*ub_docs = ud > *ub_docs ? ud : *ub_docs;
+	for (int i = 0; i < MI_POST_HDR; i++)
+		hdr[i] = mi_post_q(ub[i]);
+	*ub_code = ub[0] > *ub_code ? ub[0] : *ub_code;
+	*ub_docs = ub[1] > *ub_docs ? ub[1] : *ub_docs;
 	return err;
 }
 
@@ -563,7 +568,7 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 {
 	mi_buf val = {0}, nb = {0}, half = {0};
 	uint32_t last = 0, prev = 0, f;
-	uint8_t hdr[MI_POST_HDR] = { 255, 255 };
+	uint8_t hdr[MI_POST_HDR] = { 255, 255, 255, 255 };
 	bool have;
 	const uint8_t *x;
 	size_t xl;
@@ -639,78 +644,89 @@ out:
 	return err;
 }
 
-/*
- * A file's keys: in MI_DB_CHUNKS its blocks of chunks and its term list
- * (be32(fid) be32(0xffffffff)), in MI_DB_POST its chunk lengths
- * (in its group's value, \0 be32(fid / MI_LENS_GROUP)).  The term list:
- * varint nchunks, MI_SF__COUNT varint length totals, varint nterms, then per
- * term, in byte order: varint bytes shared with the term before, varint
- * length of the rest, the rest, varint number of chunks holding it.
- */
-static int sw_del_existing(mi_txn *t, uint32_t fid)
+/* Receives one chunk record (key 8 bytes) of a file. */
+typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
+static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p,
+			  const char *src, size_t len, sw_put_fn put, void *ctx,
+			  uint32_t *nchunks_out, uint64_t *totals);
+
+static int sw_put_none(void *ctx, const uint8_t *key, const void *val, size_t vlen)
 {
-	uint8_t k[8];
-	const void *v;
-	size_t vl;
-	const uint8_t *p, *e;
-	uint64_t nch, x, nterms;
+	return 0;
+}
+
+/*
+ * Takes file fid (path) out of the search data: its chunks, and its
+ * entries in the postings of each of its terms.  Its terms are those of
+ * its chunks as they were written, so its stored source and symbols are
+ * cut into chunks and tokenized again (no list of a file's terms is
+ * kept): call it before the file's source, symbols or record change.
+ */
+static int sw_del_existing(mi_txn *t, uint32_t fid, const char *path)
+{
+	uint8_t k[4];
+	const void *v, *kk;
+	size_t vl, kl, pl = strlen(path);
+	uint64_t totals[MI_SF__COUNT];
+	uint32_t nch = 0, i;
+	mi_cursor *c;
+	mi_parsed old;
+	mi_file_rec rec;
+	mi_syms si;
+	char *src = NULL;
 	int err;
 
-	sw_chunk_key(k, fid, SW_FILE_CHUNK);
-	err = mi_get(t, MI_DB_CHUNKS, k, 8, &v, &vl);
-	if (err == MI_ERR_NOTFOUND)
-		return 0;
-	if (err)
+	mi_be32(k, fid);
+	if ((err = mi_cursor_open(t, MI_DB_CHUNKS, &c)))
 		return err;
-	p = v;
-	e = p + vl;
-	if (!mi_varint_get(&p, e, &nch))
-		return MI_ERR_CORRUPT;
+	err = mi_cursor_seek_prefix(c, k, 4, &kk, &kl, &v, &vl);
+	mi_cursor_close(c);
+	if (err)
+		return err == MI_ERR_NOTFOUND ? 0 : err; /* no chunks: nothing else */
+	/* The file as it was written. */
+	mi_parsed_init(&old);
+	if ((err = mi_get(t, MI_DB_FILES, path, pl, &v, &vl)) ||
+	    (err = mi_file_decode(v, vl, &rec)))
+		goto out;
+	old.lang = rec.lang;
+	mi_file_rec_release(&rec);
+	if ((err = mi_syms_open(t, path, pl, 0, &si)) && err != MI_ERR_NOTFOUND)
+		goto out;
+	while (!err && !(err = mi_syms_next(&si, &v, &vl, &i))) {
+		while (old.nsyms <= i && old.nsyms < 1u << 24)
+			mi_parsed_add_sym(&old);
+		if (i >= old.nsyms || mi_symbol_decode(v, vl, &old.syms[i], &old))
+			err = MI_ERR_CORRUPT;
+	}
+	mi_syms_close(&si);
+	if (err != MI_ERR_NOTFOUND)
+		goto out;
+	if ((err = mi_get(t, MI_DB_SRC, path, pl, &v, &vl)))
+		goto out;
+	src = mi_xmalloc(vl + 1); /* the deletes below may move the map */
+	memcpy(src, v, vl);
+	src[vl] = 0;
+	if ((err = sw_file_chunks(fid, path, &old, src, vl, sw_put_none, NULL, &nch, totals)))
+		goto out;
 	sw.dn -= (int64_t)nch;
-	for (int f = 0; f < MI_SF__COUNT; f++) {
-		if (!mi_varint_get(&p, e, &x))
-			return MI_ERR_CORRUPT;
-		sw.dlen[f] -= (int64_t)x;
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		sw.dlen[f] -= (int64_t)totals[f];
+	for (i = 0; i < sw.file.n && !err; i++) {
+		sw_ent *fe = &sw.file.ents[i];
+		const char *term = sw_key(&sw.file, fe);
+		sw_map_get(&sw.terms, term, fe->len)->df -= fe->df;
+		err = sw_post_set(t, term, fe->len, fid, NULL, 0, NULL);
 	}
-	if (!mi_varint_get(&p, e, &nterms))
-		return MI_ERR_CORRUPT;
-	/* v points into the map, which the deletes below may change: copy. */
-	{
-		size_t rest = (size_t)(e - p);
-		uint8_t *copy = mi_xmalloc(rest ? rest : 1);
-		const uint8_t *q = copy, *qe = copy + rest;
-		char term[MI_TOK_MAX];
-		uint64_t tl = 0;
-		memcpy(copy, p, rest);
-		for (uint64_t i = 0; i < nterms && !err; i++) {
-			uint64_t same, sl, cnt;
-			if (!mi_varint_get(&q, qe, &same) || same > tl ||
-			    !mi_varint_get(&q, qe, &sl) || same + sl == 0 ||
-			    same + sl > MI_TOK_MAX || (uint64_t)(qe - q) < sl) {
-				err = MI_ERR_CORRUPT;
-				break;
-			}
-			memcpy(term + same, q, sl);
-			tl = same + sl;
-			q += sl;
-			if (!mi_varint_get(&q, qe, &cnt)) {
-				err = MI_ERR_CORRUPT;
-				break;
-			}
-			sw_map_get(&sw.terms, term, tl)->df -= (int64_t)cnt;
-			err = sw_post_set(t, term, (size_t)tl, fid, NULL, 0, NULL);
-		}
-		free(copy);
-	}
-	if (!err) {
-		mi_be32(k, fid);
-		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4); /* chunks and term list */
-	}
-	if (!err) {
-		err = sw_lens_set(t, fid, NULL, 0);
-	}
+	if (!err)
+		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4);
+	if (!err)
+		err = sw_lens_set(t, fid, NULL, 0); /* its chunk lengths in MI_DB_POST */
 	sw_lens_forget(fid);
-	return err;
+out:
+	free(src);
+	mi_parsed_release(&old);
+	/* chunks without a source or file record: a damaged index */
+	return err == MI_ERR_NOTFOUND ? MI_ERR_CORRUPT : err;
 }
 
 int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path)
@@ -718,7 +734,7 @@ int mi_search_del_file(mi_txn *t, uint32_t file_id, const char *path)
 	int err = sw_begin(t);
 
 	if (!err)
-		err = sw_del_existing(t, file_id);
+		err = sw_del_existing(t, file_id, path);
 	return err;
 }
 
@@ -1050,9 +1066,6 @@ static bool sw_blank(const char *s, size_t n)
 	return true;
 }
 
-/* Receives one chunk record (key 8 bytes) of a file. */
-typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
-
 /*
  * Cuts one file into chunks, tokenizes them and gathers its postings in
  * sw.file (the calling thread's): each chunk record goes to put; the
@@ -1267,50 +1280,6 @@ out:
 	return err;
 }
 
-/* Orders entries of sw.file by their terms' bytes (qsort has no context
- * argument: sw is the calling thread's). */
-static int sw_termlist_cmp(const void *a, const void *b)
-{
-	const sw_map *m = &sw.file;
-	const sw_ent *x = &m->ents[*(const uint32_t *)a], *y = &m->ents[*(const uint32_t *)b];
-	int c = memcmp(sw_key(m, x), sw_key(m, y), x->len < y->len ? x->len : y->len);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-/* The file's term list (see sw_del_existing) into sw.scratch: the terms
- * in byte order, each after the length of the prefix it shares with the
- * one before (a third of the bytes of the terms as they are, on Linux). */
-static void sw_term_list(uint32_t nchunks, const uint64_t *totals)
-{
-	uint8_t tmp[10];
-	uint32_t *ord = mi_xmalloc((sw.file.n ? sw.file.n : 1) * sizeof(*ord));
-	const char *prev = NULL;
-	uint32_t pl = 0;
-
-	mi_buf_reset(&sw.scratch);
-	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, nchunks));
-	for (int f = 0; f < MI_SF__COUNT; f++)
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, totals[f]));
-	mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, sw.file.n));
-	for (uint32_t i = 0; i < sw.file.n; i++)
-		ord[i] = i;
-	qsort(ord, sw.file.n, sizeof(*ord), sw_termlist_cmp);
-	for (uint32_t i = 0; i < sw.file.n; i++) {
-		sw_ent *fe = &sw.file.ents[ord[i]];
-		const char *term = sw_key(&sw.file, fe);
-		uint32_t same = 0;
-		while (prev && same < pl && same < fe->len && prev[same] == term[same])
-			same++;
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, same));
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, fe->len - same));
-		mi_buf_add(&sw.scratch, term + same, fe->len - same);
-		mi_buf_add(&sw.scratch, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
-		prev = term;
-		pl = fe->len;
-	}
-	free(ord);
-}
-
 static int sw_put_chunk(void *ctx, const uint8_t *key, const void *val, size_t vlen)
 {
 	return mi_put(ctx, MI_DB_CHUNKS, key, 8, val, vlen);
@@ -1321,10 +1290,9 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 {
 	uint64_t totals[MI_SF__COUNT];
 	uint32_t nchunks = 0;
-	uint8_t k[8];
 	int err;
 
-	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id)) ||
+	if ((err = sw_begin(t)) || (err = sw_del_existing(t, file_id, path)) ||
 	    (err = sw_file_chunks(file_id, path, p, src, len, sw_put_chunk, t, &nchunks, totals)))
 		return err;
 	/* Queue the postings and count df for mi_search_finish. */
@@ -1349,13 +1317,8 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		sw.dlen[f] += (int64_t)totals[f];
 	sw_lens_forget(file_id);
-	if (nchunks) {
-		if ((err = sw_lens_set(t, file_id, sw.lens.buf, sw.lens.len)))
-			return err;
-		sw_term_list(nchunks, totals);
-		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
-		err = mi_put(t, MI_DB_CHUNKS, k, 8, sw.scratch.buf, sw.scratch.len);
-	}
+	if (nchunks)
+		err = sw_lens_set(t, file_id, sw.lens.buf, sw.lens.len);
 	return err;
 }
 
@@ -1367,7 +1330,7 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 {
 	uint64_t totals[MI_SF__COUNT];
 	uint32_t nchunks = 0;
-	uint8_t k[8], key[MI_TOK_MAX + 5];
+	uint8_t key[MI_TOK_MAX + 5];
 	mi_buf v = { 0 };
 	int err;
 
@@ -1399,11 +1362,6 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		key[0] = 0;
 		mi_be32(key + 1, file_id);
 		mi_sorter_add(postings, lane, key, 5, sw.lens.buf, sw.lens.len);
-	}
-	if (nchunks) {
-		sw_term_list(nchunks, totals);
-		sw_chunk_key(k, file_id, SW_FILE_CHUNK);
-		err = put(ctx, k, sw.scratch.buf, sw.scratch.len);
 	}
 	return err;
 }
@@ -1580,15 +1538,17 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
-		float uc, ud, fuc = 0, fud = 0;
+		float uc, ud, fb[MI_POST_HDR] = { 0 }, fuc, fud;
 		uint8_t q[MI_POST_HDR];
 
 		mi_buf_reset(&sw.scratch);
 		if ((err = sw_narrow((const uint8_t *)sw.bytes.buf + po->off, po->len,
-				     &sw.scratch, bavg, &fuc, &fud)))
+				     &sw.scratch, bavg, fb)))
 			goto out;
-		q[0] = mi_post_q(fuc);
-		q[1] = mi_post_q(fud);
+		for (int j = 0; j < MI_POST_HDR; j++)
+			q[j] = mi_post_q(fb[j]);
+		fuc = fb[0];
+		fud = fb[1];
 		if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid,
 				       (const uint8_t *)sw.scratch.buf, sw.scratch.len, q)))
 			goto out;
@@ -1666,7 +1626,7 @@ struct mi_search_fresh {
 	size_t tl;                 /* its length, 0 before the first */
 	uint64_t df;               /* its chunk count so far */
 	float uc, ud;              /* its score bounds so far */
-	float buc, bud;            /* the same over the block being filled */
+	float bb[MI_POST_HDR];     /* the bounds of the block being filled */
 	uint64_t terms;            /* terms written */
 	mi_buf blk;                /* its postings block being filled */
 	mi_buf val;                /* the block with its header */
@@ -1744,12 +1704,12 @@ static int fresh_block(mi_search_fresh *f, mi_txn *t)
 	key[f->tl] = 0;
 	mi_be32(key + f->tl + 1, f->last);
 	mi_buf_reset(&f->val);
-	mi_buf_addc(&f->val, (char)mi_post_q(f->buc));
-	mi_buf_addc(&f->val, (char)mi_post_q(f->bud));
+	for (int i = 0; i < MI_POST_HDR; i++)
+		mi_buf_addc(&f->val, (char)mi_post_q(f->bb[i]));
 	mi_buf_add(&f->val, f->blk.buf, f->blk.len);
 	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->val.buf, f->val.len);
 	mi_buf_reset(&f->blk);
-	f->buc = f->bud = 0;
+	memset(f->bb, 0, sizeof(f->bb));
 	return err;
 }
 
@@ -1794,12 +1754,12 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	if (f->blk.len && fid <= f->last)
 		return MI_ERR_CORRUPT;
 	mi_buf_reset(&f->nar);
-	if ((err = sw_narrow(p, (size_t)(e - p), &f->nar, f->bavg, &f->buc, &f->bud)))
+	if ((err = sw_narrow(p, (size_t)(e - p), &f->nar, f->bavg, f->bb)))
 		return err;
 	mi_post_add(&f->blk, f->last, fid, f->nar.buf, f->nar.len);
 	f->last = fid;
-	f->uc = f->buc > f->uc ? f->buc : f->uc;
-	f->ud = f->bud > f->ud ? f->bud : f->ud;
+	f->uc = f->bb[0] > f->uc ? f->bb[0] : f->uc;
+	f->ud = f->bb[1] > f->ud ? f->bb[1] : f->ud;
 	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
 		return err;
 	f->df += cnt;

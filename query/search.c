@@ -60,8 +60,10 @@ typedef struct q_it {
 	const uint8_t *bp, *be;    /* the current block's files after it */
 	uint32_t blast;            /* the block's last file id (its key's) */
 	uint8_t bq;                /* the block's tfn bound (mi_post_q) in the mode searched */
+	uint8_t bq2;               /* the same over its postings without the name field */
 	bool docs;                 /* search_docs: the docs-mode bounds */
 	float bmax;                /* bound of this term's score in the block, < 0 not yet known */
+	float bmax2;               /* the same for a chunk the term does not name */
 	uint8_t idx;               /* place among the query's terms: the order scores are summed in */
 	bool bfirst;               /* the next file is the block's first */
 	uint32_t fid, n;           /* current chunk */
@@ -142,7 +144,8 @@ static void it_value(q_it *it, int rc, const void *k, size_t kl,
 	}
 	it->blast = mi_rd32((const uint8_t *)k + it->tl + 1);
 	it->bq = ((const uint8_t *)v)[it->docs ? 1 : 0];
-	it->bmax = -1;
+	it->bq2 = ((const uint8_t *)v)[it->docs ? 3 : 2];
+	it->bmax = it->bmax2 = -1;
 	it->bp = (const uint8_t *)v + MI_POST_HDR;
 	vl -= MI_POST_HDR;
 	it->be = it->bp + vl;
@@ -964,20 +967,37 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
  * bound, never above that.  The name share, a joined term's name-only
  * fields and the priors only lower a score, so it holds for them too.
  */
-static float q_block_bound(const q_ctx *qc, q_it *it)
+static float q_block_bound_of(const q_ctx *qc, const q_it *it, uint8_t q)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+	float tb = mi_post_dq(q), bmax = it->ub;
 
-	if (it->bmax < 0) {
-		float tb = mi_post_dq(it->bq);
-		it->bmax = it->ub;
-		if (qc->bounds && tb < INFINITY) {
-			float b = it->w * tb * (k1 + 1) / (k1 + tb) * 1.0001f + 1e-6f;
-			if (b < it->bmax)
-				it->bmax = b;
-		}
+	if (qc->bounds && tb < INFINITY) {
+		float b = it->w * tb * (k1 + 1) / (k1 + tb) * 1.0001f + 1e-6f;
+		if (b < bmax)
+			bmax = b;
 	}
+	return bmax;
+}
+
+static float q_block_bound(const q_ctx *qc, q_it *it)
+{
+	if (it->bmax < 0)
+		it->bmax = q_block_bound_of(qc, it, it->bq);
 	return it->bmax;
+}
+
+/* The bound of what term it adds to its current chunk: its block's
+ * bound, or when the chunk is not named by it, the block's bound over
+ * such postings (a common word's body mentions are bounded far lower
+ * than the chunks it names). */
+static float q_entry_bound(const q_ctx *qc, q_it *it)
+{
+	if (it->flags & (1u << MI_SF_NAME))
+		return q_block_bound(qc, it);
+	if (it->bmax2 < 0)
+		it->bmax2 = q_block_bound_of(qc, it, it->bq2);
+	return it->bmax2;
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
@@ -1119,6 +1139,11 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 	bool moved = false;
 
 	while (it->doc < lim && it->blast == blast) {
+		if (qc->bounds && q_entry_bound(qc, it) <= theta) {
+			it_next(it); /* bounded without reading the chunk's lengths */
+			moved = true;
+			continue;
+		}
 		const uint32_t *cl = q_chunk(qc, it->doc);
 		unsigned fl = (it->flags | cl[0]) & it->fmask;
 		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it->tf, cl + 1, qc->avg) :
@@ -1185,6 +1210,16 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			if (last == 1 && q_lone_skip(qc, its[0], nit > 1 ? its[1]->doc : Q_END,
 						     theta))
 				continue;
+			/* pdoc alone: its terms' bounds as its postings say
+			 * (named or not), read before its lengths are. */
+			float esum = 0;
+			for (i = 0; i < last; i++)
+				esum += q_entry_bound(qc, its[i]);
+			if (esum <= theta) {
+				for (i = 0; i < last; i++)
+					it_next(its[i]);
+				continue;
+			}
 		}
 		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
 			uint64_t next = ((pdoc >> 32) + 1) << 32;

@@ -138,30 +138,37 @@ int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 	/* Exact matches first, then prefixes, then substrings, each in key
 	 * order: a rank stops collecting once it and the better ranks hold
 	 * `limit` keys, so the answer does not depend on when the scan ends. */
-	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
+	bool full = false;
+	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc && !full;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-		const char *name = kp;
-		size_t nl = strnlen(name, kl), better = 0;
-		if (nl + 5 != kl)
-			continue; /* not a key of this shape */
-		r = name_rank(name, nl, needle, ql);
-		if (r == 3)
-			continue;
-		for (int k = 0; k <= r; k++)
-			better += b[k].n;
 		mi_byname it;
 		const char *path;
 		size_t pl;
 		uint32_t idx;
+		/* Each (name, file) entry of the block; paths only of the kept. */
 		mi_byname_entry(t, false, kp, kl, vp, vl, &it);
-		while (better < limit && !mi_names_next(&it, &path, &pl, &idx)) {
-			b[r].keys[b[r].n] = mi_xstrndup(path, pl);
+		it.nopath = true;
+		while (!mi_names_next(&it, &path, &pl, &idx)) {
+			size_t better = 0;
+			const void *fp;
+			size_t fl;
+			uint8_t fk[4];
+			r = name_rank(it.name, it.nl, needle, ql);
+			if (r == 3)
+				continue;
+			for (int k = 0; k <= r; k++)
+				better += b[k].n;
+			mi_be32(fk, it.fid);
+			if (better >= limit || mi_get(t, MI_DB_FILEIDS, fk, 4, &fp, &fl))
+				continue;
+			b[r].keys[b[r].n] = mi_xstrndup(fp, fl);
 			b[r].idx[b[r].n++] = idx;
-			better++;
+			if (ql == 0 && b[r].n == limit) {
+				full = true; /* every name matches: the first ones in key order */
+				break;
+			}
 		}
 		mi_byname_close(&it);
-		if (ql == 0 && b[r].n == limit)
-			break; /* every name matches: the first ones in key order */
 	}
 	rc = 0;
 	for (r = 0; r < 3; r++)

@@ -283,8 +283,8 @@ static void complete_words(const char *const *words, const char *pfx, cands *c)
 }
 
 /* Keys of db that start with pfx, each cut at the first `stop` byte past
- * the prefix (kept when keep_stop): MI_DB_NAMES keys (name \0 file id)
- * give names, MI_DB_FILES keys give paths one folder at a time. */
+ * the prefix (kept when keep_stop): MI_DB_FILES keys give paths one
+ * folder at a time. */
 static void complete_keys(repl *r, int db, const char *pfx, char stop, bool keep_stop,
 			  cands *c)
 {
@@ -305,9 +305,42 @@ static void complete_keys(repl *r, int db, const char *pfx, char stop, bool keep
 	mi_txn_abort(t);
 }
 
+/* Defined names that start with pfx, from the blocks of MI_DB_NAMES. */
 static void complete_symbols(repl *r, const char *pfx, cands *c)
 {
-	complete_keys(r, MI_DB_NAMES, pfx, 0, false, c);
+	mi_txn *t;
+	mi_cursor *cur;
+	const void *k, *v;
+	size_t kl, vl, n = strlen(pfx);
+	bool past = false;
+	if (mi_txn_begin(mi_query_store(r->q), false, &t))
+		return;
+	if (mi_cursor_open(t, MI_DB_NAMES, &cur) == 0) {
+		for (int rc = mi_cursor_seek(cur, pfx, n, &k, &kl, &v, &vl);
+		     rc == 0 && !past && c->n < MAX_CANDIDATES;
+		     rc = mi_cursor_next(cur, &k, &kl, &v, &vl)) {
+			mi_byname it;
+			const char *p;
+			size_t pl;
+			uint32_t idx;
+			mi_byname_entry(t, false, k, kl, v, vl, &it);
+			it.nopath = true;
+			while (c->n < MAX_CANDIDATES && !mi_names_next(&it, &p, &pl, &idx)) {
+				int cmp = strncmp(it.name, pfx, n);
+				if (cmp < 0)
+					continue;
+				if (cmp > 0) {
+					past = true;
+					break;
+				}
+				if (!c->n || strcmp(c->v[c->n - 1], it.name))
+					cands_add(c, it.name, it.nl);
+			}
+			mi_byname_close(&it);
+		}
+		mi_cursor_close(cur);
+	}
+	mi_txn_abort(t);
 }
 
 static void complete_paths(repl *r, const char *pfx, cands *c)

@@ -123,18 +123,26 @@ int main(int argc, char **argv)
 	mi_cursor_open(t, MI_DB_NAMES, &c);
 	for (int r = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !r;
 	     r = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		if (next_rand() % 50)
-			continue;
 		mi_byname it;
 		const char *fp;
 		size_t fl;
 		uint32_t idx;
+		/* One (name, file) entry in 50, as when each was a key. */
 		mi_byname_entry(t, false, k, kl, v, vl, &it);
-		if (!mi_names_next(&it, &fp, &fl, &idx)) {
+		it.nopath = true;
+		while (!mi_names_next(&it, &fp, &fl, &idx)) {
+			const void *pv;
+			size_t pvl;
+			uint8_t fk[4];
+			if (next_rand() % 50)
+				continue;
+			mi_be32(fk, it.fid);
+			if (mi_get(t, MI_DB_FILEIDS, fk, 4, &pv, &pvl))
+				continue;
 			names = realloc(names, (nn + 1) * sizeof(*names));
 			npaths = realloc(npaths, (nn + 1) * sizeof(*npaths));
 			names[nn] = mi_xstrdup(it.name);
-			npaths[nn++] = mi_xstrndup(fp, fl);
+			npaths[nn++] = mi_xstrndup(pv, pvl);
 		}
 		mi_byname_close(&it);
 	}

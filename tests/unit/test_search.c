@@ -55,6 +55,9 @@ static int put_one(mi_txn *t, const tfile *f)
 	}
 	mi_parsed_init(&p);
 	err = mi_parse_source(lang, src, len, &p);
+	/* An edit: the old version out first, as a build takes it out. */
+	if (!err)
+		err = mi_search_del_file(t, f->fid, f->path);
 	mi_be32(k, f->fid);
 	if (!err)
 		err = mi_put(t, MI_DB_FILEIDS, k, 4, f->path, strlen(f->path));
@@ -103,7 +106,15 @@ static int build(const char *dir, const tfile *put, size_t nput,
 	for (size_t i = 0; i < ndel && !err; i++) {
 		uint8_t k[4];
 		mi_be32(k, del[i]);
-		err = mi_search_del_file(t, del[i], "");
+		const void *pv;
+		size_t pvl;
+		char *path = NULL;
+		err = mi_get(t, MI_DB_FILEIDS, k, 4, &pv, &pvl);
+		if (!err) {
+			path = mi_xstrndup(pv, pvl);
+			err = mi_search_del_file(t, del[i], path);
+			free(path);
+		}
 		if (!err)
 			err = mi_del(t, MI_DB_FILEIDS, k, 4);
 	}
@@ -798,6 +809,13 @@ static void check_block_bounds(mi_txn *t, const uint8_t *hdr, uint32_t fid,
 				CHECK(lens[n][1 + f] >= tf[f]);
 		CHECK(mi_bm25f_tfn(MI_SM_CODE, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[0]));
 		CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, fl, tf, lens[n] + 1, bavg) <= mi_post_dq(hdr[1]));
+		/* A chunk the term does not name: the lower bounds hold too. */
+		if (!(fl & (1u << MI_SF_NAME))) {
+			CHECK(mi_bm25f_tfn(MI_SM_CODE, fl, tf, lens[n] + 1, bavg) <=
+			      mi_post_dq(hdr[2]));
+			CHECK(mi_bm25f_tfn(MI_SM_DOCS_MD, fl, tf, lens[n] + 1, bavg) <=
+			      mi_post_dq(hdr[3]));
+		}
 	}
 	free(lens);
 }
@@ -853,21 +871,24 @@ static void dump_stats(const char *dir, mi_buf *out)
 		CHECK(!b.bad && fid == mi_rd32((const uint8_t *)k + kl - 4));
 	}
 	mi_cursor_close(c);
-	/* Each file's chunk lengths and flags, beside its term list (which
-	 * counts its chunks). */
-	mi_cursor_open(t, MI_DB_CHUNKS, &c);
+	/* Each file's chunk lengths and flags, one per chunk it has. */
+	mi_cursor_open(t, MI_DB_FILEIDS, &c);
 	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 	     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
-		uint32_t fid = mi_rd32(k), n = mi_rd32((const uint8_t *)k + 4);
-		const uint8_t *p = v;
-		uint64_t nch = 0;
+		uint32_t fid = mi_rd32(k), n;
 		uint32_t (*lens)[1 + MI_SF__COUNT];
-		int nl;
-		if (n != 0xffffffffu)
+		int nl, nch = 0;
+		mi_syms ci;
+		const void *cv;
+		size_t cvl;
+		if (!mi_chunks_open(t, fid, 0, &ci))
+			while (!mi_syms_next(&ci, &cv, &cvl, &n))
+				nch++;
+		mi_syms_close(&ci);
+		if (!nch)
 			continue;
-		CHECK(mi_varint_get(&p, p + vl, &nch));
 		nl = file_lens(t, fid, &lens);
-		CHECK_INT(nl, (int)nch);
+		CHECK_INT(nl, nch);
 		mi_buf_addf(out, "lens %u:", fid);
 		for (int i = 0; i < nl; i++)
 			mi_buf_addf(out, " %x/%u,%u,%u,%u,%u", lens[i][0], lens[i][1], lens[i][2],

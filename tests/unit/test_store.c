@@ -41,7 +41,7 @@ static void write_index(const char *dir, int version, size_t big)
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_txn_begin(st, true, &t), 0);
 	CHECK_INT(mi_meta_put_int(t, "version", version), 0);
-	CHECK_INT(mi_put(t, MI_DB_REFS, "big.c", 5, v, big), 0);
+	CHECK_INT(mi_put(t, MI_DB_TERMS, "big.c", 5, v, big), 0);
 	CHECK_INT(mi_put(t, MI_DB_FILES, "big.c", 5, "x", 1), 0);
 	CHECK_INT(mi_txn_commit(t), 0);
 	mi_store_close(st);
@@ -71,14 +71,14 @@ TEST(read_of_a_cut_page_is_survived)
 	size_t vl;
 	CHECK_INT(mi_store_open(dir, MI_STORE_RDONLY, &st), 0);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_TERMS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(vl, 400000);
 	/* Cut the file under the open transaction, then read the value's
 	 * last byte: past the new end of the file. */
 	CHECK_INT(truncate(data, 3 * 4096), 0);
 	volatile char last = ((const volatile char *)v)[vl - 1];
 	CHECK_INT(last, 0); /* the guard's page of zeros */
-	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
+	CHECK_INT(mi_get(t, MI_DB_TERMS, "big.c", 5, &v, &vl), MI_ERR_DAMAGED);
 	mi_txn_abort(t);
 	CHECK_INT(mi_txn_begin(st, false, &t), MI_ERR_DAMAGED);
 	/* The file copied back whole: the next transaction maps it afresh. */
@@ -86,7 +86,7 @@ TEST(read_of_a_cut_page_is_survived)
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(file_size(data), size);
 	CHECK_INT(mi_txn_begin(st, false, &t), 0);
-	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), 0);
+	CHECK_INT(mi_get(t, MI_DB_TERMS, "big.c", 5, &v, &vl), 0);
 	CHECK_INT(((const char *)v)[vl - 1], 'x');
 	mi_txn_abort(t);
 	mi_store_close(st);
@@ -144,7 +144,7 @@ TEST(fresh_store_is_published_by_rename)
 	/* The reader follows the new file at its next transaction. */
 	CHECK_INT(mi_txn_begin(reader, false, &t), 0);
 	CHECK_INT(mi_get(t, MI_DB_SRC, "new.c", 5, &v, &vl), 0);
-	CHECK_INT(mi_get(t, MI_DB_REFS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_get(t, MI_DB_TERMS, "big.c", 5, &v, &vl), MI_ERR_NOTFOUND);
 	mi_txn_abort(t);
 	/* A writer of the replaced file is told, not let to write into it. */
 	CHECK_INT(mi_txn_begin(writer, true, &t), MI_ERR_STALE);
@@ -277,6 +277,28 @@ static void dump_index(const char *idx, mi_buf *out)
 		CHECK_INT(mi_cursor_open(t, db, &c), 0);
 		for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
 		     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+			if (db == MI_DB_NAMES || db == MI_DB_REFS) {
+				/* Blocks end where the order of writes put them:
+				 * every definition and reference, not the blocks,
+				 * must match. */
+				mi_byname it;
+				const char *p;
+				size_t pl;
+				uint32_t idx;
+				mi_ref r;
+				mi_byname_entry(t, db == MI_DB_REFS, k, kl, v, vl, &it);
+				if (db == MI_DB_NAMES)
+					while (!mi_names_next(&it, &p, &pl, &idx))
+						mi_buf_addf(out, "%s %.*s %u %u %u\n", it.name, (int)pl,
+							    p, idx, it.kind, it.vis);
+				else
+					while (!mi_refs_next(&it, &p, &pl, &r))
+						mi_buf_addf(out, "%s %.*s %u %d %u %u\n", it.name, (int)pl,
+							    p, r.line, r.caller_idx, r.line_byte, r.kind);
+				CHECK(!it.damaged);
+				mi_byname_close(&it);
+				continue;
+			}
 			mi_buf_addf(out, "%zu %zu ", kl, vl);
 			mi_buf_add(out, k, kl);
 			mi_file_rec f;
@@ -335,6 +357,123 @@ TEST(fresh_build_equals_update)
 	free(b);
 }
 
+/* Every definition and reference the names and refs databases hold, by
+ * name and path. */
+static void dump_names(const char *idx, mi_buf *out)
+{
+	mi_store *st;
+	mi_txn *t;
+	mi_cursor *c;
+	const void *k, *v;
+	size_t kl, vl;
+	CHECK_INT(mi_store_open(idx, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	for (int refs = 0; refs < 2; refs++) {
+		CHECK_INT(mi_cursor_open(t, refs ? MI_DB_REFS : MI_DB_NAMES, &c), 0);
+		for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+		     rc = mi_cursor_next(c, &k, &kl, &v, &vl)) {
+			mi_byname it;
+			const char *p;
+			size_t pl;
+			uint32_t i;
+			mi_ref r;
+			mi_byname_entry(t, refs, k, kl, v, vl, &it);
+			if (!refs)
+				while (!mi_names_next(&it, &p, &pl, &i))
+					mi_buf_addf(out, "%s %.*s %u %u\n", it.name, (int)pl, p, i,
+						    it.kind);
+			else
+				while (!mi_refs_next(&it, &p, &pl, &r))
+					mi_buf_addf(out, "ref %s %.*s %u %d\n", it.name, (int)pl, p,
+						    r.line, r.caller_idx);
+			CHECK(!it.damaged);
+			mi_byname_close(&it);
+		}
+		mi_cursor_close(c);
+	}
+	mi_txn_abort(t);
+	mi_store_close(st);
+}
+
+static void write_file(const char *dir, const char *rel, const char *fmt, int n, int a)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	for (int j = 0; j < n; j++)
+		fprintf(f, fmt, a, j, j);
+	fclose(f);
+}
+
+/* Names are kept in blocks of many names: updates that add, edit and
+ * delete files (splitting blocks, emptying them, changing their last
+ * name) leave every definition a fresh build of the same tree has, and
+ * lookups by name and by file find them. */
+TEST(names_blocks_after_updates_equal_a_fresh_build)
+{
+	char *a = tmpdir(), ia[300], rel[64];
+	mi_build_opts o = {.jobs = 2, .repo = a};
+	mi_build_stats bs;
+	mi_buf err = {0}, inc = {0}, fresh = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	write_repo(a, 60);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	mi_build_stats_release(&bs);
+	for (int i = 0; i < 60; i += 3) { /* delete a third, edit a third */
+		snprintf(rel, sizeof rel, "src/%sf%02d.%s", i % 3 ? "" : "sub/", i,
+			 i % 4 == 1 ? "py" : i % 4 == 2 ? "md" : "c");
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", a, rel);
+		CHECK_INT(unlink(path), 0);
+		snprintf(rel, sizeof rel, "src/f%02d.c", i + 1);
+		if ((i + 1) % 4 != 1 && (i + 1) % 4 != 2)
+			write_file(a, rel, "int gn_%d_%d(void) { return %d; }\n", 40, i + 1);
+	}
+	for (int i = 0; i < 12; i++) { /* new files, some names shared */
+		snprintf(rel, sizeof rel, "src/new%02d.c", i);
+		write_file(a, rel, "int fn_5_%d_%d(void) { return helper(1); }\nint helper(void);\n",
+			   25, i % 3);
+	}
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(!bs.fresh);
+	mi_build_stats_release(&bs);
+	dump_names(ia, &inc);
+	{
+		mi_store *st;
+		mi_txn *t;
+		CHECK_INT(mi_store_open(ia, MI_STORE_RDONLY, &st), 0);
+		CHECK_INT(mi_txn_begin(st, false, &t), 0);
+		CHECK(mi_names_in(t, "gn_4_39", "src/f04.c", 9));
+		CHECK(!mi_names_in(t, "fn_4_3", "src/f04.c", 9));
+		CHECK(!mi_names_in(t, "fn_0_3", "src/sub/f00.c", 13));
+		CHECK(mi_names_in(t, "fn_5_0_24", "src/new00.c", 11));
+		CHECK(mi_names_in(t, "fn_5_0_24", "src/new09.c", 11));
+		CHECK(!mi_names_in(t, "fn_5_0_24", "src/new01.c", 11));
+		mi_txn_abort(t);
+		mi_store_close(st);
+	}
+	o.force = true;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	mi_build_stats_release(&bs);
+	dump_names(ia, &fresh);
+	CHECK(inc.len > 20000);
+	CHECK_CONTAINS(mi_buf_str(&inc), "helper src/new11.c");
+	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper src/new11.c 25");
+	CHECK(!strstr(mi_buf_str(&inc), "ref helper_0 src/sub/f00.c"));
+	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper_0 src/f08.c");
+	CHECK(!strstr(mi_buf_str(&inc), "fn_0_3 "));
+	CHECK_STR(mi_buf_str(&inc), mi_buf_str(&fresh));
+	mi_buf_release(&inc);
+	mi_buf_release(&fresh);
+	mi_buf_release(&err);
+	rm_rf(a);
+	free(a);
+}
+
 /* Sources are stored compressed with a checksum: they read back the same,
  * and a flipped byte in a stored one is refused, not served. */
 TEST(packed_values)
@@ -349,7 +488,8 @@ TEST(packed_values)
 	for (int i = 0; i < 60; i++)
 		mi_buf_addf(&src, "int f%d(void) { return %d; }\n", i, i * 7);
 	CHECK(src.len <= MI_SRC_FRAME);
-	CHECK(mi_db_packed(MI_DB_SRC) && !mi_db_packed(MI_DB_NAMES));
+	CHECK(mi_db_packed(MI_DB_SRC) && mi_db_packed(MI_DB_NAMES) && mi_db_packed(MI_DB_REFS) &&
+	      !mi_db_packed(MI_DB_TERMS));
 	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
 	CHECK_INT(mi_value_pack(st, MI_DB_SRC, src.buf, src.len, &stored), 0);
 	CHECK(stored.len < src.len / 3 && stored.buf[0] == MI_VAL_ZSTD);
@@ -404,6 +544,103 @@ static void check_span(mi_txn *t, const mi_buf *src, size_t off, size_t want)
 	if (n < need || (off < src->len && n > src->len - off) ||
 	    (need && memcmp(b, src->buf + off, n)))
 		TEST_FAIL_("span %zu+%zu: %zu bytes that differ from the source", off, want, n);
+}
+
+/* Source i of framed_source_tails: lines of varied words, i * 700 + 2500
+ * bytes, which packs to a value of about a third of that. */
+static void tail_source(int i, mi_buf *out)
+{
+	uint32_t x = 77u + (uint32_t)i;
+	mi_buf_reset(out);
+	while (out->len < (size_t)i * 700 + 2500) {
+		x = x * 1103515245u + 12345u;
+		mi_buf_addf(out, "static int f%u_%d(int v) { return v * %u + g%u(v); }\n",
+			    (x >> 8) % 5000, i, (x >> 4) % 97, (x >> 12) % 300);
+	}
+}
+
+/* The last frames of a source whose value would end in a half-empty
+ * overflow page are kept in a tail entry: every source reads back whole
+ * and by spans, an update to a source without a tail removes the old one,
+ * a deletion removes both, and cursors see one entry per source. */
+TEST(framed_source_tails)
+{
+	char *dir = tmpdir(), path[32];
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	const char *b;
+	size_t vl, n, total;
+	mi_buf src = {0};
+	enum { NSRC = 40 };
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	for (int i = 0; i < NSRC; i++) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), src.buf, src.len), 0);
+	}
+	CHECK_INT(mi_txn_commit(t), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	uint64_t entries = mi_db_count(t, MI_DB_SRC);
+	CHECK(entries > NSRC + 5); /* tails kept apart */
+	for (int i = 0; i < NSRC; i++) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_get(t, MI_DB_SRC, path, strlen(path), &v, &vl), 0);
+		CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+		for (size_t off = 0; off < src.len; off += MI_SRC_FRAME / 2 + 7) {
+			CHECK_INT(mi_src_span(t, path, strlen(path), off, 300, &b, &n, &total), 0);
+			CHECK(total == src.len && n >= (src.len - off < 300 ? src.len - off : 300) &&
+			      !memcmp(b, src.buf + off, n < 300 ? n : 300));
+		}
+		char *buf = calloc(1, src.len);
+		size_t gf, gt;
+		CHECK_INT(mi_src_fill(t, path, strlen(path), src.len - 10, src.len, buf, src.len,
+				      &gf, &gt), 0);
+		CHECK(gt == src.len && !memcmp(buf + gf, src.buf + gf, gt - gf));
+		free(buf);
+	}
+	mi_cursor *c;
+	const void *k;
+	size_t kl, seen = 0;
+	CHECK_INT(mi_cursor_open(t, MI_DB_SRC, &c), 0);
+	for (int rc = mi_cursor_seek(c, NULL, 0, &k, &kl, &v, &vl); !rc;
+	     rc = mi_cursor_next(c, &k, &kl, &v, &vl), seen++) {
+		snprintf(path, sizeof path, "s/%02zu.c", seen);
+		CHECK(kl == strlen(path) && !memcmp(k, path, kl));
+		tail_source((int)seen, &src);
+		CHECK(vl == src.len && !memcmp(v, src.buf, vl));
+	}
+	CHECK_INT(seen, NSRC);
+	mi_cursor_close(c);
+	mi_txn_abort(t);
+	/* Smaller sources in place (no tail), then half deleted. */
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	for (int i = 0; i < NSRC; i++) {
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), "int x;\n", 7), 0);
+	}
+	CHECK_INT(mi_db_count(t, MI_DB_SRC), NSRC);
+	for (int i = 0; i < NSRC; i += 2) {
+		tail_source(i, &src);
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_put(t, MI_DB_SRC, path, strlen(path), src.buf, src.len), 0);
+	}
+	CHECK(mi_db_count(t, MI_DB_SRC) > NSRC + 2);
+	for (int i = 0; i < NSRC; i += 2) {
+		snprintf(path, sizeof path, "s/%02d.c", i);
+		CHECK_INT(mi_del(t, MI_DB_SRC, path, strlen(path)), 0);
+	}
+	CHECK_INT(mi_db_count(t, MI_DB_SRC), NSRC / 2);
+	CHECK_INT(mi_get(t, MI_DB_SRC, "s/01.c", 6, &v, &vl), 0);
+	CHECK(vl == 7 && !memcmp(v, "int x;\n", 7));
+	CHECK_INT(mi_get(t, MI_DB_SRC, "s/02.c", 6, &v, &vl), MI_ERR_NOTFOUND);
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	mi_buf_release(&src);
+	rm_rf(dir);
+	free(dir);
 }
 
 /* A source over MI_SRC_FRAME bytes is stored in frames: it reads back
@@ -562,8 +799,10 @@ int main(void)
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
+	RUN(names_blocks_after_updates_equal_a_fresh_build);
 	RUN(packed_values);
 	RUN(framed_sources);
+	RUN(framed_source_tails);
 	RUN(file_references);
 	return test_done();
 }
