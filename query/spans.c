@@ -149,17 +149,14 @@ int mi_query_symbols(mi_query *q, const char *needle, size_t limit,
 		mi_byname_entry(t, false, kp, kl, vp, vl, &it);
 		it.nopath = true;
 		while (!mi_names_next(&it, &path, &pl, &idx)) {
-			size_t better = 0;
-			const void *fp;
-			size_t fl;
-			uint8_t fk[4];
+			size_t better = 0, fl;
+			const char *fp;
 			r = name_rank(it.name, it.nl, needle, ql);
 			if (r == 3)
 				continue;
 			for (int k = 0; k <= r; k++)
 				better += b[k].n;
-			mi_be32(fk, it.fid);
-			if (better >= limit || mi_get(t, MI_DB_FILEIDS, fk, 4, &fp, &fl))
+			if (better >= limit || mi_q_fid_path(t, it.fid, &fp, &fl))
 				continue;
 			b[r].keys[b[r].n] = mi_xstrndup(fp, fl);
 			b[r].idx[b[r].n++] = idx;
