@@ -296,6 +296,9 @@ int mi_mp_get_int(const void *data, size_t len, int64_t *v);
 int mi_mp_get_str(const void *data, size_t len, const char **s, size_t *n);
 /* f->diags is malloc'd; free with mi_file_rec_release. */
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f);
+/* The record without its diagnostics: f->diags stays NULL, f->ndiags counts
+ * them (for scans of every file, which need no messages). */
+int mi_file_decode_head(const void *data, size_t len, mi_file_rec *f);
 void mi_file_rec_release(mi_file_rec *f);
 
 /* ---- storage (LMDB) ------------------------------------------------------------- */

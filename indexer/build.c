@@ -23,6 +23,7 @@ typedef struct job {
 	uint8_t hash[16];      /* xxh3-128 */
 	uint32_t file_id;      /* id to store under */
 	bool existed;          /* the path was in the index before */
+	const struct old_rec *old; /* its record then, when it existed */
 	int err;               /* parse error, 0 if fine */
 	mi_parsed parsed;      /* result */
 	mi_out outline;        /* its stored outline's text */
@@ -304,6 +305,7 @@ typedef struct old_rec {
 	uint64_t size;        /* stored size */
 	int64_t mtime;        /* stored mtime, ns */
 	uint32_t file_id;     /* stored id */
+	uint32_t nsyms, nrefs, ndiags; /* its counts, for the index's totals */
 	bool seen;            /* still in the tree */
 } old_rec;
 
@@ -339,7 +341,7 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		mi_file_rec f;
-		if (mi_file_decode(vp, vl, &f))
+		if (mi_file_decode_head(vp, vl, &f))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -351,10 +353,12 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 		e->r.size = f.size;
 		e->r.mtime = force ? -1 : f.mtime;
 		e->r.file_id = f.file_id;
+		e->r.nsyms = f.nsyms;
+		e->r.nrefs = f.nrefs;
+		e->r.ndiags = f.ndiags;
 		e->r.seen = false;
 		if (f.file_id >= *next_id)
 			*next_id = f.file_id + 1;
-		mi_file_rec_release(&f);
 	}
 	mi_cursor_close(cur);
 	mi_txn_abort(t);
@@ -381,6 +385,60 @@ static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
 	    (rc = mi_meta_put_int(t, "chunks", (int64_t)bs->chunks)));
 	free(head);
 	return rc;
+}
+
+/* The index's symbols, references and diagnostics: the stored totals moved
+ * by what this update took out and put in (a scan of every file record
+ * when there are none to move). */
+static int index_totals(mi_txn *t, const job *jobs, size_t nj, const old_entry *old,
+			size_t nold, bool clear, mi_build_stats *bs)
+{
+	int64_t sy, rf, dg;
+	if (!clear && !mi_meta_get_int(t, "symbols", &sy) && !mi_meta_get_int(t, "refs", &rf) &&
+	    !mi_meta_get_int(t, "diags", &dg)) {
+		for (size_t i = 0; i < nold; i++) {
+			if (old[i].r.seen)
+				continue;
+			sy -= old[i].r.nsyms;
+			rf -= old[i].r.nrefs;
+			dg -= old[i].r.ndiags;
+		}
+		for (size_t i = 0; i < nj; i++) {
+			const job *j = &jobs[i];
+			if (j->old) {
+				sy -= j->old->nsyms;
+				rf -= j->old->nrefs;
+				dg -= j->old->ndiags;
+			}
+			sy += (int64_t)j->parsed.nsyms;
+			rf += (int64_t)j->parsed.nrefs;
+			dg += (int64_t)j->parsed.ndiags;
+		}
+		if (sy >= 0 && rf >= 0 && dg >= 0) {
+			bs->symbols = (size_t)sy;
+			bs->refs = (size_t)rf;
+			bs->diags = (size_t)dg;
+			return 0;
+		}
+	}
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	int rc = mi_cursor_open(t, MI_DB_FILES, &cur);
+	if (rc)
+		return rc;
+	bs->symbols = bs->refs = bs->diags = 0;
+	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		mi_file_rec f;
+		if (!mi_file_decode_head(vp, vl, &f)) {
+			bs->diags += f.ndiags;
+			bs->symbols += f.nsyms;
+			bs->refs += f.nrefs;
+		}
+	}
+	mi_cursor_close(cur);
+	return 0;
 }
 
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
@@ -430,29 +488,9 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	if ((rc = mi_search_finish(t, &nchunks)))
 		goto fail;
 	bs->files = mi_db_count(t, MI_DB_FILES);
-	bs->symbols = bs->refs = 0;
 	bs->chunks = nchunks;
-	size_t ndiags = 0;
-	{
-		mi_cursor *cur;
-		const void *kp, *vp;
-		size_t kl, vl;
-		if ((rc = mi_cursor_open(t, MI_DB_FILES, &cur)))
-			goto fail;
-		int r2;
-		for (r2 = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !r2;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			mi_file_rec f;
-			if (!mi_file_decode(vp, vl, &f)) {
-				ndiags += f.ndiags;
-				bs->symbols += f.nsyms;
-				bs->refs += f.nrefs;
-				mi_file_rec_release(&f);
-			}
-		}
-		mi_cursor_close(cur);
-	}
-	bs->diags = ndiags;
+	if ((rc = index_totals(t, jobs, nj, old, nold, clear, bs)))
+		goto fail;
 	if ((rc = put_meta(t, bs, root)))
 		goto fail;
 	return mi_txn_commit(t);
@@ -786,6 +824,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->len = len;
 		memcpy(j->hash, h, 16);
 		j->existed = e != NULL;
+		j->old = e ? &e->r : NULL;
 		j->file_id = e ? e->r.file_id : next_id++;
 	}
 

@@ -79,7 +79,7 @@ static bool is_virtualenv(const char *abs, const char *name)
 	return false;
 }
 
-static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
+static void add_entry(mi_walk *w, const char *rel, const struct stat *st, int lang)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 1024;
@@ -89,7 +89,7 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 	f->path = mi_xstrdup(rel);
 	f->size = (uint64_t)st->st_size;
 	f->mtime_ns = (int64_t)MI_ST_MTIM(st).tv_sec * 1000000000ll + MI_ST_MTIM(st).tv_nsec;
-	f->lang = mi_lang_detect(rel);
+	f->lang = lang;
 }
 
 /* true if the absolute path real stays inside root (a prefix dir). */
@@ -208,7 +208,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
 			continue;
 		}
-		if (mi_lang_detect(crel) == MI_LANG_NONE) {
+		int lang = mi_lang_detect(crel);
+		if (lang == MI_LANG_NONE) {
 			mi_walk_skip_add(w, MI_SKIP_UNKNOWN, crel, false);
 			continue;
 		}
@@ -216,7 +217,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_TOOBIG, crel, false);
 			continue;
 		}
-		add_entry(w, crel, &st);
+		add_entry(w, crel, &st, lang);
 	}
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
