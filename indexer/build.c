@@ -441,6 +441,13 @@ static int index_totals(mi_txn *t, const job *jobs, size_t nj, const old_entry *
 	return 0;
 }
 
+/* Threads to walk and parse with: --jobs, else one per core (1-64). */
+static int build_threads(const mi_build_opts *o)
+{
+	int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : n;
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_build_stats *bs, const char *root,
@@ -741,6 +748,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
+	w.threads = build_threads(o);
 	mi_walk_run(&w);
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
 	if (o->details) {
@@ -836,11 +844,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	p.ready = mi_xcalloc(nj ? nj : 1, sizeof(*p.ready));
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (nth < 1)
-		nth = 1;
-	if (nth > 64)
-		nth = 64;
+	int nth = build_threads(o);
 	if ((size_t)nth > nj)
 		nth = nj ? (int)nj : 1;
 	pthread_t th[64];
@@ -938,6 +942,7 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
+	w.threads = build_threads(o);
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;
