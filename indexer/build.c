@@ -123,37 +123,21 @@ static void key2(mi_buf *k, const char *a, const char *b)
 	}
 }
 
-/* A database of a write transaction, for the entries mi_byname_put_* give. */
+/* A database of a write transaction, for the entries mi_syms_put gives. */
 typedef struct db_txn {
 	mi_txn *t;
 	int db;
 } db_txn;
 
-/* A references entry also moves its name's count (when one is kept). */
-static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
-{
-	const db_txn *d = ctx;
-	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
-			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, -1)
-			 : mi_del(d->t, d->db, k, kl);
-	if (!rc && d->db == MI_DB_REFS)
-		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, -1);
-	return rc == MI_ERR_NOTFOUND ? 0 : rc;
-}
-
 static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
-			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, +1)
-			 : mi_put(d->t, d->db, k, kl, v, vl);
-	if (!rc && d->db == MI_DB_REFS)
-		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, +1);
-	return rc;
+	return mi_put(d->t, d->db, k, kl, v, vl);
 }
 
-/* Removes every record of path (whose file id is id) from the index. */
-static int delete_file(mi_txn *t, const char *path, uint32_t id)
+/* Removes every record of path (whose file id is id) from the index; its
+ * names and references entries go into nb, to be applied. */
+static int delete_file(mi_txn *t, const char *path, uint32_t id, mi_byname_batch *nb)
 {
 	int rc = 0;
 	mi_buf k = {0}, k2 = {0};
@@ -190,9 +174,9 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	}
 	if (rc != MI_ERR_NOTFOUND && rc != MI_ERR_CORRUPT)
 		goto out;
-	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
-	if ((rc = mi_byname_put_names(&tmp, id, path, del_entry, &dn)) ||
-	    (rc = mi_byname_put_refs(&tmp, id, del_entry, &dr)))
+	mi_byname_op dn = {nb, MI_DB_NAMES, -1}, dr = {nb, MI_DB_REFS, -1};
+	if ((rc = mi_byname_put_names(&tmp, id, path, mi_byname_batch_add, &dn)) ||
+	    (rc = mi_byname_put_refs(&tmp, id, mi_byname_batch_add, &dr)))
 		goto out;
 	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
 	    (rc = mi_del(t, MI_DB_FREFS, path, strlen(path))) ||
@@ -213,16 +197,18 @@ out:
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
-static int put_file(mi_txn *t, job *j)
+/* Puts job j's records in; its names and references entries go into nb. */
+static int put_file(mi_txn *t, job *j, mi_byname_batch *nb)
 {
 	int rc;
 	const char *path = j->wf->path;
 	mi_parsed *p = &j->parsed;
 	mi_buf k = {0}, v = {0};
-	db_txn ds = {t, MI_DB_SYMS}, dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
+	db_txn ds = {t, MI_DB_SYMS};
+	mi_byname_op dn = {nb, MI_DB_NAMES, +1}, dr = {nb, MI_DB_REFS, +1};
 	if ((rc = mi_syms_put(p, path, strlen(path), put_entry, &ds)) ||
-	    (rc = mi_byname_put_names(p, j->file_id, path, put_entry, &dn)) ||
-	    (rc = mi_byname_put_refs(p, j->file_id, put_entry, &dr)))
+	    (rc = mi_byname_put_names(p, j->file_id, path, mi_byname_batch_add, &dn)) ||
+	    (rc = mi_byname_put_refs(p, j->file_id, mi_byname_batch_add, &dr)))
 		goto out;
 	mi_buf_reset(&v);
 	for (size_t i = 0; i < p->nrefs; i++)
@@ -457,21 +443,26 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	int rc = mi_txn_begin(st, true, &t);
 	if (rc)
 		return rc;
-	/* Deleted files, then changed ones (old records out first). */
+	/* Deleted files, then changed ones (old records out first).  A
+	 * changed file's names and references go out and in as one batch: an
+	 * entry that comes back as it was is not written at all. */
+	mi_byname_batch nb = {0};
 	for (size_t i = 0; i < nold && !clear; i++) {
 		if (old[i].r.seen)
 			continue;
-		if ((rc = delete_file(t, old[i].path, old[i].r.file_id)))
+		if ((rc = delete_file(t, old[i].path, old[i].r.file_id, &nb)) ||
+		    (rc = mi_byname_batch_apply(t, &nb)))
 			goto fail;
 	}
 	for (size_t i = 0; i < nj; i++) {
 		wait_ready(pl, i);
 		if (jobs[i].existed && !clear &&
-		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id)))
+		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id, &nb)))
 			goto fail;
-		if ((rc = put_file(t, &jobs[i])))
+		if ((rc = put_file(t, &jobs[i], &nb)) || (rc = mi_byname_batch_apply(t, &nb)))
 			goto fail;
 	}
+	mi_byname_batch_release(&nb);
 	/* Same content, new mtime: refresh the record so the next build can
 	 * skip hashing. */
 	for (size_t i = 0; i < ntouched && !clear; i++) {
@@ -502,6 +493,7 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		goto fail;
 	return mi_txn_commit(t);
 fail:
+	mi_byname_batch_release(&nb);
 	mi_txn_abort(t);
 	return rc;
 }
