@@ -353,6 +353,22 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	return 0;
 }
 
+/* load_old on a thread of its own, beside the walk. */
+typedef struct old_load {
+	mi_store *st;
+	old_entry *old;
+	size_t nold;
+	uint32_t next_id;
+	int rc;
+} old_load;
+
+static void *old_load_run(void *arg)
+{
+	old_load *l = arg;
+	l->rc = load_old(l->st, &l->old, &l->nold, &l->next_id, false);
+	return NULL;
+}
+
 /* The build's metadata and statistics (meta db). */
 static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
 {
@@ -741,7 +757,18 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
 	w.threads = build_threads(o);
+	/* An update reads the index's file records while the tree is walked. */
+	old_load ol = {.st = st, .next_id = 1};
+	pthread_t olt;
+	bool ol_thread = !fresh && !pthread_create(&olt, NULL, old_load_run, &ol);
 	mi_walk_run(&w);
+	if (ol_thread)
+		pthread_join(olt, NULL);
+	else if (!fresh)
+		old_load_run(&ol);
+	old = ol.old;
+	nold = ol.nold;
+	next_id = ol.next_id;
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
 	if (o->details) {
 		for (size_t i = 0; i < w.nskips; i++)
@@ -764,7 +791,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			write_failed(err, st, idx, rc, true);
 		goto out;
 	}
-	if ((rc = load_old(st, &old, &nold, &next_id, false))) {
+	if ((rc = ol.rc)) {
 		if (rc == MI_ERR_DAMAGED)
 			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
 				    "%s (or copy the artifact again)", idx, o->repo);
