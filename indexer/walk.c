@@ -369,12 +369,17 @@ static void wk_join(mi_walk *w, wk_unit *u)
 	for (size_t k = 0; k <= u->nkids; k++) {
 		size_t fe = k < u->nkids ? u->kids[k].nfiles : u->out.n;
 		size_t se = k < u->nkids ? u->kids[k].nskips : u->out.nskips;
-		wk_grow((void **)&w->files, &w->cap, w->n + (fe - fi), sizeof(*w->files));
-		memcpy(w->files + w->n, u->out.files + fi, (fe - fi) * sizeof(*w->files));
-		w->n += fe - fi;
-		wk_grow((void **)&w->skips, &w->capskips, w->nskips + (se - si), sizeof(*w->skips));
-		memcpy(w->skips + w->nskips, u->out.skips + si, (se - si) * sizeof(*w->skips));
-		w->nskips += se - si;
+		if (fe > fi) {
+			wk_grow((void **)&w->files, &w->cap, w->n + (fe - fi), sizeof(*w->files));
+			memcpy(w->files + w->n, u->out.files + fi, (fe - fi) * sizeof(*w->files));
+			w->n += fe - fi;
+		}
+		if (se > si) {
+			wk_grow((void **)&w->skips, &w->capskips, w->nskips + (se - si),
+				sizeof(*w->skips));
+			memcpy(w->skips + w->nskips, u->out.skips + si, (se - si) * sizeof(*w->skips));
+			w->nskips += se - si;
+		}
 		fi = fe;
 		si = se;
 		if (k < u->nkids)
