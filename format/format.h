@@ -455,6 +455,8 @@ bool mi_pack_has_magic(const uint8_t in[MI_PACK_TRAILER]);
  * mi_txn_abort free the handle.
  */
 int mi_txn_begin(mi_store *st, bool write, mi_txn **out);
+/* Do two read transactions see the same snapshot of the same file? */
+bool mi_txn_same(const mi_txn *a, const mi_txn *b);
 int mi_txn_commit(mi_txn *t);
 void mi_txn_abort(mi_txn *t);
 

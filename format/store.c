@@ -1541,6 +1541,11 @@ int mi_txn_begin(mi_store *st, bool write, mi_txn **out)
 	return 0;
 }
 
+bool mi_txn_same(const mi_txn *a, const mi_txn *b)
+{
+	return a->e == b->e && mdb_txn_id(a->txn) == mdb_txn_id(b->txn);
+}
+
 int mi_txn_commit(mi_txn *t)
 {
 	int rc;

@@ -521,6 +521,95 @@ TEST(reference_totals_of_a_common_name)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* A page of references over many files (two threads read their callers
+ * and lines, each a share of the files): every reference in order, with
+ * its own caller, line and text, on the first page and on one further on,
+ * and the same as the pages of one reference each. */
+TEST(references_page_over_many_files)
+{
+	char repo[] = "/tmp/mcpidx-rp-XXXXXX", out[64], path[160];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	enum { NF = 30 };
+	for (int i = 0; i < NF; i++) {
+		snprintf(path, sizeof(path), "%s/f%02d.c", repo, i);
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		fprintf(f, "int target(int);\n");
+		for (int k = 0; k < i % 3; k++)
+			fprintf(f, "/* padding %d */\n", k);
+		fprintf(f, "int caller_%d(int a)\n{\n\treturn target(a + %d);\n}\n", i, i);
+		if (i % 4 == 0)
+			fprintf(f, "int second_%d(void)\n{\n\treturn target(%d) + target(%d);\n}\n", i,
+				i, -i);
+		CHECK_INT(fclose(f), 0);
+	}
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, want = {0};
+	mi_query *fq = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		/* what each reference must say, in file order */
+		size_t nrefs = 0;
+		for (int i = 0; i < NF; i++) {
+			int line = 4 + i % 3;
+			mi_buf_addf(&want, "{\"path\":\"f%02d.c\",\"line\":%d,\"caller\":\"caller_%d\","
+				    "\"kind\":\"call\",\"text\":\"return target(a + %d);\"}", i, line, i, i);
+			nrefs++;
+			for (int twice = 0; twice < 2 && i % 4 == 0; twice++) { /* two on a line */
+				mi_buf_addf(&want, "{\"path\":\"f%02d.c\",\"line\":%d,\"caller\":"
+					    "\"second_%d\",\"kind\":\"call\",\"text\":\"return target(%d) + "
+					    "target(%d);\"}", i, line + 4, i, i, -i);
+				nrefs++;
+			}
+		}
+		mi_out page = {0}, one = {0};
+		CHECK_INT(mi_query_references(fq, "target", "calls", 100, &page), 0);
+		const char *j = mi_buf_str(&page.json);
+		/* the wanted items, joined by commas, are the page's list */
+		mi_buf list = {0};
+		for (const char *p = mi_buf_str(&want); *p; p++) {
+			if (p != want.buf && p[0] == '{' && p[-1] == '}')
+				mi_buf_addc(&list, ',');
+			mi_buf_addc(&list, *p);
+		}
+		CHECK_CONTAINS(j, mi_buf_str(&list));
+		char tot[32];
+		snprintf(tot, sizeof(tot), "\"total\":%zu}", nrefs);
+		CHECK_CONTAINS(j, tot);
+		/* a page further on is the same items as the whole list there */
+		mi_out mid = {0};
+		CHECK_INT(mi_query_references_page(fq, "target", "calls", 9, 12, &mid), 0);
+		for (size_t k = 9; k < 21; k++) {
+			CHECK_INT(mi_query_references_page(fq, "target", "calls", k, 1, &one), 0);
+			const char *a = strchr(mi_buf_str(&one.json), '[');
+			const char *b = a ? strchr(a, ']') : NULL;
+			CHECK(a && b);
+			if (a && b) {
+				char *item = mi_xstrndup(a + 1, (size_t)(b - a - 1));
+				CHECK_CONTAINS(mi_buf_str(&mid.json), item);
+				CHECK_CONTAINS(j, item);
+				free(item);
+			}
+		}
+		mi_out_release(&mid);
+		mi_out_release(&one);
+		mi_out_release(&page);
+		mi_buf_release(&list);
+		mi_query_close(fq);
+	}
+	mi_buf_release(&want);
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* Writes repo/rel (directories made) holding one definition of helper. */
 static void write_helper(const char *repo, const char *rel, bool priv)
 {
@@ -613,6 +702,7 @@ int main(void)
 	RUN(build_over_other_format_versions);
 	RUN(references_in_a_framed_source);
 	RUN(reference_totals_of_a_common_name);
+	RUN(references_page_over_many_files);
 	RUN(definitions_rank_tests_and_examples_last);
 	mi_query_close(q);
 	mi_buf_release(&err);
