@@ -1541,11 +1541,6 @@ int mi_txn_begin(mi_store *st, bool write, mi_txn **out)
 	return 0;
 }
 
-bool mi_txn_same(const mi_txn *a, const mi_txn *b)
-{
-	return a->e == b->e && mdb_txn_id(a->txn) == mdb_txn_id(b->txn);
-}
-
 int mi_txn_commit(mi_txn *t)
 {
 	int rc;
@@ -1561,6 +1556,12 @@ int mi_txn_commit(mi_txn *t)
 	txn_bufs_free(t);
 	free(t);
 	return rc;
+}
+
+bool mi_txn_same(mi_txn *a, mi_txn *b)
+{
+	return a && b && !a->write && !b->write && a->e == b->e &&
+	       mdb_txn_id(a->txn) == mdb_txn_id(b->txn);
 }
 
 void mi_txn_abort(mi_txn *t)

@@ -774,7 +774,7 @@ typedef struct ref_item {
 typedef struct ref_resolver {
 	mi_query *q;
 	mi_txn *t;              /* the page's transaction; NULL: open one like it */
-	const mi_txn *page;     /* the page's, to compare snapshots with */
+	mi_txn *page;           /* the page's, to compare snapshots with */
 	ref_item *items;
 	size_t n;
 	const char *paths;
