@@ -482,7 +482,7 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  * the whole file.  MI_ERR_NOTFOUND, MI_ERR_DAMAGED.
  */
 #define MI_VAL_FRAMES 2
-#define MI_SRC_FRAME 2048
+#define MI_SRC_FRAME 2560
 int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 		const char **bytes, size_t *n, size_t *total);
 /* Unpacks the frames of path's source (of len bytes) that hold [from, to)
