@@ -292,6 +292,36 @@ TEST(doc_only_match)
 	mi_query_close(q);
 }
 
+/* A chunk owns its whole doc comment, however many lines it runs over (Go's
+ * net.Dial has one comment per line, over a hundred of them); a comment a
+ * blank line above is not its own. */
+TEST(chunk_owns_a_long_doc_comment)
+{
+	mi_buf b = { 0 };
+	mi_parsed p;
+	uint32_t doc_at, other_end;
+
+	mi_buf_adds(&b, "package net\n\n// Unrelated comment.\n\n");
+	other_end = (uint32_t)b.len;
+	doc_at = (uint32_t)b.len;
+	mi_buf_adds(&b, "// Dial connects to the address on the named network.\n");
+	for (int i = 0; i < 120; i++)
+		mi_buf_addf(&b, "// line %d of the doc comment.\n", i);
+	mi_buf_adds(&b, "func Dial(network, address string) (Conn, error) {\n\treturn nil, nil\n}\n");
+	mi_parsed_init(&p);
+	CHECK(mi_parse_source(MI_LANG_GO, b.buf, b.len, &p) == 0);
+	for (size_t i = 0; i < p.nsyms; i++) {
+		const mi_symbol *s = &p.syms[i];
+		if (strcmp(s->name, "Dial"))
+			continue;
+		CHECK(s->doc && !strncmp(s->doc, "Dial connects", 13));
+		CHECK_INT(mi_search_doc_start(b.buf, s->start_byte), doc_at);
+		CHECK(doc_at >= other_end);
+	}
+	mi_parsed_release(&p);
+	mi_buf_release(&b);
+}
+
 TEST(path_filter_and_extensions)
 {
 	mi_query *q = open_index("main");
@@ -1311,6 +1341,7 @@ int main(void)
 	RUN(split_identifiers_find_both_spellings);
 	RUN(renamed_identifier_spellings);
 	RUN(doc_only_match);
+	RUN(chunk_owns_a_long_doc_comment);
 	RUN(path_filter_and_extensions);
 	RUN(private_symbols_need_all);
 	RUN(ranking_defaults_match_the_index_weights);

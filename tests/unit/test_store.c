@@ -500,6 +500,18 @@ TEST(names_blocks_after_updates_equal_a_fresh_build)
 		if ((i + 1) % 4 != 1 && (i + 1) % 4 != 2)
 			write_file(a, rel, "int gn_%d_%d(void) { return %d; }\n", 40, i + 1);
 	}
+	static const int grown[] = {11, 20, 23, 32, 35, 44};
+	for (size_t g = 0; g < sizeof grown / sizeof *grown; g++) {
+		/* a line added: most entries come back as they were */
+		int i = grown[g];
+		char path[512];
+		snprintf(path, sizeof path, "%s/src/f%02d.c", a, i);
+		FILE *f = fopen(path, "a");
+		if (f) {
+			fprintf(f, "int extra_%d(void) { return helper(%d); }\n", i, i);
+			fclose(f);
+		}
+	}
 	for (int i = 0; i < 12; i++) { /* new files, some names shared */
 		snprintf(rel, sizeof rel, "src/new%02d.c", i);
 		write_file(a, rel, "int fn_5_%d_%d(void) { return helper(1); }\nint helper(void);\n",
@@ -533,6 +545,7 @@ TEST(names_blocks_after_updates_equal_a_fresh_build)
 	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper src/new11.c 25");
 	CHECK(!strstr(mi_buf_str(&inc), "ref helper_0 src/sub/f00.c"));
 	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper_0 src/f08.c");
+	CHECK_CONTAINS(mi_buf_str(&inc), "extra_11 src/f11.c");
 	CHECK(!strstr(mi_buf_str(&inc), "fn_0_3 "));
 	CHECK_STR(mi_buf_str(&inc), mi_buf_str(&fresh));
 	mi_buf_release(&inc);
