@@ -11,6 +11,8 @@
 #include "../../indexer/indexer.h"
 
 #include <dirent.h>
+#include <lmdb.h>
+#include <zstd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -355,6 +357,72 @@ TEST(fresh_build_equals_update)
 	rm_rf(b);
 	free(a);
 	free(b);
+}
+
+/* The zstd frames of an index's packed values (tag MI_VAL_ZSTD) in database
+ * name, raw from LMDB: how many, and how many name a dictionary. */
+static void count_frames(const char *idx, const char *name, int *frames, int *named)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_cursor *c;
+	MDB_val k, v;
+	*frames = *named = 0;
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 32);
+	CHECK_INT(mdb_env_open(env, idx, MDB_RDONLY, 0644), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, name, 0, &dbi), 0);
+	CHECK_INT(mdb_cursor_open(txn, dbi, &c), 0);
+	for (int rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
+		const uint8_t *p = v.mv_data;
+		if (v.mv_size < 2 || p[0] != MI_VAL_ZSTD)
+			continue;
+		(*frames)++;
+		*named += ZSTD_getDictID_fromFrame(p + 1, v.mv_size - 1) != 0;
+	}
+	mdb_cursor_close(c);
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+}
+
+/* A fresh build of 40 files trains dictionaries; its frames do not name
+ * them (the reader knows the database), and every value reads back as a
+ * build without dictionaries stores it (fresh_build_equals_update). */
+TEST(packed_frames_name_no_dictionary)
+{
+	char *a = tmpdir(), ia[300];
+	mi_build_opts o = {.jobs = 2, .repo = a};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	write_repo(a, 40);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	mi_build_stats_release(&bs);
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	CHECK_INT(mi_store_open(ia, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_META, "zdict.syms", 10, &v, &vl), 0);
+	CHECK(vl > 1024);
+	CHECK_INT(mi_get(t, MI_DB_META, "zdict.chunks", 12, &v, &vl), 0);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	static const char *const dbs[] = {"syms", "chunks", "outlines"};
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
+		int frames, named;
+		count_frames(ia, dbs[i], &frames, &named);
+		if (frames < 10 || named)
+			TEST_FAIL_("%s: %d frames, %d name a dictionary", dbs[i], frames, named);
+	}
+	mi_buf_release(&err);
+	rm_rf(a);
+	free(a);
 }
 
 /* Every definition and reference the names and refs databases hold, by
@@ -812,6 +880,7 @@ int main(void)
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
+	RUN(packed_frames_name_no_dictionary);
 	RUN(names_blocks_after_updates_equal_a_fresh_build);
 	RUN(packed_values);
 	RUN(framed_sources);
