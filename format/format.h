@@ -454,6 +454,9 @@ bool mi_pack_has_magic(const uint8_t in[MI_PACK_TRAILER]);
 int mi_txn_begin(mi_store *st, bool write, mi_txn **out);
 int mi_txn_commit(mi_txn *t);
 void mi_txn_abort(mi_txn *t);
+/* true when read transactions a and b see the same snapshot of the same
+ * index file (what one reads, the other reads too). */
+bool mi_txn_same(mi_txn *a, mi_txn *b);
 
 int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 	   const void **val, size_t *vlen);                 /* MI_ERR_NOTFOUND */

@@ -6,9 +6,12 @@
 #include "query_int.h"
 
 #include <float.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define Q_MAX_TERMS 32          /* distinct query terms kept */
 #define Q_MAX_JOINED 8          /* joined-word terms added to a query */
@@ -841,6 +844,9 @@ typedef struct q_ctx {
 		uint32_t cur[MI_LENS_W];   /* its values */
 	} lens;
 	int err;                   /* MI_ERR_CORRUPT: a file's lengths are bad or missing */
+	uint64_t end;              /* chunks from here on are another pass's (q_wand_split) */
+	size_t split_min;          /* postings of a query worth a second pass (q_wand_split) */
+	_Atomic uint32_t *shared;  /* the k-th score of the passes, as float bits, or NULL */
 } q_ctx;
 
 /* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
@@ -1518,6 +1524,26 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 	return moved;
 }
 
+/* theta = the larger of it and the k-th score another pass has (scores
+ * are >= 0, so their float bits order like the floats), and the same for
+ * the shared one. */
+static void q_theta_sync(q_ctx *qc, float *theta)
+{
+	uint32_t mine, seen = atomic_load_explicit(qc->shared, memory_order_relaxed);
+	float other;
+
+	memcpy(&other, &seen, sizeof(other));
+	if (other > *theta) {
+		*theta = other;
+		return;
+	}
+	memcpy(&mine, theta, sizeof(mine));
+	while (mine > seen &&
+	       !atomic_compare_exchange_weak_explicit(qc->shared, &seen, mine,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
@@ -1528,6 +1554,8 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		float acc = 0;
 		uint64_t pdoc;
 
+		if (qc->shared)
+			q_theta_sync(qc, &theta);
 		/* Only the iterators the last step advanced are out of order. */
 		q_resort(its, nit, moved);
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
@@ -1540,6 +1568,8 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		if (pivot == nit)
 			break;
 		pdoc = its[pivot]->doc;
+		if (pdoc >= qc->end)
+			break;
 		if (its[0]->doc != pdoc) {
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
@@ -1610,6 +1640,139 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		return qc->err;
 	*nhits = nh;
 	return 0;
+}
+
+#ifndef Q_SPLIT_MIN
+#define Q_SPLIT_MIN 100000      /* postings of a query worth a second thread */
+#endif
+#define Q_SPLIT_HEADS 8192      /* block heads looked at for the split point */
+
+/* The second pass of q_wand_split: chunks from its iterators on. */
+typedef struct q_half {
+	q_ctx qc;
+	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	q_it *itp[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	size_t nit, k, nh;
+	q_hit *heap;
+	float theta;
+	int err;
+} q_half;
+
+static void *q_half_main(void *arg)
+{
+	q_half *h = arg;
+
+	h->err = q_wand(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh);
+	return NULL;
+}
+
+/* The first file id of the second half of term it's postings blocks, 0
+ * when it has fewer than two. */
+static uint32_t q_split_fid(mi_txn *t, const q_it *it)
+{
+	uint32_t last[Q_SPLIT_HEADS];
+	size_t n = 0;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_cursor *c;
+
+	if (mi_cursor_open(t, MI_DB_POST, &c))
+		return 0;
+	int rc = mi_cursor_seek(c, it->key, it->tl + 1, &k, &kl, &v, &vl);
+	while (!rc && n < Q_SPLIT_HEADS && kl == it->tl + 5 && !memcmp(k, it->key, it->tl + 1)) {
+		last[n++] = mi_rd32((const uint8_t *)k + it->tl + 1);
+		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
+	}
+	mi_cursor_close(c);
+	return n < 2 || last[n / 2 - 1] == UINT32_MAX ? 0 : last[n / 2 - 1] + 1;
+}
+
+/*
+ * q_wand over two halves of the file ids at once, the second in a thread
+ * of its own with a read transaction of its own (on the same snapshot),
+ * both pruning with the larger of their k-th scores: a chunk one half
+ * passes over cannot beat k chunks the other has, so the best k of the
+ * two heaps are the best k of one pass.  On a query whose terms hold many
+ * postings the pass takes about half the time on an idle second core.
+ * false (nothing done) when the query is small, the postings do not split
+ * or no second transaction on the same snapshot can be had; the caller
+ * then runs q_wand alone.  Else *err is q_wand's.
+ */
+static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t nit,
+			 q_hit *heap, size_t k, float theta, size_t *nhits, int *err)
+{
+	size_t total = 0, big = 0;
+	q_half *h;
+	mi_txn *t2 = NULL;
+	pthread_t th;
+	_Atomic uint32_t shared;
+	uint32_t bits, mid;
+
+	for (size_t i = 0; i < nit; i++) {
+		total += its[i].df;
+		big = its[i].df > its[big].df ? i : big;
+	}
+	if (total < qc->split_min || nit < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    !(mid = q_split_fid(qc->t, &its[big])))
+		return false;
+	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
+		mi_txn_abort(t2);
+		return false;
+	}
+	h = mi_xcalloc(1, sizeof(*h));
+	h->qc = *qc;
+	h->qc.t = t2;
+	h->qc.scratch = (mi_buf){ 0 };
+	memset(&h->qc.lens, 0, sizeof(h->qc.lens));
+	h->nit = nit;
+	h->k = k;
+	h->theta = theta;
+	h->heap = mi_xmalloc(k * sizeof(*h->heap));
+	bool done = true;
+	for (size_t i = 0; i < nit && done; i++) {
+		h->its[i] = its[i];
+		h->its[i].c = NULL;
+		done = !it_open(&h->its[i], t2, (const char *)its[i].key, its[i].tl);
+		if (done)
+			it_seek(&h->its[i], (uint64_t)mid << 32);
+		h->itp[i] = &h->its[i];
+	}
+	if (!done)
+		goto out;
+	memcpy(&bits, &theta, sizeof(bits));
+	atomic_init(&shared, bits);
+	qc->shared = h->qc.shared = &shared;
+	qc->end = (uint64_t)mid << 32;
+	bool threaded = pthread_create(&th, NULL, q_half_main, h) == 0;
+	size_t na = 0;
+	*err = q_wand(qc, itp, nit, heap, k, theta, &na);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		q_half_main(h);
+	qc->shared = NULL;
+	qc->end = Q_END;
+	if (!*err)
+		*err = h->err;
+	if (!*err) {
+		/* The best k of both heaps, in heap's room. */
+		q_hit *all = mi_xmalloc((na + h->nh + 1) * sizeof(*all));
+		memcpy(all, heap, na * sizeof(*all));
+		memcpy(all + na, h->heap, h->nh * sizeof(*all));
+		qsort(all, na + h->nh, sizeof(*all), q_hit_cmp);
+		*nhits = na + h->nh < k ? na + h->nh : k;
+		memcpy(heap, all, *nhits * sizeof(*all));
+		free(all);
+	}
+out:
+	for (size_t i = 0; i < nit; i++)
+		mi_cursor_close(h->its[i].c);
+	mi_cursor_close(h->qc.lens.c);
+	mi_buf_release(&h->qc.scratch);
+	free(h->heap);
+	free(h);
+	mi_txn_abort(t2);
+	return done;
 }
 
 /*
@@ -2180,8 +2343,13 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	req = q_required(o->query, qlen, its, nit);
 	qc.ident = req != NULL;
 	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb, o->query, qlen);
-	err = req ? q_wand_req(&qc, itp, nit, req, heap, kb, &nh) :
-		    q_wand(&qc, itp, nit, heap, kb, th0, &nh);
+	qc.end = Q_END;
+	qc.split_min = q->split_min ? q->split_min : Q_SPLIT_MIN;
+	if (req)
+		err = q_wand_req(&qc, itp, nit, req, heap, kb, &nh);
+	else if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, itp, nit, heap, kb, th0,
+					    &nh, &err))
+		err = q_wand(&qc, itp, nit, heap, kb, th0, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
@@ -2275,4 +2443,9 @@ void mi_query_set_scores(mi_query *q, bool on)
 void mi_query_set_exhaustive(mi_query *q, bool on)
 {
 	q->exhaustive = on;
+}
+
+void mi_query_set_split(mi_query *q, size_t min_postings)
+{
+	q->split_min = min_postings;
 }

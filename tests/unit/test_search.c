@@ -1264,11 +1264,14 @@ TEST(block_max_pruning_keeps_the_best_hits)
 	CHECK_STR(res_str(j, 1, "breadcrumb"), "gamma_counter_sum_327");
 	CHECK_STR(res_str(j, 2, "breadcrumb"), "gamma_counter_sum_287");
 	json_decref(j);
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		for (size_t k = 1; k <= 12; k += 11) {
-			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-			same_as_exhaustive(q, true, qs[i], k);
-		}
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 12; k += 11) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+				same_as_exhaustive(q, true, qs[i], k);
+			}
+	}
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
@@ -1324,11 +1327,15 @@ TEST(seeded_threshold_keeps_the_top_k)
 	/* the two functions of s0707.c, whose names say 707 */
 	CHECK(!strcmp(res_str(j, 0, "path"), "s0707.c") && !strcmp(res_str(j, 1, "path"), "s0707.c"));
 	json_decref(j);
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		for (size_t k = 1; k <= 20; k += k < 5 ? 4 : 15) {
-			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-			same_as_exhaustive(q, true, qs[i], k);
-		}
+	/* Every query also cut in two passes, one of them in a thread. */
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 20; k += k < 5 ? 4 : 15) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+				same_as_exhaustive(q, true, qs[i], k);
+			}
+	}
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
