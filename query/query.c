@@ -784,16 +784,16 @@ typedef struct ref_resolver {
 	bool ok;
 } ref_resolver;
 
-static void *ref_resolve(void *arg)
+static void ref_resolve(void *arg)
 {
 	ref_resolver *rs = arg;
 	mi_txn *t = rs->t, *own = NULL;
 	if (!t) {
 		if (mi_txn_begin(rs->q->st, false, &own))
-			return NULL;
+			return;
 		if (!mi_txn_same(own, rs->page)) { /* a build committed meanwhile */
 			mi_txn_abort(own);
-			return NULL;
+			return;
 		}
 		t = own;
 	}
@@ -827,77 +827,11 @@ static void *ref_resolve(void *arg)
 	if (own)
 		mi_txn_abort(own);
 	rs->ok = true;
-	return NULL;
 }
 
 /* A page over this many files has its callers and lines read by two
  * threads (each file's records unpacked by one of them). */
 #define REFS_PARALLEL_FILES 8
-
-/* The second thread: one per process, kept (its unpacking contexts stay
- * warm), taking one page's share at a time; a page that finds it busy
- * does all the work itself. */
-static struct {
-	pthread_once_t once;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool up, busy;
-	ref_resolver *job;      /* the share to do; NULL once done */
-} refs_helper = {.once = PTHREAD_ONCE_INIT, .mu = PTHREAD_MUTEX_INITIALIZER,
-		 .cv = PTHREAD_COND_INITIALIZER};
-
-static void *refs_helper_run(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&refs_helper.mu);
-	for (;;) {
-		while (!refs_helper.job)
-			pthread_cond_wait(&refs_helper.cv, &refs_helper.mu);
-		ref_resolver *rs = refs_helper.job;
-		pthread_mutex_unlock(&refs_helper.mu);
-		ref_resolve(rs);
-		pthread_mutex_lock(&refs_helper.mu);
-		refs_helper.job = NULL;
-		pthread_cond_broadcast(&refs_helper.cv);
-	}
-	return NULL;
-}
-
-static void refs_helper_start(void)
-{
-	pthread_t th;
-	pthread_attr_t at;
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	refs_helper.up = !pthread_create(&th, &at, refs_helper_run, NULL);
-	pthread_attr_destroy(&at);
-}
-
-/* Hands rs to the second thread: false when there is none or it is busy. */
-static bool refs_helper_take(ref_resolver *rs)
-{
-	pthread_once(&refs_helper.once, refs_helper_start);
-	if (!refs_helper.up)
-		return false;
-	pthread_mutex_lock(&refs_helper.mu);
-	bool free_now = !refs_helper.busy;
-	if (free_now) {
-		refs_helper.busy = true;
-		refs_helper.job = rs;
-		pthread_cond_broadcast(&refs_helper.cv);
-	}
-	pthread_mutex_unlock(&refs_helper.mu);
-	return free_now;
-}
-
-static void refs_helper_wait(void)
-{
-	pthread_mutex_lock(&refs_helper.mu);
-	while (refs_helper.job)
-		pthread_cond_wait(&refs_helper.cv, &refs_helper.mu);
-	refs_helper.busy = false;
-	pthread_mutex_unlock(&refs_helper.mu);
-}
 
 int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 			     size_t offset, size_t limit, mi_out *out)
@@ -974,12 +908,12 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		{.q = q, .page = t, .items = items, .n = n, .paths = paths.buf, .part = 1, .step = 2,
 		 .slot = 1},
 	};
-	bool two = nfiles >= REFS_PARALLEL_FILES && refs_helper_take(&rs[1]);
+	bool two = nfiles >= REFS_PARALLEL_FILES && mi_q_pair_start(ref_resolve, &rs[1]);
 	if (two)
 		rs[0].step = 2;
 	ref_resolve(&rs[0]);
 	if (two) {
-		refs_helper_wait();
+		mi_q_pair_wait();
 		if (!rs[1].ok) { /* its transaction could not be like ours: its share here */
 			rs[0].part = 1;
 			ref_resolve(&rs[0]);

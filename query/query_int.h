@@ -55,6 +55,16 @@ char *mi_q_file_path(mi_txn *t, uint32_t file_id);
 /* The path of a file id in the map (valid while t lasts): 0 or an error. */
 int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl);
 
+/*
+ * The second thread of a query that splits its work in two (pair.c): one
+ * per process, kept, so its unpacking contexts stay warm.  mi_q_pair_start
+ * runs fn(arg) on it and returns true, or returns false when it is busy
+ * with another query's half or could not start (the caller then does all
+ * the work itself); after a true, mi_q_pair_wait returns once fn has.
+ */
+bool mi_q_pair_start(void (*fn)(void *arg), void *arg);
+void mi_q_pair_wait(void);
+
 /* True when the latest compile left diagnostics for path.  (cdiags.c) */
 bool mi_q_has_compile_diags(mi_query *q, const char *path);
 /* Appends path's compile diagnostics to p when they were made against
