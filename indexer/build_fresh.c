@@ -217,6 +217,8 @@ static void fr_pack(fr_pool *p, fr_job **jobs, size_t nj)
 	size_t nr = 0, cap = 0;
 	mi_buf out = {0}, recs = {0};
 	for (size_t b = 0; b < nj; b++) {
+		if (!jobs[b]->recs.len)
+			continue; /* skipped: no records */
 		const uint8_t *base = (const uint8_t *)jobs[b]->recs.buf, *q = base,
 			      *e = base + jobs[b]->recs.len;
 		while (q < e) {
@@ -259,7 +261,7 @@ static void fr_pack(fr_pool *p, fr_job **jobs, size_t nj)
 			mi_buf_add(&recs, hdr, h);
 			mi_buf_add(&recs, base + r[i].ko, r[i].kl);
 			mi_buf_add(&recs, hdr, mi_varint_put(hdr, r[i].pl));
-			mi_buf_add(&recs, out.buf + r[i].po, r[i].pl);
+			mi_buf_add(&recs, out.buf ? out.buf + r[i].po : "", r[i].pl);
 		}
 		mi_buf t = jobs[b]->recs;
 		jobs[b]->recs = recs;
