@@ -412,6 +412,38 @@ static size_t mi_tok_literal_end(const char *s, size_t len, size_t i)
 	return 0;
 }
 
+/* mi_tok_word of a word of lower-case letters and underscores only (most
+ * words of code and prose): its parts between underscores, then its whole
+ * form when it has several; no case changes, digits or segments to look
+ * for. */
+static size_t mi_tok_snake(mi_tok *tk, const char *w, size_t len, bool code,
+			   mi_tok_fn fn, void *ctx)
+{
+	size_t n = 0, nparts = 0, start = 0, wl = 0;
+	char whole[MI_TOK_MAX];
+	bool whole_ok = true;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || w[i] == '_') {
+			if (i > start) {
+				n += mi_tok_part(tk, w + start, i - start,
+						 code && start == 0 && i == len, fn, ctx);
+				nparts++;
+			}
+			start = i + 1;
+		} else if (wl < sizeof(whole)) {
+			whole[wl++] = w[i];
+		} else {
+			whole_ok = false;
+		}
+	}
+	if (nparts > 1 && whole_ok && wl >= 2) {
+		fn(ctx, whole, wl);
+		n++;
+	}
+	return n;
+}
+
 size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 		  mi_tok_fn fn, void *ctx)
 {
@@ -421,9 +453,17 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 		uint8_t c = (uint8_t)s[i];
 		if (mi_cls(c) != CL_SEP) {
 			size_t j = i;
-			while (j < len && mi_cls((uint8_t)s[j]) != CL_SEP)
+			unsigned seen = 0; /* classes in the word, a bit each */
+			int k;
+			while (j < len && (k = mi_cls((uint8_t)s[j])) != CL_SEP) {
+				seen |= 1u << k;
 				j++;
-			n += mi_tok_word(tk, s + i, j - i, flags, fn, ctx);
+			}
+			if ((seen & 1u << CL_LOWER) && !(seen & ~(1u << CL_LOWER | 1u << CL_UNDER)) &&
+			    j - i <= MI_TOK_WORD_MAX)
+				n += mi_tok_snake(tk, s + i, j - i, flags & MI_TOK_CODE, fn, ctx);
+			else
+				n += mi_tok_word(tk, s + i, j - i, flags, fn, ctx);
 			i = j;
 			continue;
 		}
