@@ -839,13 +839,20 @@ static bool sw_is_chunk_kind(const mi_symbol *s)
 	}
 }
 
+/* Comments of one doc block followed up: as many as the parser reads into
+ * a symbol's doc (a Go doc comment is one comment per line and may run over
+ * a hundred lines, net.Dial's does). */
+#ifndef SW_DOC_BLOCKS_MAX
+#define SW_DOC_BLOCKS_MAX 4096
+#endif
+
 /* Start of the comment block right above byte `start` (no blank line in
  * between), so a symbol's chunk owns its doc comment; `start` if none. */
 uint32_t mi_search_doc_start(const char *src, uint32_t start)
 {
 	uint32_t b = start;
 
-	for (int blocks = 0; blocks < 64; blocks++) {
+	for (int blocks = 0; blocks < SW_DOC_BLOCKS_MAX; blocks++) {
 		uint32_t j = b, nl = 0, ls;
 		while (j > 0 && (src[j - 1] == ' ' || src[j - 1] == '\t' ||
 				 src[j - 1] == '\n' || src[j - 1] == '\r')) {
