@@ -54,8 +54,8 @@ TEST(snake_words_match_the_general_path)
 		"static", "the_end", "spin_lock_irqsave", "caf\xc3\xa9_au_lait", "do_it_",
 		"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijxyz_tail",
 		"ab_cdefghijabcdefghijabcdefghijabcdefghijabcdefghij",
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_"
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		/* over MI_TOK_WORD_MAX: no terms either way */
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		for (int flags = 0; flags <= MI_TOK_CODE; flags += MI_TOK_CODE) {
