@@ -687,34 +687,142 @@ int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
 	return bn_count_decode(v, vl, calls, all) ? 0 : MI_ERR_DAMAGED;
 }
 
-int mi_refs_count_adjust(mi_txn *t, const void *k, size_t kl, const void *v, size_t vl,
-			 int sign)
+/* Moves name's count entry (when it has one) by calls and all; unsure (a
+ * value that did not decode) takes it out, and readers count. */
+static int bn_count_move(mi_txn *t, const char *name, size_t nl, int64_t calls, int64_t all,
+			 bool unsure)
 {
-	uint64_t c = 0, a = 0, sc, sa;
+	uint64_t sc, sa;
 	const void *cv;
 	size_t cvl;
 	uint8_t key[BN_MAX_NAME + 5];
-	if (kl < 5 || kl > sizeof(key) || mi_rd32((const uint8_t *)k + kl - 4) == MI_REFS_COUNT_FID)
+	if (!nl || nl > BN_MAX_NAME || (!calls && !all && !unsure))
 		return 0;
-	memcpy(key, k, kl - 4);
-	mi_be32(key + kl - 4, MI_REFS_COUNT_FID);
-	int rc = nb_get(t, MI_DB_REFS, (const char *)k, kl - 5, MI_REFS_COUNT_FID, &cv, &cvl);
+	memcpy(key, name, nl);
+	key[nl] = 0;
+	mi_be32(key + nl + 1, MI_REFS_COUNT_FID);
+	int rc = nb_get(t, MI_DB_REFS, name, nl, MI_REFS_COUNT_FID, &cv, &cvl);
 	if (rc == MI_ERR_NOTFOUND)
 		return 0; /* no count kept for this name: readers count */
 	if (rc)
 		return rc;
-	if (!bn_count_decode(cv, cvl, &sc, &sa) || !bn_tally(v, vl, &c, &a) ||
-	    (sign < 0 && (c > sc || a > sa)))
-		return mi_byname_update(t, MI_DB_REFS, key, kl, NULL, 0, -1); /* unsure: readers count */
-	sc = sign < 0 ? sc - c : sc + c;
-	sa = sign < 0 ? sa - a : sa + a;
-	if (!sa)
-		return mi_byname_update(t, MI_DB_REFS, key, kl, NULL, 0, -1);
+	if (unsure || !bn_count_decode(cv, cvl, &sc, &sa) || (int64_t)sc + calls < 0 ||
+	    (int64_t)sa + all < 0)
+		return mi_byname_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1); /* unsure */
+	sc = (uint64_t)((int64_t)sc + calls);
+	sa = (uint64_t)((int64_t)sa + all);
+	if (!sa || sc > sa)
+		return mi_byname_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1);
 	mi_buf b = {0};
 	bn_count_value(&b, sc, sa);
-	rc = mi_byname_update(t, MI_DB_REFS, key, kl, b.buf, b.len, +1);
+	rc = mi_byname_update(t, MI_DB_REFS, key, nl + 5, b.buf, b.len, +1);
 	mi_buf_release(&b);
 	return rc;
+}
+
+/* ---- an update's batch ------------------------------------------------------ */
+
+typedef struct bn_op {
+	int db, sign;
+	size_t seq;             /* order added: the later op of a key wins */
+	size_t k, kl, v, vl;    /* offsets into the batch's data */
+} bn_op;
+
+static _Thread_local const mi_byname_batch *bn_batch;
+
+static int bn_op_cmp(const void *a, const void *b)
+{
+	const bn_op *x = a, *y = b;
+	if (x->db != y->db)
+		return x->db < y->db ? -1 : 1;
+	const uint8_t *d = (const uint8_t *)bn_batch->data.buf;
+	size_t n = x->kl < y->kl ? x->kl : y->kl;
+	int c = memcmp(d + x->k, d + y->k, n);
+	if (c)
+		return c;
+	if (x->kl != y->kl)
+		return x->kl < y->kl ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int mi_byname_batch_add(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	const mi_byname_op *o = ctx;
+	mi_byname_batch *b = o->b;
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 256;
+		b->ops = mi_xrealloc(b->ops, b->cap * sizeof(*b->ops));
+	}
+	bn_op *op = &b->ops[b->n];
+	*op = (bn_op){.db = o->db, .sign = o->sign, .seq = b->n, .k = b->data.len, .kl = kl};
+	mi_buf_add(&b->data, k, kl);
+	op->v = b->data.len;
+	op->vl = vl;
+	mi_buf_add(&b->data, v, vl);
+	b->n++;
+	return 0;
+}
+
+int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
+{
+	int rc = 0;
+	bn_batch = b;
+	if (b->n)
+		qsort(b->ops, b->n, sizeof(*b->ops), bn_op_cmp);
+	const uint8_t *d = (const uint8_t *)b->data.buf;
+	/* the references count of the name whose refs entries are being met */
+	const uint8_t *cname = NULL;
+	size_t cnl = 0;
+	int64_t calls = 0, all = 0;
+	bool unsure = false;
+	for (size_t i = 0; i < b->n && !rc;) {
+		const bn_op *first = &b->ops[i], *last = first;
+		size_t j = i + 1;
+		while (j < b->n && b->ops[j].db == first->db && b->ops[j].kl == first->kl &&
+		       !memcmp(d + b->ops[j].k, d + first->k, first->kl))
+			last = &b->ops[j++];
+		const uint8_t *k = d + first->k;
+		size_t kl = first->kl;
+		if (first->db == MI_DB_REFS && kl >= 5 &&
+		    mi_rd32(k + kl - 4) != MI_REFS_COUNT_FID) {
+			size_t nl = kl - 5;
+			if (cname && (nl != cnl || memcmp(cname, k, nl))) {
+				rc = bn_count_move(t, (const char *)cname, cnl, calls, all, unsure);
+				calls = all = 0;
+				unsure = false;
+			}
+			cname = k;
+			cnl = nl;
+			for (size_t x = i; x < j && !rc; x++) {
+				uint64_t c = 0, a = 0;
+				if (!bn_tally(d + b->ops[x].v, b->ops[x].vl, &c, &a)) {
+					unsure = true;
+					continue;
+				}
+				calls += b->ops[x].sign * (int64_t)c;
+				all += b->ops[x].sign * (int64_t)a;
+			}
+		}
+		/* Taken out and put back as it was: nothing to write. */
+		bool same = first != last && first->sign < 0 && last->sign > 0 &&
+			    first->vl == last->vl && !memcmp(d + first->v, d + last->v, last->vl);
+		if (!rc && !same)
+			rc = mi_byname_update(t, first->db, k, kl, d + last->v, last->vl, last->sign);
+		i = j;
+	}
+	if (!rc && cname)
+		rc = bn_count_move(t, (const char *)cname, cnl, calls, all, unsure);
+	b->n = 0;
+	mi_buf_reset(&b->data);
+	return rc;
+}
+
+void mi_byname_batch_release(mi_byname_batch *b)
+{
+	free(b->ops);
+	b->ops = NULL;
+	b->n = b->cap = 0;
+	mi_buf_release(&b->data);
 }
 
 static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx);

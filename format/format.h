@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 18         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 19         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -296,6 +296,9 @@ int mi_mp_get_int(const void *data, size_t len, int64_t *v);
 int mi_mp_get_str(const void *data, size_t len, const char **s, size_t *n);
 /* f->diags is malloc'd; free with mi_file_rec_release. */
 int mi_file_decode(const void *data, size_t len, mi_file_rec *f);
+/* The record without its diagnostics: f->diags stays NULL, f->ndiags counts
+ * them (for scans of every file, which need no messages). */
+int mi_file_decode_head(const void *data, size_t len, mi_file_rec *f);
 void mi_file_rec_release(mi_file_rec *f);
 
 /* ---- storage (LMDB) ------------------------------------------------------------- */
@@ -464,7 +467,8 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  * Packed databases (src, syms, outlines, frefs, chunks of an index): each value is
  * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
  * zstd frame of them, made with the index's dictionary for that database
- * when it has one: meta "zdict.NAME"; sources carry the frame checksum).
+ * when it has one: meta "zdict.NAME", which frames do not name; sources
+ * carry the frame checksum).
  * mi_put packs and mi_get and cursors unpack, so callers see plain bytes;
  * an unpacked value lives until the transaction ends, like one read from
  * the map.  A value that does not unpack is MI_ERR_DAMAGED.
@@ -482,7 +486,7 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  * the whole file.  MI_ERR_NOTFOUND, MI_ERR_DAMAGED.
  */
 #define MI_VAL_FRAMES 2
-#define MI_SRC_FRAME 2048
+#define MI_SRC_FRAME 2560
 int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 		const char **bytes, size_t *n, size_t *total);
 /* Unpacks the frames of path's source (of len bytes) that hold [from, to)
@@ -579,7 +583,8 @@ int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_
  * ends once it is MI_NAMES_BLOCK bytes long (docs/format.md).  A fresh
  * build hands every entry in key order to mi_names_writer_add (then
  * mi_names_writer_flush, mi_names_writer_release); an update puts (sign
- * +1) or deletes (-1) one entry with mi_byname_update.  mi_byname_entry
+ * +1) or deletes (-1) one entry with mi_byname_update (through a
+ * mi_byname_batch).  mi_byname_entry
  * over a value scans each of its entries, it->name and it->nl following
  * them.
  */
@@ -594,6 +599,27 @@ int mi_names_writer_flush(mi_names_writer *w, mi_kv_fn fn, void *ctx);
 void mi_names_writer_release(mi_names_writer *w);
 int mi_byname_update(mi_txn *t, int db, const void *k, size_t kl, const void *v, size_t vl,
 		     int sign);
+/*
+ * An update's entries of one file, taken out and put in again: added in any
+ * order (mi_byname_batch_add, a mi_kv_fn over a mi_byname_op), applied in
+ * key order by mi_byname_batch_apply, which leaves alone an entry taken out
+ * and put back with the same value, writes one that changed once, and moves
+ * each name's reference count once by what its entries gave and took.  The
+ * batch is empty again after apply; mi_byname_batch_release frees it.
+ */
+typedef struct mi_byname_batch {
+	struct bn_op *ops;
+	size_t n, cap;
+	mi_buf data;            /* keys and values of ops */
+} mi_byname_batch;
+typedef struct mi_byname_op {
+	mi_byname_batch *b;
+	int db;                 /* MI_DB_NAMES or MI_DB_REFS */
+	int sign;               /* +1 put, -1 take out */
+} mi_byname_op;
+int mi_byname_batch_add(void *op, const void *k, size_t kl, const void *v, size_t vl);
+int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b);
+void mi_byname_batch_release(mi_byname_batch *b);
 /* A scan of one entry a cursor over MI_DB_NAMES / MI_DB_REFS is at. */
 int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *v, size_t vl,
 		    mi_byname *it);
@@ -606,8 +632,8 @@ void mi_byname_close(mi_byname *it);
  * (after its files' entries) -> varint calls, varint all (references of
  * every kind), so find_references gives the total of a common name
  * without reading all of its entries.  Fresh builds write them; updates
- * keep them exact (mi_refs_count_adjust with each refs entry put, sign +1,
- * or deleted, -1) and never add one.  mi_refs_count: 0, MI_ERR_NOTFOUND
+ * keep them exact (mi_byname_batch_apply moves a name's count by its
+ * entries taken out and put in) and never add one.  mi_refs_count: 0, MI_ERR_NOTFOUND
  * (none kept: count the entries) or MI_ERR_DAMAGED.  mi_refs_counter_add
  * takes a fresh build's refs entries in key order and hands fn each count
  * entry after its name's last one; mi_refs_counter_finish ends it (and
@@ -616,8 +642,6 @@ void mi_byname_close(mi_byname *it);
 #define MI_REFS_COUNT_FID 0xffffffffu
 #define MI_REFS_COUNT_MIN 32
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all);
-int mi_refs_count_adjust(mi_txn *t, const void *k, size_t kl, const void *v, size_t vl,
-			 int sign);
 typedef struct mi_refs_counter {
 	mi_buf name;            /* `callee \0` of the entries being counted */
 	uint64_t files, calls, all;

@@ -654,9 +654,10 @@ int mi_outline_decode(const void *data, size_t len, mi_outline_rec *o)
 	return 0;
 }
 
-int mi_file_decode(const void *data, size_t len, mi_file_rec *f)
+/* Everything before the diagnostics; *n their count, r left at the first. */
+static int file_head(mp_rd *rr, mi_file_rec *f, uint32_t *ndiags)
 {
-	mp_rd r = {data, (const uint8_t *)data + len, false};
+	mp_rd r = *rr;
 	size_t hl;
 	memset(f, 0, sizeof(*f));
 	if (rd_array(&r) < 9 || r.bad)
@@ -677,8 +678,28 @@ int mi_file_decode(const void *data, size_t len, mi_file_rec *f)
 	/* Each diagnostic takes at least 4 bytes: a count over that is a lie. */
 	if (r.bad || size < 0 || n > (size_t)(r.end - r.p) / 4)
 		return MI_ERR_CORRUPT;
-	if (!n)
-		return 0;
+	*rr = r;
+	*ndiags = n;
+	return 0;
+}
+
+int mi_file_decode_head(const void *data, size_t len, mi_file_rec *f)
+{
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	uint32_t n;
+	int rc = file_head(&r, f, &n);
+	if (!rc)
+		f->ndiags = n;
+	return rc;
+}
+
+int mi_file_decode(const void *data, size_t len, mi_file_rec *f)
+{
+	mp_rd r = {data, (const uint8_t *)data + len, false};
+	uint32_t n;
+	int rc = file_head(&r, f, &n);
+	if (rc || !n)
+		return rc;
 	/* Two passes: size the one allocation (array, then the messages), then
 	 * fill it. */
 	mp_rd first = r;

@@ -23,6 +23,7 @@ typedef struct job {
 	uint8_t hash[16];      /* xxh3-128 */
 	uint32_t file_id;      /* id to store under */
 	bool existed;          /* the path was in the index before */
+	const struct old_rec *old; /* its record then, when it existed */
 	int err;               /* parse error, 0 if fine */
 	mi_parsed parsed;      /* result */
 	mi_out outline;        /* its stored outline's text */
@@ -122,37 +123,21 @@ static void key2(mi_buf *k, const char *a, const char *b)
 	}
 }
 
-/* A database of a write transaction, for the entries mi_byname_put_* give. */
+/* A database of a write transaction, for the entries mi_syms_put gives. */
 typedef struct db_txn {
 	mi_txn *t;
 	int db;
 } db_txn;
 
-/* A references entry also moves its name's count (when one is kept). */
-static int del_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
-{
-	const db_txn *d = ctx;
-	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
-			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, -1)
-			 : mi_del(d->t, d->db, k, kl);
-	if (!rc && d->db == MI_DB_REFS)
-		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, -1);
-	return rc == MI_ERR_NOTFOUND ? 0 : rc;
-}
-
 static int put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	const db_txn *d = ctx;
-	int rc = d->db == MI_DB_NAMES || d->db == MI_DB_REFS
-			 ? mi_byname_update(d->t, d->db, k, kl, v, vl, +1)
-			 : mi_put(d->t, d->db, k, kl, v, vl);
-	if (!rc && d->db == MI_DB_REFS)
-		rc = mi_refs_count_adjust(d->t, k, kl, v, vl, +1);
-	return rc;
+	return mi_put(d->t, d->db, k, kl, v, vl);
 }
 
-/* Removes every record of path (whose file id is id) from the index. */
-static int delete_file(mi_txn *t, const char *path, uint32_t id)
+/* Removes every record of path (whose file id is id) from the index; its
+ * names and references entries go into nb, to be applied. */
+static int delete_file(mi_txn *t, const char *path, uint32_t id, mi_byname_batch *nb)
 {
 	int rc = 0;
 	mi_buf k = {0}, k2 = {0};
@@ -189,9 +174,9 @@ static int delete_file(mi_txn *t, const char *path, uint32_t id)
 	}
 	if (rc != MI_ERR_NOTFOUND && rc != MI_ERR_CORRUPT)
 		goto out;
-	db_txn dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
-	if ((rc = mi_byname_put_names(&tmp, id, path, del_entry, &dn)) ||
-	    (rc = mi_byname_put_refs(&tmp, id, del_entry, &dr)))
+	mi_byname_op dn = {nb, MI_DB_NAMES, -1}, dr = {nb, MI_DB_REFS, -1};
+	if ((rc = mi_byname_put_names(&tmp, id, path, mi_byname_batch_add, &dn)) ||
+	    (rc = mi_byname_put_refs(&tmp, id, mi_byname_batch_add, &dr)))
 		goto out;
 	if ((rc = mi_del_prefix(t, MI_DB_SYMS, k.buf, k.len)) ||
 	    (rc = mi_del(t, MI_DB_FREFS, path, strlen(path))) ||
@@ -212,16 +197,18 @@ out:
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
-static int put_file(mi_txn *t, job *j)
+/* Puts job j's records in; its names and references entries go into nb. */
+static int put_file(mi_txn *t, job *j, mi_byname_batch *nb)
 {
 	int rc;
 	const char *path = j->wf->path;
 	mi_parsed *p = &j->parsed;
 	mi_buf k = {0}, v = {0};
-	db_txn ds = {t, MI_DB_SYMS}, dn = {t, MI_DB_NAMES}, dr = {t, MI_DB_REFS};
+	db_txn ds = {t, MI_DB_SYMS};
+	mi_byname_op dn = {nb, MI_DB_NAMES, +1}, dr = {nb, MI_DB_REFS, +1};
 	if ((rc = mi_syms_put(p, path, strlen(path), put_entry, &ds)) ||
-	    (rc = mi_byname_put_names(p, j->file_id, path, put_entry, &dn)) ||
-	    (rc = mi_byname_put_refs(p, j->file_id, put_entry, &dr)))
+	    (rc = mi_byname_put_names(p, j->file_id, path, mi_byname_batch_add, &dn)) ||
+	    (rc = mi_byname_put_refs(p, j->file_id, mi_byname_batch_add, &dr)))
 		goto out;
 	mi_buf_reset(&v);
 	for (size_t i = 0; i < p->nrefs; i++)
@@ -304,6 +291,7 @@ typedef struct old_rec {
 	uint64_t size;        /* stored size */
 	int64_t mtime;        /* stored mtime, ns */
 	uint32_t file_id;     /* stored id */
+	uint32_t nsyms, nrefs, ndiags; /* its counts, for the index's totals */
 	bool seen;            /* still in the tree */
 } old_rec;
 
@@ -339,7 +327,7 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
 	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
 		mi_file_rec f;
-		if (mi_file_decode(vp, vl, &f))
+		if (mi_file_decode_head(vp, vl, &f))
 			continue;
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -351,16 +339,34 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 		e->r.size = f.size;
 		e->r.mtime = force ? -1 : f.mtime;
 		e->r.file_id = f.file_id;
+		e->r.nsyms = f.nsyms;
+		e->r.nrefs = f.nrefs;
+		e->r.ndiags = f.ndiags;
 		e->r.seen = false;
 		if (f.file_id >= *next_id)
 			*next_id = f.file_id + 1;
-		mi_file_rec_release(&f);
 	}
 	mi_cursor_close(cur);
 	mi_txn_abort(t);
 	if (*n)
 		qsort(*out, *n, sizeof(**out), cmp_old);
 	return 0;
+}
+
+/* load_old on a thread of its own, beside the walk. */
+typedef struct old_load {
+	mi_store *st;
+	old_entry *old;
+	size_t nold;
+	uint32_t next_id;
+	int rc;
+} old_load;
+
+static void *old_load_run(void *arg)
+{
+	old_load *l = arg;
+	l->rc = load_old(l->st, &l->old, &l->nold, &l->next_id, false);
+	return NULL;
 }
 
 /* The build's metadata and statistics (meta db). */
@@ -383,6 +389,67 @@ static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
 	return rc;
 }
 
+/* The index's symbols, references and diagnostics: the stored totals moved
+ * by what this update took out and put in (a scan of every file record
+ * when there are none to move). */
+static int index_totals(mi_txn *t, const job *jobs, size_t nj, const old_entry *old,
+			size_t nold, bool clear, mi_build_stats *bs)
+{
+	int64_t sy, rf, dg;
+	if (!clear && !mi_meta_get_int(t, "symbols", &sy) && !mi_meta_get_int(t, "refs", &rf) &&
+	    !mi_meta_get_int(t, "diags", &dg)) {
+		for (size_t i = 0; i < nold; i++) {
+			if (old[i].r.seen)
+				continue;
+			sy -= old[i].r.nsyms;
+			rf -= old[i].r.nrefs;
+			dg -= old[i].r.ndiags;
+		}
+		for (size_t i = 0; i < nj; i++) {
+			const job *j = &jobs[i];
+			if (j->old) {
+				sy -= j->old->nsyms;
+				rf -= j->old->nrefs;
+				dg -= j->old->ndiags;
+			}
+			sy += (int64_t)j->parsed.nsyms;
+			rf += (int64_t)j->parsed.nrefs;
+			dg += (int64_t)j->parsed.ndiags;
+		}
+		if (sy >= 0 && rf >= 0 && dg >= 0) {
+			bs->symbols = (size_t)sy;
+			bs->refs = (size_t)rf;
+			bs->diags = (size_t)dg;
+			return 0;
+		}
+	}
+	mi_cursor *cur;
+	const void *kp, *vp;
+	size_t kl, vl;
+	int rc = mi_cursor_open(t, MI_DB_FILES, &cur);
+	if (rc)
+		return rc;
+	bs->symbols = bs->refs = bs->diags = 0;
+	for (rc = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !rc;
+	     rc = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
+		mi_file_rec f;
+		if (!mi_file_decode_head(vp, vl, &f)) {
+			bs->diags += f.ndiags;
+			bs->symbols += f.nsyms;
+			bs->refs += f.nrefs;
+		}
+	}
+	mi_cursor_close(cur);
+	return 0;
+}
+
+/* Threads to walk and parse with: --jobs, else one per core (1-64). */
+static int build_threads(const mi_build_opts *o)
+{
+	int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : n;
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_build_stats *bs, const char *root,
@@ -392,21 +459,26 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	int rc = mi_txn_begin(st, true, &t);
 	if (rc)
 		return rc;
-	/* Deleted files, then changed ones (old records out first). */
+	/* Deleted files, then changed ones (old records out first).  A
+	 * changed file's names and references go out and in as one batch: an
+	 * entry that comes back as it was is not written at all. */
+	mi_byname_batch nb = {0};
 	for (size_t i = 0; i < nold && !clear; i++) {
 		if (old[i].r.seen)
 			continue;
-		if ((rc = delete_file(t, old[i].path, old[i].r.file_id)))
+		if ((rc = delete_file(t, old[i].path, old[i].r.file_id, &nb)) ||
+		    (rc = mi_byname_batch_apply(t, &nb)))
 			goto fail;
 	}
 	for (size_t i = 0; i < nj; i++) {
 		wait_ready(pl, i);
 		if (jobs[i].existed && !clear &&
-		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id)))
+		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id, &nb)))
 			goto fail;
-		if ((rc = put_file(t, &jobs[i])))
+		if ((rc = put_file(t, &jobs[i], &nb)) || (rc = mi_byname_batch_apply(t, &nb)))
 			goto fail;
 	}
+	mi_byname_batch_release(&nb);
 	/* Same content, new mtime: refresh the record so the next build can
 	 * skip hashing. */
 	for (size_t i = 0; i < ntouched && !clear; i++) {
@@ -430,33 +502,14 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	if ((rc = mi_search_finish(t, &nchunks)))
 		goto fail;
 	bs->files = mi_db_count(t, MI_DB_FILES);
-	bs->symbols = bs->refs = 0;
 	bs->chunks = nchunks;
-	size_t ndiags = 0;
-	{
-		mi_cursor *cur;
-		const void *kp, *vp;
-		size_t kl, vl;
-		if ((rc = mi_cursor_open(t, MI_DB_FILES, &cur)))
-			goto fail;
-		int r2;
-		for (r2 = mi_cursor_seek(cur, NULL, 0, &kp, &kl, &vp, &vl); !r2;
-		     r2 = mi_cursor_next(cur, &kp, &kl, &vp, &vl)) {
-			mi_file_rec f;
-			if (!mi_file_decode(vp, vl, &f)) {
-				ndiags += f.ndiags;
-				bs->symbols += f.nsyms;
-				bs->refs += f.nrefs;
-				mi_file_rec_release(&f);
-			}
-		}
-		mi_cursor_close(cur);
-	}
-	bs->diags = ndiags;
+	if ((rc = index_totals(t, jobs, nj, old, nold, clear, bs)))
+		goto fail;
 	if ((rc = put_meta(t, bs, root)))
 		goto fail;
 	return mi_txn_commit(t);
 fail:
+	mi_byname_batch_release(&nb);
 	mi_txn_abort(t);
 	return rc;
 }
@@ -703,7 +756,19 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
+	w.threads = build_threads(o);
+	/* An update reads the index's file records while the tree is walked. */
+	old_load ol = {.st = st, .next_id = 1};
+	pthread_t olt;
+	bool ol_thread = !fresh && !pthread_create(&olt, NULL, old_load_run, &ol);
 	mi_walk_run(&w);
+	if (ol_thread)
+		pthread_join(olt, NULL);
+	else if (!fresh)
+		old_load_run(&ol);
+	old = ol.old;
+	nold = ol.nold;
+	next_id = ol.next_id;
 	memcpy(bs->skipped, w.skipped, sizeof(bs->skipped));
 	if (o->details) {
 		for (size_t i = 0; i < w.nskips; i++)
@@ -726,7 +791,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			write_failed(err, st, idx, rc, true);
 		goto out;
 	}
-	if ((rc = load_old(st, &old, &nold, &next_id, false))) {
+	if ((rc = ol.rc)) {
 		if (rc == MI_ERR_DAMAGED)
 			mi_buf_addf(err, "index at %s is truncated or damaged: run mcpidx build --force "
 				    "%s (or copy the artifact again)", idx, o->repo);
@@ -786,6 +851,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->len = len;
 		memcpy(j->hash, h, 16);
 		j->existed = e != NULL;
+		j->old = e ? &e->r : NULL;
 		j->file_id = e ? e->r.file_id : next_id++;
 	}
 
@@ -797,11 +863,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	p.ready = mi_xcalloc(nj ? nj : 1, sizeof(*p.ready));
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (nth < 1)
-		nth = 1;
-	if (nth > 64)
-		nth = 64;
+	int nth = build_threads(o);
 	if ((size_t)nth > nj)
 		nth = nj ? (int)nj : 1;
 	pthread_t th[64];
@@ -899,6 +961,7 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
+	w.threads = build_threads(o);
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;

@@ -397,11 +397,11 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_
 		     int nth)
 {
 	static const struct { int db; size_t cap, dict; } what[] = {
-		{MI_DB_SRC, FR_SAMPLE_SRC, 112640},
-		{MI_DB_SYMS, 4u << 20, 65536},
-		{MI_DB_OUTLINES, 4u << 20, 65536},
-		{MI_DB_FREFS, 4u << 20, 65536},
-		{MI_DB_CHUNKS, 4u << 20, 65536},
+		{MI_DB_SRC, FR_SAMPLE_SRC, 256u << 10},
+		{MI_DB_SYMS, 4u << 20, 128u << 10},
+		{MI_DB_OUTLINES, 4u << 20, 64u << 10},
+		{MI_DB_FREFS, 4u << 20, 128u << 10},
+		{MI_DB_CHUNKS, 4u << 20, 128u << 10},
 	};
 	size_t stride = w->n / FR_SAMPLE_FILES + 1, n = 0;
 	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st, .sample = true};

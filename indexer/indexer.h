@@ -33,7 +33,7 @@ typedef struct mi_build_opts {
 	const char *out_dir;     /* index dir; NULL = REPO/.mcpidx */
 	bool force;              /* re-parse everything */
 	bool no_ignore;          /* do not honour .gitignore/.mcpidxignore */
-	int jobs;                /* parser threads; 0 = number of cores */
+	int jobs;                /* threads that walk and parse; 0 = number of cores */
 	uint64_t max_file_size;  /* bytes; 0 = 1 MiB */
 	bool progress;           /* progress bar on stderr */
 	bool details;            /* fill the stats' skips and failures lists */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static bool is_virtualenv(const char *abs, const char *name)
 	return false;
 }
 
-static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
+static void add_entry(mi_walk *w, const char *rel, const struct stat *st, int lang)
 {
 	if (w->n == w->cap) {
 		w->cap = w->cap ? w->cap * 2 : 1024;
@@ -89,7 +90,7 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st)
 	f->path = mi_xstrdup(rel);
 	f->size = (uint64_t)st->st_size;
 	f->mtime_ns = (int64_t)MI_ST_MTIM(st).tv_sec * 1000000000ll + MI_ST_MTIM(st).tv_nsec;
-	f->lang = mi_lang_detect(rel);
+	f->lang = lang;
 }
 
 /* true if the absolute path real stays inside root (a prefix dir). */
@@ -99,7 +100,71 @@ static bool inside(const char *root, const char *real)
 	return !strncmp(root, real, n) && (real[n] == '/' || real[n] == 0);
 }
 
-static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
+/*
+ * The parallel walk.  Directories down to WK_SPLIT levels below the root are
+ * units any thread may take; a deeper one is walked by the thread that found
+ * it.  A unit keeps its own results and, for each of its folders that became
+ * a unit, how many of its files and skips came before it; mi_walk_run joins
+ * them in the order one thread walking depth first would have listed them.
+ */
+#define WK_SPLIT 2
+
+typedef struct wk_unit wk_unit;
+typedef struct wk_kid {
+	size_t nfiles, nskips;   /* the parent's results before this folder */
+	wk_unit *u;
+} wk_kid;
+struct wk_unit {
+	char *rel;               /* repo-relative folder; owned */
+	int depth;               /* 0 for the root */
+	mi_walk out;             /* what was found in it (not below its kids) */
+	wk_kid *kids;
+	size_t nkids, capkids;
+};
+typedef struct wk_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	wk_unit **q;             /* units waiting for a thread */
+	size_t nq, capq;
+	size_t busy;             /* units being walked */
+	const mi_walk *w;        /* the caller's options */
+} wk_pool;
+
+/* Where walk_dir puts a folder that is to be a unit of its own. */
+typedef struct wk_split {
+	wk_pool *pool;
+	wk_unit *unit;           /* the unit being walked */
+} wk_split;
+
+static void wk_enqueue(wk_split *sp, const char *rel)
+{
+	wk_unit *u = mi_xcalloc(1, sizeof(*u));
+	wk_unit *parent = sp->unit;
+	u->rel = mi_xstrdup(rel);
+	u->depth = parent->depth + 1;
+	u->out = *sp->pool->w;
+	u->out.files = NULL;
+	u->out.n = u->out.cap = 0;
+	u->out.skips = NULL;
+	u->out.nskips = u->out.capskips = 0;
+	memset(u->out.skipped, 0, sizeof(u->out.skipped));
+	if (parent->nkids == parent->capkids) {
+		parent->capkids = parent->capkids ? 2 * parent->capkids : 16;
+		parent->kids = mi_xrealloc(parent->kids, parent->capkids * sizeof(*parent->kids));
+	}
+	parent->kids[parent->nkids++] = (wk_kid){parent->out.n, parent->out.nskips, u};
+	wk_pool *p = sp->pool;
+	pthread_mutex_lock(&p->mu);
+	if (p->nq == p->capq) {
+		p->capq = p->capq ? 2 * p->capq : 64;
+		p->q = mi_xrealloc(p->q, p->capq * sizeof(*p->q));
+	}
+	p->q[p->nq++] = u;
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_split *sp)
 {
 	char abs[PATH_MAX];
 	if ((size_t)snprintf(abs, sizeof(abs), "%s%s%s", w->root, *rel ? "/" : "", rel) >= sizeof(abs))
@@ -188,8 +253,12 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;
 			}
+			if (sp && depth < WK_SPLIT) {
+				wk_enqueue(sp, crel);
+				continue;
+			}
 			if (depth < 256)
-				walk_dir(w, ig, crel, depth + 1);
+				walk_dir(w, ig, crel, depth + 1, NULL);
 			if (!w->no_ignore)
 				mi_ignore_pop_to(ig, rel);
 			continue;
@@ -208,7 +277,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
 			continue;
 		}
-		if (mi_lang_detect(crel) == MI_LANG_NONE) {
+		int lang = mi_lang_detect(crel);
+		if (lang == MI_LANG_NONE) {
 			mi_walk_skip_add(w, MI_SKIP_UNKNOWN, crel, false);
 			continue;
 		}
@@ -216,7 +286,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth)
 			mi_walk_skip_add(w, MI_SKIP_TOOBIG, crel, false);
 			continue;
 		}
-		add_entry(w, crel, &st);
+		add_entry(w, crel, &st, lang);
 	}
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
@@ -230,16 +300,138 @@ int mi_walk_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int mi_walk_run(mi_walk *w)
+/* The ignore rules in force inside folder rel, before its own files: those
+ * of .git/info/exclude and of every folder above it. */
+static mi_ignore *wk_ignore(const mi_walk *w, const char *rel)
 {
 	mi_ignore *ig = mi_ignore_new();
-	if (!w->no_ignore) {
-		char f[PATH_MAX];
-		snprintf(f, sizeof(f), "%s/.git/info/exclude", w->root);
-		mi_ignore_push_file(ig, "", f);
+	if (w->no_ignore)
+		return ig;
+	char f[PATH_MAX], dir[PATH_MAX];
+	snprintf(f, sizeof(f), "%s/.git/info/exclude", w->root);
+	mi_ignore_push_file(ig, "", f);
+	if (!*rel)
+		return ig;
+	size_t n = strlen(rel);
+	for (size_t i = 0; i <= n; i++) {
+		if (i && rel[i] != '/' && rel[i])
+			continue;
+		if (i == n)
+			break; /* rel's own: walk_dir reads them */
+		memcpy(dir, rel, i);
+		dir[i] = 0;
+		static const char *const names[] = {".gitignore", ".mcpidxignore"};
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(f, sizeof(f), "%s%s%s/%s", w->root, i ? "/" : "", dir, names[k]);
+			mi_ignore_push_file(ig, dir, f);
+		}
 	}
-	walk_dir(w, ig, "", 0);
-	mi_ignore_free(ig);
+	return ig;
+}
+
+static void *wk_thread(void *arg)
+{
+	wk_pool *p = arg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->nq && p->busy)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (!p->nq)
+			break;
+		wk_unit *u = p->q[--p->nq];
+		p->busy++;
+		pthread_mutex_unlock(&p->mu);
+		mi_ignore *ig = wk_ignore(p->w, u->rel);
+		wk_split sp = {p, u};
+		walk_dir(&u->out, ig, u->rel, u->depth, u->depth < WK_SPLIT ? &sp : NULL);
+		mi_ignore_free(ig);
+		pthread_mutex_lock(&p->mu);
+		p->busy--;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void wk_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return;
+	while (*cap < need)
+		*cap = *cap ? 2 * *cap : 1024;
+	*v = mi_xrealloc(*v, *cap * size);
+}
+
+/* Appends u's results and its kids' to w in depth-first order; frees u. */
+static void wk_join(mi_walk *w, wk_unit *u)
+{
+	size_t fi = 0, si = 0;
+	for (size_t k = 0; k <= u->nkids; k++) {
+		size_t fe = k < u->nkids ? u->kids[k].nfiles : u->out.n;
+		size_t se = k < u->nkids ? u->kids[k].nskips : u->out.nskips;
+		if (fe > fi) {
+			wk_grow((void **)&w->files, &w->cap, w->n + (fe - fi), sizeof(*w->files));
+			memcpy(w->files + w->n, u->out.files + fi, (fe - fi) * sizeof(*w->files));
+			w->n += fe - fi;
+		}
+		if (se > si) {
+			wk_grow((void **)&w->skips, &w->capskips, w->nskips + (se - si),
+				sizeof(*w->skips));
+			memcpy(w->skips + w->nskips, u->out.skips + si, (se - si) * sizeof(*w->skips));
+			w->nskips += se - si;
+		}
+		fi = fe;
+		si = se;
+		if (k < u->nkids)
+			wk_join(w, u->kids[k].u);
+	}
+	for (int r = 0; r < MI_SKIP__COUNT; r++)
+		w->skipped[r] += u->out.skipped[r];
+	free(u->out.files);
+	free(u->out.skips);
+	free(u->kids);
+	free(u->rel);
+	free(u);
+}
+
+int mi_walk_run(mi_walk *w)
+{
+	if (w->threads <= 1) {
+		mi_ignore *ig = wk_ignore(w, "");
+		walk_dir(w, ig, "", 0, NULL);
+		mi_ignore_free(ig);
+		return 0;
+	}
+	/* Folders are looked at by several threads at once: most of a walk is
+	 * the kernel answering fstatat, which scales with the cores. */
+	wk_pool p = {.w = w};
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	wk_unit *root = mi_xcalloc(1, sizeof(*root));
+	root->rel = mi_xstrdup("");
+	root->out = *w;
+	root->out.files = NULL;
+	root->out.n = root->out.cap = 0;
+	root->out.skips = NULL;
+	root->out.nskips = root->out.capskips = 0;
+	memset(root->out.skipped, 0, sizeof(root->out.skipped));
+	p.q = mi_xmalloc(sizeof(*p.q));
+	p.q[0] = root;
+	p.nq = p.capq = 1;
+	int nth = w->threads > 16 ? 16 : w->threads;
+	pthread_t th[16];
+	int started = 0;
+	for (int i = 0; i < nth; i++)
+		if (!pthread_create(&th[started], NULL, wk_thread, &p))
+			started++;
+	if (!started)
+		wk_thread(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(p.q);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	wk_join(w, root);
 	return 0;
 }
 

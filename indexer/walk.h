@@ -28,6 +28,7 @@ typedef struct mi_walk {
 	size_t n, cap;
 	size_t skipped[MI_SKIP__COUNT]; /* counts by reason */
 	bool list;               /* also record each skipped path in skips */
+	int threads;             /* > 1: folders walked by that many threads */
 	mi_walk_skip *skips;     /* skipped paths in walk order, when list */
 	size_t nskips, capskips;
 } mi_walk;

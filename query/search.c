@@ -70,6 +70,9 @@ typedef struct q_it {
 	bool first;                /* next entry is the first of the value */
 	uint64_t doc;              /* fid << 32 | n, Q_END when done */
 	unsigned flags;            /* field bits of the current entry */
+	bool ones;                 /* each of its fields holds the term once */
+	bool tfok;                 /* tf holds the current entry's (it_tf) */
+	const uint8_t *tfp;        /* its tf varints, unless ones */
 	uint32_t tf[MI_SF__COUNT];
 	float w;                   /* idf times query frequency */
 	bool joined;               /* a joined-word term (not a query word) */
@@ -77,6 +80,8 @@ typedef struct q_it {
 	bool whole;                /* the whole form of a query word of several parts */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
+	float ones_ub[1u << MI_SF__COUNT]; /* q_tf_bound of a chunk holding it once per
+				    * field, by its fields (after fmask) */
 	uint32_t df;               /* chunks holding the term */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
 } q_it;
@@ -91,7 +96,33 @@ static inline bool q_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 		*p = q + 1;
 		return true;
 	}
+	if (q + 1 < end && q[1] < 0x80) {
+		*v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+		*p = q + 2;
+		return true;
+	}
 	return mi_varint_get(p, end, v);
+}
+
+/* Set bits of a posting's field bits. */
+static const uint8_t q_nfields[1u << MI_SF__COUNT] = {
+	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+};
+
+/* Steps *p over k varints; false when they run past end. */
+static inline bool q_skip_varints(const uint8_t **p, const uint8_t *end, unsigned k)
+{
+	const uint8_t *q = *p;
+
+	while (k) {
+		if (q >= end)
+			return false;
+		if (*q++ < 0x80)
+			k--;
+	}
+	*p = q;
+	return true;
 }
 
 static void it_end(q_it *it, int err)
@@ -177,24 +208,71 @@ static void it_next(q_it *it)
 			    it->n + (uint32_t)(x >> MI_POST_NSHIFT);
 	it->first = false;
 	it->flags = (unsigned)(x & MI_POST_FIELDS);
-	if (x & MI_POST_ONES) {
-		for (int f = 0; f < MI_SF__COUNT; f++)
-			it->tf[f] = (it->flags >> f) & 1;
-	} else {
-		for (int f = 0; f < MI_SF__COUNT; f++) {
-			if (!(it->flags & (1u << f))) {
-				it->tf[f] = 0;
-				continue;
-			}
-			if (!q_varint(&it->p, it->e, &x) || x > UINT32_MAX)
-				goto corrupt;
-			it->tf[f] = (uint32_t)x;
-		}
+	it->ones = (x & MI_POST_ONES) != 0;
+	it->tfok = false;
+	/* The tf varints are stepped over; it_tf reads them when asked. */
+	if (!it->ones) {
+		it->tfp = it->p;
+		if (!q_skip_varints(&it->p, it->e, q_nfields[it->flags]))
+			goto corrupt;
 	}
 	it->doc = (uint64_t)it->fid << 32 | it->n;
 	return;
 corrupt:
 	it_end(it, MI_ERR_CORRUPT);
+}
+
+/* The current entry's term frequency per field (0 for the fields it is
+ * not in); zeros and it->err set when its bytes are bad. */
+static const uint32_t *it_tf(q_it *it)
+{
+	if (it->tfok)
+		return it->tf;
+	it->tfok = true;
+	if (it->ones) {
+		for (int f = 0; f < MI_SF__COUNT; f++)
+			it->tf[f] = (it->flags >> f) & 1;
+		return it->tf;
+	}
+	const uint8_t *p = it->tfp;
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		uint64_t x = 0;
+		it->tf[f] = 0;
+		if (!(it->flags & (1u << f)))
+			continue;
+		if (!q_varint(&p, it->e, &x) || x > UINT32_MAX) {
+			memset(it->tf, 0, sizeof(it->tf));
+			it->err = MI_ERR_CORRUPT;
+			return it->tf;
+		}
+		it->tf[f] = (uint32_t)x;
+	}
+	return it->tf;
+}
+
+/* Steps over the current file's entries before chunk n, undecoded: the
+ * next it_next reads the first at or after it. */
+static void it_skip_to(q_it *it, uint32_t n)
+{
+	const uint8_t *p = it->p;
+	uint32_t cur = it->n;
+
+	while (p < it->e) {
+		const uint8_t *q = p;
+		uint64_t x;
+		if (!q_varint(&q, it->e, &x) || (x >> MI_POST_NSHIFT) > UINT32_MAX - cur)
+			return; /* it_next reports it */
+		uint32_t nn = cur + (uint32_t)(x >> MI_POST_NSHIFT);
+		if (nn >= n)
+			break;
+		if (!(x & MI_POST_ONES) &&
+		    !q_skip_varints(&q, it->e, q_nfields[x & MI_POST_FIELDS]))
+			return;
+		cur = nn;
+		p = q;
+	}
+	it->p = p;
+	it->n = cur;
 }
 
 /* Moves to the first entry >= target. */
@@ -226,6 +304,11 @@ static void it_seek(q_it *it, uint64_t target)
 			return;
 		it->p = it->fid < tfid ? it->e : it->p;
 		it->doc = 0; /* value loaded; decode its entries */
+		it_next(it);
+	}
+	if (it->doc < target && it->fid == tfid) {
+		/* In the target's file: step over the entries before it. */
+		it_skip_to(it, (uint32_t)target);
 		it_next(it);
 	}
 	while (it->doc < target)
@@ -815,7 +898,7 @@ static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint
 		len = name_len;
 		if (it->joined || it->whole)
 			return 1;
-		met += it->tf[MI_SF_NAME];
+		met += it_tf(it)[MI_SF_NAME];
 	}
 	if (!len || !met)
 		return 1;
@@ -836,6 +919,22 @@ static bool q_bounds_hold(const mi_rank_params *rp)
 		if (rp->w[f] != P->w[MI_SM_CODE][f] || rp->b[f] != P->b[MI_SM_CODE][f])
 			return false;
 	return true;
+}
+
+/* Sorts its[0..n) by doc when its[m..n) already is: each of the first m
+ * moves right to its place (they are the iterators just advanced). */
+static void q_resort(q_it **its, size_t n, size_t m)
+{
+	for (size_t i = m; i-- > 0;) {
+		q_it *x = its[i];
+		uint64_t d = x->doc;
+		size_t j = i;
+		while (j + 1 < n && its[j + 1]->doc < d) {
+			its[j] = its[j + 1];
+			j++;
+		}
+		its[j] = x;
+	}
 }
 
 static void q_sort_its(q_it **its, size_t n)
@@ -890,8 +989,8 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 		float tfn;
 		if (!skip) {
 			unsigned fl = (it->flags | cflags) & it->fmask;
-			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it->tf, clen, qc->avg) :
-					 q_tfn(rp, ns, fl, it->tf, clen, qc->avg);
+			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it_tf(it), clen, qc->avg) :
+					 q_tfn(rp, ns, fl, it_tf(it), clen, qc->avg);
 			if (tfn > 0) {
 				for (; hi < it->idx + 1; hi++)
 					part[hi] = 0;
@@ -987,17 +1086,76 @@ static float q_block_bound(const q_ctx *qc, q_it *it)
 	return it->bmax;
 }
 
+/*
+ * Bound of the tfn of a posting in fields fl with term frequencies tf,
+ * whatever its chunk: a field holding the term tf times is at least tf
+ * terms long, so each field's part is at most w tf / (1 - b + b tf / avg),
+ * the value at the shortest length it can have (search_docs: the larger
+ * of a Markdown section's and a code chunk's).  INFINITY when a weight
+ * or length normalisation is out of the range that argument needs.
+ */
+static float q_tf_bound(const q_ctx *qc, unsigned fl, const uint32_t *tf)
+{
+	float best = 0;
+
+	for (int sm = 0; sm < (qc->docs ? 2 : 1); sm++) {
+		const float *w = qc->docs ? mi_bm25f_params.w[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+				 qc->rp->w;
+		const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+				 qc->rp->b;
+		float t = 0;
+		for (int f = 0; f < MI_SF__COUNT; f++) {
+			if (!(fl & (1u << f)) || w[f] == 0)
+				continue;
+			if (w[f] < 0 || !(b[f] >= 0 && b[f] <= 1))
+				return INFINITY;
+			t += w[f] * (float)tf[f] / (1 - b[f] + b[f] * (float)tf[f] / qc->avg[f]);
+		}
+		best = t > best ? t : best;
+	}
+	return best;
+}
+
+/* A term's score part for a chunk whose tfn is at most tb, rounded up. */
+static float q_part_bound(const q_ctx *qc, const q_it *it, float tb)
+{
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+
+	if (!(tb < INFINITY))
+		return it->ub;
+	return it->w * tb * (k1 + 1) / (k1 + tb) * 1.0001f + 1e-6f;
+}
+
+/* Fills it->ones_ub. */
+static void q_ones_init(const q_ctx *qc, q_it *it)
+{
+	static const uint32_t one[MI_SF__COUNT] = { 1, 1, 1, 1, 1 };
+
+	for (unsigned fl = 0; fl < (1u << MI_SF__COUNT); fl++) {
+		float b = q_part_bound(qc, it, q_tf_bound(qc, fl, one));
+		it->ones_ub[fl] = b < it->ub ? b : it->ub;
+	}
+}
+
 /* The bound of what term it adds to its current chunk: its block's
  * bound, or when the chunk is not named by it, the block's bound over
  * such postings (a common word's body mentions are bounded far lower
- * than the chunks it names). */
+ * than the chunks it names); and what its fields and term frequencies
+ * allow at any length (q_tf_bound), when that is lower. */
 static float q_entry_bound(const q_ctx *qc, q_it *it)
 {
-	if (it->flags & (1u << MI_SF_NAME))
-		return q_block_bound(qc, it);
-	if (it->bmax2 < 0)
-		it->bmax2 = q_block_bound_of(qc, it, it->bq2);
-	return it->bmax2;
+	float b, t;
+	unsigned fl = it->flags & it->fmask & MI_POST_FIELDS;
+
+	if (it->flags & (1u << MI_SF_NAME)) {
+		b = q_block_bound(qc, it);
+	} else {
+		if (it->bmax2 < 0)
+			it->bmax2 = q_block_bound_of(qc, it, it->bq2);
+		b = it->bmax2;
+	}
+	t = it->ones ? it->ones_ub[fl] : q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
+	return t < b ? t : b;
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
@@ -1074,9 +1232,9 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 				 * for the few scored below, not for every posting). */
 				unsigned fl = it->flags & it->fmask;
 				float tfn = qc->docs ?
-					mi_bm25f_tfn(MI_SM_DOCS_MD, fl | MI_POSTF_MD, it->tf, alen,
+					mi_bm25f_tfn(MI_SM_DOCS_MD, fl | MI_POSTF_MD, it_tf(it), alen,
 						     qc->avg) :
-					q_tfn(qc->rp, 1, fl, it->tf, alen, qc->avg);
+					q_tfn(qc->rp, 1, fl, it_tf(it), alen, qc->avg);
 				if (tfn > 0)
 					sum += it->w * tfn * (k1 + 1) / (k1 + tfn);
 			}
@@ -1146,8 +1304,8 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 		}
 		const uint32_t *cl = q_chunk(qc, it->doc);
 		unsigned fl = (it->flags | cl[0]) & it->fmask;
-		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it->tf, cl + 1, qc->avg) :
-				       q_tfn(qc->rp, 1, fl, it->tf, cl + 1, qc->avg);
+		float tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it_tf(it), cl + 1, qc->avg) :
+				       q_tfn(qc->rp, 1, fl, it_tf(it), cl + 1, qc->avg);
 		if (qc->err || it->w * tfn * (k1 + 1) / (k1 + tfn) * 1.0001f + 1e-6f > theta)
 			break;
 		it_next(it);
@@ -1159,14 +1317,15 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
-	size_t nh = 0;
+	size_t nh = 0, moved = nit;
 
 	while (!qc->err) {
 		size_t pivot = nit, i;
 		float acc = 0;
 		uint64_t pdoc;
 
-		q_sort_its(its, nit);
+		/* Only the iterators the last step advanced are out of order. */
+		q_resort(its, nit, moved);
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
 			acc += its[i]->ub;
 			if (acc > theta) {
@@ -1180,8 +1339,12 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		if (its[0]->doc != pdoc) {
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
+			moved = pivot;
 			continue;
 		}
+		size_t last;
+		for (last = pivot + 1; last < nit && its[last]->doc == pdoc; last++)
+			;
 		/* Block-max: pdoc and the chunks after it up to the end of the
 		 * first of the blocks holding it (and before the next term's
 		 * chunk) can only hold the terms standing on pdoc, each at most
@@ -1190,11 +1353,10 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		if (theta > 0 && qc->prune) {
 			float bsum = 0;
 			uint32_t end = UINT32_MAX;
-			size_t last;
-			for (last = 0; last < nit && its[last]->doc == pdoc; last++) {
-				bsum += q_block_bound(qc, its[last]);
-				if (its[last]->blast < end)
-					end = its[last]->blast;
+			for (i = 0; i < last; i++) {
+				bsum += q_block_bound(qc, its[i]);
+				if (its[i]->blast < end)
+					end = its[i]->blast;
 			}
 			if (bsum <= theta) {
 				uint64_t next = end == UINT32_MAX ? Q_END : (uint64_t)(end + 1) << 32;
@@ -1202,14 +1364,17 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 					next = its[last]->doc;
 				for (i = 0; i < last; i++)
 					it_seek(its[i], next);
+				moved = last;
 				continue;
 			}
 			/* One term alone up to the next term's chunk (a common
 			 * word beside rarer ones): its chunks that cannot make
 			 * the top k are passed over one by one, cheaply. */
 			if (last == 1 && q_lone_skip(qc, its[0], nit > 1 ? its[1]->doc : Q_END,
-						     theta))
+						     theta)) {
+				moved = 1;
 				continue;
+			}
 			/* pdoc alone: its terms' bounds as its postings say
 			 * (named or not), read before its lengths are. */
 			float esum = 0;
@@ -1218,6 +1383,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			if (esum <= theta) {
 				for (i = 0; i < last; i++)
 					it_next(its[i]);
+				moved = last;
 				continue;
 			}
 		}
@@ -1227,9 +1393,11 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 				next = Q_END;
 			for (i = 0; i < nit && its[i]->doc < next; i++)
 				it_seek(its[i], next);
+			moved = i;
 			continue;
 		}
 		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
+		moved = last;
 	}
 	for (size_t i = 0; i < nit; i++)
 		if (its[i]->err)
@@ -1793,6 +1961,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 			its[nit].ub = INFINITY;
 		its[nit].docs = docs;
 		its[nit].idx = (uint8_t)nit;
+		q_ones_init(&qc, &its[nit]);
 		if ((err = it_open(&its[nit], t, qt.t[i].s, qt.t[i].len))) {
 			mi_out_error(out, err, "cannot read the search postings: %s",
 				     mi_strerror(err));

@@ -17,7 +17,7 @@ static const char build_usage[] =
 	"A first build and --force write a fresh file renamed into place at the end.\n\n"
 	"  -o, --out DIR       index directory (default REPO/.mcpidx)\n"
 	"  -f, --force         rebuild from scratch\n"
-	"  -j, --jobs N        parser threads (default: number of cores)\n"
+	"  -j, --jobs N        threads that walk and parse (default: number of cores)\n"
 	"      --no-ignore     do not read .gitignore / .mcpidxignore, and index\n"
 	"                      vendored and generated trees too\n"
 	"      --max-size N    skip files over N bytes (default 1048576)\n"

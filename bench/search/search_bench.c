@@ -1004,6 +1004,110 @@ static int cmd_tune(const char *names, char **dirs, int ndirs)
 	return 0;
 }
 
+static int cmp_ms(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * search_bench list INDEX FILE [code|docs] [LIMIT]: each line of FILE a
+ * query, asked as search_code (limit 20) or search_docs (limit 10) are,
+ * once untimed, then timed: per query the best of three (CPU time with
+ * SEARCH_BENCH_CLOCK=cpu).  Prints p50/p99/max and the slowest queries;
+ * SEARCH_BENCH_DUMP=FILE writes each answer with its scores, so two
+ * builds' answers can be compared hit for hit.  For the query set of
+ * bench-mcp (the names of its sampled functions split into words).
+ */
+static int cmd_list(const char *index, const char *file, bool docs, size_t limit)
+{
+	char line[4096];
+	char **qs = NULL;
+	size_t n = 0, cap = 0;
+	mi_query *idx;
+	mi_buf err = { 0 };
+	FILE *f = fopen(file, "r"), *dump = NULL;
+	clockid_t clk = getenv("SEARCH_BENCH_CLOCK") && !strcmp(getenv("SEARCH_BENCH_CLOCK"), "cpu") ?
+			CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+
+	if (!f) {
+		fprintf(stderr, "search_bench: cannot read %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!*line)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			qs = realloc(qs, cap * sizeof(*qs));
+		}
+		qs[n++] = strdup(line);
+	}
+	fclose(f);
+	if (!n || mi_query_open(index, &idx, &err)) {
+		fprintf(stderr, "search_bench: %s\n", n ? mi_buf_str(&err) : "no queries");
+		mi_buf_release(&err);
+		return 1;
+	}
+	if (getenv("SEARCH_BENCH_DUMP") && !(dump = fopen(getenv("SEARCH_BENCH_DUMP"), "w"))) {
+		fprintf(stderr, "search_bench: cannot write %s\n", getenv("SEARCH_BENCH_DUMP"));
+		return 1;
+	}
+	mi_query_set_scores(idx, dump != NULL);
+	double *ms = calloc(n, sizeof(*ms)), *sorted = calloc(n, sizeof(*ms));
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			mi_search_opts so = { .query = qs[i], .limit = limit, .format = "json",
+					      .all = true };
+			mi_out out = { 0 };
+			ms[i] = 1e9;
+			for (int rep = 0; rep < (pass ? 3 : 1); rep++) {
+				struct timespec t0, t1;
+				mi_out_reset(&out);
+				clock_gettime(clk, &t0);
+				if (docs)
+					mi_query_docs(idx, &so, &out);
+				else
+					mi_query_search(idx, &so, &out);
+				clock_gettime(clk, &t1);
+				double one = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+					     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+				ms[i] = one < ms[i] ? one : ms[i];
+			}
+			if (pass && dump)
+				fprintf(dump, "%s\t%s\n", qs[i], mi_buf_str(&out.json));
+			mi_out_release(&out);
+		}
+	memcpy(sorted, ms, n * sizeof(*ms));
+	qsort(sorted, n, sizeof(*sorted), cmp_ms);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += ms[i];
+	printf("%s n=%zu p50 %.3f ms p90 %.3f p99 %.3f max %.3f mean %.3f (%s)\n",
+	       docs ? "search_docs" : "search_code", n, sorted[n / 2], sorted[n * 9 / 10],
+	       sorted[(n - 1) * 99 / 100], sorted[n - 1], sum / n,
+	       clk == CLOCK_MONOTONIC ? "wall, best of 3" : "CPU, best of 3");
+	for (int s = 0; s < 8; s++) {
+		size_t w = 0;
+		for (size_t i = 1; i < n; i++)
+			if (ms[i] > ms[w])
+				w = i;
+		printf("  slow %.2f ms: %s\n", ms[w], qs[w]);
+		ms[w] = -1;
+	}
+	if (dump)
+		fclose(dump);
+	for (size_t i = 0; i < n; i++)
+		free(qs[i]);
+	free(qs);
+	free(ms);
+	free(sorted);
+	mi_query_close(idx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "prep")) {
@@ -1022,7 +1126,13 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 4 && !strcmp(argv[1], "tune"))
 		return cmd_tune(argv[2], argv + 3, argc - 3);
+	if (argc >= 4 && argc <= 6 && !strcmp(argv[1], "list")) {
+		bool docs = argc >= 5 && !strcmp(argv[4], "docs");
+		return cmd_list(argv[2], argv[3], docs,
+				argc == 6 ? (size_t)atoi(argv[5]) : docs ? 10 : 20);
+	}
 	fprintf(stderr, "usage: search_bench prep SRC_DIR OUT_DIR EXTS [SKIP] | run OUT_DIR"
-		" | tune PARAMS OUT_DIR...\n");
+		" | tune PARAMS OUT_DIR...\n"
+		"       | list INDEX FILE [code|docs] [LIMIT]\n");
 	return 2;
 }

@@ -41,8 +41,13 @@ expect_eq "$(json $T/def.json "j['definitions'][0]['path']")" "src/d.py" "rename
 touch -d '2001-01-01' $R/src/a.c
 b
 expect_eq "$(json $T/out.json "j['indexed'], j['unchanged']")" "0 2" "touch only"
+# An update moves the index's totals by what it took out and put in: after
+# the edit, delete and rename they are what a fresh build counts.
+totals="j['symbols'], j['references'], j['diagnostics'], j['chunks']"
+updated=$(json $T/out.json "$totals")
 "$MCPIDX" build "$R" --force --json > $T/out.json || fail "force build"
 expect_eq "$(json $T/out.json "j['indexed'], j['files']")" "2 2" "--force"
+expect_eq "$(json $T/out.json "$totals")" "$updated" "totals after updates = a fresh build's"
 # Same answers after --force as before it.
 "$MCPIDX" query "$R" def sub --json > $T/def2.json
 expect_eq "$(json $T/def2.json "j['definitions'][0]['line']")" "4" "def after force"

@@ -5,6 +5,7 @@
 #include "test.h"
 #include "indexer/indexer_int.h"
 #include "format/format.h"
+#include "indexer/walk.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -796,6 +797,93 @@ TEST(speed)
 	mi_ignore_free(ig);
 }
 
+
+/* ---- the walk: several threads list what one thread lists ------------------ */
+
+static void walk_with(const char *root, int threads, bool no_ignore, mi_walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->root = root;
+	w->max_size = 1u << 20;
+	w->no_ignore = no_ignore;
+	w->list = true;
+	w->threads = threads;
+	mi_walk_run(w);
+}
+
+static void walk_same(const mi_walk *a, const mi_walk *b, const char *what)
+{
+	if (a->n != b->n || a->nskips != b->nskips)
+		TEST_FAIL_("%s: %zu files, %zu skips vs %zu, %zu", what, a->n, a->nskips, b->n,
+			   b->nskips);
+	for (size_t i = 0; i < a->n && i < b->n && !test_case_failed; i++)
+		if (strcmp(a->files[i].path, b->files[i].path) || a->files[i].lang != b->files[i].lang ||
+		    a->files[i].size != b->files[i].size)
+			TEST_FAIL_("%s: file %zu is %s vs %s", what, i, a->files[i].path,
+				   b->files[i].path);
+	for (size_t i = 0; i < a->nskips && i < b->nskips && !test_case_failed; i++)
+		if (strcmp(a->skips[i].path, b->skips[i].path) || a->skips[i].reason != b->skips[i].reason)
+			TEST_FAIL_("%s: skip %zu is %s vs %s", what, i, a->skips[i].path,
+				   b->skips[i].path);
+	CHECK(!memcmp(a->skipped, b->skipped, sizeof(a->skipped)));
+}
+
+/* A random tree five folders deep with ignore files at every level (rules
+ * that reach below them, negations, folder rules), vendored folders and
+ * links: walked by 1, 2 and 5 threads, the files, skips and counts are the
+ * same, in the same order. */
+TEST(parallel_walk_lists_what_one_thread_lists)
+{
+	static const char *comp[] = {"a", "b", "a-b", "a.b", "lib", "src", "node_modules", "z"};
+	static const char *ext[] = {".c", ".py", ".txt", ".min.js", ".go", "", ".h", ".md"};
+	static const char *rule[] = {"*.txt", "!keep.txt", "b/", "/src", "a-b/**/*.c", "*.h\n!z.h",
+				     "lib/*.py", "a.b"};
+	char *work = make_workdir();
+	CHECK(work != NULL);
+	if (!work)
+		return;
+	rnd_state = 7;
+	for (int i = 0; i < 600; i++) {
+		mi_buf p = {0};
+		size_t depth = rnd(6);
+		for (size_t d = 0; d < depth; d++)
+			mi_buf_addf(&p, "%s/", comp[rnd(8)]);
+		if (!rnd(9)) {
+			char *gi = xasprintf("%s/%s.gitignore", work, mi_buf_str(&p));
+			const char *r = rule[rnd(8)];
+			CHECK(write_file(gi, r, strlen(r)) == 0);
+			free(gi);
+		} else {
+			mi_buf_addf(&p, "%s%d%s", rnd(5) ? "f" : "keep", (int)rnd(4), ext[rnd(8)]);
+			CHECK(make_entry(work, mi_buf_str(&p)) == 0);
+		}
+		mi_buf_release(&p);
+	}
+	char *l1 = xasprintf("%s/a/link.c", work), *l2 = xasprintf("%s/b/up", work);
+	mkdirs(l2, strlen(work) + 2);
+	CHECK(symlink("../z/x.c", l1) == 0 || errno == ENOENT);
+	CHECK(symlink("..", l2) == 0);
+	for (int ni = 0; ni < 2; ni++) {
+		mi_walk one, two, five;
+		walk_with(work, 1, ni, &one);
+		walk_with(work, 2, ni, &two);
+		walk_with(work, 5, ni, &five);
+		if (one.n < 100 || (!ni && (!one.skipped[MI_SKIP_IGNORED] ||
+					    !one.skipped[MI_SKIP_VENDORED])))
+			TEST_FAIL_("a tree too plain to test: %zu files, %zu ignored, %zu vendored",
+				   one.n, one.skipped[MI_SKIP_IGNORED], one.skipped[MI_SKIP_VENDORED]);
+		walk_same(&one, &two, ni ? "--no-ignore, 2 threads" : "2 threads");
+		walk_same(&one, &five, ni ? "--no-ignore, 5 threads" : "5 threads");
+		mi_walk_release(&one);
+		mi_walk_release(&two);
+		mi_walk_release(&five);
+	}
+	remove_tree(work);
+	free(l1);
+	free(l2);
+	free(work);
+}
+
 int main(void)
 {
 	RUN(table);
@@ -809,5 +897,6 @@ int main(void)
 	RUN(parent_cache);
 	RUN(push_file_reads_rules);
 	RUN(speed);
+	RUN(parallel_walk_lists_what_one_thread_lists);
 	return test_done();
 }

@@ -11,6 +11,8 @@
 #include "../../indexer/indexer.h"
 
 #include <dirent.h>
+#include <lmdb.h>
+#include <zstd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -357,6 +359,72 @@ TEST(fresh_build_equals_update)
 	free(b);
 }
 
+/* The zstd frames of an index's packed values (tag MI_VAL_ZSTD) in database
+ * name, raw from LMDB: how many, and how many name a dictionary. */
+static void count_frames(const char *idx, const char *name, int *frames, int *named)
+{
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_cursor *c;
+	MDB_val k, v;
+	*frames = *named = 0;
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 32);
+	CHECK_INT(mdb_env_open(env, idx, MDB_RDONLY, 0644), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, name, 0, &dbi), 0);
+	CHECK_INT(mdb_cursor_open(txn, dbi, &c), 0);
+	for (int rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
+		const uint8_t *p = v.mv_data;
+		if (v.mv_size < 2 || p[0] != MI_VAL_ZSTD)
+			continue;
+		(*frames)++;
+		*named += ZSTD_getDictID_fromFrame(p + 1, v.mv_size - 1) != 0;
+	}
+	mdb_cursor_close(c);
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+}
+
+/* A fresh build of 40 files trains dictionaries; its frames do not name
+ * them (the reader knows the database), and every value reads back as a
+ * build without dictionaries stores it (fresh_build_equals_update). */
+TEST(packed_frames_name_no_dictionary)
+{
+	char *a = tmpdir(), ia[300];
+	mi_build_opts o = {.jobs = 2, .repo = a};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	write_repo(a, 40);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	mi_build_stats_release(&bs);
+	mi_store *st;
+	mi_txn *t;
+	const void *v;
+	size_t vl;
+	CHECK_INT(mi_store_open(ia, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_get(t, MI_DB_META, "zdict.syms", 10, &v, &vl), 0);
+	CHECK(vl > 1024);
+	CHECK_INT(mi_get(t, MI_DB_META, "zdict.chunks", 12, &v, &vl), 0);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	static const char *const dbs[] = {"syms", "chunks", "outlines"};
+	for (size_t i = 0; i < sizeof dbs / sizeof dbs[0]; i++) {
+		int frames, named;
+		count_frames(ia, dbs[i], &frames, &named);
+		if (frames < 10 || named)
+			TEST_FAIL_("%s: %d frames, %d name a dictionary", dbs[i], frames, named);
+	}
+	mi_buf_release(&err);
+	rm_rf(a);
+	free(a);
+}
+
 /* Every definition and reference the names and refs databases hold, by
  * name and path. */
 static void dump_names(const char *idx, mi_buf *out)
@@ -432,6 +500,18 @@ TEST(names_blocks_after_updates_equal_a_fresh_build)
 		if ((i + 1) % 4 != 1 && (i + 1) % 4 != 2)
 			write_file(a, rel, "int gn_%d_%d(void) { return %d; }\n", 40, i + 1);
 	}
+	static const int grown[] = {11, 20, 23, 32, 35, 44};
+	for (size_t g = 0; g < sizeof grown / sizeof *grown; g++) {
+		/* a line added: most entries come back as they were */
+		int i = grown[g];
+		char path[512];
+		snprintf(path, sizeof path, "%s/src/f%02d.c", a, i);
+		FILE *f = fopen(path, "a");
+		if (f) {
+			fprintf(f, "int extra_%d(void) { return helper(%d); }\n", i, i);
+			fclose(f);
+		}
+	}
 	for (int i = 0; i < 12; i++) { /* new files, some names shared */
 		snprintf(rel, sizeof rel, "src/new%02d.c", i);
 		write_file(a, rel, "int fn_5_%d_%d(void) { return helper(1); }\nint helper(void);\n",
@@ -465,6 +545,7 @@ TEST(names_blocks_after_updates_equal_a_fresh_build)
 	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper src/new11.c 25");
 	CHECK(!strstr(mi_buf_str(&inc), "ref helper_0 src/sub/f00.c"));
 	CHECK_CONTAINS(mi_buf_str(&inc), "ref helper_0 src/f08.c");
+	CHECK_CONTAINS(mi_buf_str(&inc), "extra_11 src/f11.c");
 	CHECK(!strstr(mi_buf_str(&inc), "fn_0_3 "));
 	CHECK_STR(mi_buf_str(&inc), mi_buf_str(&fresh));
 	mi_buf_release(&inc);
@@ -799,6 +880,7 @@ int main(void)
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
+	RUN(packed_frames_name_no_dictionary);
 	RUN(names_blocks_after_updates_equal_a_fresh_build);
 	RUN(packed_values);
 	RUN(framed_sources);
