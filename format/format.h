@@ -457,6 +457,9 @@ bool mi_pack_has_magic(const uint8_t in[MI_PACK_TRAILER]);
 int mi_txn_begin(mi_store *st, bool write, mi_txn **out);
 int mi_txn_commit(mi_txn *t);
 void mi_txn_abort(mi_txn *t);
+/* true when read transactions a and b see the same snapshot of the same
+ * index file (what one reads, the other reads too). */
+bool mi_txn_same(mi_txn *a, mi_txn *b);
 
 int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 	   const void **val, size_t *vlen);                 /* MI_ERR_NOTFOUND */
@@ -1024,11 +1027,16 @@ int mi_render_expand(const char *path, const char *src, size_t len,
  * it whenever the renderer's bytes change) and mi_outline_serves() says the
  * request's options would render exactly this; otherwise it renders.
  */
-#define MI_VIEW_VERSION 2
+#define MI_VIEW_VERSION 3
+/* need of a record holding the view at MI_DEFAULT_MAX_TOKENS: the file's
+ * whole outline did not fit the default cap, so the build kept the answer
+ * a read_file with the default cap gets (the budget folds it). */
+#define MI_OUTLINE_CAPPED UINT32_MAX
 typedef struct mi_outline_rec {
 	const char *text;     /* the view; decode: points into the record */
 	size_t text_len;
-	uint32_t need;        /* smallest max_tokens that leaves it whole (0: never) */
+	uint32_t need;        /* smallest max_tokens that leaves it whole (0: never;
+			       * MI_OUTLINE_CAPPED: the view at the default cap) */
 	uint32_t lines;       /* line_count */
 	uint32_t nsyms;       /* symbols */
 	int32_t saved;        /* tokens_saved_percent */

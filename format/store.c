@@ -1577,6 +1577,12 @@ int mi_txn_commit(mi_txn *t)
 	return rc;
 }
 
+bool mi_txn_same(mi_txn *a, mi_txn *b)
+{
+	return a && b && !a->write && !b->write && a->e == b->e &&
+	       mdb_txn_id(a->txn) == mdb_txn_id(b->txn);
+}
+
 void mi_txn_abort(mi_txn *t)
 {
 	if (!t)

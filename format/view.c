@@ -409,7 +409,9 @@ int mi_render_view(const char *path, const char *src, size_t len,
 }
 
 /* The stored outline: the default view with no cap (a cap only ever cuts
- * it, and the reader knows from r->need which caps leave it whole). */
+ * it, and the reader knows from r->need which caps leave it whole); when
+ * that is over the default cap, the view a default read_file answers (a
+ * 24,000-line generated header took 7 ms to fold at every read). */
 int mi_render_outline(const char *path, const char *src, size_t len, const mi_parsed *p,
 		      mi_out *out, mi_outline_rec *r)
 {
@@ -417,11 +419,17 @@ int mi_render_outline(const char *path, const char *src, size_t len, const mi_pa
 	view_info vi;
 	memset(r, 0, sizeof(*r));
 	int rc = render_view(path, src, len, p, &o, out, &vi);
+	bool capped = !rc && vi.need > MI_DEFAULT_MAX_TOKENS;
+	if (capped) {
+		mi_view_opts d = {0};
+		rc = render_view(path, src, len, p, &d, out, &vi);
+	}
 	if (rc)
 		return rc;
 	r->text = mi_buf_str(&out->text);
 	r->text_len = out->text.len;
-	r->need = vi.need > UINT32_MAX ? UINT32_MAX : (uint32_t)vi.need;
+	r->need = capped ? MI_OUTLINE_CAPPED
+		: vi.need >= MI_OUTLINE_CAPPED ? MI_OUTLINE_CAPPED - 1 : (uint32_t)vi.need;
 	r->lines = vi.lines;
 	r->nsyms = vi.nsyms > UINT32_MAX ? UINT32_MAX : (uint32_t)vi.nsyms;
 	r->saved = (int32_t)vi.saved;
@@ -431,7 +439,9 @@ int mi_render_outline(const char *path, const char *src, size_t len, const mi_pa
 bool mi_outline_serves(const mi_outline_rec *r, const mi_view_opts *o)
 {
 	size_t cap = o->max_tokens ? o->max_tokens : MI_DEFAULT_MAX_TOKENS;
-	return r->need && r->need <= cap && view_mode(o->mode) == VM_OUTLINE && !o->all &&
+	bool fits = r->need == MI_OUTLINE_CAPPED ? cap == MI_DEFAULT_MAX_TOKENS
+						  : r->need && r->need <= cap;
+	return fits && view_mode(o->mode) == VM_OUTLINE && !o->all &&
 	       !o->xrefs && !o->blame && !o->notes && !o->nline_notes &&
 	       !o->line_numbers && !o->unicode && !o->block_guides && !o->coverage;
 }

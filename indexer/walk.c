@@ -136,18 +136,21 @@ typedef struct wk_split {
 	wk_unit *unit;           /* the unit being walked */
 } wk_split;
 
-static void wk_enqueue(wk_split *sp, const char *rel)
+/* A unit for folder rel: the walk's options, no results yet. */
+static wk_unit *wk_unit_new(const mi_walk *w, const char *rel, int depth)
 {
 	wk_unit *u = mi_xcalloc(1, sizeof(*u));
-	wk_unit *parent = sp->unit;
 	u->rel = mi_xstrdup(rel);
-	u->depth = parent->depth + 1;
-	u->out = *sp->pool->w;
-	u->out.files = NULL;
-	u->out.n = u->out.cap = 0;
-	u->out.skips = NULL;
-	u->out.nskips = u->out.capskips = 0;
-	memset(u->out.skipped, 0, sizeof(u->out.skipped));
+	u->depth = depth;
+	u->out = (mi_walk){.root = w->root, .index_dir = w->index_dir, .max_size = w->max_size,
+			   .no_ignore = w->no_ignore, .list = w->list};
+	return u;
+}
+
+static void wk_enqueue(wk_split *sp, const char *rel)
+{
+	wk_unit *parent = sp->unit;
+	wk_unit *u = wk_unit_new(sp->pool->w, rel, parent->depth + 1);
 	if (parent->nkids == parent->capkids) {
 		parent->capkids = parent->capkids ? 2 * parent->capkids : 16;
 		parent->kids = mi_xrealloc(parent->kids, parent->capkids * sizeof(*parent->kids));
@@ -407,14 +410,7 @@ int mi_walk_run(mi_walk *w)
 	wk_pool p = {.w = w};
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	wk_unit *root = mi_xcalloc(1, sizeof(*root));
-	root->rel = mi_xstrdup("");
-	root->out = *w;
-	root->out.files = NULL;
-	root->out.n = root->out.cap = 0;
-	root->out.skips = NULL;
-	root->out.nskips = root->out.capskips = 0;
-	memset(root->out.skipped, 0, sizeof(root->out.skipped));
+	wk_unit *root = wk_unit_new(w, "", 0);
 	p.q = mi_xmalloc(sizeof(*p.q));
 	p.q[0] = root;
 	p.nq = p.capq = 1;

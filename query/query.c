@@ -6,6 +6,7 @@
 #include "../format/side.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -757,6 +758,147 @@ int mi_query_references(mi_query *q, const char *symbol, const char *kind,
 	return mi_query_references_page(q, symbol, kind, 0, limit, out);
 }
 
+/* One reference of a page: where it is, then its caller and line text. */
+typedef struct ref_item {
+	size_t path;            /* offset of its path in the page's paths */
+	size_t pl;
+	mi_ref r;
+	size_t caller, cl;      /* offsets into the resolver's text */
+	size_t line, ll;
+	int slot;               /* which resolver's text holds them */
+} ref_item;
+
+/* Resolves the callers and line texts of items[from, to) of every step-th
+ * group of consecutive items in the same file, in its own transaction
+ * (another thread's, when t is NULL: its snapshot must be q's). */
+typedef struct ref_resolver {
+	mi_query *q;
+	mi_txn *t;              /* the page's transaction; NULL: open one like it */
+	mi_txn *page;           /* the page's, to compare snapshots with */
+	ref_item *items;
+	size_t n;
+	const char *paths;
+	int part, step;         /* this resolver takes the groups g with g % step == part */
+	int slot;               /* its index */
+	mi_buf text;            /* callers and line texts */
+	bool ok;
+} ref_resolver;
+
+static void *ref_resolve(void *arg)
+{
+	ref_resolver *rs = arg;
+	mi_txn *t = rs->t, *own = NULL;
+	if (!t) {
+		if (mi_txn_begin(rs->q->st, false, &own))
+			return NULL;
+		if (!mi_txn_same(own, rs->page)) { /* a build committed meanwhile */
+			mi_txn_abort(own);
+			return NULL;
+		}
+		t = own;
+	}
+	mi_parsed arena;
+	mi_parsed_init(&arena);
+	mi_buf lt = {0};
+	size_t group = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		ref_item *it = &rs->items[i];
+		if (i && (it->path != rs->items[i - 1].path))
+			group++;
+		if ((int)(group % (size_t)rs->step) != rs->part)
+			continue;
+		const char *path = rs->paths + it->path;
+		mi_symbol cs;
+		const char *caller = it->r.caller_idx >= 0 &&
+			!mi_q_load_sym(t, path, it->pl, (uint32_t)it->r.caller_idx, &cs, &arena) ?
+			cs.name : "";
+		it->caller = rs->text.len;
+		it->cl = strlen(caller);
+		mi_buf_add(&rs->text, caller, it->cl);
+		mi_buf_reset(&lt);
+		span_line_text(t, path, it->pl, it->r.line, it->r.line_byte, &lt);
+		it->line = rs->text.len;
+		it->ll = lt.len;
+		mi_buf_add(&rs->text, lt.buf ? lt.buf : "", lt.len);
+		it->slot = rs->slot;
+	}
+	mi_buf_release(&lt);
+	mi_parsed_release(&arena);
+	if (own)
+		mi_txn_abort(own);
+	rs->ok = true;
+	return NULL;
+}
+
+/* A page over this many files has its callers and lines read by two
+ * threads (each file's records unpacked by one of them). */
+#define REFS_PARALLEL_FILES 8
+
+/* The second thread: one per process, kept (its unpacking contexts stay
+ * warm), taking one page's share at a time; a page that finds it busy
+ * does all the work itself. */
+static struct {
+	pthread_once_t once;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool up, busy;
+	ref_resolver *job;      /* the share to do; NULL once done */
+} refs_helper = {.once = PTHREAD_ONCE_INIT, .mu = PTHREAD_MUTEX_INITIALIZER,
+		 .cv = PTHREAD_COND_INITIALIZER};
+
+static void *refs_helper_run(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&refs_helper.mu);
+	for (;;) {
+		while (!refs_helper.job)
+			pthread_cond_wait(&refs_helper.cv, &refs_helper.mu);
+		ref_resolver *rs = refs_helper.job;
+		pthread_mutex_unlock(&refs_helper.mu);
+		ref_resolve(rs);
+		pthread_mutex_lock(&refs_helper.mu);
+		refs_helper.job = NULL;
+		pthread_cond_broadcast(&refs_helper.cv);
+	}
+	return NULL;
+}
+
+static void refs_helper_start(void)
+{
+	pthread_t th;
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	refs_helper.up = !pthread_create(&th, &at, refs_helper_run, NULL);
+	pthread_attr_destroy(&at);
+}
+
+/* Hands rs to the second thread: false when there is none or it is busy. */
+static bool refs_helper_take(ref_resolver *rs)
+{
+	pthread_once(&refs_helper.once, refs_helper_start);
+	if (!refs_helper.up)
+		return false;
+	pthread_mutex_lock(&refs_helper.mu);
+	bool free_now = !refs_helper.busy;
+	if (free_now) {
+		refs_helper.busy = true;
+		refs_helper.job = rs;
+		pthread_cond_broadcast(&refs_helper.cv);
+	}
+	pthread_mutex_unlock(&refs_helper.mu);
+	return free_now;
+}
+
+static void refs_helper_wait(void)
+{
+	pthread_mutex_lock(&refs_helper.mu);
+	while (refs_helper.job)
+		pthread_cond_wait(&refs_helper.cv, &refs_helper.mu);
+	refs_helper.busy = false;
+	pthread_mutex_unlock(&refs_helper.mu);
+}
+
 int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 			     size_t offset, size_t limit, mi_out *out)
 {
@@ -775,16 +917,13 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 	int rc = mi_txn_begin(q->st, false, &t);
 	if (rc)
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
-	mi_parsed arena;
-	mi_parsed_init(&arena);
-	mi_buf lt = {0};
-	size_t n = 0, total = 0;
-	mi_buf *j = &out->json, *x = &out->text;
-	mi_buf_adds(j, "{\"references\":[");
-	/* References come grouped by file; a reference's line is read from
-	 * the frames of its file's source that hold it, and its caller is one
-	 * symbol record. */
-	char *cur_path = NULL;
+	/* The page's references first (grouped by file), then each one's
+	 * caller (one symbol record) and line (the frames of its file's
+	 * source that hold it): unpacking those is most of the time, and a
+	 * page over many files shares it between two threads. */
+	size_t n = 0, total = 0, cap = 0, nfiles = 0;
+	ref_item *items = NULL;
+	mi_buf paths = {0};
 	mi_byname it;
 	if (!mi_refs_open(t, name, NULL, 0, &it)) {
 		const char *path;
@@ -810,36 +949,67 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 			total++;
 			if (total <= offset || n >= limit)
 				continue;
-			if (!cur_path || strlen(cur_path) != pl || memcmp(cur_path, path, pl)) {
-				free(cur_path);
-				cur_path = mi_xstrndup(path, pl);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				items = mi_xrealloc(items, cap * sizeof(*items));
 			}
-			mi_symbol cs;
-			const char *caller = r.caller_idx >= 0 &&
-				!mi_q_load_sym(t, cur_path, pl, (uint32_t)r.caller_idx, &cs, &arena) ?
-				cs.name : "";
-			mi_buf_reset(&lt);
-			span_line_text(t, cur_path, pl, r.line, r.line_byte, &lt);
-			if (n)
-				mi_buf_addc(j, ',');
-			mi_buf_adds(j, "{\"path\":");
-			mi_buf_add_json_str(j, cur_path, pl);
-			mi_buf_addf(j, ",\"line\":%u,\"caller\":", r.line);
-			mi_buf_add_json_str(j, caller, strlen(caller));
-			mi_buf_addf(j, ",\"kind\":\"%s\",\"text\":",
-				    r.kind == MI_REF_CALL ? "call" : r.kind == MI_REF_IMPORT ? "import" :
-				    r.kind == MI_REF_IMPL ? "impl" : r.kind == MI_REF_VALUE ? "value" : "type");
-			mi_buf_add_json_str(j, lt.buf ? lt.buf : "", lt.len);
-			mi_buf_addc(j, '}');
-			mi_buf_addf(x, "%s:%u%s%s\n", cur_path, r.line, caller[0] ? " in " : "", caller);
-			if (lt.len) {
-				mi_buf_adds(x, "  ");
-				mi_buf_add(x, lt.buf, lt.len);
-				mi_buf_addc(x, '\n');
+			ref_item *ri = &items[n++];
+			*ri = (ref_item){.r = r, .pl = pl};
+			if (n > 1 && items[n - 2].pl == pl &&
+			    !memcmp(paths.buf + items[n - 2].path, path, pl)) {
+				ri->path = items[n - 2].path;
+			} else {
+				ri->path = paths.len;
+				mi_buf_add(&paths, path, pl);
+				mi_buf_addc(&paths, 0);
+				nfiles++;
 			}
-			n++;
+			ri->r.callee = NULL;
 		}
 		mi_byname_close(&it);
+	}
+	ref_resolver rs[2] = {
+		{.q = q, .t = t, .items = items, .n = n, .paths = paths.buf, .part = 0, .step = 1,
+		 .slot = 0},
+		{.q = q, .page = t, .items = items, .n = n, .paths = paths.buf, .part = 1, .step = 2,
+		 .slot = 1},
+	};
+	bool two = nfiles >= REFS_PARALLEL_FILES && refs_helper_take(&rs[1]);
+	if (two)
+		rs[0].step = 2;
+	ref_resolve(&rs[0]);
+	if (two) {
+		refs_helper_wait();
+		if (!rs[1].ok) { /* its transaction could not be like ours: its share here */
+			rs[0].part = 1;
+			ref_resolve(&rs[0]);
+		}
+	}
+	mi_buf *j = &out->json, *x = &out->text;
+	mi_buf_adds(j, "{\"references\":[");
+	for (size_t i = 0; i < n; i++) {
+		const ref_item *ri = &items[i];
+		const char *path = paths.buf + ri->path;
+		const char *txt = rs[ri->slot].text.buf ? rs[ri->slot].text.buf : "";
+		const char *caller = txt + ri->caller, *line = txt + ri->line;
+		if (i)
+			mi_buf_addc(j, ',');
+		mi_buf_adds(j, "{\"path\":");
+		mi_buf_add_json_str(j, path, ri->pl);
+		mi_buf_addf(j, ",\"line\":%u,\"caller\":", ri->r.line);
+		mi_buf_add_json_str(j, caller, ri->cl);
+		mi_buf_addf(j, ",\"kind\":\"%s\",\"text\":",
+			    ri->r.kind == MI_REF_CALL ? "call" : ri->r.kind == MI_REF_IMPORT ? "import" :
+			    ri->r.kind == MI_REF_IMPL ? "impl" : ri->r.kind == MI_REF_VALUE ? "value" : "type");
+		mi_buf_add_json_str(j, line, ri->ll);
+		mi_buf_addc(j, '}');
+		mi_buf_addf(x, "%.*s:%u%s%.*s\n", (int)ri->pl, path, ri->r.line, ri->cl ? " in " : "",
+			    (int)ri->cl, caller);
+		if (ri->ll) {
+			mi_buf_adds(x, "  ");
+			mi_buf_add(x, line, ri->ll);
+			mi_buf_addc(x, '\n');
+		}
 	}
 	mi_buf_addf(j, "],\"total\":%zu}", total);
 	if (total > offset + n)
@@ -849,9 +1019,10 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		mi_buf_reset(x);
 		mi_buf_addf(x, "No %s of '%s' in the index.", calls_only ? "calls" : "references", symbol);
 	}
-	free(cur_path);
-	mi_buf_release(&lt);
-	mi_parsed_release(&arena);
+	mi_buf_release(&rs[0].text);
+	mi_buf_release(&rs[1].text);
+	mi_buf_release(&paths);
+	free(items);
 	mi_txn_abort(t);
 	return 0;
 }

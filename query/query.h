@@ -126,6 +126,11 @@ void mi_query_set_scores(mi_query *q, bool on);
  * skipping.  The top k are the same as with pruning (the reference tests
  * and benchmarks compare against), only slower. */
 void mi_query_set_exhaustive(mi_query *q, bool on);
+/* A search whose query terms hold at least min_postings postings in all
+ * runs its top-k pass over two halves of the index at once, the second in
+ * a thread of its own (0: the default, 100,000; SIZE_MAX: never).  The
+ * answer is the same either way. */
+void mi_query_set_split(mi_query *q, size_t min_postings);
 /* search_code: {results: [...], total} */
 int mi_query_search(mi_query *q, const mi_search_opts *o, mi_out *out);
 /* search_docs: {results: [...], total} */

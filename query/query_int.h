@@ -16,6 +16,7 @@ struct mi_query {
 	mi_store *blame;          /* blame beside the index, opened on first use */
 	bool scores;    /* search answers carry each hit's score (a workspace) */
 	bool exhaustive; /* search scores every chunk holding a query term */
+	size_t split_min; /* mi_query_set_split (0: the default) */
 };
 
 /*

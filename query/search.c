@@ -5,9 +5,13 @@
  */
 #include "query_int.h"
 
+#include <float.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define Q_MAX_TERMS 32          /* distinct query terms kept */
 #define Q_MAX_JOINED 8          /* joined-word terms added to a query */
@@ -162,6 +166,39 @@ static bool it_group(q_it *it)
 	return true;
 }
 
+/* it_group until the file at or after fid or the block's last, in one
+ * loop; false (the iterator ended) when the block's bytes are bad. */
+static inline bool it_walk(q_it *it, uint32_t fid)
+{
+	const uint8_t *bp = it->bp, *be = it->be;
+	uint32_t at = it->fid;
+
+	if (at >= fid || bp >= be)
+		return true;
+	while (at < fid && bp < be) {
+		uint64_t d, n;
+		if (!q_varint(&bp, be, &d))
+			goto corrupt;
+		n = d & MI_POST_LENS;
+		d >>= MI_POST_LBITS;
+		if (n == MI_POST_LENS && (!q_varint(&bp, be, &n) || (n += MI_POST_LENS) < MI_POST_LENS))
+			goto corrupt;
+		if (!d || d > UINT32_MAX - at || n > (uint64_t)(be - bp))
+			goto corrupt;
+		at += (uint32_t)d;
+		it->p = bp;
+		bp += n;
+	}
+	it->e = bp;
+	it->bp = bp;
+	it->fid = at;
+	it->first = true;
+	return true;
+corrupt:
+	it_end(it, MI_ERR_CORRUPT);
+	return false;
+}
+
 /* Takes the cursor's entry as the current block (rc from the cursor call)
  * and its first file. */
 static void it_value(q_it *it, int rc, const void *k, size_t kl,
@@ -300,9 +337,7 @@ static void it_seek(q_it *it, uint64_t target)
 			}
 		}
 		/* Skip the block's files before it, undecoded. */
-		while (it->doc != Q_END && it->fid < tfid && it->bp < it->be)
-			it_group(it);
-		if (it->doc == Q_END)
+		if (it->doc == Q_END || !it_walk(it, tfid))
 			return;
 		it->p = it->fid < tfid ? it->e : it->p;
 		it->doc = 0; /* value loaded; decode its entries */
@@ -830,6 +865,9 @@ typedef struct q_ctx {
 		uint32_t cur[MI_LENS_W];   /* its values */
 	} lens;
 	int err;                   /* MI_ERR_CORRUPT: a file's lengths are bad or missing */
+	uint64_t end;              /* chunks from here on are another pass's (q_wand_split) */
+	size_t split_min;          /* postings of a query worth a second pass (q_wand_split) */
+	_Atomic uint32_t *shared;  /* the k-th score of the passes, as float bits, or NULL */
 } q_ctx;
 
 /* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
@@ -1199,7 +1237,168 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
  * cannot exceed the final k-th score: the main pass prunes from there at
  * once and finds the same top k.  0 when fewer than k candidates score.
  */
-static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
+/* A seed candidate's tfn from its posting alone, with average field
+ * lengths.  search_docs weighs a code chunk by its doc comment alone and
+ * a Markdown section by its heading, path and body, and whether a chunk
+ * is a section is not in its postings: a posting in a doc comment is
+ * weighed as a code chunk's, any other as a section's at a quarter (most
+ * chunks are code, and those only score by their doc comments). */
+static float q_seed_tfn(const q_ctx *qc, q_it *it, const uint32_t *alen)
+{
+	unsigned fl = it->flags & it->fmask;
+
+	if (!qc->docs)
+		return q_tfn(qc->rp, 1, fl, it_tf(it), alen, qc->avg);
+	if (fl & (1u << MI_SF_DOC))
+		return mi_bm25f_tfn(MI_SM_DOCS_MD, fl & ~MI_POSTF_MD, it_tf(it), alen, qc->avg);
+	return 0.25f * mi_bm25f_tfn(MI_SM_DOCS_MD, fl | MI_POSTF_MD, it_tf(it), alen, qc->avg);
+}
+
+#define Q_SEED_RUN_WORDS 8      /* query words whose runs are tried as identifiers */
+#define Q_SEED_RUN_POSTINGS 64  /* postings read per such identifier */
+
+/*
+ * Candidates for the seed from identifiers the query spells out word by
+ * word: "v4l2 spi new subdev" is v4l2_spi_new_subdev, whose whole form
+ * (lowercased, '_' removed: "v4l2spinewsubdev") is a term of the chunks
+ * naming or calling it.  Each run of two or more consecutive query words
+ * (of the first Q_SEED_RUN_WORDS), longest first, is looked up as a term
+ * and its chunks (at most Q_SEED_RUN_POSTINGS each, half the seed's
+ * candidates in all) are put in cand before any other: they are only
+ * candidates, scored exactly with the query's own terms like the rest, so
+ * a run that is no identifier costs a lookup and changes no score.
+ */
+static void q_seed_runs(q_ctx *qc, mi_txn *t, const char *q, size_t qlen, const q_it *its,
+			size_t nit, q_hit *cand, size_t *nc, size_t cap)
+{
+	char w[Q_SEED_RUN_WORDS][MI_TOK_MAX];
+	size_t wl[Q_SEED_RUN_WORDS], nw = 0, room = cap / 2;
+
+	for (size_t i = 0; i < qlen && nw < Q_SEED_RUN_WORDS;) {
+		size_t j = i;
+		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+				    (q[j] >= '0' && q[j] <= '9')))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		if (j - i <= MI_TOK_MAX) {
+			for (size_t x = i; x < j; x++)
+				w[nw][x - i] = (char)(q[x] >= 'A' && q[x] <= 'Z' ? q[x] + 32 : q[x]);
+			wl[nw++] = j - i;
+		}
+		i = j;
+	}
+	for (size_t len = nw; len >= 2 && room; len--)
+		for (size_t a = 0; a + len <= nw && room; a++) {
+			char term[MI_TOK_MAX];
+			size_t tl = 0;
+			const void *v;
+			size_t vl;
+			bool fits = true, dup = false;
+			for (size_t x = a; x < a + len && fits; x++) {
+				fits = tl + wl[x] <= MI_TOK_MAX;
+				if (fits) {
+					memcpy(term + tl, w[x], wl[x]);
+					tl += wl[x];
+				}
+			}
+			for (size_t i = 0; fits && i < nit && !dup; i++)
+				dup = its[i].tl == tl && !memcmp(its[i].key, term, tl);
+			if (!fits || dup || mi_get(t, MI_DB_TERMS, term, tl, &v, &vl))
+				continue;
+			q_it it;
+			memset(&it, 0, sizeof(it));
+			if (it_open(&it, t, term, tl)) {
+				mi_cursor_close(it.c);
+				continue;
+			}
+			for (size_t n = 0; it.doc != Q_END && n < Q_SEED_RUN_POSTINGS && room; n++) {
+				if (q_fid_ok(t, &qc->filt, (uint32_t)(it.doc >> 32), &qc->scratch)) {
+					q_heap_push(cand, nc, cap, (q_hit){ FLT_MAX, it.doc });
+					room--;
+				}
+				it_next(&it);
+			}
+			mi_cursor_close(it.c);
+		}
+}
+
+#define Q_SEED_MORE 2           /* common terms whose best blocks the seed reads */
+#define Q_SEED_MORE_MIN 256     /* budget left for that */
+#define Q_SEED_BLOCKS 2         /* blocks read per such term */
+#define Q_SEED_HEADS 4096       /* block heads looked at per such term */
+
+/*
+ * Seed candidates from a term too common to read whole: the heads of its
+ * postings blocks (at most Q_SEED_HEADS) are looked at, and the
+ * Q_SEED_BLOCKS with the highest bounds are read (within *budget
+ * postings), each chunk weighed by what the term gives it with average
+ * field lengths.
+ */
+static void q_seed_best_blocks(q_ctx *qc, mi_txn *t, const q_it *src, const uint32_t *alen,
+			       q_hit *cand, size_t *nc, size_t cap, size_t *budget)
+{
+	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
+	uint32_t best[Q_SEED_BLOCKS];
+	int bq[Q_SEED_BLOCKS];
+	size_t nb = 0;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_cursor *c;
+	q_it it;
+
+	memset(&it, 0, sizeof(it));
+	memcpy(it.key, src->key, src->tl + 1);
+	it.tl = src->tl;
+	it.w = src->w;
+	it.fmask = src->fmask;
+	it.docs = src->docs;
+	if (mi_cursor_open(t, MI_DB_POST, &c))
+		return;
+	int rc = mi_cursor_seek(c, it.key, it.tl + 1, &k, &kl, &v, &vl);
+	for (size_t h = 0; !rc && h < Q_SEED_HEADS; h++) {
+		if (kl != it.tl + 5 || memcmp(k, it.key, it.tl + 1) || vl < MI_POST_HDR)
+			break;
+		int q = ((const uint8_t *)v)[it.docs ? 1 : 0];
+		size_t at = nb < Q_SEED_BLOCKS ? nb++ : Q_SEED_BLOCKS;
+		if (at == Q_SEED_BLOCKS) {
+			size_t lo = 0;
+			for (size_t i = 1; i < nb; i++)
+				lo = bq[i] < bq[lo] ? i : lo;
+			at = q > bq[lo] ? lo : Q_SEED_BLOCKS;
+		}
+		if (at < Q_SEED_BLOCKS) {
+			bq[at] = q;
+			best[at] = mi_rd32((const uint8_t *)k + it.tl + 1);
+		}
+		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
+	}
+	it.c = c;
+	for (size_t b = 0; b < nb && *budget; b++) {
+		mi_be32(it.key + it.tl + 1, best[b]);
+		rc = mi_cursor_seek(c, it.key, it.tl + 5, &k, &kl, &v, &vl);
+		it.doc = 0;
+		it_value(&it, rc, k, kl, v, vl);
+		if (it.doc != Q_END)
+			it_next(&it);
+		while (it.doc != Q_END && it.blast == best[b] && *budget) {
+			if (q_fid_ok(t, &qc->filt, (uint32_t)(it.doc >> 32), &qc->scratch)) {
+				float tfn = q_seed_tfn(qc, &it, alen);
+				if (tfn > 0)
+					q_heap_push(cand, nc, cap,
+						    (q_hit){ it.w * tfn * (k1 + 1) / (k1 + tfn), it.doc });
+			}
+			it_next(&it);
+			(*budget)--;
+		}
+	}
+	mi_cursor_close(c);
+}
+
+static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k,
+		    const char *q, size_t qlen)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
 	size_t nc = 0, cap = k * Q_SEED_PER_K, budget = Q_SEED_POSTINGS, n2 = 0, nd = 0;
@@ -1218,6 +1417,7 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		alen[f] = (uint32_t)lroundf(qc->avg[f]);
 	cand = mi_xmalloc(cap * sizeof(*cand));
+	q_seed_runs(qc, t, q, qlen, its, nit, cand, &nc, cap);
 	/* The rarest terms whose postings fit the budget (at least the
 	 * rarest, then read in part), merged: a chunk's candidate score is
 	 * what those terms give it together. */
@@ -1255,11 +1455,7 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 				/* A candidate's weight from its postings alone, with
 				 * average field lengths (the chunk's own are read
 				 * for the few scored below, not for every posting). */
-				unsigned fl = it->flags & it->fmask;
-				float tfn = qc->docs ?
-					mi_bm25f_tfn(MI_SM_DOCS_MD, fl | MI_POSTF_MD, it_tf(it), alen,
-						     qc->avg) :
-					q_tfn(qc->rp, 1, fl, it_tf(it), alen, qc->avg);
+				float tfn = q_seed_tfn(qc, it, alen);
 				if (tfn > 0)
 					sum += it->w * tfn * (k1 + 1) / (k1 + tfn);
 			}
@@ -1271,6 +1467,20 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k)
 	}
 	for (size_t i = 0; i < ns; i++)
 		mi_cursor_close(seeds[i].c);
+	/* The next rarest terms, too common to read whole: their blocks with
+	 * the highest bounds (the chunks they name), with what is left of the
+	 * budget. */
+	for (int more = 0; more < Q_SEED_MORE && budget >= Q_SEED_MORE_MIN; more++) {
+		size_t j = nit;
+		for (size_t i = 0; i < nit; i++)
+			if (!used[i] && !its[i].joined && !its[i].abbr &&
+			    (j == nit || its[i].df < its[j].df))
+				j = i;
+		if (j == nit)
+			break;
+		used[j] = true;
+		q_seed_best_blocks(qc, t, &its[j], alen, cand, &nc, cap, &budget);
+	}
 	qsort(cand, nc, sizeof(*cand), q_hit_doc_cmp);
 	for (size_t i = 0; i < nc; i++)
 		if (!nd || cand[nd - 1].doc != cand[i].doc)
@@ -1339,6 +1549,26 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 	return moved;
 }
 
+/* theta = the larger of it and the k-th score another pass has (scores
+ * are >= 0, so their float bits order like the floats), and the same for
+ * the shared one. */
+static void q_theta_sync(q_ctx *qc, float *theta)
+{
+	uint32_t mine, seen = atomic_load_explicit(qc->shared, memory_order_relaxed);
+	float other;
+
+	memcpy(&other, &seen, sizeof(other));
+	if (other > *theta) {
+		*theta = other;
+		return;
+	}
+	memcpy(&mine, theta, sizeof(mine));
+	while (mine > seen &&
+	       !atomic_compare_exchange_weak_explicit(qc->shared, &seen, mine,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
@@ -1349,6 +1579,8 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		float acc = 0;
 		uint64_t pdoc;
 
+		if (qc->shared)
+			q_theta_sync(qc, &theta);
 		/* Only the iterators the last step advanced are out of order. */
 		q_resort(its, nit, moved);
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
@@ -1361,6 +1593,8 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		if (pivot == nit)
 			break;
 		pdoc = its[pivot]->doc;
+		if (pdoc >= qc->end)
+			break;
 		if (its[0]->doc != pdoc) {
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
@@ -1431,6 +1665,139 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		return qc->err;
 	*nhits = nh;
 	return 0;
+}
+
+#ifndef Q_SPLIT_MIN
+#define Q_SPLIT_MIN 100000      /* postings of a query worth a second thread */
+#endif
+#define Q_SPLIT_HEADS 8192      /* block heads looked at for the split point */
+
+/* The second pass of q_wand_split: chunks from its iterators on. */
+typedef struct q_half {
+	q_ctx qc;
+	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	q_it *itp[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	size_t nit, k, nh;
+	q_hit *heap;
+	float theta;
+	int err;
+} q_half;
+
+static void *q_half_main(void *arg)
+{
+	q_half *h = arg;
+
+	h->err = q_wand(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh);
+	return NULL;
+}
+
+/* The first file id of the second half of term it's postings blocks, 0
+ * when it has fewer than two. */
+static uint32_t q_split_fid(mi_txn *t, const q_it *it)
+{
+	uint32_t last[Q_SPLIT_HEADS];
+	size_t n = 0;
+	const void *k, *v;
+	size_t kl, vl;
+	mi_cursor *c;
+
+	if (mi_cursor_open(t, MI_DB_POST, &c))
+		return 0;
+	int rc = mi_cursor_seek(c, it->key, it->tl + 1, &k, &kl, &v, &vl);
+	while (!rc && n < Q_SPLIT_HEADS && kl == it->tl + 5 && !memcmp(k, it->key, it->tl + 1)) {
+		last[n++] = mi_rd32((const uint8_t *)k + it->tl + 1);
+		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
+	}
+	mi_cursor_close(c);
+	return n < 2 || last[n / 2 - 1] == UINT32_MAX ? 0 : last[n / 2 - 1] + 1;
+}
+
+/*
+ * q_wand over two halves of the file ids at once, the second in a thread
+ * of its own with a read transaction of its own (on the same snapshot),
+ * both pruning with the larger of their k-th scores: a chunk one half
+ * passes over cannot beat k chunks the other has, so the best k of the
+ * two heaps are the best k of one pass.  On a query whose terms hold many
+ * postings the pass takes about half the time on an idle second core.
+ * false (nothing done) when the query is small, the postings do not split
+ * or no second transaction on the same snapshot can be had; the caller
+ * then runs q_wand alone.  Else *err is q_wand's.
+ */
+static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t nit,
+			 q_hit *heap, size_t k, float theta, size_t *nhits, int *err)
+{
+	size_t total = 0, big = 0;
+	q_half *h;
+	mi_txn *t2 = NULL;
+	pthread_t th;
+	_Atomic uint32_t shared;
+	uint32_t bits, mid;
+
+	for (size_t i = 0; i < nit; i++) {
+		total += its[i].df;
+		big = its[i].df > its[big].df ? i : big;
+	}
+	if (total < qc->split_min || nit < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    !(mid = q_split_fid(qc->t, &its[big])))
+		return false;
+	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
+		mi_txn_abort(t2);
+		return false;
+	}
+	h = mi_xcalloc(1, sizeof(*h));
+	h->qc = *qc;
+	h->qc.t = t2;
+	h->qc.scratch = (mi_buf){ 0 };
+	memset(&h->qc.lens, 0, sizeof(h->qc.lens));
+	h->nit = nit;
+	h->k = k;
+	h->theta = theta;
+	h->heap = mi_xmalloc(k * sizeof(*h->heap));
+	bool done = true;
+	for (size_t i = 0; i < nit && done; i++) {
+		h->its[i] = its[i];
+		h->its[i].c = NULL;
+		done = !it_open(&h->its[i], t2, (const char *)its[i].key, its[i].tl);
+		if (done)
+			it_seek(&h->its[i], (uint64_t)mid << 32);
+		h->itp[i] = &h->its[i];
+	}
+	if (!done)
+		goto out;
+	memcpy(&bits, &theta, sizeof(bits));
+	atomic_init(&shared, bits);
+	qc->shared = h->qc.shared = &shared;
+	qc->end = (uint64_t)mid << 32;
+	bool threaded = pthread_create(&th, NULL, q_half_main, h) == 0;
+	size_t na = 0;
+	*err = q_wand(qc, itp, nit, heap, k, theta, &na);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		q_half_main(h);
+	qc->shared = NULL;
+	qc->end = Q_END;
+	if (!*err)
+		*err = h->err;
+	if (!*err) {
+		/* The best k of both heaps, in heap's room. */
+		q_hit *all = mi_xmalloc((na + h->nh + 1) * sizeof(*all));
+		memcpy(all, heap, na * sizeof(*all));
+		memcpy(all + na, h->heap, h->nh * sizeof(*all));
+		qsort(all, na + h->nh, sizeof(*all), q_hit_cmp);
+		*nhits = na + h->nh < k ? na + h->nh : k;
+		memcpy(heap, all, *nhits * sizeof(*all));
+		free(all);
+	}
+out:
+	for (size_t i = 0; i < nit; i++)
+		mi_cursor_close(h->its[i].c);
+	mi_cursor_close(h->qc.lens.c);
+	mi_buf_release(&h->qc.scratch);
+	free(h->heap);
+	free(h);
+	mi_txn_abort(t2);
+	return done;
 }
 
 /*
@@ -2008,9 +2375,14 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	heap = mi_xmalloc(kb * sizeof(*heap));
 	req = q_required(o->query, qlen, its, nit);
 	qc.ident = req != NULL;
-	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb);
-	err = req ? q_wand_req(&qc, itp, nit, req, heap, kb, &nh) :
-		    q_wand(&qc, itp, nit, heap, kb, th0, &nh);
+	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb, o->query, qlen);
+	qc.end = Q_END;
+	qc.split_min = q->split_min ? q->split_min : Q_SPLIT_MIN;
+	if (req)
+		err = q_wand_req(&qc, itp, nit, req, heap, kb, &nh);
+	else if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, itp, nit, heap, kb, th0,
+					    &nh, &err))
+		err = q_wand(&qc, itp, nit, heap, kb, th0, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "
 			     "it: mcpidx build --force REPO", mi_query_path(q),
@@ -2104,4 +2476,9 @@ void mi_query_set_scores(mi_query *q, bool on)
 void mi_query_set_exhaustive(mi_query *q, bool on)
 {
 	q->exhaustive = on;
+}
+
+void mi_query_set_split(mi_query *q, size_t min_postings)
+{
+	q->split_min = min_postings;
 }

@@ -40,6 +40,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -85,6 +86,14 @@ function rand(n) { // xorshift32, fixed seed: the same sample every run
   seed ^= seed << 5; seed >>>= 0;
   return seed % n;
 }
+// The client's own garbage collections: a call whose round trip overlaps one
+// waited for the client, not for the server or the pipe.
+const gcs = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
+const overlapsGc = (a, b) => gcs.some(([s, e]) => s < b && e > a);
+
 function pct(sorted, p) { return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] : NaN; }
 function dist(v) {
   const s = [...v].sort((a, b) => a - b);
@@ -142,20 +151,27 @@ async function startTimes(command, args) {
 // tokenizing a 20k-token answer between two timed calls makes garbage whose
 // collection would land in the next call's round trip.
 async function pass(client, pid, peaks, calls, { timed = true } = {}) {
-  const lat = [], texts = [];
+  const lat = [], texts = [], spans = [];
   let errors = 0, firstError = '';
   for (const [name, args] of calls) {
     const t0 = performance.now();
     const r = await client.callTool({ name, arguments: args });
-    const ms = performance.now() - t0;
+    const t1 = performance.now();
     peaks.sample(pid);
     if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
     if (!timed) continue;
-    lat.push(ms);
+    lat.push(t1 - t0);
+    spans.push([t0, t1]);
     texts.push(textOf(r));
   }
+  await new Promise((r) => setImmediate(r)); // the last gc entries
+  const gc = spans.map(([a, b]) => overlapsGc(a, b));
   const tok = texts.map(tokens);
-  return { ...dist(lat), tok: dist(tok), errors, firstError };
+  // the same calls less those that waited for a collection in the client
+  const clean = lat.filter((_, i) => !gc[i]);
+  return { ...dist(lat), tok: dist(tok), errors, firstError,
+    client_gc: { calls: gc.filter(Boolean).length, slowest_1pct: gc.filter((g, i) => g && lat[i] >= pct([...lat].sort((x, y) => x - y), 0.99)).length,
+      without: dist(clean) } };
 }
 
 async function pings(client, n) {
@@ -428,6 +444,10 @@ for (const e of errs) out.push(`note: ${e}`);
 out.push(`memory: sampled from /proc/PID/status after every call (${mo.samples} samples mcpidx, ${mf.samples} server-filesystem); mcpidx RssFile is the mapped index plus its own binary`);
 const mc = results.machine;
 out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling)`);
+for (const [tool, r] of Object.entries(T)) {
+  const g = r.ours && r.ours.client_gc;
+  if (g && g.calls) out.push(`client gc: ${tool}: ${g.calls} of ${r.ours.n} calls overlapped a garbage collection in the client (${g.slowest_1pct} of the slowest 1%); p99 of the others ${f2(g.without.p99)} ms`);
+}
 out.push(`targets: ${verdicts.map(([t, v]) => `${t} ${v}`).join(', ')}`);
 console.log(out.join('\n'));
 results.verdicts = Object.fromEntries(verdicts);

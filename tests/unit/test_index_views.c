@@ -521,6 +521,168 @@ TEST(reference_totals_of_a_common_name)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* A page of references over many files (two threads read their callers
+ * and lines, each a share of the files): every reference in order, with
+ * its own caller, line and text, on the first page and on one further on,
+ * and the same as the pages of one reference each. */
+TEST(references_page_over_many_files)
+{
+	char repo[] = "/tmp/mcpidx-rp-XXXXXX", out[64], path[160];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	enum { NF = 30 };
+	for (int i = 0; i < NF; i++) {
+		snprintf(path, sizeof(path), "%s/f%02d.c", repo, i);
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		fprintf(f, "int target(int);\n");
+		for (int k = 0; k < i % 3; k++)
+			fprintf(f, "/* padding %d */\n", k);
+		fprintf(f, "int caller_%d(int a)\n{\n\treturn target(a + %d);\n}\n", i, i);
+		if (i % 4 == 0)
+			fprintf(f, "int second_%d(void)\n{\n\treturn target(%d) + target(%d);\n}\n", i,
+				i, -i);
+		CHECK_INT(fclose(f), 0);
+	}
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, want = {0};
+	mi_query *fq = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (fq) {
+		/* what each reference must say, in file order */
+		size_t nrefs = 0;
+		for (int i = 0; i < NF; i++) {
+			int line = 4 + i % 3;
+			mi_buf_addf(&want, "{\"path\":\"f%02d.c\",\"line\":%d,\"caller\":\"caller_%d\","
+				    "\"kind\":\"call\",\"text\":\"return target(a + %d);\"}", i, line, i, i);
+			nrefs++;
+			for (int twice = 0; twice < 2 && i % 4 == 0; twice++) { /* two on a line */
+				mi_buf_addf(&want, "{\"path\":\"f%02d.c\",\"line\":%d,\"caller\":"
+					    "\"second_%d\",\"kind\":\"call\",\"text\":\"return target(%d) + "
+					    "target(%d);\"}", i, line + 4, i, i, -i);
+				nrefs++;
+			}
+		}
+		mi_out page = {0}, one = {0};
+		CHECK_INT(mi_query_references(fq, "target", "calls", 100, &page), 0);
+		const char *j = mi_buf_str(&page.json);
+		/* the wanted items, joined by commas, are the page's list */
+		mi_buf list = {0};
+		for (const char *p = mi_buf_str(&want); *p; p++) {
+			if (p != want.buf && p[0] == '{' && p[-1] == '}')
+				mi_buf_addc(&list, ',');
+			mi_buf_addc(&list, *p);
+		}
+		CHECK_CONTAINS(j, mi_buf_str(&list));
+		char tot[32];
+		snprintf(tot, sizeof(tot), "\"total\":%zu}", nrefs);
+		CHECK_CONTAINS(j, tot);
+		/* a page further on is the same items as the whole list there */
+		mi_out mid = {0};
+		CHECK_INT(mi_query_references_page(fq, "target", "calls", 9, 12, &mid), 0);
+		for (size_t k = 9; k < 21; k++) {
+			CHECK_INT(mi_query_references_page(fq, "target", "calls", k, 1, &one), 0);
+			const char *a = strchr(mi_buf_str(&one.json), '[');
+			const char *b = a ? strchr(a, ']') : NULL;
+			CHECK(a && b);
+			if (a && b) {
+				char *item = mi_xstrndup(a + 1, (size_t)(b - a - 1));
+				CHECK_CONTAINS(mi_buf_str(&mid.json), item);
+				CHECK_CONTAINS(j, item);
+				free(item);
+			}
+		}
+		mi_out_release(&mid);
+		mi_out_release(&one);
+		mi_out_release(&page);
+		mi_buf_release(&list);
+		mi_query_close(fq);
+	}
+	mi_buf_release(&want);
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
+/* A file whose whole outline is over the default cap (a generated header
+ * of 2,500 enums): the build keeps the answer a default read_file gets,
+ * so it is served from the index, the same bytes the renderer folds; other
+ * caps are rendered. */
+TEST(outline_over_the_default_cap_is_stored_folded)
+{
+	char repo[] = "/tmp/mcpidx-big-XXXXXX", out[64], path[160];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	snprintf(path, sizeof(path), "%s/regs_enum.h", repo);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (int i = 0; i < 2500; i++)
+		fprintf(f, "typedef enum BLOCK%d_FIELD_CONTROL_MODE {\n"
+			   "BLOCK%d_FIELD_CONTROL_MODE_DISABLE = 0x0,\n"
+			   "BLOCK%d_FIELD_CONTROL_MODE_ENABLE = 0x1,\n"
+			   "} BLOCK%d_FIELD_CONTROL_MODE;\n", i, i, i, i);
+	CHECK_INT(fclose(f), 0);
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	mi_query *fq = NULL;
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	char *src = NULL;
+	size_t len = 0;
+	CHECK_INT(mi_read_file(path, &src, &len), 0);
+	mi_parsed p;
+	mi_parsed_init(&p);
+	CHECK_INT(mi_parse_source(mi_lang_detect("regs_enum.h"), src, len, &p), 0);
+	if (fq) {
+		/* the record is the default answer */
+		mi_txn *t;
+		const void *v;
+		size_t vl;
+		mi_outline_rec r;
+		CHECK_INT(mi_txn_begin(mi_query_store(fq), false, &t), 0);
+		CHECK_INT(mi_get(t, MI_DB_OUTLINES, "regs_enum.h", 11, &v, &vl), 0);
+		CHECK_INT(mi_outline_decode(v, vl, &r), 0);
+		CHECK(r.need == MI_OUTLINE_CAPPED);
+		mi_out a = {0}, b = {0};
+		mi_view_opts def = {0};
+		mi_render_view("regs_enum.h", src, len, &p, &def, &a);
+		CHECK(r.text_len == a.text.len && !memcmp(r.text, a.text.buf, a.text.len));
+		mi_txn_abort(t);
+		CHECK_INT(mi_query_read_file(fq, "regs_enum.h", &def, &b), 0);
+		CHECK_STR(mi_buf_str(&b.text), mi_buf_str(&a.text));
+		CHECK_STR(mi_buf_str(&b.json), mi_buf_str(&a.json));
+		CHECK(strstr(mi_buf_str(&a.text), "BLOCK2499") == NULL); /* folded */
+		/* a larger cap and a smaller one: rendered, as the renderer does */
+		static const size_t caps[] = {1000, 200000};
+		for (int k = 0; k < 2; k++) {
+			mi_view_opts o = {.max_tokens = caps[k]};
+			mi_render_view("regs_enum.h", src, len, &p, &o, &a);
+			CHECK_INT(mi_query_read_file(fq, "regs_enum.h", &o, &b), 0);
+			CHECK_STR(mi_buf_str(&b.json), mi_buf_str(&a.json));
+		}
+		CHECK(strstr(mi_buf_str(&b.text), "BLOCK2499") != NULL); /* whole */
+		mi_out_release(&a);
+		mi_out_release(&b);
+		mi_query_close(fq);
+	}
+	mi_parsed_release(&p);
+	free(src);
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* Writes repo/rel (directories made) holding one definition of helper. */
 static void write_helper(const char *repo, const char *rel, bool priv)
 {
@@ -613,6 +775,8 @@ int main(void)
 	RUN(build_over_other_format_versions);
 	RUN(references_in_a_framed_source);
 	RUN(reference_totals_of_a_common_name);
+	RUN(references_page_over_many_files);
+	RUN(outline_over_the_default_cap_is_stored_folded);
 	RUN(definitions_rank_tests_and_examples_last);
 	mi_query_close(q);
 	mi_buf_release(&err);

@@ -1264,11 +1264,78 @@ TEST(block_max_pruning_keeps_the_best_hits)
 	CHECK_STR(res_str(j, 1, "breadcrumb"), "gamma_counter_sum_327");
 	CHECK_STR(res_str(j, 2, "breadcrumb"), "gamma_counter_sum_287");
 	json_decref(j);
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		for (size_t k = 1; k <= 12; k += 11) {
-			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-			same_as_exhaustive(q, true, qs[i], k);
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 12; k += 11) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+				same_as_exhaustive(q, true, qs[i], k);
+			}
+	}
+	mi_query_close(q);
+out:
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(paths[i]);
+	}
+	mi_buf_release(&err);
+}
+
+/* The seed of the threshold reads identifiers the query spells word by
+ * word and the best blocks of terms too common to read whole: 1,200
+ * files each saying read, frame, buffer, cache and device in one
+ * function (postings past the seed's budget), every 100th one also a
+ * read_frame_cache_device_N saying them more often.  The answers stay
+ * those of scoring every chunk. */
+TEST(seeded_threshold_keeps_the_top_k)
+{
+	enum { N = 1200 };
+	char dir[256];
+	static tfile fs[N];
+	static char *srcs[N], *paths[N];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	const char *qs[] = { "read frame cache device", "read frame cache device 707",
+			     "frame buffer cache", "device read", "read frame" };
+
+	snprintf(dir, sizeof(dir), "%s/seeded", tmp_root);
+	for (size_t i = 0; i < N; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		mi_buf_addf(&b, "/* Reads the frame buffer for %zu. */\n"
+			    "int read_frame_%zu(int buffer)\n{\n"
+			    "\treturn frame(buffer) + read(buffer) + cache(%zu) + device(buffer);\n}\n",
+			    i, i, i);
+		if (i % 100 == 7) {
+			mi_buf_addf(&b, "int read_frame_cache_device_%zu(int buffer)\n{\n", i);
+			for (size_t j = 0; j <= i / 100; j++)
+				mi_buf_addf(&b, "\tcache(device(read(frame(buffer + %zu))));\n", j);
+			mi_buf_adds(&b, "\treturn 0;\n}\n");
 		}
+		mi_buf_addf(&p, "s%04zu.c", i);
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	json_t *j = run(q, false, "read frame cache device 707", NULL, NULL, true, "json", NULL,
+			NULL);
+	/* the two functions of s0707.c, whose names say 707 */
+	CHECK(!strcmp(res_str(j, 0, "path"), "s0707.c") && !strcmp(res_str(j, 1, "path"), "s0707.c"));
+	json_decref(j);
+	/* Every query also cut in two passes, one of them in a thread. */
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 20; k += k < 5 ? 4 : 15) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+				same_as_exhaustive(q, true, qs[i], k);
+			}
+	}
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
@@ -1357,6 +1424,7 @@ int main(void)
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(postings_blocks_updated_in_place_match_a_fresh_build);
 	RUN(pruned_top_k_equals_exhaustive);
+	RUN(seeded_threshold_keeps_the_top_k);
 	RUN(block_max_pruning_keeps_the_best_hits);
 	RUN(snippets_of_large_files_are_their_chunks_lines);
 	RUN(index_records_its_ranking_weights);
