@@ -79,11 +79,18 @@ $(B)/g/runtime.o: $(DEPS_STAMP)
 # FAST_GRAMMARS read indexer/lang/grammar_fast.h first: an ASCII fast path
 # for the character sets their lexers search (3.6% of a C parse).
 FAST_GRAMMARS := c cpp
+# LEX_GRAMMARS read indexer/lang/grammar_lex.h before it: the lexer's advance to
+# an ASCII character in line (the runtime's per-character calls were a
+# tenth of a C parse).  Their tree_sitter/parser.h must be the runtime's
+# ABI (ts_dense.c checks the lexer layout it relies on).
+LEX_GRAMMARS := c
 define grammar_rule
 $(TS)/$(firstword $(subst /, ,$(2)))/.ok: | $(DEPS_STAMP)
-$(B)/g/$(1)_parser.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok $(if $(filter $(1),$(FAST_GRAMMARS)),indexer/lang/grammar_fast.h) | $(DEPS_STAMP)
+$(B)/g/$(1)_parser.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok $(if $(filter $(1),$(FAST_GRAMMARS)),indexer/lang/grammar_fast.h) $(if $(filter $(1),$(LEX_GRAMMARS)),indexer/lang/grammar_lex.h indexer/lang/ts_lexer.h) | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
-	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) $(if $(filter $(1),$(FAST_GRAMMARS)),-include indexer/lang/grammar_fast.h) -c $(TS)/$(2)/parser.c -o $$@
+	$(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) \
+		$(if $(filter $(1),$(LEX_GRAMMARS)),-I$(TS)/runtime/vendor/tree-sitter/lib/include -include indexer/lang/grammar_lex.h) \
+		$(if $(filter $(1),$(FAST_GRAMMARS)),-include indexer/lang/grammar_fast.h) -c $(TS)/$(2)/parser.c -o $$@
 $(B)/g/$(1)_scanner.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
 	@mkdir -p $(B)/g
 	if [ -f $(TS)/$(2)/scanner.c ]; then $(CC) -O2 -w -std=gnu11 -I$(TS)/$(2) -c $(TS)/$(2)/scanner.c -o $$@; \
@@ -91,6 +98,13 @@ $(B)/g/$(1)_scanner.o: $(TS)/$(firstword $(subst /, ,$(2)))/.ok | $(DEPS_STAMP)
 GRAMMAR_OBJ += $(B)/g/$(1)_parser.o $(B)/g/$(1)_scanner.o
 endef
 $(foreach g,$(GRAMMARS),$(eval $(call grammar_rule,$(word 1,$(subst :, ,$(g))),$(word 2,$(subst :, ,$(g))))))
+# The C grammar once more with the runtime's own advance, as
+# mi_ts_c_runtime_lexer, for test_lang to compare trees and positions with.
+$(B)/g/c_plain_parser.o: $(TS)/c/.ok indexer/lang/grammar_fast.h | $(DEPS_STAMP)
+	@mkdir -p $(B)/g
+	$(CC) -O2 -w -std=gnu11 -I$(TS)/c/src -include indexer/lang/grammar_fast.h \
+		-Dtree_sitter_c=mi_ts_c_runtime_lexer -c $(TS)/c/src/parser.c -o $@
+GRAMMAR_OBJ += $(B)/g/c_plain_parser.o
 
 $(GRAMMAR_LIB): $(GRAMMAR_OBJ) $(B)/g/runtime.o
 	rm -f $@

@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 19         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 20         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -470,8 +470,8 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen); /* missing is ok */
  * Packed databases (src, syms, outlines, frefs, chunks of an index): each value is
  * stored behind a tag byte, MI_VAL_RAW (the bytes follow) or MI_VAL_ZSTD (a
  * zstd frame of them, made with the index's dictionary for that database
- * when it has one: meta "zdict.NAME", which frames do not name; sources
- * carry the frame checksum).
+ * when it has one: meta "zdict.NAME", which frames do not name; stored
+ * without zstd's magic number; sources carry the frame checksum).
  * mi_put packs and mi_get and cursors unpack, so callers see plain bytes;
  * an unpacked value lives until the transaction ends, like one read from
  * the map.  A value that does not unpack is MI_ERR_DAMAGED.

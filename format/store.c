@@ -1072,6 +1072,9 @@ static const bool db_is_packed[MI_DB__COUNT] = {
 
 #define PACK_MIN 48            /* shorter values are stored as they are */
 #define PACK_MAX (256u << 20)  /* largest value unpacked */
+#define ZMAGIC 4               /* bytes of zstd's magic number, not stored */
+#define ZSCRATCH (64u << 10)   /* frames up to this size unpack from a thread's buffer */
+static const uint8_t zmagic[ZMAGIC] = {0x28, 0xb5, 0x2f, 0xfd}; /* ZSTD_MAGICNUMBER */
 
 /*
  * zstd level of each packed database.  With the dictionaries (trained per
@@ -1099,6 +1102,7 @@ static bool packed(const mi_store *st, int db)
 typedef struct zctx {
 	ZSTD_CCtx *c;
 	ZSTD_DCtx *d;
+	uint8_t *in;  /* ZSCRATCH bytes: a stored frame with its magic number put back */
 } zctx;
 static pthread_key_t zkey;
 static pthread_once_t zonce = PTHREAD_ONCE_INIT;
@@ -1108,6 +1112,7 @@ static void zctx_free(void *p)
 	zctx *z = p;
 	ZSTD_freeCCtx(z->c);
 	ZSTD_freeDCtx(z->d);
+	free(z->in);
 	free(z);
 }
 
@@ -1190,7 +1195,10 @@ static void pack_one(mi_store *st, int db, const void *v, size_t vl, mi_buf *out
 		if (e && e->cdict[db])
 			ZSTD_CCtx_refCDict(z->c, e->cdict[db]);
 		size_t n = ZSTD_compress2(z->c, out->buf + at + 1, bound, v, vl);
-		if (!ZSTD_isError(n) && n + n / 16 < vl) {
+		if (!ZSTD_isError(n) && n > ZMAGIC && n + n / 16 < vl) {
+			/* Every frame starts with the same 4 bytes: not stored. */
+			n -= ZMAGIC;
+			memmove(out->buf + at + 1, out->buf + at + 1 + ZMAGIC, n);
 			out->buf[at] = MI_VAL_ZSTD;
 			out->len = at + 1 + n;
 			out->buf[out->len] = 0;
@@ -1242,6 +1250,16 @@ int mi_value_pack(mi_store *st, int db, const void *v, size_t vl, mi_buf *out)
 	return 0;
 }
 
+/* The content size a stored frame p[0..pl) (no magic number) gives. */
+static unsigned long long frame_content_size(const uint8_t *p, size_t pl)
+{
+	uint8_t h[ZMAGIC + 18]; /* 18: the largest frame header */
+	size_t hl = pl < 18 ? pl : 18;
+	memcpy(h, zmagic, ZMAGIC);
+	memcpy(h + ZMAGIC, p, hl);
+	return ZSTD_getFrameContentSize(h, ZMAGIC + hl);
+}
+
 /* Decompresses the zstd frame p[0..pl) of database db, which must hold
  * exactly n bytes, into out: 0 or MI_ERR_DAMAGED.  Frames name no
  * dictionary: db's is the one (a frame made without one reads the same
@@ -1251,10 +1269,21 @@ static int unzstd(mi_txn *t, int db, const uint8_t *p, size_t pl, char *out, siz
 	zctx *z = zget();
 	size_t got;
 	ZSTD_DDict *dd = t->e->ddict[db];
+	uint8_t *in = z->in, *big = NULL;
+	if (pl > PACK_MAX)
+		return MI_ERR_DAMAGED;
+	if (pl + ZMAGIC > ZSCRATCH) { /* a large one: not kept by the thread */
+		in = big = mi_xmalloc(pl + ZMAGIC);
+	} else if (!in) {
+		in = z->in = mi_xmalloc(ZSCRATCH);
+	}
+	memcpy(in, zmagic, ZMAGIC);
+	memcpy(in + ZMAGIC, p, pl);
 	if (dd)
-		got = ZSTD_decompress_usingDDict(z->d, out, n, p, pl, dd);
+		got = ZSTD_decompress_usingDDict(z->d, out, n, in, pl + ZMAGIC, dd);
 	else
-		got = ZSTD_decompressDCtx(z->d, out, n, p, pl);
+		got = ZSTD_decompressDCtx(z->d, out, n, in, pl + ZMAGIC);
+	free(big);
 	return ZSTD_isError(got) || got != n ? MI_ERR_DAMAGED : 0;
 }
 
@@ -1399,7 +1428,7 @@ static int unpack(mi_txn *t, int db, const MDB_val *k, MDB_val *v)
 			return rc;
 		n = f.len;
 	} else if (p[0] == MI_VAL_ZSTD) {
-		n = ZSTD_getFrameContentSize(p + 1, v->mv_size - 1);
+		n = frame_content_size(p + 1, v->mv_size - 1);
 		if (n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR || n > PACK_MAX)
 			return MI_ERR_DAMAGED;
 	} else {

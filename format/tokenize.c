@@ -15,12 +15,14 @@
 #define MI_TOK_CACHE_SLOTS 8192 /* stem cache entries, a power of two */
 #define MI_TOK_CACHE_AFTER 64 /* stems computed before the cache is allocated */
 
+/* One cache line: the word, then its stem, in t.  Words whose word and
+ * stem do not fit together are stemmed every time. */
+#define MI_TOK_SLOT_TEXT 61
 typedef struct mi_stem_slot {
 	uint8_t wlen;              /* word length, 0 = empty slot */
 	uint8_t slen;              /* stem length */
 	uint8_t stop;              /* the word is a stop word (no stem) */
-	char w[MI_TOK_MAX];        /* the lowercased word */
-	char s[MI_TOK_MAX];        /* its stem */
+	char t[MI_TOK_SLOT_TEXT];  /* the lowercased word, then its stem */
 } mi_stem_slot;
 
 struct mi_tok {
@@ -174,7 +176,7 @@ static void mi_tok_canon(const char **s, int *len)
 /* Stems the lowercased word w, false if it is a stop word; *s points into
  * the stemmer or the cache and is valid until the next call.  The cache
  * keeps stop words too: a hit answers both questions. */
-static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len,
+static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len, uint32_t h,
 			const char **s, size_t *slen)
 {
 	mi_stem_slot *slot = NULL;
@@ -182,20 +184,19 @@ static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 	int rl;
 
 	if (tk->cache) {
-		uint32_t h = 2166136261u;
-		for (size_t i = 0; i < len; i++)
-			h = (h ^ (uint8_t)w[i]) * 16777619u;
 		slot = &tk->cache[h & (MI_TOK_CACHE_SLOTS - 1)];
-		if (slot->wlen == len && !memcmp(slot->w, w, len)) {
-			*s = slot->s;
+		if (slot->wlen == len && !memcmp(slot->t, w, len)) {
+			*s = slot->t + len;
 			*slen = slot->slen;
 			return !slot->stop;
 		}
+		if (len > MI_TOK_SLOT_TEXT)
+			slot = NULL;
 	}
 	if (mi_tok_is_stop(w, len)) {
 		if (slot) {
 			slot->wlen = (uint8_t)len;
-			memcpy(slot->w, w, len);
+			memcpy(slot->t, w, len);
 			slot->slen = 0;
 			slot->stop = 1;
 		}
@@ -210,14 +211,17 @@ static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len,
 	mi_tok_canon((const char **)&r, &rl);
 	*s = (const char *)r;
 	*slen = (size_t)rl;
-	if (slot) {
+	if (slot && len + (size_t)rl <= MI_TOK_SLOT_TEXT) {
 		slot->wlen = (uint8_t)len;
-		memcpy(slot->w, w, len);
+		memcpy(slot->t, w, len);
 		slot->slen = (uint8_t)rl;
 		slot->stop = 0;
-		memcpy(slot->s, r, (size_t)rl);
-	} else if (++tk->nstems == MI_TOK_CACHE_AFTER) {
-		tk->cache = mi_xcalloc(MI_TOK_CACHE_SLOTS, sizeof(*tk->cache));
+		memcpy(slot->t + len, r, (size_t)rl);
+	} else if (!tk->cache && ++tk->nstems == MI_TOK_CACHE_AFTER) {
+		/* Slots on cache lines; without memory, no cache. */
+		tk->cache = aligned_alloc(64, MI_TOK_CACHE_SLOTS * sizeof(*tk->cache));
+		if (tk->cache)
+			memset(tk->cache, 0, MI_TOK_CACHE_SLOTS * sizeof(*tk->cache));
 	}
 	return true;
 }
@@ -243,6 +247,7 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len, bool whole_code
 {
 	char low[MI_TOK_MAX];
 	bool alpha = false;
+	uint32_t h = 2166136261u;
 	const char *s;
 	size_t slen;
 
@@ -255,6 +260,7 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len, bool whole_code
 		if (!(c >= '0' && c <= '9'))
 			alpha = true;
 		low[i] = (char)c;
+		h = (h ^ c) * 16777619u; /* FNV-1a, the stem cache's slot */
 	}
 	if (!alpha) {
 		fn(ctx, low, len);
@@ -262,7 +268,7 @@ static size_t mi_tok_part(mi_tok *tk, const char *p, size_t len, bool whole_code
 	}
 	if (len < 2 || (whole_code && mi_tok_is_code_kw(low, len)))
 		return 0;
-	if (!mi_tok_stem(tk, low, len, &s, &slen) || slen == 0)
+	if (!mi_tok_stem(tk, low, len, h, &s, &slen) || slen == 0)
 		return 0;
 	fn(ctx, s, slen);
 	return 1;
@@ -406,6 +412,38 @@ static size_t mi_tok_literal_end(const char *s, size_t len, size_t i)
 	return 0;
 }
 
+/* mi_tok_word of a word of lower-case letters and underscores only (most
+ * words of code and prose): its parts between underscores, then its whole
+ * form when it has several; no case changes, digits or segments to look
+ * for. */
+static size_t mi_tok_snake(mi_tok *tk, const char *w, size_t len, bool code,
+			   mi_tok_fn fn, void *ctx)
+{
+	size_t n = 0, nparts = 0, start = 0, wl = 0;
+	char whole[MI_TOK_MAX];
+	bool whole_ok = true;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || w[i] == '_') {
+			if (i > start) {
+				n += mi_tok_part(tk, w + start, i - start,
+						 code && start == 0 && i == len, fn, ctx);
+				nparts++;
+			}
+			start = i + 1;
+		} else if (wl < sizeof(whole)) {
+			whole[wl++] = w[i];
+		} else {
+			whole_ok = false;
+		}
+	}
+	if (nparts > 1 && whole_ok && wl >= 2) {
+		fn(ctx, whole, wl);
+		n++;
+	}
+	return n;
+}
+
 size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 		  mi_tok_fn fn, void *ctx)
 {
@@ -415,9 +453,17 @@ size_t mi_tok_run(mi_tok *tk, const char *s, size_t len, int flags,
 		uint8_t c = (uint8_t)s[i];
 		if (mi_cls(c) != CL_SEP) {
 			size_t j = i;
-			while (j < len && mi_cls((uint8_t)s[j]) != CL_SEP)
+			unsigned seen = 0; /* classes in the word, a bit each */
+			int k;
+			while (j < len && (k = mi_cls((uint8_t)s[j])) != CL_SEP) {
+				seen |= 1u << k;
 				j++;
-			n += mi_tok_word(tk, s + i, j - i, flags, fn, ctx);
+			}
+			if ((seen & 1u << CL_LOWER) && !(seen & ~(1u << CL_LOWER | 1u << CL_UNDER)) &&
+			    j - i <= MI_TOK_WORD_MAX)
+				n += mi_tok_snake(tk, s + i, j - i, flags & MI_TOK_CODE, fn, ctx);
+			else
+				n += mi_tok_word(tk, s + i, j - i, flags, fn, ctx);
 			i = j;
 			continue;
 		}

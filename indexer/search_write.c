@@ -30,6 +30,7 @@ typedef struct sw_ent {
 	uint32_t off, len;         /* key bytes in the map's arena */
 	uint32_t slot;             /* slot index, to clear quickly */
 	uint32_t a, b;             /* user values */
+	uint32_t h;                /* the key's hash */
 	int64_t df;                /* user value: document frequency delta */
 	uint32_t tf[MI_SF__COUNT]; /* user values: per-field counts */
 	mi_buf post;               /* user value: posting bytes */
@@ -57,8 +58,7 @@ static void sw_map_grow(sw_map *m)
 	m->cap = ncap;
 	for (uint32_t i = 0; i < m->n; i++) {
 		sw_ent *e = &m->ents[i];
-		uint32_t h = (uint32_t)mi_hash64(sw_key(m, e), e->len);
-		uint32_t s = h & (ncap - 1);
+		uint32_t s = e->h & (ncap - 1);
 		while (m->slots[s])
 			s = (s + 1) & (ncap - 1);
 		m->slots[s] = i + 1;
@@ -66,18 +66,17 @@ static void sw_map_grow(sw_map *m)
 	}
 }
 
-/* The entry for key, added zeroed when missing. */
-static sw_ent *sw_map_get(sw_map *m, const char *key, size_t len)
+/* The entry for key, whose hash is h, added zeroed when missing. */
+static sw_ent *sw_map_get_h(sw_map *m, const char *key, size_t len, uint32_t h)
 {
-	uint32_t h, s;
+	uint32_t s;
 	sw_ent *e;
 
 	if ((m->n + 1) * 2 > m->cap)
 		sw_map_grow(m);
-	h = (uint32_t)mi_hash64(key, len);
 	for (s = h & (m->cap - 1); m->slots[s]; s = (s + 1) & (m->cap - 1)) {
 		e = &m->ents[m->slots[s] - 1];
-		if (e->len == len && !memcmp(sw_key(m, e), key, len))
+		if (e->h == h && e->len == len && !memcmp(sw_key(m, e), key, len))
 			return e;
 	}
 	if (m->n == m->capents) {
@@ -96,10 +95,16 @@ static sw_ent *sw_map_get(sw_map *m, const char *key, size_t len)
 	e->off = (uint32_t)m->keys.len;
 	e->len = (uint32_t)len;
 	e->slot = s;
+	e->h = h;
 	mi_buf_add(&m->keys, key, len);
 	mi_buf_addc(&m->keys, 0);
 	m->slots[s] = ++m->n;
 	return e;
+}
+
+static sw_ent *sw_map_get(sw_map *m, const char *key, size_t len)
+{
+	return sw_map_get_h(m, key, len, (uint32_t)mi_hash64(key, len));
 }
 
 /* Empties the map, keeping its memory (posting buffers too). */
@@ -983,7 +988,7 @@ static void sw_chunk_postings(uint32_t n, const sw_chunkinfo *ci, uint32_t *last
 {
 	for (uint32_t i = 0; i < sw.chunk.n; i++) {
 		sw_ent *ce = &sw.chunk.ents[i];
-		sw_ent *fe = sw_map_get(&sw.file, sw_key(&sw.chunk, ce), ce->len);
+		sw_ent *fe = sw_map_get_h(&sw.file, sw_key(&sw.chunk, ce), ce->len, ce->h);
 		uint8_t tmp[10 * (2 + 2 * MI_SF__COUNT)];
 		size_t k = 0;
 		uint32_t flags = ci->flags;
@@ -1305,7 +1310,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 	/* Queue the postings and count df for mi_search_finish. */
 	for (uint32_t i = 0; i < sw.file.n; i++) {
 		sw_ent *fe = &sw.file.ents[i];
-		sw_ent *ge = sw_map_get(&sw.terms, sw_key(&sw.file, fe), fe->len);
+		sw_ent *ge = sw_map_get_h(&sw.terms, sw_key(&sw.file, fe), fe->len, fe->h);
 		sw_post *po;
 
 		ge->df += fe->df;

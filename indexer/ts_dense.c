@@ -22,7 +22,33 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include "parser.h" /* the runtime's TSLanguage (lib/src, -iquote) */
+#include "lexer.h"  /* the runtime's Lexer (lib/src, -iquote; before parser.h) */
+#include "parser.h" /* the runtime's TSLanguage */
+#include "lang/ts_lexer.h"
+
+/* indexer/lang/grammar_lex.h reads and writes the runtime's Lexer through
+ * mi_ts_lexer: the fields it names are where the runtime has them. */
+#define MI_SAME_FIELD(f) \
+	_Static_assert(offsetof(Lexer, f) == offsetof(mi_ts_lexer, f), "Lexer." #f)
+MI_SAME_FIELD(data);
+MI_SAME_FIELD(current_position);
+MI_SAME_FIELD(token_start_position);
+MI_SAME_FIELD(token_end_position);
+MI_SAME_FIELD(included_ranges);
+MI_SAME_FIELD(chunk);
+MI_SAME_FIELD(input);
+MI_SAME_FIELD(logger);
+MI_SAME_FIELD(included_range_count);
+MI_SAME_FIELD(current_included_range_index);
+MI_SAME_FIELD(chunk_start);
+MI_SAME_FIELD(chunk_size);
+MI_SAME_FIELD(lookahead_size);
+MI_SAME_FIELD(column_data);
+_Static_assert(offsetof(Lexer, column_data.valid) == offsetof(mi_ts_lexer, column_data.valid),
+	       "Lexer.column_data.valid");
+_Static_assert(sizeof(Length) == sizeof(mi_ts_length) &&
+	       offsetof(Length, extent) == offsetof(mi_ts_length, extent), "Length");
+_Static_assert(sizeof(TSLexer) == MI_TS_LEXER_DATA_SIZE, "the runtime's TSLexer");
 
 /* Tables up to this size are made dense (the C grammar's is 1.4 MiB). */
 #define MI_DENSE_MAX (4u << 20)

@@ -47,7 +47,7 @@ const mi_rank_params mi_rank_defaults = {
 	.aux = 0.45f,
 	.join = 0.4f,
 	.priv = 0.95f,      /* set, not fitted: "public a little higher" (fitting says 1) */
-	.cover = 0.0f,      /* coverage costs more than it earns */
+	.cover = 0.125f,    /* fitted: 0.125 (0.5 costs more than it earns) */
 	.test = 0.8f,
 	.gen = 0.5f,        /* set, not fitted: few answers are generated */
 	.name_share = 1.0f,
@@ -82,6 +82,8 @@ typedef struct q_it {
 	bool joined;               /* a joined-word term (not a query word) */
 	bool abbr;                 /* an abbreviation of a query word */
 	bool whole;                /* the whole form of a query word of several parts */
+	uint64_t covers;           /* the query words it meets (bits by idx): its own,
+				    * or a join's or abbreviation's words */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
 	float ones_ub[1u << MI_SF__COUNT]; /* q_tf_bound of a chunk holding it once per
@@ -378,6 +380,8 @@ typedef struct q_term {
 	bool joined;               /* made by joining query words */
 	bool abbr;                 /* a prefix of a query word the index holds */
 	bool whole;                /* the whole form of an identifier in the query */
+	uint8_t part[2];           /* a join's or abbreviation's query words (q_term
+				    * index + 1, 0 none): what it meets of the question */
 } q_term;
 
 typedef struct q_terms {
@@ -463,8 +467,19 @@ static void q_on_one(void *ctx, const char *s, size_t len)
 	}
 }
 
-/* Adds term s when the index has it and the query does not yet. */
-static void q_join_add(q_terms *qt, mi_txn *t, const char *s, size_t len)
+/* 1 + the index in qt of the term of word o (q_one), 0 when none. */
+static uint8_t q_find(const q_terms *qt, const q_one *o)
+{
+	for (size_t i = 0; o->n == 1 && i < qt->n; i++)
+		if (qt->t[i].len == o->len && !memcmp(qt->t[i].s, o->s, o->len))
+			return (uint8_t)(i + 1);
+	return 0;
+}
+
+/* Adds term s when the index has it and the query does not yet; it stands
+ * for query terms pa and pb. */
+static void q_join_add(q_terms *qt, mi_txn *t, const char *s, size_t len, uint8_t pa,
+		       uint8_t pb)
 {
 	const void *v;
 	size_t vl;
@@ -480,13 +495,15 @@ static void q_join_add(q_terms *qt, mi_txn *t, const char *s, size_t len)
 	qt->t[qt->n].len = (uint8_t)len;
 	qt->t[qt->n].qtf = 1;
 	qt->t[qt->n].joined = true;
+	qt->t[qt->n].part[0] = pa;
+	qt->t[qt->n].part[1] = pb;
 	qt->n++;
 }
 
 /* Tries a+b as a term both as written (the whole form of a_b or aB) and
  * as one word run through the tokenizer (its stem: "writelines"). */
 static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
-		       size_t al, const char *b, size_t bl)
+		       size_t al, const char *b, size_t bl, uint8_t pa, uint8_t pb)
 {
 	char buf[2 * Q_JOIN_WORD_MAX + 2];
 	q_one o = { .n = 0 };
@@ -495,10 +512,10 @@ static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
 		return;
 	memcpy(buf, a, al);
 	memcpy(buf + al, b, bl);
-	q_join_add(qt, t, buf, al + bl);
+	q_join_add(qt, t, buf, al + bl, pa, pb);
 	mi_tok_run(tk, buf, al + bl, 0, q_on_one, &o);
 	if (o.n == 1)
-		q_join_add(qt, t, o.s, o.len);
+		q_join_add(qt, t, o.s, o.len, pa, pb);
 }
 
 /*
@@ -541,10 +558,11 @@ static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn
 	for (size_t gap = 1; gap <= Q_JOIN_GAP; gap++)
 		for (size_t i = 0; i + gap < nw; i++) {
 			size_t j = i + gap;
-			q_join_try(tk, qt, t, w[i], wl[i], w[j], wl[j]);
+			uint8_t pa = q_find(qt, &st[i]), pb = q_find(qt, &st[j]);
+			q_join_try(tk, qt, t, w[i], wl[i], w[j], wl[j], pa, pb);
 			if (st[i].n == 1 &&
 			    (st[i].len != wl[i] || memcmp(st[i].s, w[i], wl[i])))
-				q_join_try(tk, qt, t, st[i].s, st[i].len, w[j], wl[j]);
+				q_join_try(tk, qt, t, st[i].s, st[i].len, w[j], wl[j], pa, pb);
 		}
 }
 
@@ -603,6 +621,7 @@ static void q_abbrev(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn
 			qt->t[qt->n].len = (uint8_t)pl;
 			qt->t[qt->n].qtf = 1;
 			qt->t[qt->n].abbr = true;
+			qt->t[qt->n].part[0] = q_find(qt, &st);
 			qt->n++;
 		dup:
 			kept += qt->n > before;
@@ -822,6 +841,8 @@ typedef struct q_ctx {
 	bool tests;                /* the query speaks of tests */
 	bool ident;                /* the query is one identifier (q_required) */
 	float wsum;                /* sum of the query words' weights (joins aside) */
+	float wof[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR]; /* a query word's weight by
+				    * iterator idx (0: joins, abbreviations) */
 	bool bounds;               /* the index's bounds hold for this ranking */
 	bool prune;                /* skip what bounds say cannot reach the top k */
 	float avg[MI_SF__COUNT];   /* average field lengths */
@@ -1016,6 +1037,7 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	const mi_rank_params *rp = qc->rp;
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : rp->k1;
 	float score = 0, matched = 0, part[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	uint64_t cov = 0;
 	const uint32_t *cl = q_chunk(qc, pdoc), *clen = cl + 1;
 	unsigned cflags = cl[0];
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
@@ -1034,8 +1056,7 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 					part[hi] = 0;
 				part[it->idx] = it->w * tfn * (k1 + 1) / (k1 + tfn);
 				lo = it->idx < lo ? it->idx : lo;
-				if (!it->joined && !it->abbr)
-					matched += it->w;
+				cov |= it->covers;
 			}
 		}
 		it_next(it);
@@ -1048,7 +1069,11 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 		score = q_priors(qc, cflags, score);
 		/* Coverage: a chunk that meets only some of the question's
 		 * words (a name sharing one of them) yields to one that meets
-		 * most of them. */
+		 * most of them; a word is met by itself, a join of it
+		 * (writelines for "write lines") or its abbreviation. */
+		for (unsigned b = 0; cov; b++, cov >>= 1)
+			if (cov & 1)
+				matched += qc->wof[b];
 		if (rp->cover > 0 && qc->wsum > 0 && matched < qc->wsum)
 			score *= powf(matched / qc->wsum, rp->cover);
 	}
@@ -2295,6 +2320,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	q_joined(tk, o->query, qlen, &qt, t);
 	if (!docs && qc.rp->abbr > 0)
 		q_abbrev(tk, o->query, qlen, &qt, t);
+	uint8_t it_of[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR] = { 0 }; /* qt -> its, + 1 */
 	for (size_t i = 0; i < qt.n; i++) {
 		const void *v;
 		size_t vl;
@@ -2312,8 +2338,15 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		its[nit].joined = qt.t[i].joined;
 		its[nit].abbr = qt.t[i].abbr;
 		its[nit].whole = qt.t[i].whole;
-		if (!qt.t[i].joined && !qt.t[i].abbr)
+		if (!qt.t[i].joined && !qt.t[i].abbr) {
 			qc.wsum += its[nit].w;
+			qc.wof[nit] = its[nit].w;
+			its[nit].covers = 1ull << nit;
+		}
+		for (int p = 0; p < 2; p++)
+			if (qt.t[i].part[p] && it_of[qt.t[i].part[p] - 1])
+				its[nit].covers |= 1ull << (it_of[qt.t[i].part[p] - 1] - 1);
+		it_of[i] = (uint8_t)(nit + 1);
 		/* A joined term counts where it names the chunk, not where the
 		 * chunk merely calls it. */
 		its[nit].fmask = qt.t[i].joined ? (1u << MI_SF_NAME | MI_POSTF_PRIVATE |

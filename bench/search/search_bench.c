@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <ftw.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1110,7 +1111,10 @@ static int cmd_list(const char *index, const char *file, bool docs, size_t limit
 int main(int argc, char **argv)
 {
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "prep")) {
-		g_src = argv[2];
+		/* The walk does not follow links: a corpus that is one
+		 * (build/corpus/linux -> a shared copy) is walked where it is. */
+		static char real[PATH_MAX];
+		g_src = realpath(argv[2], real) ? real : argv[2];
 		g_out = argv[3];
 		g_exts = argv[4];
 		g_skip = argc == 6 ? argv[5] : NULL;

@@ -623,6 +623,134 @@ TEST(dense_tables_match)
 	      mi_lang_row_get(MI_LANG_C)->ts());
 }
 
+/* The C grammar built with the runtime's own lexer advance (Makefile). */
+const TSLanguage *mi_ts_c_runtime_lexer(void);
+
+/* A TSInput that hands out src in pieces of `piece` bytes, so tokens and
+ * UTF-8 characters straddle chunk ends. */
+typedef struct piece_input {
+	const char *src;
+	uint32_t len, piece;
+} piece_input;
+
+static const char *piece_read(void *payload, uint32_t byte, TSPoint pt, uint32_t *n)
+{
+	const piece_input *in = payload;
+	(void)pt;
+	if (byte >= in->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->len - byte < in->piece ? in->len - byte : in->piece;
+	return in->src + byte;
+}
+
+/* Node by node: symbol, bytes and points of every node, named or not. */
+static size_t tree_diff(TSNode a, TSNode b)
+{
+	if (ts_node_symbol(a) != ts_node_symbol(b) ||
+	    ts_node_start_byte(a) != ts_node_start_byte(b) ||
+	    ts_node_end_byte(a) != ts_node_end_byte(b) ||
+	    ts_node_start_point(a).row != ts_node_start_point(b).row ||
+	    ts_node_start_point(a).column != ts_node_start_point(b).column ||
+	    ts_node_end_point(a).row != ts_node_end_point(b).row ||
+	    ts_node_end_point(a).column != ts_node_end_point(b).column ||
+	    ts_node_child_count(a) != ts_node_child_count(b))
+		return 1;
+	size_t bad = 0;
+	for (uint32_t i = 0; i < ts_node_child_count(a) && !bad; i++)
+		bad += tree_diff(ts_node_child(a, i), ts_node_child(b, i));
+	return bad;
+}
+
+/* Parses src with both C grammars (whole, in 7-byte chunks, and within two
+ * included ranges) and counts the parses whose trees differ. */
+static size_t lexers_differ(const char *src, size_t len)
+{
+	const TSLanguage *langs[2] = { mi_lang_row_get(MI_LANG_C)->ts(), mi_ts_c_runtime_lexer() };
+	size_t bad = 0;
+	for (int mode = 0; mode < 3; mode++) {
+		TSTree *t[2];
+		for (int k = 0; k < 2; k++) {
+			TSParser *p = ts_parser_new();
+			ts_parser_set_language(p, langs[k]);
+			if (mode == 2 && len > 8) {
+				TSRange r[2] = {
+					{ { 0, 0 }, { 0, 0 }, 0, (uint32_t)(len / 3) },
+					{ { 0, 0 }, { 0, 0 }, (uint32_t)(len / 2), (uint32_t)len },
+				};
+				/* Points of the ranges: count rows and columns. */
+				for (int j = 0; j < 2; j++)
+					for (uint32_t x = 0, row = 0, col = 0; x <= r[j].end_byte && x <= len; x++) {
+						if (x == r[j].start_byte)
+							r[j].start_point = (TSPoint){ row, col };
+						if (x == r[j].end_byte)
+							r[j].end_point = (TSPoint){ row, col };
+						if (x < len && src[x] == '\n')
+							row++, col = 0;
+						else
+							col++;
+					}
+				ts_parser_set_included_ranges(p, r, 2);
+			}
+			piece_input in = { src, (uint32_t)len, mode == 1 ? 7 : (uint32_t)len + 1 };
+			TSInput ti = { &in, piece_read, TSInputEncodingUTF8, NULL };
+			t[k] = ts_parser_parse(p, NULL, ti);
+			ts_parser_delete(p);
+		}
+		if (!t[0] || !t[1] || tree_diff(ts_tree_root_node(t[0]), ts_tree_root_node(t[1])))
+			bad++;
+		ts_tree_delete(t[0]);
+		ts_tree_delete(t[1]);
+	}
+	return bad;
+}
+
+/* The C lexer's in-line advance (indexer/lang/grammar_lex.h) gives the
+ * trees, bytes and points the runtime's advance gives: every golden C
+ * input, then text with UTF-8, a byte order mark, CRLF, tabs, NUL bytes and
+ * an unterminated comment, each parsed whole, in 7-byte chunks and within
+ * two included ranges. */
+TEST(c_lexer_advance_matches_runtime)
+{
+	size_t ncase, nparsed = 0;
+	char **cases = list_dir(UNITS "/c", &ncase);
+	for (size_t i = 0; i < ncase; i++) {
+		char cdir[1200], path[1400];
+		snprintf(cdir, sizeof(cdir), UNITS "/c/%s", cases[i]);
+		size_t nf;
+		char **files = list_dir(cdir, &nf);
+		for (size_t k = 0; k < nf; k++) {
+			snprintf(path, sizeof(path), "%s/%s", cdir, files[k]);
+			size_t len;
+			char *src = strncmp(files[k], "input.", 6) ? NULL : slurp(path, &len);
+			if (!src)
+				continue;
+			if (lexers_differ(src, len))
+				TEST_FAIL_("%s: the in-line advance parses another tree", path);
+			nparsed++;
+			free(src);
+		}
+		free_list(files, nf);
+	}
+	free_list(cases, ncase);
+	CHECK(nparsed >= 3);
+	static const char *const texts[] = {
+		"\xef\xbb\xbfint caf\xc3\xa9 = 1; /* na\xc3\xafve \xe2\x82\xac */\nchar *s = \"\xf0\x9f\x98\x80\";\n",
+		"int f(void)\r\n{\r\n\treturn 0;\r\n}\r\n// done\r\n",
+		"#define X(a)\t((a) + 1)\nint y = X(2);\n\tstatic int z;\n",
+		"int a;\0int b;\nint c = '\\0';\n",
+		"struct s { int x; };\n/* never closed\nint q;\n",
+		"int \xff\xfe bad; int ok;\n\xc3",
+	};
+	static const size_t lens[] = { 0, 0, 0, 26, 0, 0 };
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		size_t len = lens[i] ? lens[i] : strlen(texts[i]);
+		if (lexers_differ(texts[i], len))
+			TEST_FAIL_("text %zu: the in-line advance parses another tree", i);
+	}
+}
+
 /* Signature of the symbol named name parsed from src as lang, or NULL. */
 static char *sig_of(int lang, const char *src, size_t len, const char *name)
 {
@@ -693,6 +821,7 @@ int main(void)
 	RUN(first_diff_finds_line);
 	RUN(c_prefilter);
 	RUN(dense_tables_match);
+	RUN(c_lexer_advance_matches_runtime);
 	RUN(sig_window_edges);
 	size_t nlangs;
 	char **langs = list_dir(UNITS, &nlangs);

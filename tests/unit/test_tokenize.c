@@ -44,6 +44,36 @@ TEST(splits_identifiers)
 	CHECK_STR(toks("x", 0), "");
 }
 
+/* Words of lower-case letters and underscores take a shorter path than
+ * words with capitals: the same word with its first letter capitalized
+ * gives the same terms through the general one. */
+TEST(snake_words_match_the_general_path)
+{
+	static const char *const words[] = {
+		"parse_config", "config", "a_b", "a__b", "__x__", "x", "_", "int", "int_sqrt",
+		"static", "the_end", "spin_lock_irqsave", "caf\xc3\xa9_au_lait", "do_it_",
+		"abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijxyz_tail",
+		"ab_cdefghijabcdefghijabcdefghijabcdefghijabcdefghij",
+		/* over MI_TOK_WORD_MAX: no terms either way */
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (int flags = 0; flags <= MI_TOK_CODE; flags += MI_TOK_CODE) {
+			char cap[256];
+			snprintf(cap, sizeof(cap), "%s", words[i]);
+			for (char *c = cap; *c; c++)
+				if (*c >= 'a' && *c <= 'z') {
+					*c = (char)(*c - 32);
+					break;
+				}
+			char *a = strdup(toks(words[i], flags));
+			const char *b = toks(cap, flags);
+			if (strcmp(a, b))
+				TEST_FAIL_("%s (flags %d): \"%s\" vs \"%s\" for %s", words[i], flags, a, b, cap);
+			free(a);
+		}
+}
+
 TEST(code_keywords_only_in_code)
 {
 	/* `int` is noise as a keyword of code, a word elsewhere. */
@@ -251,6 +281,7 @@ TEST(term_stats_and_bm25f)
 int main(void)
 {
 	RUN(splits_identifiers);
+	RUN(snake_words_match_the_general_path);
 	RUN(query_and_code_agree);
 	RUN(code_keywords_only_in_code);
 	RUN(letter_digit_segments);
