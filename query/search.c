@@ -518,6 +518,29 @@ static void q_join_try(mi_tok *tk, q_terms *qt, mi_txn *t, const char *a,
 		q_join_add(qt, t, o.s, o.len, pa, pb);
 }
 
+/* The query's next run of ASCII letters and digits at or after *i: its
+ * start and length, *i past it; false at the end. */
+static bool q_word(const char *q, size_t qlen, size_t *i, size_t *at, size_t *n)
+{
+	size_t j = *i;
+	while (j < qlen && !((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+			     (q[j] >= '0' && q[j] <= '9')))
+		j++;
+	*at = j;
+	while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
+			    (q[j] >= '0' && q[j] <= '9')))
+		j++;
+	*n = j - *at;
+	*i = j;
+	return *n > 0;
+}
+
+static void q_lower(char *out, const char *s, size_t n)
+{
+	for (size_t x = 0; x < n; x++)
+		out[x] = (char)(s[x] >= 'A' && s[x] <= 'Z' ? s[x] + 32 : s[x]);
+}
+
 /*
  * Query words written apart are often one identifier in the code: "write
  * lines" is writelines(), "read chunk" is read_chunk() (whose whole form is
@@ -534,26 +557,16 @@ static void q_joined(mi_tok *tk, const char *q, size_t qlen, q_terms *qt, mi_txn
 	size_t wl[Q_JOIN_WORDS], nw = 0;
 	q_one st[Q_JOIN_WORDS];
 
-	for (size_t i = 0; i < qlen && nw < Q_JOIN_WORDS;) {
-		size_t j = i;
-		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
-				    (q[j] >= '0' && q[j] <= '9')))
-			j++;
-		if (j == i) {
-			i++;
-			continue;
-		}
-		if (j - i >= 2 && j - i <= Q_JOIN_WORD_MAX) {
-			for (size_t x = i; x < j; x++)
-				w[nw][x - i] = (char)(q[x] >= 'A' && q[x] <= 'Z' ? q[x] + 32 : q[x]);
-			wl[nw] = j - i;
+	for (size_t i = 0, at, n; nw < Q_JOIN_WORDS && q_word(q, qlen, &i, &at, &n);) {
+		if (n >= 2 && n <= Q_JOIN_WORD_MAX) {
+			q_lower(w[nw], q + at, n);
+			wl[nw] = n;
 			if (!mi_tok_is_stop(w[nw], wl[nw])) {
 				memset(&st[nw], 0, sizeof(st[nw]));
 				mi_tok_run(tk, w[nw], wl[nw], 0, q_on_one, &st[nw]);
 				nw++;
 			}
 		}
-		i = j;
 	}
 	for (size_t gap = 1; gap <= Q_JOIN_GAP; gap++)
 		for (size_t i = 0; i + gap < nw; i++) {
@@ -1274,21 +1287,11 @@ static void q_seed_runs(q_ctx *qc, mi_txn *t, const char *q, size_t qlen, const 
 	char w[Q_SEED_RUN_WORDS][MI_TOK_MAX];
 	size_t wl[Q_SEED_RUN_WORDS], nw = 0, room = cap / 2;
 
-	for (size_t i = 0; i < qlen && nw < Q_SEED_RUN_WORDS;) {
-		size_t j = i;
-		while (j < qlen && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z') ||
-				    (q[j] >= '0' && q[j] <= '9')))
-			j++;
-		if (j == i) {
-			i++;
-			continue;
+	for (size_t i = 0, at, n; nw < Q_SEED_RUN_WORDS && q_word(q, qlen, &i, &at, &n);) {
+		if (n <= MI_TOK_MAX) {
+			q_lower(w[nw], q + at, n);
+			wl[nw++] = n;
 		}
-		if (j - i <= MI_TOK_MAX) {
-			for (size_t x = i; x < j; x++)
-				w[nw][x - i] = (char)(q[x] >= 'A' && q[x] <= 'Z' ? q[x] + 32 : q[x]);
-			wl[nw++] = j - i;
-		}
-		i = j;
 	}
 	for (size_t len = nw; len >= 2 && room; len--)
 		for (size_t a = 0; a + len <= nw && room; a++) {
