@@ -306,8 +306,7 @@ static int cmp_old(const void *a, const void *b)
 	return strcmp(((const old_entry *)a)->path, ((const old_entry *)b)->path);
 }
 
-static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
-		    bool force)
+static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id)
 {
 	mi_txn *t;
 	mi_cursor *cur;
@@ -337,7 +336,7 @@ static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id,
 		e->path = mi_xstrndup(kp, kl);
 		memcpy(e->r.hash, f.hash, 16);
 		e->r.size = f.size;
-		e->r.mtime = force ? -1 : f.mtime;
+		e->r.mtime = f.mtime;
 		e->r.file_id = f.file_id;
 		e->r.nsyms = f.nsyms;
 		e->r.nrefs = f.nrefs;
@@ -365,7 +364,7 @@ typedef struct old_load {
 static void *old_load_run(void *arg)
 {
 	old_load *l = arg;
-	l->rc = load_old(l->st, &l->old, &l->nold, &l->next_id, false);
+	l->rc = load_old(l->st, &l->old, &l->nold, &l->next_id);
 	return NULL;
 }
 
@@ -443,8 +442,7 @@ static int index_totals(mi_txn *t, const job *jobs, size_t nj, const old_entry *
 	return 0;
 }
 
-/* Threads to walk and parse with: --jobs, else one per core (1-64). */
-static int build_threads(const mi_build_opts *o)
+int mi_build_threads(const mi_build_opts *o)
 {
 	int n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 64 ? 64 : n;
@@ -756,7 +754,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
-	w.threads = build_threads(o);
+	w.threads = mi_build_threads(o);
 	/* An update reads the index's file records while the tree is walked. */
 	old_load ol = {.st = st, .next_id = 1};
 	pthread_t olt;
@@ -863,7 +861,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	p.ready = mi_xcalloc(nj ? nj : 1, sizeof(*p.ready));
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	int nth = build_threads(o);
+	int nth = mi_build_threads(o);
 	if ((size_t)nth > nj)
 		nth = nj ? (int)nj : 1;
 	pthread_t th[64];
@@ -961,7 +959,7 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
-	w.threads = build_threads(o);
+	w.threads = mi_build_threads(o);
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;

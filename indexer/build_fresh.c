@@ -568,9 +568,7 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 		p.jobs[i].wf = &w->files[i];
 		p.jobs[i].fid = (uint32_t)i + 1;
 	}
-	int nth = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (nth < 1)
-		nth = 1;
+	int nth = mi_build_threads(o);
 	if (nth > FR_MAX_LANES)
 		nth = FR_MAX_LANES;
 	fr_train(st, o, root, w, nth);

@@ -61,5 +61,7 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
  * progress step (the on_progress callback, the bar on stderr). */
 double mi_build_now(void);
 void mi_build_progress(const mi_build_opts *o, size_t done, size_t n);
+/* Threads to walk and parse with: --jobs, else one per core (1-64). */
+int mi_build_threads(const mi_build_opts *o);
 
 #endif
