@@ -297,7 +297,7 @@ static size_t nb_size(const nb_list *l, size_t from, size_t to)
  * short, else starts one (as a fresh build ends a block); a block that
  * grows past twice MI_NAMES_BLOCK is split in two; one left empty goes.
  */
-int mi_byname_update(mi_txn *t, int db, const void *key, size_t kl, const void *v, size_t vl,
+static int bn_update(mi_txn *t, int db, const void *key, size_t kl, const void *v, size_t vl,
 		     int sign)
 {
 	size_t nl = kl >= 5 ? strnlen(key, kl - 4) : kl;
@@ -708,14 +708,14 @@ static int bn_count_move(mi_txn *t, const char *name, size_t nl, int64_t calls, 
 		return rc;
 	if (unsure || !bn_count_decode(cv, cvl, &sc, &sa) || (int64_t)sc + calls < 0 ||
 	    (int64_t)sa + all < 0)
-		return mi_byname_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1); /* unsure */
+		return bn_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1); /* unsure */
 	sc = (uint64_t)((int64_t)sc + calls);
 	sa = (uint64_t)((int64_t)sa + all);
 	if (!sa || sc > sa)
-		return mi_byname_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1);
+		return bn_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1);
 	mi_buf b = {0};
 	bn_count_value(&b, sc, sa);
-	rc = mi_byname_update(t, MI_DB_REFS, key, nl + 5, b.buf, b.len, +1);
+	rc = bn_update(t, MI_DB_REFS, key, nl + 5, b.buf, b.len, +1);
 	mi_buf_release(&b);
 	return rc;
 }
@@ -807,7 +807,7 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 		bool same = first != last && first->sign < 0 && last->sign > 0 &&
 			    first->vl == last->vl && !memcmp(d + first->v, d + last->v, last->vl);
 		if (!rc && !same)
-			rc = mi_byname_update(t, first->db, k, kl, d + last->v, last->vl, last->sign);
+			rc = bn_update(t, first->db, k, kl, d + last->v, last->vl, last->sign);
 		i = j;
 	}
 	if (!rc && cname)

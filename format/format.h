@@ -585,11 +585,10 @@ int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_
  * (a refs count entry is the entry of file MI_REFS_COUNT_FID); a block
  * ends once it is MI_NAMES_BLOCK bytes long (docs/format.md).  A fresh
  * build hands every entry in key order to mi_names_writer_add (then
- * mi_names_writer_flush, mi_names_writer_release); an update puts (sign
- * +1) or deletes (-1) one entry with mi_byname_update (through a
- * mi_byname_batch).  mi_byname_entry
- * over a value scans each of its entries, it->name and it->nl following
- * them.
+ * mi_names_writer_flush, mi_names_writer_release); an update puts and
+ * takes out a file's entries through a mi_byname_batch (below), one entry
+ * in its block at a time.  mi_byname_entry over a value scans each of its
+ * entries, it->name and it->nl following them.
  */
 #define MI_NAMES_BLOCK 1024
 typedef struct mi_names_writer {
@@ -600,8 +599,6 @@ int mi_names_writer_add(mi_names_writer *w, const void *k, size_t kl, const void
 			mi_kv_fn fn, void *ctx);
 int mi_names_writer_flush(mi_names_writer *w, mi_kv_fn fn, void *ctx);
 void mi_names_writer_release(mi_names_writer *w);
-int mi_byname_update(mi_txn *t, int db, const void *k, size_t kl, const void *v, size_t vl,
-		     int sign);
 /*
  * An update's entries of one file, taken out and put in again: added in any
  * order (mi_byname_batch_add, a mi_kv_fn over a mi_byname_op), applied in
