@@ -1,6 +1,7 @@
 /*
  * pair.c - the second thread of a query that splits its work in two (a
- * find_references page over many files): one per process, started on
+ * find_references page over many files, a search over many postings):
+ * one per process, started on
  * first use and kept, so the zstd contexts it unpacks with stay warm (a
  * thread made per call paid for new ones every time).
  */

@@ -6,7 +6,6 @@
 #include "query_int.h"
 
 #include <float.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1686,12 +1685,11 @@ typedef struct q_half {
 	int err;
 } q_half;
 
-static void *q_half_main(void *arg)
+static void q_half_main(void *arg)
 {
 	q_half *h = arg;
 
 	h->err = q_wand(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh);
-	return NULL;
 }
 
 /* The first file id of the second half of term it's postings blocks, 0
@@ -1716,8 +1714,9 @@ static uint32_t q_split_fid(mi_txn *t, const q_it *it)
 }
 
 /*
- * q_wand over two halves of the file ids at once, the second in a thread
- * of its own with a read transaction of its own (on the same snapshot),
+ * q_wand over two halves of the file ids at once, the second on the
+ * query's helper thread (pair.c; here when it is busy) with a read
+ * transaction of its own (on the same snapshot),
  * both pruning with the larger of their k-th scores: a chunk one half
  * passes over cannot beat k chunks the other has, so the best k of the
  * two heaps are the best k of one pass.  On a query whose terms hold many
@@ -1732,7 +1731,6 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	size_t total = 0, big = 0;
 	q_half *h;
 	mi_txn *t2 = NULL;
-	pthread_t th;
 	_Atomic uint32_t shared;
 	uint32_t bits, mid;
 
@@ -1771,11 +1769,11 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	atomic_init(&shared, bits);
 	qc->shared = h->qc.shared = &shared;
 	qc->end = (uint64_t)mid << 32;
-	bool threaded = pthread_create(&th, NULL, q_half_main, h) == 0;
+	bool threaded = mi_q_pair_start(q_half_main, h);
 	size_t na = 0;
 	*err = q_wand(qc, itp, nit, heap, k, theta, &na);
 	if (threaded)
-		pthread_join(th, NULL);
+		mi_q_pair_wait();
 	else
 		q_half_main(h);
 	qc->shared = NULL;
