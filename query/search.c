@@ -85,6 +85,7 @@ typedef struct q_it {
 				    * or a join's or abbreviation's words */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
+	float cov1;                /* q_cover of its own words: a chunk it alone meets */
 	float ones_ub[1u << MI_SF__COUNT]; /* q_tf_bound of a chunk holding it once per
 				    * field, by its fields (after fmask) */
 	uint32_t df;               /* chunks holding the term */
@@ -880,6 +881,10 @@ typedef struct q_ctx {
 	uint64_t end;              /* chunks from here on are another pass's (q_wand_split) */
 	size_t split_min;          /* postings of a query worth a second pass (q_wand_split) */
 	_Atomic uint32_t *shared;  /* the k-th score of the passes, as float bits, or NULL */
+	struct {
+		uint64_t cov;              /* q_cover's last answers, by words met + 1 (0: none) */
+		float f;
+	} covm[64];
 } q_ctx;
 
 /* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
@@ -1038,6 +1043,46 @@ static float q_priors(const q_ctx *qc, unsigned flags, float score)
 	if (flags & MI_POSTF_GEN)
 		score *= rp->gen;
 	return score;
+}
+
+/*
+ * Bound of the coverage factor q_score gives a chunk that meets at most the
+ * query words in cov (bits by iterator idx, as it->covers): the factor only
+ * grows with the words met, so it bounds every chunk holding a subset of
+ * the terms whose covers make cov.  1 when no factor applies.
+ */
+static float q_cover(q_ctx *qc, uint64_t cov)
+{
+	const mi_rank_params *rp = qc->rp;
+	float matched = 0;
+
+	if (qc->docs || !(rp->cover > 0) || !(qc->wsum > 0))
+		return 1;
+	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 58);
+	if (qc->covm[h].cov == cov + 1)
+		return qc->covm[h].f;
+	/* Summed in q_score's order: a superset's sum is never smaller. */
+	for (uint64_t c = cov, b = 0; c; b++, c >>= 1)
+		if (c & 1)
+			matched += qc->wof[b];
+	float f = 1;
+	if (matched < qc->wsum) {
+		f = powf(matched / qc->wsum, rp->cover) * 1.0001f + 1e-6f;
+		f = f < 1 ? f : 1;
+	}
+	qc->covm[h].cov = cov + 1;
+	qc->covm[h].f = f;
+	return f;
+}
+
+/* q_cover of the words the first n iterators meet. */
+static float q_cover_its(q_ctx *qc, q_it **its, size_t n)
+{
+	uint64_t cov = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cov |= its[i]->covers;
+	return q_cover(qc, cov);
 }
 
 /* Scores chunk pdoc from the iterators standing on it (the first ones of
@@ -1533,6 +1578,9 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 	uint32_t blast = it->blast;
 	bool moved = false;
 
+	/* Its chunks here meet no other query word: their coverage factor
+	 * is its own. */
+	theta /= it->cov1;
 	while (it->doc < lim && it->blast == blast) {
 		if (qc->bounds && q_entry_bound(qc, it) <= theta) {
 			it_next(it); /* bounded without reading the chunk's lengths */
@@ -1585,9 +1633,13 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			q_theta_sync(qc, &theta);
 		/* Only the iterators the last step advanced are out of order. */
 		q_resort(its, nit, moved);
+		/* A chunk before its[i]'s holds none but its[0..i), so their
+		 * bounds and the coverage factor of their words bound it. */
+		uint64_t cov = 0;
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
 			acc += its[i]->ub;
-			if (acc > theta) {
+			cov |= its[i]->covers;
+			if (acc > theta && acc * q_cover(qc, cov) > theta) {
 				pivot = i;
 				break;
 			}
@@ -1612,14 +1664,14 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		 * its block's bound: when those cannot beat the k-th score, they
 		 * are all skipped. */
 		if (theta > 0 && qc->prune) {
-			float bsum = 0;
+			float bsum = 0, cf = q_cover_its(qc, its, last);
 			uint32_t end = UINT32_MAX;
 			for (i = 0; i < last; i++) {
 				bsum += q_block_bound(qc, its[i]);
 				if (its[i]->blast < end)
 					end = its[i]->blast;
 			}
-			if (bsum <= theta) {
+			if (bsum * cf <= theta) {
 				uint64_t next = end == UINT32_MAX ? Q_END : (uint64_t)(end + 1) << 32;
 				if (last < nit && its[last]->doc < next)
 					next = its[last]->doc;
@@ -1641,7 +1693,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			float esum = 0;
 			for (i = 0; i < last; i++)
 				esum += q_entry_bound(qc, its[i]);
-			if (esum <= theta) {
+			if (esum * cf <= theta) {
 				for (i = 0; i < last; i++)
 					it_next(its[i]);
 				moved = last;
@@ -2371,6 +2423,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		itp[nit] = &its[nit];
 		nit++;
 	}
+	for (size_t i = 0; i < nit; i++)
+		its[i].cov1 = q_cover(&qc, its[i].covers);
 	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
 	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
 	heap = mi_xmalloc(kb * sizeof(*heap));
