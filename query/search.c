@@ -1619,10 +1619,12 @@ static void q_theta_sync(q_ctx *qc, float *theta)
 		;
 }
 
+/* Top k of the chunks from the iterators' places up to qc->end into heap,
+ * which holds *nhits already (and holds *nhits after). */
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
-	size_t nh = 0, moved = nit;
+	size_t nh = *nhits, moved = nit;
 
 	while (!qc->err) {
 		size_t pivot = nit, i;
@@ -1724,9 +1726,38 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 #ifndef Q_SPLIT_MIN
 #define Q_SPLIT_MIN 100000      /* postings of a query worth a second thread */
 #endif
-#define Q_SPLIT_HEADS 8192      /* block heads looked at for the split point */
+#define Q_SPLIT_HEADS 8192      /* block heads looked at for the slices */
+#define Q_SLICES 8              /* slices of the file ids the two passes share out */
 
-/* The second pass of q_wand_split: chunks from its iterators on. */
+/* The slices of a split query: slice s is the chunks of files cut[s] to
+ * cut[s + 1] - 1 (the last: to the end); each pass takes the next one not
+ * taken. */
+typedef struct q_slices {
+	uint32_t cut[Q_SLICES];
+	size_t n;
+	_Atomic size_t next;
+} q_slices;
+
+/* One pass of a split query: q_wand over each slice it takes, in order
+ * (so its iterators only move forward), into one heap. */
+static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
+			 float theta, size_t *nhits, q_slices *sl)
+{
+	int err = 0;
+
+	for (size_t s; !err && (s = atomic_fetch_add(&sl->next, 1)) < sl->n;) {
+		uint64_t from = (uint64_t)sl->cut[s] << 32;
+		qc->end = s + 1 < sl->n ? (uint64_t)sl->cut[s + 1] << 32 : Q_END;
+		for (size_t i = 0; i < nit; i++)
+			it_seek(its[i], from);
+		if (*nhits == k && heap[0].score > theta)
+			theta = heap[0].score;
+		err = q_wand(qc, its, nit, heap, k, theta, nhits);
+	}
+	return err;
+}
+
+/* The second pass of q_wand_split. */
 typedef struct q_half {
 	q_ctx qc;
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
@@ -1734,6 +1765,7 @@ typedef struct q_half {
 	size_t nit, k, nh;
 	q_hit *heap;
 	float theta;
+	q_slices *sl;
 	int err;
 } q_half;
 
@@ -1741,12 +1773,13 @@ static void q_half_main(void *arg)
 {
 	q_half *h = arg;
 
-	h->err = q_wand(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh);
+	h->err = q_wand_slices(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh, h->sl);
 }
 
-/* The first file id of the second half of term it's postings blocks, 0
- * when it has fewer than two. */
-static uint32_t q_split_fid(mi_txn *t, const q_it *it)
+/* Cuts term it's postings blocks into up to Q_SLICES runs of as many
+ * blocks: sl->cut the first file id of each; false when it has fewer
+ * than two blocks. */
+static bool q_split_cuts(mi_txn *t, const q_it *it, q_slices *sl)
 {
 	uint32_t last[Q_SPLIT_HEADS];
 	size_t n = 0;
@@ -1755,27 +1788,39 @@ static uint32_t q_split_fid(mi_txn *t, const q_it *it)
 	mi_cursor *c;
 
 	if (mi_cursor_open(t, MI_DB_POST, &c))
-		return 0;
+		return false;
 	int rc = mi_cursor_seek(c, it->key, it->tl + 1, &k, &kl, &v, &vl);
 	while (!rc && n < Q_SPLIT_HEADS && kl == it->tl + 5 && !memcmp(k, it->key, it->tl + 1)) {
 		last[n++] = mi_rd32((const uint8_t *)k + it->tl + 1);
 		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
 	}
 	mi_cursor_close(c);
-	return n < 2 || last[n / 2 - 1] == UINT32_MAX ? 0 : last[n / 2 - 1] + 1;
+	sl->cut[0] = 0;
+	sl->n = 1;
+	for (size_t s = 1; s < Q_SLICES && n >= 2; s++) {
+		size_t b = n * s / Q_SLICES;
+		uint32_t f = b ? last[b - 1] : 0;
+		if (b && f != UINT32_MAX && f + 1 > sl->cut[sl->n - 1])
+			sl->cut[sl->n++] = f + 1;
+	}
+	atomic_init(&sl->next, 0);
+	return sl->n >= 2;
 }
 
 /*
- * q_wand over two halves of the file ids at once, the second on the
- * query's helper thread (pair.c; here when it is busy) with a read
- * transaction of its own (on the same snapshot),
- * both pruning with the larger of their k-th scores: a chunk one half
- * passes over cannot beat k chunks the other has, so the best k of the
- * two heaps are the best k of one pass.  On a query whose terms hold many
- * postings the pass takes about half the time on an idle second core.
- * false (nothing done) when the query is small, the postings do not split
- * or no second transaction on the same snapshot can be had; the caller
- * then runs q_wand alone.  Else *err is q_wand's.
+ * q_wand over slices of the file ids shared out between two passes, the
+ * second on the query's helper thread (pair.c; here when it is busy)
+ * with a read transaction of its own (on the same snapshot), each taking
+ * the next slice no pass has taken, both pruning with the larger of their
+ * k-th scores: a chunk one pass passes over cannot beat k chunks the
+ * other has, so the best k of the two heaps are the best k of one pass.
+ * Taken as they come, the slices keep both passes busy to the end
+ * whatever each costs, and a pass that gets no core leaves its share to
+ * the other.  On a query whose terms hold many postings the search takes
+ * about half the time on an idle second core.  false (nothing done) when
+ * the query is small, the postings do not split or no second transaction
+ * on the same snapshot can be had; the caller then runs q_wand alone.
+ * Else *err is q_wand's.
  */
 static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t nit,
 			 q_hit *heap, size_t k, float theta, size_t *nhits, int *err)
@@ -1784,14 +1829,15 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	q_half *h;
 	mi_txn *t2 = NULL;
 	_Atomic uint32_t shared;
-	uint32_t bits, mid;
+	uint32_t bits;
+	q_slices sl;
 
 	for (size_t i = 0; i < nit; i++) {
 		total += its[i].df;
 		big = its[i].df > its[big].df ? i : big;
 	}
 	if (total < qc->split_min || nit < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
-	    !(mid = q_split_fid(qc->t, &its[big])))
+	    !q_split_cuts(qc->t, &its[big], &sl))
 		return false;
 	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
 		mi_txn_abort(t2);
@@ -1805,14 +1851,13 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	h->nit = nit;
 	h->k = k;
 	h->theta = theta;
+	h->sl = &sl;
 	h->heap = mi_xmalloc(k * sizeof(*h->heap));
 	bool done = true;
 	for (size_t i = 0; i < nit && done; i++) {
 		h->its[i] = its[i];
 		h->its[i].c = NULL;
 		done = !it_open(&h->its[i], t2, (const char *)its[i].key, its[i].tl);
-		if (done)
-			it_seek(&h->its[i], (uint64_t)mid << 32);
 		h->itp[i] = &h->its[i];
 	}
 	if (!done)
@@ -1820,10 +1865,9 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	memcpy(&bits, &theta, sizeof(bits));
 	atomic_init(&shared, bits);
 	qc->shared = h->qc.shared = &shared;
-	qc->end = (uint64_t)mid << 32;
 	bool threaded = mi_q_pair_start(q_half_main, h);
 	size_t na = 0;
-	*err = q_wand(qc, itp, nit, heap, k, theta, &na);
+	*err = q_wand_slices(qc, itp, nit, heap, k, theta, &na, &sl);
 	if (threaded)
 		mi_q_pair_wait();
 	else
