@@ -1651,15 +1651,43 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		pdoc = its[pivot]->doc;
 		if (pdoc >= qc->end)
 			break;
+		size_t last;
+		for (last = pivot + 1; last < nit && its[last]->doc == pdoc; last++)
+			;
 		if (its[0]->doc != pdoc) {
+			/* Before the iterators behind move to pdoc: the chunks
+			 * from pdoc up to the end of the first block known to
+			 * hold them (and before the next term's chunk) can only
+			 * hold the terms up to pdoc's, each at most its block's
+			 * bound where its current block reaches pdoc's file, else
+			 * its own bound; when those cannot beat the k-th score,
+			 * the iterators skip them all undecoded. */
+			uint64_t next = last < nit ? its[last]->doc : Q_END;
+			if (theta > 0 && qc->prune) {
+				uint32_t pf = (uint32_t)(pdoc >> 32);
+				float bsum = 0;
+				for (i = 0; i < last; i++) {
+					if (its[i]->blast >= pf) {
+						bsum += q_block_bound(qc, its[i]);
+						if (its[i]->blast != UINT32_MAX &&
+						    ((uint64_t)its[i]->blast + 1) << 32 < next)
+							next = ((uint64_t)its[i]->blast + 1) << 32;
+					} else {
+						bsum += its[i]->ub;
+					}
+				}
+				if (bsum * q_cover_its(qc, its, last) <= theta) {
+					for (i = 0; i < last; i++)
+						it_seek(its[i], next);
+					moved = last;
+					continue;
+				}
+			}
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
 			moved = pivot;
 			continue;
 		}
-		size_t last;
-		for (last = pivot + 1; last < nit && its[last]->doc == pdoc; last++)
-			;
 		/* Block-max: pdoc and the chunks after it up to the end of the
 		 * first of the blocks holding it (and before the next term's
 		 * chunk) can only hold the terms standing on pdoc, each at most
