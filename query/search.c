@@ -1143,43 +1143,6 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 }
 
 /*
- * Top-k when one term is required (the whole form of a one-identifier
- * query): only the chunks holding it are candidates, so its postings drive
- * and the other terms are sought to each of them.  Stops when even every
- * term at its bound cannot beat the k-th score.
- */
-static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
-		      q_hit *heap, size_t k, size_t *nhits)
-{
-	float theta = 0, all = 0;
-	size_t nh = 0;
-
-	for (size_t i = 0; i < nit; i++)
-		all += its[i]->ub;
-	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
-		uint64_t pdoc = req->doc;
-		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
-			if ((pdoc >> 32) == UINT32_MAX)
-				break;
-			it_seek(req, ((pdoc >> 32) + 1) << 32);
-			continue;
-		}
-		for (size_t i = 0; i < nit; i++)
-			if (its[i] != req)
-				it_seek(its[i], pdoc);
-		q_sort_its(its, nit);
-		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
-	}
-	for (size_t i = 0; i < nit; i++)
-		if (its[i]->err)
-			return its[i]->err;
-	if (qc->err)
-		return qc->err;
-	*nhits = nh;
-	return 0;
-}
-
-/*
  * Bound of what term it adds to the score of any chunk of its current block
  * (block-max WAND): the block's stored tfn bound (made with the index's
  * weights, like the term's) through the same saturation as the term's own
@@ -1276,6 +1239,71 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
 	}
 	t = it->ones ? it->ones_ub[fl] : q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
 	return t < b ? t : b;
+}
+
+/*
+ * Top-k when one term is required (the whole form of a one-identifier
+ * query): only the chunks holding it are candidates, so its postings drive
+ * and the other terms are sought to each of them.  Stops when even every
+ * term at its bound cannot beat the k-th score.
+ */
+static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
+		      q_hit *heap, size_t k, size_t *nhits)
+{
+	float theta = 0, all = 0;
+	size_t nh = 0;
+
+	for (size_t i = 0; i < nit; i++)
+		all += its[i]->ub;
+	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
+		uint64_t pdoc = req->doc;
+		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
+			if ((pdoc >> 32) == UINT32_MAX)
+				break;
+			it_seek(req, ((pdoc >> 32) + 1) << 32);
+			continue;
+		}
+		/* Once k hits are in: the identifier's chunks that its
+		 * block's bound, or its posting's, with every other term at
+		 * its own bound, keep under the k-th score are passed over
+		 * without reading their lengths (the whole block at once). */
+		if (nh == k && qc->prune && qc->bounds) {
+			float others = all - req->ub;
+			if (q_block_bound(qc, req) + others <= theta) {
+				it_seek(req, req->blast == UINT32_MAX ? Q_END :
+					     ((uint64_t)req->blast + 1) << 32);
+				continue;
+			}
+			if (q_entry_bound(qc, req) + others <= theta) {
+				it_next(req);
+				continue;
+			}
+		}
+		for (size_t i = 0; i < nit; i++)
+			if (its[i] != req)
+				it_seek(its[i], pdoc);
+		q_sort_its(its, nit);
+		/* The same with the other terms as they stand on it. */
+		if (nh == k && qc->prune && qc->bounds && nit > 1) {
+			float esum = 0;
+			size_t last;
+			for (last = 0; last < nit && its[last]->doc == pdoc; last++)
+				esum += q_entry_bound(qc, its[last]);
+			if (esum <= theta) {
+				for (size_t i = 0; i < last; i++)
+					it_next(its[i]);
+				continue;
+			}
+		}
+		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
+	}
+	for (size_t i = 0; i < nit; i++)
+		if (its[i]->err)
+			return its[i]->err;
+	if (qc->err)
+		return qc->err;
+	*nhits = nh;
+	return 0;
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
