@@ -490,6 +490,7 @@ await run('progress/index_codebase-sync', async () => {
   assert(r.structuredContent.stats && r.structuredContent.stats.files >= 6000, `stats: ${JSON.stringify(r.structuredContent.stats)}`);
   assert(seen.length >= 2, `progress notifications: ${seen.length}`);
   for (let i = 1; i < seen.length; i++) assert(seen[i].progress > seen[i - 1].progress, 'progress increases');
+  for (const p of seen) assert(p.total === undefined || p.progress <= p.total, `progress past its total: ${JSON.stringify(p)}`);
   assert(seen.some((p) => p.total >= 6000), `a total is reported: ${JSON.stringify(seen.slice(0, 3))}`);
   eq(seen.at(-1).progress, seen.at(-1).total, 'last progress reaches the total');
   await c.close();
