@@ -115,13 +115,17 @@ static void on_progress_line(mi_build_state *st, const char *raw)
 			snprintf(nice, sizeof nice, "indexed %.0f files", done);
 		line = nice;
 	}
-	if (done < 0)
-		done = st->last + 1;
-	if (done <= st->last)
-		done = st->last + 0.001;
-	st->last = done;
 	if (total > 0)
 		st->total = total;
+	if (done < 0) {
+		/* A line of text: a step forward, never past the total. */
+		done = st->last + 1;
+		if (st->total > 0 && done >= st->total)
+			return;
+	} else if (done <= st->last) {
+		return;        /* no step forward: progress only rises */
+	}
+	st->last = done;
 	st->c->progress(st->c, done, total, line);
 }
 

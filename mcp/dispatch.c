@@ -94,8 +94,12 @@ static void ctx_progress(mi_mcp_ctx *x, double progress, double total,
 	mi_buf b = {0};
 	if (!c->progress || !c->sink.send || atomic_load(&c->cancelled))
 		return;
-	if (c->progress_sent && progress <= c->progress_n)
+	if (c->progress_sent && progress <= c->progress_n) {
+		/* Progress only rises, and never past the total. */
 		progress = c->progress_n + 0.001;
+		if (total > 0 && progress > total)
+			return;
+	}
 	c->progress_n = progress;
 	c->progress_sent = true;
 	mi_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","

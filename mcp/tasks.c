@@ -77,8 +77,12 @@ static void task_progress(mi_mcp_ctx *c, double done, double total, const char *
 		mi_mcp_iso_time(t->updated);
 	}
 	if (t->progress && t->notify.send && t->status == T_WORKING) {
-		if (done <= t->progress_n && t->progress_n > 0)
+		if (done <= t->progress_n && t->progress_n > 0) {
+			/* Progress only rises, and never past the total. */
 			done = t->progress_n + 0.001;
+			if (total > 0 && done > total)
+				goto unlock;
+		}
 		t->progress_n = done;
 		mi_buf_addf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
 			    "\"params\":{\"progressToken\":%s,\"progress\":%.10g",
@@ -93,6 +97,7 @@ static void task_progress(mi_mcp_ctx *c, double done, double total, const char *
 			    t->id);
 		t->notify.send(t->notify.ctx, b.buf, b.len);
 	}
+unlock:
 	pthread_mutex_unlock(&tk_mu);
 	mi_buf_release(&b);
 }

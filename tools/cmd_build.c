@@ -4,6 +4,7 @@
 #include "tools.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,11 +39,22 @@ static const char build_usage[] =
 
 static int progress_fd = -1;
 
+/* Workers report from several threads, not in order: a line is written
+ * when the count enters a new block of 64 or reaches the total, and never
+ * goes back, so a reader sees DONE rise and end at TOTAL. */
 static void fd_progress(void *ctx, size_t done, size_t total)
 {
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	static size_t said;
 	(void)ctx;
-	if (progress_fd >= 0 && (done % 64 == 0 || done == total))
+	if (progress_fd < 0)
+		return;
+	pthread_mutex_lock(&mu);
+	if (done > said && (done / 64 != said / 64 || done == total)) {
+		said = done;
 		dprintf(progress_fd, "progress %zu %zu\n", done, total);
+	}
+	pthread_mutex_unlock(&mu);
 }
 
 int mi_cmd_build(int argc, char **argv)
