@@ -58,6 +58,11 @@ bool mi_mcp_log_wants(const mi_mcp_logger *l, int level);
 void mi_mcp_logf(mi_mcp_logger *l, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void mi_mcp_logv(mi_mcp_logger *l, int level, const char *fmt, va_list ap);
+/* Holds back this thread's lines (queued, the writer not woken) until the
+ * matching release, which wakes the writer if lines wait: a request's lines
+ * are written after its answer is.  Holds nest. */
+void mi_mcp_log_hold(void);
+void mi_mcp_log_release(void);
 /* Lines dropped so far because the stream was not being read. */
 uint64_t mi_mcp_log_dropped(mi_mcp_logger *l);
 /* "debug".."emergency", "off"; and back (-1 when unknown). */

@@ -4,6 +4,9 @@
  * waits for the log: when the reader of stderr stops reading (a client that
  * pipes stderr and never drains it), the queue fills, further lines are
  * dropped and counted, and the count is written once the reader catches up.
+ * A thread answering a request holds its lines back (mi_mcp_log_hold) until
+ * the answer is written: waking the writer before it would put a thread
+ * switch, and a third runnable thread, in front of the answer.
  */
 #include "area.h"
 
@@ -17,6 +20,8 @@
 
 #define MI_LOG_QUEUE ((size_t)256 << 10) /* bytes waiting before lines drop */
 #define MI_LOG_DRAIN_MS 1000            /* how long close waits for the writer */
+#define MI_LOG_LINGER_MS 20             /* after a write, lines gather this long */
+#define MI_LOG_BATCH ((size_t)64 << 10) /* ... or until this many bytes wait */
 
 static const char *const mi_level_names[] = {
 	"debug", "info", "notice", "warning", "error", "critical", "alert",
@@ -34,6 +39,8 @@ struct mi_mcp_logger {
 	uint64_t dropped;        /* lines dropped since the last report */
 	uint64_t dropped_total;  /* lines dropped in all */
 	bool writing;            /* the writer holds a chunk outside the lock */
+	bool kicked;             /* the writer was signalled, or lingers: it will
+				  * look at the queue without a signal */
 	bool stop;               /* close asked the writer to end */
 	bool dead;               /* the stream failed (EPIPE, EBADF): discard */
 	bool has_thread;         /* th runs */
@@ -43,6 +50,12 @@ struct mi_mcp_logger {
 /* A writer that could not drain in time at close is left running with its
  * state reachable from here, so nothing it uses is freed under it. */
 static mi_mcp_logger *mi_abandoned;
+
+/* Depth of mi_mcp_log_hold on this thread: while > 0 its lines are queued
+ * without waking the writer, whose log is then mi_held (one log at a time:
+ * a line for another is not held). */
+static __thread int mi_hold;
+static __thread mi_mcp_logger *mi_held;
 
 const char *mi_mcp_level_name(int level)
 {
@@ -86,6 +99,7 @@ static void *writer_main(void *arg)
 		if (!l->q.len && !l->dropped && l->stop)
 			break;
 		/* Take the queue whole; nothing stays on this stack while idle. */
+		l->kicked = false;
 		chunk = l->q;
 		memset(&l->q, 0, sizeof l->q);
 		if (l->dropped) {
@@ -104,6 +118,22 @@ static void *writer_main(void *arg)
 		l->writing = false;
 		if (!l->q.len)
 			pthread_cond_broadcast(&l->idle_cv);
+		/* Linger: lines of the next calls gather without waking this
+		 * thread once per line (a thread switch beside every answer). */
+		if (!l->stop && !l->q.len) {
+			struct timespec dl;
+			clock_gettime(CLOCK_MONOTONIC, &dl);
+			dl.tv_nsec += MI_LOG_LINGER_MS * 1000000L;
+			if (dl.tv_nsec >= 1000000000L) {
+				dl.tv_sec++;
+				dl.tv_nsec -= 1000000000L;
+			}
+			l->kicked = true;
+			while (!l->stop && l->q.len < MI_LOG_BATCH &&
+			       pthread_cond_timedwait(&l->cv, &l->mu, &dl) != ETIMEDOUT)
+				;
+			l->kicked = false;
+		}
 	}
 	pthread_cond_broadcast(&l->idle_cv);
 	pthread_mutex_unlock(&l->mu);
@@ -113,6 +143,7 @@ static void *writer_main(void *arg)
 int mi_mcp_log_open(mi_mcp_logger **out, const char *path, int level, mi_buf *err)
 {
 	mi_mcp_logger *l = mi_xcalloc(1, sizeof *l);
+	pthread_condattr_t ca;
 	int rc = 0;
 	l->fd = 2;
 	l->level = level;
@@ -129,7 +160,10 @@ int mi_mcp_log_open(mi_mcp_logger **out, const char *path, int level, mi_buf *er
 		l->own_fd = true;
 	}
 	pthread_mutex_init(&l->mu, NULL);
-	pthread_cond_init(&l->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&l->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_cond_init(&l->idle_cv, NULL);
 	/* Nothing is ever written at level off: no writer. */
 	l->has_thread = level < MI_LOG_OFF &&
@@ -192,6 +226,7 @@ void mi_mcp_logv(mi_mcp_logger *l, int level, const char *fmt, va_list ap)
 {
 	mi_buf line = {0};
 	char ts[32];
+	bool wake = false;
 	if (!mi_mcp_log_wants(l, level))
 		return;
 	mi_mcp_iso_time(ts);
@@ -208,11 +243,42 @@ void mi_mcp_logv(mi_mcp_logger *l, int level, const char *fmt, va_list ap)
 		l->dropped++;
 		l->dropped_total++;
 	} else {
+		/* A writer busy writing rechecks the queue before it sleeps. */
 		mi_buf_add(&l->q, line.buf, line.len);
-		pthread_cond_signal(&l->cv);
+		wake = (!l->kicked && !l->writing) ||
+		       (l->q.len >= MI_LOG_BATCH && l->q.len - line.len < MI_LOG_BATCH);
+		if (wake && mi_hold && (!mi_held || mi_held == l)) {
+			mi_held = l;
+			wake = false;
+		}
+		l->kicked |= wake;
 	}
 	pthread_mutex_unlock(&l->mu);
+	if (wake)
+		pthread_cond_signal(&l->cv);
 	mi_buf_release(&line);
+}
+
+void mi_mcp_log_hold(void)
+{
+	mi_hold++;
+}
+
+void mi_mcp_log_release(void)
+{
+	mi_mcp_logger *l = mi_held;
+	bool wake;
+	if (mi_hold > 0)
+		mi_hold--;
+	if (!l || mi_hold)
+		return;
+	mi_held = NULL;
+	pthread_mutex_lock(&l->mu);
+	wake = (l->q.len || l->dropped) && !l->kicked && !l->writing;
+	l->kicked |= wake;
+	pthread_mutex_unlock(&l->mu);
+	if (wake)
+		pthread_cond_signal(&l->cv);
 }
 
 void mi_mcp_logf(mi_mcp_logger *l, int level, const char *fmt, ...)

@@ -66,9 +66,11 @@ static void *worker_main(void *arg)
 	mi_mcp_server *s = w->ss->srv;
 	mi_mcp_sink sink = w->ss->sink;
 	mi_buf out = {0};
+	mi_mcp_log_hold();
 	mi_mcp_call_run(w->call, &out);
 	if (out.len)
 		sink.send(sink.ctx, out.buf, out.len);
+	mi_mcp_log_release();
 	mi_buf_release(&out);
 	free(w);
 	pthread_mutex_lock(&s->run_mu);
@@ -92,6 +94,8 @@ static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 	in.data = line;
 	in.len = len;
 	in.sink = ss->sink;
+	/* The call's log line is written after its answer. */
+	mi_mcp_log_hold();
 	if (mi_mcp_handle(ss, &in, &out, &call, NULL) == 1) {
 		mi_worker *w = mi_xmalloc(sizeof *w);
 		bool busy;
@@ -114,6 +118,7 @@ static void dispatch(mi_mcp_session *ss, const char *line, size_t len)
 	}
 	if (out.len)
 		ss->sink.send(ss->sink.ctx, out.buf, out.len);
+	mi_mcp_log_release();
 	mi_buf_release(&out);
 }
 

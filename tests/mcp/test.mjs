@@ -372,6 +372,32 @@ await run('logging/setLevel-and-messages', async () => {
   assert(/cid=\d+ session=stdio id=\S+ method=tools\/call tool=index_status ms=[\d.]+ outcome=ok/.test(log), 'log line per call with correlation id, tool, duration, outcome');
 });
 
+// A call's log line is written after its answer and lines are gathered
+// between writes; none may be lost or held back while the server keeps
+// serving.
+await run('log/lines-follow-answers-while-serving', async () => {
+  const file = path.join(tmp, 'burst.log');
+  const s = rawServer(repo, ['--log', file]);
+  await s.init();
+  const n = 201;
+  for (let i = 0; i < n; i++) {
+    // the last call comes after a pause: the log writer has gone idle
+    if (i === n - 1) await new Promise((r) => setTimeout(r, 300));
+    s.send({ jsonrpc: '2.0', id: `b${i}`, method: i % 2 ? 'ping' : 'tools/call', params: i % 2 ? {} : { name: 'index_status', arguments: {} } });
+    await s.waitId(`b${i}`);
+  }
+  const perCall = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').split('\n').filter((l) => / id="b\d+" method=/.test(l));
+  let got = perCall();
+  for (let t = 0; got.length < n && t < 100; t++) { // bounded: 5 s
+    await new Promise((r) => setTimeout(r, 50));
+    got = perCall();
+  }
+  assert(got.length === n, `${got.length} of ${n} per-call lines written while the server still serves`);
+  assert(got.every((l, i) => l.includes(` id="b${i}" `)), 'per-call lines in answer order, each once');
+  await s.close();
+  assert(perCall().length === n, 'no line written twice at close');
+});
+
 // ---- raw protocol errors -----------------------------------------------------------------
 await run('raw/malformed-json-batch-duplicates-ids', async () => {
   const s = rawServer(repo);
