@@ -462,14 +462,36 @@ static int fr_out_put(void *ctx, int db, const void *k, size_t kl, const void *v
  * The second range of terms, made on its own thread while the writer
  * appends names, references and the first range: its entries (u8 db,
  * varint key length, varint value length, key, value) go to a spool file
- * the writer appends from afterwards, in the same order.
+ * that the writer reads from a handle of its own and appends, in the same
+ * order, as soon as it is done with the first range, up to what the
+ * thread has flushed (whole entries only) until it is done.
  */
+#define FR_SPOOL_STEP (4u << 20) /* bytes between flushes of the spool */
+
 typedef struct fr_spool {
 	mi_sorter *s;
 	mi_search_fresh *f;
-	FILE *file;
-	int rc;
+	FILE *out, *in;        /* the thread's handle, the writer's */
+	uint64_t written;      /* bytes written to out */
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	uint64_t ready;        /* bytes flushed, whole entries (under mu) */
+	bool done;             /* the thread is done (under mu) */
+	int rc;                /* its outcome, read once done */
 } fr_spool;
+
+/* Makes what was written readable to the writer. */
+static int fr_spool_flush(fr_spool *sp, bool done)
+{
+	int rc = fflush(sp->out) ? (errno ? errno : EIO) : 0;
+	pthread_mutex_lock(&sp->mu);
+	if (!rc)
+		sp->ready = sp->written;
+	sp->done = done;
+	pthread_cond_signal(&sp->more);
+	pthread_mutex_unlock(&sp->mu);
+	return rc;
+}
 
 static int fr_spool_out(void *ctx, int db, const void *k, size_t kl, const void *v, size_t vl)
 {
@@ -479,55 +501,76 @@ static int fr_spool_out(void *ctx, int db, const void *k, size_t kl, const void 
 	hdr[h++] = (uint8_t)db;
 	h += mi_varint_put(hdr + h, kl);
 	h += mi_varint_put(hdr + h, vl);
-	if (fwrite(hdr, 1, h, sp->file) != h || fwrite(k, 1, kl, sp->file) != kl ||
-	    fwrite(v, 1, vl, sp->file) != vl)
+	if (fwrite(hdr, 1, h, sp->out) != h || fwrite(k, 1, kl, sp->out) != kl ||
+	    fwrite(v, 1, vl, sp->out) != vl)
 		return errno ? errno : EIO;
-	return 0;
+	sp->written += h + kl + vl;
+	return sp->written - sp->ready >= FR_SPOOL_STEP ? fr_spool_flush(sp, false) : 0;
 }
 
 static void *fr_spool_worker(void *arg)
 {
 	fr_spool *sp = arg;
-	sp->rc = fr_drain(NULL, sp->s, MI_DB_POST, sp->f);
+	int rc = fr_drain(NULL, sp->s, MI_DB_POST, sp->f);
+	if (!rc)
+		rc = mi_search_fresh_end(sp->f);
+	sp->rc = rc;
+	rc = fr_spool_flush(sp, true);
 	if (!sp->rc)
-		sp->rc = mi_search_fresh_end(sp->f);
-	if (!sp->rc && fflush(sp->file))
-		sp->rc = errno ? errno : EIO;
+		sp->rc = rc;
 	return NULL;
 }
 
-/* Reads one varint of the spool; false at its end or cut short. */
-static bool fr_spool_varint(FILE *f, uint64_t *v)
+/* Reads one varint of the spool; false when cut short. */
+static bool fr_spool_varint(FILE *f, uint64_t *v, uint64_t *pos)
 {
 	int c, shift = 0;
 	*v = 0;
 	do {
 		if ((c = getc_unlocked(f)) == EOF)
 			return false;
+		++*pos;
 		*v |= (uint64_t)(c & 0x7f) << shift;
 		shift += 7;
 	} while ((c & 0x80) && shift < 64);
 	return true;
 }
 
-/* Appends the spool's entries. */
-static int fr_spool_replay(fr_txn *x, FILE *f)
+/* Appends the spool's entries as the thread makes them readable. */
+static int fr_spool_replay(fr_txn *x, fr_spool *sp)
 {
 	mi_buf b = {0};
-	int c, rc = 0;
-	rewind(f);
-	while (!rc && (c = getc_unlocked(f)) != EOF) {
+	uint64_t pos = 0, ready = 0;
+	int rc = 0;
+	for (;;) {
+		if (pos == ready) {
+			bool done;
+			pthread_mutex_lock(&sp->mu);
+			while (sp->ready == pos && !sp->done)
+				pthread_cond_wait(&sp->more, &sp->mu);
+			ready = sp->ready;
+			done = sp->done;
+			pthread_mutex_unlock(&sp->mu);
+			if (pos == ready && done)
+				break;
+		}
 		uint64_t kl, vl;
-		if (!fr_spool_varint(f, &kl) || !fr_spool_varint(f, &vl) || kl > 511) {
+		int db = getc_unlocked(sp->in);
+		pos++;
+		if (db == EOF || !fr_spool_varint(sp->in, &kl, &pos) ||
+		    !fr_spool_varint(sp->in, &vl, &pos) || kl > 511 || pos + kl + vl > ready) {
 			rc = EIO;
 			break;
 		}
 		mi_buf_reset(&b);
 		mi_buf_grow(&b, kl + vl);
-		if (fread(b.buf, 1, kl + vl, f) != kl + vl)
+		if (fread(b.buf, 1, kl + vl, sp->in) != kl + vl) {
 			rc = EIO;
-		else
-			rc = fr_out_put(x, c, b.buf, kl, b.buf + kl, vl);
+			break;
+		}
+		pos += kl + vl;
+		if ((rc = fr_out_put(x, db, b.buf, kl, b.buf + kl, vl)))
+			break;
 	}
 	mi_buf_release(&b);
 	return rc;
@@ -545,12 +588,15 @@ static int fr_postings(fr_txn *x, fr_pool *p, const mi_search_totals *tot, const
 	bool threaded = false;
 	int rc = 0;
 
+	pthread_mutex_init(&sp.mu, NULL);
+	pthread_cond_init(&sp.more, NULL);
 	mi_buf_addf(&path, "%s/post.spool", tmpdir);
-	sp.file = fopen(path.buf, "w+b");
-	if (!sp.file)
+	sp.out = fopen(path.buf, "wb");
+	sp.in = sp.out ? fopen(path.buf, "rb") : NULL;
+	if (!sp.in)
 		rc = errno ? errno : EIO;
-	else
-		unlink(path.buf); /* gone once closed */
+	if (sp.out)
+		unlink(path.buf); /* gone once both are closed */
 	sp.f = mi_search_fresh_new(tot, fr_spool_out, &sp);
 	if (!rc)
 		threaded = !pthread_create(&th, NULL, fr_spool_worker, &sp);
@@ -562,18 +608,22 @@ static int fr_postings(fr_txn *x, fr_pool *p, const mi_search_totals *tot, const
 		rc = fr_drain(x, p->post[0], MI_DB_POST, lo);
 	if (!rc)
 		rc = mi_search_fresh_end(lo);
+	if (!rc && !threaded)
+		fr_spool_worker(&sp);
+	if (!rc)
+		rc = fr_spool_replay(x, &sp);
 	if (threaded)
 		pthread_join(th, NULL);
-	else if (!rc)
-		fr_spool_worker(&sp);
 	if (!rc)
 		rc = sp.rc;
 	if (!rc)
-		rc = fr_spool_replay(x, sp.file);
-	if (!rc)
 		rc = mi_search_fresh_finish(lo, x->t, nchunks);
-	if (sp.file)
-		fclose(sp.file);
+	if (sp.out)
+		fclose(sp.out);
+	if (sp.in)
+		fclose(sp.in);
+	pthread_cond_destroy(&sp.more);
+	pthread_mutex_destroy(&sp.mu);
 	mi_search_fresh_free(sp.f);
 	mi_search_fresh_free(lo);
 	mi_buf_release(&path);
