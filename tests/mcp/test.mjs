@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assert, eq, finish, run, text } from './harness.mjs';
+import { wireTap } from './wire.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const top = path.resolve(here, '../..');
@@ -479,17 +480,6 @@ await run('cancel/notifications-cancelled-suppresses-response', async () => {
   await s.close();
   assert(/id="slow" method=tools\/call tool=index_codebase ms=[\d.]+ outcome=cancelled/.test(fs.readFileSync(logFile, 'utf8')), 'log records the cancellation');
 });
-
-// Every message the client receives, in wire order: the SDK client runs
-// notification handlers a microtask after responses, so a last progress
-// notification read in the same chunk as the answer never reaches onprogress.
-function wireTap(client) {
-  const wire = [];
-  const t = client.transport;
-  const next = t.onmessage;
-  t.onmessage = (msg, extra) => { wire.push(msg); next(msg, extra); };
-  return wire;
-}
 
 await run('progress/index_codebase-sync', async () => {
   const c = await stdioClient(big);

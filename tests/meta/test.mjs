@@ -257,6 +257,7 @@ await test('hand_written_aliases_find_paraphrases', async () => {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { wireTap } from '../mcp/wire.mjs';
 
 async function connect(index) {
   const client = new Client({ name: 'meta-test', version: '1' });
@@ -297,18 +298,6 @@ await test('serve_find_describe_execute', async () => {
   r = await sclient.callTool({ name: 'list_namespaces', arguments: {} });
   check(r.structuredContent.namespaces.some((n) => n.name === 'fx'), `namespaces: ${JSON.stringify(r)}`);
 });
-
-// Every message the client receives, in the order it came off the wire.  The
-// SDK client runs notification handlers a microtask later than responses, so
-// a progress notification read in the same chunk as the answer never reaches
-// onprogress: what the server sent, and in which order, is checked here.
-function wireTap(client) {
-  const wire = [];
-  const t = client.transport;
-  const next = t.onmessage;
-  t.onmessage = (msg, extra) => { wire.push(msg); next(msg, extra); };
-  return wire;
-}
 
 await test('serve_progress_passthrough', async () => {
   const seen = [];
