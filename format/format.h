@@ -881,9 +881,18 @@ int64_t mi_bm25f_sig(void);
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		   const uint32_t *len, const float *avg);
 
-/* LEB128 varints.  mi_varint_get returns false on truncated input. */
+/* LEB128 varints.  mi_varint_get returns false on truncated input; the
+ * one-byte case (most tf, lengths and deltas) is decoded in line. */
 size_t mi_varint_put(uint8_t *p, uint64_t v);  /* p needs 10 bytes */
-bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v);
+bool mi_varint_get_long(const uint8_t **p, const uint8_t *end, uint64_t *v);
+static inline bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	if (*p < end && **p < 0x80) {
+		*v = *(*p)++;
+		return true;
+	}
+	return mi_varint_get_long(p, end, v);
+}
 
 /*
  * One search chunk (MI_DB_CHUNKS value): a symbol with its doc comment, a

@@ -650,7 +650,7 @@ size_t mi_varint_put(uint8_t *p, uint64_t v)
 	return n;
 }
 
-bool mi_varint_get(const uint8_t **p, const uint8_t *end, uint64_t *v)
+bool mi_varint_get_long(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *q = *p;
 	uint64_t r = 0;

@@ -28,6 +28,7 @@
 #define FR_SAMPLE_SRC (8u << 20)      /* bytes of sources among them, at most */
 #define FR_BATCH_FILES 128            /* files a worker packs together, at most */
 #define FR_BATCH_BYTES (2u << 20)     /* and their records' bytes */
+#define FR_POST_SPLIT 'c'             /* terms from this byte on: the second postings sorter */
 
 struct fr_pool;
 
@@ -63,7 +64,8 @@ typedef struct fr_pool {
 	pthread_mutex_t mu;    /* guards the four counters above and job states */
 	pthread_cond_t ready;  /* a job became ready */
 	pthread_cond_t room;   /* the writer made room */
-	mi_sorter *names, *refs, *post;
+	mi_sorter *names, *refs;
+	mi_sorter *post[2];    /* postings: terms below FR_POST_SPLIT, the rest */
 	mi_search_totals tot[FR_MAX_LANES]; /* per lane */
 	double parse_end;      /* when the last worker ran out of work */
 } fr_pool;
@@ -113,6 +115,14 @@ static int fr_sort_add(void *ctx, const void *k, size_t kl, const void *v, size_
 	const fr_sort_to *to = ctx;
 	mi_sorter_add(to->s, to->lane, k, kl, v, vl);
 	return 0;
+}
+
+/* A posting (or a file's chunk lengths, key \0...) to its sorter. */
+static void fr_post_add(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
+{
+	const fr_lane *l = ctx;
+	mi_sorter *s = l->p->post[*(const uint8_t *)k >= FR_POST_SPLIT];
+	mi_sorter_add(s, l->lane, k, kl, v, vl);
 }
 
 static bool fr_binary(const char *s, size_t n)
@@ -179,8 +189,9 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		mi_byname_put_names(&parsed, j->fid, path, fr_sort_add, &s1);
 		mi_byname_put_refs(&parsed, j->fid, fr_sort_add, &s2);
 	}
+	fr_lane to = {p, lane};
 	if (mi_search_file(j->fid, path, &parsed, src, len, fr_put_chunk, j,
-			   p->sample ? NULL : p->post, lane, &p->tot[lane]) && !j->perr)
+			   p->sample ? NULL : fr_post_add, &to, &p->tot[lane]) && !j->perr)
 		j->perr = MI_ERR_PARSE;
 	j->nsyms = (uint32_t)parsed.nsyms;
 	j->nrefs = (uint32_t)parsed.nrefs;
@@ -409,7 +420,7 @@ static int fr_put_entry(void *ctx, const void *k, size_t kl, const void *v, size
 }
 
 /* Appends a sorter's records into db (names and references: in blocks),
- * or feeds the postings writer. */
+ * or feeds a postings writer (x unused). */
 static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 {
 	const void *k, *v;
@@ -422,10 +433,10 @@ static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 		if (db == MI_DB_REFS)
 			rc = mi_refs_counter_add(&cnt, k, kl, v, vl, fr_put_entry, &bw);
 		if (!rc)
-			rc = post ? mi_search_fresh_put(post, x->t, k, kl, v, vl)
+			rc = post ? mi_search_fresh_put(post, k, kl, v, vl)
 			     : db == MI_DB_NAMES || db == MI_DB_REFS ? fr_put_entry(&bw, k, kl, v, vl)
 				  : mi_put_append(x->t, db, k, kl, v, vl);
-		if (!rc && (post || (db != MI_DB_NAMES && db != MI_DB_REFS)))
+		if (!rc && !post && db != MI_DB_NAMES && db != MI_DB_REFS)
 			rc = fr_account(x, kl + vl + 16);
 		if (!rc)
 			rc = mi_sorter_pop(s);
@@ -436,6 +447,186 @@ static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 		rc = mi_names_writer_flush(&bw.w, fr_put_block, &bw);
 	mi_names_writer_release(&bw.w);
 	mi_buf_release(&cnt.name);
+	return rc;
+}
+
+/* A postings writer's entry appended to the store now. */
+static int fr_out_put(void *ctx, int db, const void *k, size_t kl, const void *v, size_t vl)
+{
+	fr_txn *x = ctx;
+	int rc = mi_put_append(x->t, db, k, kl, v, vl);
+	return rc ? rc : fr_account(x, kl + vl + 16);
+}
+
+/*
+ * The second range of terms, made on its own thread while the writer
+ * appends names, references and the first range: its entries (u8 db,
+ * varint key length, varint value length, key, value) go to a spool file
+ * that the writer reads from a handle of its own and appends, in the same
+ * order, as soon as it is done with the first range, up to what the
+ * thread has flushed (whole entries only) until it is done.
+ */
+#define FR_SPOOL_STEP (4u << 20) /* bytes between flushes of the spool */
+
+typedef struct fr_spool {
+	mi_sorter *s;
+	mi_search_fresh *f;
+	FILE *out, *in;        /* the thread's handle, the writer's */
+	uint64_t written;      /* bytes written to out */
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	uint64_t ready;        /* bytes flushed, whole entries (under mu) */
+	bool done;             /* the thread is done (under mu) */
+	int rc;                /* its outcome, read once done */
+} fr_spool;
+
+/* Makes what was written readable to the writer. */
+static int fr_spool_flush(fr_spool *sp, bool done)
+{
+	int rc = fflush(sp->out) ? (errno ? errno : EIO) : 0;
+	pthread_mutex_lock(&sp->mu);
+	if (!rc)
+		sp->ready = sp->written;
+	sp->done = done;
+	pthread_cond_signal(&sp->more);
+	pthread_mutex_unlock(&sp->mu);
+	return rc;
+}
+
+static int fr_spool_out(void *ctx, int db, const void *k, size_t kl, const void *v, size_t vl)
+{
+	fr_spool *sp = ctx;
+	uint8_t hdr[21];
+	size_t h = 0;
+	hdr[h++] = (uint8_t)db;
+	h += mi_varint_put(hdr + h, kl);
+	h += mi_varint_put(hdr + h, vl);
+	if (fwrite(hdr, 1, h, sp->out) != h || fwrite(k, 1, kl, sp->out) != kl ||
+	    fwrite(v, 1, vl, sp->out) != vl)
+		return errno ? errno : EIO;
+	sp->written += h + kl + vl;
+	return sp->written - sp->ready >= FR_SPOOL_STEP ? fr_spool_flush(sp, false) : 0;
+}
+
+static void *fr_spool_worker(void *arg)
+{
+	fr_spool *sp = arg;
+	int rc = fr_drain(NULL, sp->s, MI_DB_POST, sp->f);
+	if (!rc)
+		rc = mi_search_fresh_end(sp->f);
+	sp->rc = rc;
+	rc = fr_spool_flush(sp, true);
+	if (!sp->rc)
+		sp->rc = rc;
+	return NULL;
+}
+
+/* Reads one varint of the spool; false when cut short. */
+static bool fr_spool_varint(FILE *f, uint64_t *v, uint64_t *pos)
+{
+	int c, shift = 0;
+	*v = 0;
+	do {
+		if ((c = getc_unlocked(f)) == EOF)
+			return false;
+		++*pos;
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while ((c & 0x80) && shift < 64);
+	return true;
+}
+
+/* Appends the spool's entries as the thread makes them readable. */
+static int fr_spool_replay(fr_txn *x, fr_spool *sp)
+{
+	mi_buf b = {0};
+	uint64_t pos = 0, ready = 0;
+	int rc = 0;
+	for (;;) {
+		if (pos == ready) {
+			bool done;
+			pthread_mutex_lock(&sp->mu);
+			while (sp->ready == pos && !sp->done)
+				pthread_cond_wait(&sp->more, &sp->mu);
+			ready = sp->ready;
+			done = sp->done;
+			pthread_mutex_unlock(&sp->mu);
+			if (pos == ready && done)
+				break;
+		}
+		uint64_t kl, vl;
+		int db = getc_unlocked(sp->in);
+		pos++;
+		if (db == EOF || !fr_spool_varint(sp->in, &kl, &pos) ||
+		    !fr_spool_varint(sp->in, &vl, &pos) || kl > 511 || pos + kl + vl > ready) {
+			rc = EIO;
+			break;
+		}
+		mi_buf_reset(&b);
+		mi_buf_grow(&b, kl + vl);
+		if (fread(b.buf, 1, kl + vl, sp->in) != kl + vl) {
+			rc = EIO;
+			break;
+		}
+		pos += kl + vl;
+		if ((rc = fr_out_put(x, db, b.buf, kl, b.buf + kl, vl)))
+			break;
+	}
+	mi_buf_release(&b);
+	return rc;
+}
+
+/* Postings: the second range on a thread, the first here, then the
+ * second's entries from its spool. */
+static int fr_postings(fr_txn *x, fr_pool *p, const mi_search_totals *tot, const char *tmpdir,
+		       size_t *nchunks)
+{
+	mi_search_fresh *lo = mi_search_fresh_new(tot, fr_out_put, x);
+	fr_spool sp = {.s = p->post[1]};
+	mi_buf path = {0};
+	pthread_t th;
+	bool threaded = false;
+	int rc = 0;
+
+	pthread_mutex_init(&sp.mu, NULL);
+	pthread_cond_init(&sp.more, NULL);
+	mi_buf_addf(&path, "%s/post.spool", tmpdir);
+	sp.out = fopen(path.buf, "wb");
+	sp.in = sp.out ? fopen(path.buf, "rb") : NULL;
+	if (!sp.in)
+		rc = errno ? errno : EIO;
+	if (sp.out)
+		unlink(path.buf); /* gone once both are closed */
+	sp.f = mi_search_fresh_new(tot, fr_spool_out, &sp);
+	if (!rc)
+		threaded = !pthread_create(&th, NULL, fr_spool_worker, &sp);
+	if (!rc)
+		rc = fr_drain(x, p->names, MI_DB_NAMES, NULL);
+	if (!rc)
+		rc = fr_drain(x, p->refs, MI_DB_REFS, NULL);
+	if (!rc)
+		rc = fr_drain(x, p->post[0], MI_DB_POST, lo);
+	if (!rc)
+		rc = mi_search_fresh_end(lo);
+	if (!rc && !threaded)
+		fr_spool_worker(&sp);
+	if (!rc)
+		rc = fr_spool_replay(x, &sp);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (!rc)
+		rc = sp.rc;
+	if (!rc)
+		rc = mi_search_fresh_finish(lo, x->t, nchunks);
+	if (sp.out)
+		fclose(sp.out);
+	if (sp.in)
+		fclose(sp.in);
+	pthread_cond_destroy(&sp.more);
+	pthread_mutex_destroy(&sp.mu);
+	mi_search_fresh_free(sp.f);
+	mi_search_fresh_free(lo);
+	mi_buf_release(&path);
 	return rc;
 }
 
@@ -553,7 +744,6 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 	fr_txn x = {.st = st};
 	fr_lane lanes[FR_MAX_LANES];
 	pthread_t th[FR_MAX_LANES];
-	mi_search_fresh *post = NULL;
 	int started = 0, rc;
 	double t1 = mi_build_now();
 
@@ -574,7 +764,8 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 	fr_train(st, o, root, w, nth);
 	p.names = mi_sorter_new(tmpdir, "names", nth, FR_SORT_BUDGET / 2);
 	p.refs = mi_sorter_new(tmpdir, "refs", nth, FR_SORT_BUDGET);
-	p.post = mi_sorter_new(tmpdir, "post", nth, FR_SORT_BUDGET);
+	p.post[0] = mi_sorter_new(tmpdir, "post0", nth, FR_SORT_BUDGET / 2);
+	p.post[1] = mi_sorter_new(tmpdir, "post1", nth, FR_SORT_BUDGET);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.ready, NULL);
 	pthread_cond_init(&p.room, NULL);
@@ -628,15 +819,8 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 		for (int f = 0; f < MI_SF__COUNT; f++)
 			tot.len[f] += p.tot[i].len[f];
 	}
-	post = mi_search_fresh_new(&tot);
 	if (!rc)
-		rc = fr_drain(&x, p.names, MI_DB_NAMES, NULL);
-	if (!rc)
-		rc = fr_drain(&x, p.refs, MI_DB_REFS, NULL);
-	if (!rc)
-		rc = fr_drain(&x, p.post, MI_DB_POST, post);
-	if (!rc)
-		rc = mi_search_fresh_finish(post, x.t, &bs->chunks);
+		rc = fr_postings(&x, &p, &tot, tmpdir, &bs->chunks);
 	if (!rc)
 		rc = out->meta(out->ctx, x.t);
 	if (!rc) {
@@ -644,10 +828,10 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 		x.t = NULL;
 	}
 	mi_txn_abort(x.t);
-	mi_search_fresh_free(post);
 	mi_sorter_free(p.names);
 	mi_sorter_free(p.refs);
-	mi_sorter_free(p.post);
+	mi_sorter_free(p.post[0]);
+	mi_sorter_free(p.post[1]);
 	pthread_cond_destroy(&p.ready);
 	pthread_cond_destroy(&p.room);
 	pthread_mutex_destroy(&p.mu);

@@ -159,26 +159,35 @@ int mi_search_finish(mi_txn *t, size_t *nchunks);
  * Fresh builds.  On a worker thread, mi_search_file cuts one file into
  * chunks and tokenizes them: each block of chunk records goes
  * to put (key: 8 bytes, appended by the writer in file id order), each
- * (term, file) posting to the sorter lane (key term \0 be32(fid), value
- * varint chunk count + posting bytes), and the counts to *tot (the
+ * (term, file) posting to post (key term \0 be32(fid), value varint chunk
+ * count + posting bytes; NULL: none), and the counts to *tot (the
  * thread's; the writer sums them).  mi_search_thread_done frees the
- * thread's tokenizer and tables.  At the end the writer feeds the sorted
- * postings to mi_search_fresh_put in order (MDB_APPEND into post and terms)
- * and writes the statistics with mi_search_fresh_finish.
+ * thread's tokenizer and tables.  At the end the sorted postings are fed
+ * to mi_search_fresh_put in key order, which hands the stored entries of
+ * post and terms to out in key order per database; a range of terms may
+ * be fed to a second mi_search_fresh on another thread (same totals),
+ * whose entries the writer appends after the first's.
+ * mi_search_fresh_end writes what is still being filled;
+ * mi_search_fresh_finish ends it too and writes the statistics.
  */
 typedef int (*mi_search_put)(void *ctx, const uint8_t *key8, const void *val, size_t vlen);
 typedef struct mi_search_totals {
 	int64_t nchunks;               /* chunks */
 	int64_t len[MI_SF__COUNT];     /* field length totals */
 } mi_search_totals;
+typedef void (*mi_search_post)(void *ctx, const void *k, size_t kl, const void *v, size_t vl);
 int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		   const char *src, size_t len, mi_search_put put, void *ctx,
-		   mi_sorter *postings, int lane, mi_search_totals *tot);
+		   mi_search_post post, void *post_ctx, mi_search_totals *tot);
 void mi_search_thread_done(void);
 typedef struct mi_search_fresh mi_search_fresh;
-mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot);
-int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t kl,
+typedef int (*mi_search_out)(void *ctx, int db, const void *k, size_t kl,
+			     const void *v, size_t vl);
+mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot, mi_search_out out,
+				     void *ctx);
+int mi_search_fresh_put(mi_search_fresh *f, const void *key, size_t kl,
 			const void *val, size_t vl);
+int mi_search_fresh_end(mi_search_fresh *f);
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks);
 void mi_search_fresh_free(mi_search_fresh *f);
 

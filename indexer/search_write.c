@@ -1338,7 +1338,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 
 int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		   const char *src, size_t len, mi_search_put put, void *ctx,
-		   mi_sorter *postings, int lane, mi_search_totals *tot)
+		   mi_search_post post, void *post_ctx, mi_search_totals *tot)
 {
 	uint64_t totals[MI_SF__COUNT];
 	uint32_t nchunks = 0;
@@ -1362,18 +1362,18 @@ int mi_search_file(uint32_t file_id, const char *path, const mi_parsed *p,
 		mi_buf_reset(&v);
 		mi_buf_add(&v, tmp, mi_varint_put(tmp, (uint64_t)fe->df));
 		mi_buf_add(&v, fe->post.buf, fe->post.len);
-		if (postings)
-			mi_sorter_add(postings, lane, key, fe->len + 5, v.buf, v.len);
+		if (post)
+			post(post_ctx, key, fe->len + 5, v.buf, v.len);
 	}
 	mi_buf_release(&v);
 	tot->nchunks += nchunks;
 	for (int f = 0; f < MI_SF__COUNT; f++)
 		tot->len[f] += (int64_t)totals[f];
-	if (nchunks && postings) {
+	if (nchunks && post) {
 		/* The chunk lengths sort before every term's postings. */
 		key[0] = 0;
 		mi_be32(key + 1, file_id);
-		mi_sorter_add(postings, lane, key, 5, sw.lens.buf, sw.lens.len);
+		post(post_ctx, key, 5, sw.lens.buf, sw.lens.len);
 	}
 	return err;
 }
@@ -1632,6 +1632,8 @@ out:
 }
 
 struct mi_search_fresh {
+	mi_search_out out;         /* where stored entries go, in key order */
+	void *ctx;
 	float bavg[MI_SF__COUNT];  /* the bounds' average lengths */
 	mi_search_totals tot;      /* chunk count and field length totals */
 	char term[MI_TOK_MAX + 1]; /* the term being written */
@@ -1639,7 +1641,6 @@ struct mi_search_fresh {
 	uint64_t df;               /* its chunk count so far */
 	float uc, ud;              /* its score bounds so far */
 	float bb[MI_POST_HDR];     /* the bounds of the block being filled */
-	uint64_t terms;            /* terms written */
 	mi_buf blk;                /* its postings block being filled */
 	mi_buf val;                /* the block with its header */
 	mi_buf nar;                /* a file's entries in their stored form */
@@ -1651,7 +1652,7 @@ struct mi_search_fresh {
 };
 
 /* Writes the group of chunk lengths being filled. */
-static int fresh_lens(mi_search_fresh *f, mi_txn *t)
+static int fresh_lens(mi_search_fresh *f)
 {
 	uint8_t k[5];
 	mi_buf v = { 0 };
@@ -1664,7 +1665,7 @@ static int fresh_lens(mi_search_fresh *f, mi_txn *t)
 	sw_lens_group(&v, f->lv, f->ll);
 	k[0] = 0;
 	mi_be32(k + 1, f->lg);
-	err = mi_put_append(t, MI_DB_POST, k, 5, v.buf, v.len);
+	err = f->out(f->ctx, MI_DB_POST, k, 5, v.buf, v.len);
 	mi_buf_release(&v);
 	mi_buf_reset(&f->lbuf);
 	memset(f->ll, 0, sizeof(f->ll));
@@ -1674,15 +1675,14 @@ static int fresh_lens(mi_search_fresh *f, mi_txn *t)
 }
 
 /* Takes one file's chunk lengths (key \0 be32(fid), in file order). */
-static int fresh_lens_put(mi_search_fresh *f, mi_txn *t, const void *key,
-			  const void *val, size_t vl)
+static int fresh_lens_put(mi_search_fresh *f, const void *key, const void *val, size_t vl)
 {
 	uint32_t fid = mi_rd32((const uint8_t *)key + 1);
 	int err;
 
 	if (f->tl)
 		return MI_ERR_CORRUPT; /* they come before every term */
-	if (f->lg != fid / MI_LENS_GROUP && (err = fresh_lens(f, t)))
+	if (f->lg != fid / MI_LENS_GROUP && (err = fresh_lens(f)))
 		return err;
 	f->lg = fid / MI_LENS_GROUP;
 	f->lo[fid % MI_LENS_GROUP] = f->lbuf.len;
@@ -1691,9 +1691,12 @@ static int fresh_lens_put(mi_search_fresh *f, mi_txn *t, const void *key,
 	return 0;
 }
 
-mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
+mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot, mi_search_out out,
+				     void *ctx)
 {
 	mi_search_fresh *f = mi_xcalloc(1, sizeof(*f));
+	f->out = out;
+	f->ctx = ctx;
 	f->tot = *tot;
 	f->lg = UINT32_MAX;
 	for (int i = 0; i < MI_SF__COUNT; i++) {
@@ -1706,7 +1709,7 @@ mi_search_fresh *mi_search_fresh_new(const mi_search_totals *tot)
 }
 
 /* Writes the postings block being filled. */
-static int fresh_block(mi_search_fresh *f, mi_txn *t)
+static int fresh_block(mi_search_fresh *f)
 {
 	uint8_t key[MI_TOK_MAX + 5];
 	int err;
@@ -1719,28 +1722,27 @@ static int fresh_block(mi_search_fresh *f, mi_txn *t)
 	for (int i = 0; i < MI_POST_HDR; i++)
 		mi_buf_addc(&f->val, (char)mi_post_q(f->bb[i]));
 	mi_buf_add(&f->val, f->blk.buf, f->blk.len);
-	err = mi_put_append(t, MI_DB_POST, key, f->tl + 5, f->val.buf, f->val.len);
+	err = f->out(f->ctx, MI_DB_POST, key, f->tl + 5, f->val.buf, f->val.len);
 	mi_buf_reset(&f->blk);
 	memset(f->bb, 0, sizeof(f->bb));
 	return err;
 }
 
 /* Writes the statistics of the term just finished. */
-static int fresh_flush(mi_search_fresh *f, mi_txn *t)
+static int fresh_flush(mi_search_fresh *f)
 {
 	mi_term_stats ts = { .df = (uint32_t)f->df, .ub_code = f->uc, .ub_docs = f->ud };
 	uint8_t enc[MI_TERM_STATS_SIZE];
 	int err;
 	if (!f->tl)
 		return 0;
-	if ((err = fresh_block(f, t)))
+	if ((err = fresh_block(f)))
 		return err;
 	mi_term_stats_encode(&ts, enc);
-	f->terms++;
-	return mi_put_append(t, MI_DB_TERMS, f->term, f->tl, enc, sizeof(enc));
+	return f->out(f->ctx, MI_DB_TERMS, f->term, f->tl, enc, sizeof(enc));
 }
 
-int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t kl,
+int mi_search_fresh_put(mi_search_fresh *f, const void *key, size_t kl,
 			const void *val, size_t vl)
 {
 	const uint8_t *p = val, *e = p + vl;
@@ -1749,13 +1751,13 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	int err;
 
 	if (tl == 0 && kl == 5) /* a file's chunk lengths: before every term */
-		return fresh_lens_put(f, t, key, val, vl);
+		return fresh_lens_put(f, key, val, vl);
 	if (tl == 0 || tl > MI_TOK_MAX || tl + 5 != kl || !mi_varint_get(&p, e, &cnt))
 		return MI_ERR_CORRUPT;
-	if (!f->tl && (err = fresh_lens(f, t)))
+	if (!f->tl && (err = fresh_lens(f)))
 		return err;
 	if (tl != f->tl || memcmp(key, f->term, tl)) {
-		if ((err = fresh_flush(f, t)))
+		if ((err = fresh_flush(f)))
 			return err;
 		memcpy(f->term, key, tl);
 		f->tl = tl;
@@ -1772,16 +1774,25 @@ int mi_search_fresh_put(mi_search_fresh *f, mi_txn *t, const void *key, size_t k
 	f->last = fid;
 	f->uc = f->bb[0] > f->uc ? f->bb[0] : f->uc;
 	f->ud = f->bb[1] > f->ud ? f->bb[1] : f->ud;
-	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f, t)))
+	if (f->blk.len >= MI_POST_BLOCK && (err = fresh_block(f)))
 		return err;
 	f->df += cnt;
 	return 0;
 }
 
+int mi_search_fresh_end(mi_search_fresh *f)
+{
+	int err = fresh_lens(f);
+	if (!err)
+		err = fresh_flush(f);
+	f->tl = 0;
+	return err;
+}
+
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks)
 {
 	int err;
-	if ((err = fresh_lens(f, t)) || (err = fresh_flush(f, t)) ||
+	if ((err = mi_search_fresh_end(f)) ||
 	    (err = mi_meta_put_int(t, "search.chunks", f->tot.nchunks)))
 		return err;
 	for (int i = 0; i < MI_SF__COUNT; i++)

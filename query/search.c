@@ -85,6 +85,7 @@ typedef struct q_it {
 				    * or a join's or abbreviation's words */
 	unsigned fmask;            /* fields scored (joined terms: name only) */
 	float ub;                  /* bound of this term's score contribution */
+	float cov1;                /* q_cover of its own words: a chunk it alone meets */
 	float ones_ub[1u << MI_SF__COUNT]; /* q_tf_bound of a chunk holding it once per
 				    * field, by its fields (after fmask) */
 	uint32_t df;               /* chunks holding the term */
@@ -880,6 +881,10 @@ typedef struct q_ctx {
 	uint64_t end;              /* chunks from here on are another pass's (q_wand_split) */
 	size_t split_min;          /* postings of a query worth a second pass (q_wand_split) */
 	_Atomic uint32_t *shared;  /* the k-th score of the passes, as float bits, or NULL */
+	struct {
+		uint64_t cov;              /* q_cover's last answers, by words met + 1 (0: none) */
+		float f;
+	} covm[256];
 } q_ctx;
 
 /* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
@@ -1040,6 +1045,49 @@ static float q_priors(const q_ctx *qc, unsigned flags, float score)
 	return score;
 }
 
+/*
+ * Bound of the coverage factor q_score gives a chunk that meets at most the
+ * query words in cov (bits by iterator idx, as it->covers): the factor only
+ * grows with the words met, so it bounds every chunk holding a subset of
+ * the terms whose covers make cov.  1 when no factor applies.
+ */
+static float q_cover(q_ctx *qc, uint64_t cov)
+{
+	const mi_rank_params *rp = qc->rp;
+	float matched = 0;
+
+	if (qc->docs || !(rp->cover > 0) || !(qc->wsum > 0))
+		return 1;
+	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 56);
+	if (qc->covm[h].cov == cov + 1)
+		return qc->covm[h].f;
+	/* Summed in q_score's order: a superset's sum is never smaller. */
+	for (uint64_t c = cov; c; c &= c - 1)
+		matched += qc->wof[__builtin_ctzll(c)];
+	float f = 1;
+	if (matched < qc->wsum) {
+		float x = matched / qc->wsum;
+		/* The fitted exponent, 1/8, by square roots (correctly
+		 * rounded, within the margin of powf's answer). */
+		f = rp->cover == 0.125f ? sqrtf(sqrtf(sqrtf(x))) : powf(x, rp->cover);
+		f = f * 1.0001f + 1e-6f;
+		f = f < 1 ? f : 1;
+	}
+	qc->covm[h].cov = cov + 1;
+	qc->covm[h].f = f;
+	return f;
+}
+
+/* q_cover of the words the first n iterators meet. */
+static float q_cover_its(q_ctx *qc, q_it **its, size_t n)
+{
+	uint64_t cov = 0;
+
+	for (size_t i = 0; i < n; i++)
+		cov |= its[i]->covers;
+	return q_cover(qc, cov);
+}
+
 /* Scores chunk pdoc from the iterators standing on it (the first ones of
  * its, which is sorted by doc), moves them past it and offers it to the
  * heap. */
@@ -1095,43 +1143,6 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 		if (*nh == k && heap[0].score > *theta)
 			*theta = heap[0].score;
 	}
-}
-
-/*
- * Top-k when one term is required (the whole form of a one-identifier
- * query): only the chunks holding it are candidates, so its postings drive
- * and the other terms are sought to each of them.  Stops when even every
- * term at its bound cannot beat the k-th score.
- */
-static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
-		      q_hit *heap, size_t k, size_t *nhits)
-{
-	float theta = 0, all = 0;
-	size_t nh = 0;
-
-	for (size_t i = 0; i < nit; i++)
-		all += its[i]->ub;
-	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
-		uint64_t pdoc = req->doc;
-		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
-			if ((pdoc >> 32) == UINT32_MAX)
-				break;
-			it_seek(req, ((pdoc >> 32) + 1) << 32);
-			continue;
-		}
-		for (size_t i = 0; i < nit; i++)
-			if (its[i] != req)
-				it_seek(its[i], pdoc);
-		q_sort_its(its, nit);
-		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
-	}
-	for (size_t i = 0; i < nit; i++)
-		if (its[i]->err)
-			return its[i]->err;
-	if (qc->err)
-		return qc->err;
-	*nhits = nh;
-	return 0;
 }
 
 /*
@@ -1231,6 +1242,71 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
 	}
 	t = it->ones ? it->ones_ub[fl] : q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
 	return t < b ? t : b;
+}
+
+/*
+ * Top-k when one term is required (the whole form of a one-identifier
+ * query): only the chunks holding it are candidates, so its postings drive
+ * and the other terms are sought to each of them.  Stops when even every
+ * term at its bound cannot beat the k-th score.
+ */
+static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
+		      q_hit *heap, size_t k, size_t *nhits)
+{
+	float theta = 0, all = 0;
+	size_t nh = 0;
+
+	for (size_t i = 0; i < nit; i++)
+		all += its[i]->ub;
+	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
+		uint64_t pdoc = req->doc;
+		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
+			if ((pdoc >> 32) == UINT32_MAX)
+				break;
+			it_seek(req, ((pdoc >> 32) + 1) << 32);
+			continue;
+		}
+		/* Once k hits are in: the identifier's chunks that its
+		 * block's bound, or its posting's, with every other term at
+		 * its own bound, keep under the k-th score are passed over
+		 * without reading their lengths (the whole block at once). */
+		if (nh == k && qc->prune && qc->bounds) {
+			float others = all - req->ub;
+			if (q_block_bound(qc, req) + others <= theta) {
+				it_seek(req, req->blast == UINT32_MAX ? Q_END :
+					     ((uint64_t)req->blast + 1) << 32);
+				continue;
+			}
+			if (q_entry_bound(qc, req) + others <= theta) {
+				it_next(req);
+				continue;
+			}
+		}
+		for (size_t i = 0; i < nit; i++)
+			if (its[i] != req)
+				it_seek(its[i], pdoc);
+		q_sort_its(its, nit);
+		/* The same with the other terms as they stand on it. */
+		if (nh == k && qc->prune && qc->bounds && nit > 1) {
+			float esum = 0;
+			size_t last;
+			for (last = 0; last < nit && its[last]->doc == pdoc; last++)
+				esum += q_entry_bound(qc, its[last]);
+			if (esum <= theta) {
+				for (size_t i = 0; i < last; i++)
+					it_next(its[i]);
+				continue;
+			}
+		}
+		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
+	}
+	for (size_t i = 0; i < nit; i++)
+		if (its[i]->err)
+			return its[i]->err;
+	if (qc->err)
+		return qc->err;
+	*nhits = nh;
+	return 0;
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
@@ -1533,6 +1609,9 @@ static bool q_lone_skip(q_ctx *qc, q_it *it, uint64_t lim, float theta)
 	uint32_t blast = it->blast;
 	bool moved = false;
 
+	/* Its chunks here meet no other query word: their coverage factor
+	 * is its own. */
+	theta /= it->cov1;
 	while (it->doc < lim && it->blast == blast) {
 		if (qc->bounds && q_entry_bound(qc, it) <= theta) {
 			it_next(it); /* bounded without reading the chunk's lengths */
@@ -1571,10 +1650,12 @@ static void q_theta_sync(q_ctx *qc, float *theta)
 		;
 }
 
+/* Top k of the chunks from the iterators' places up to qc->end into heap,
+ * which holds *nhits already (and holds *nhits after). */
 static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		  float theta, size_t *nhits)
 {
-	size_t nh = 0, moved = nit;
+	size_t nh = *nhits, moved = nit;
 
 	while (!qc->err) {
 		size_t pivot = nit, i;
@@ -1585,9 +1666,13 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			q_theta_sync(qc, &theta);
 		/* Only the iterators the last step advanced are out of order. */
 		q_resort(its, nit, moved);
+		/* A chunk before its[i]'s holds none but its[0..i), so their
+		 * bounds and the coverage factor of their words bound it. */
+		uint64_t cov = 0;
 		for (i = 0; i < nit && its[i]->doc != Q_END; i++) {
 			acc += its[i]->ub;
-			if (acc > theta) {
+			cov |= its[i]->covers;
+			if (acc > theta && acc * q_cover(qc, cov) > theta) {
 				pivot = i;
 				break;
 			}
@@ -1597,29 +1682,57 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		pdoc = its[pivot]->doc;
 		if (pdoc >= qc->end)
 			break;
+		size_t last;
+		for (last = pivot + 1; last < nit && its[last]->doc == pdoc; last++)
+			;
 		if (its[0]->doc != pdoc) {
+			/* Before the iterators behind move to pdoc: the chunks
+			 * from pdoc up to the end of the first block known to
+			 * hold them (and before the next term's chunk) can only
+			 * hold the terms up to pdoc's, each at most its block's
+			 * bound where its current block reaches pdoc's file, else
+			 * its own bound; when those cannot beat the k-th score,
+			 * the iterators skip them all undecoded. */
+			uint64_t next = last < nit ? its[last]->doc : Q_END;
+			if (theta > 0 && qc->prune) {
+				uint32_t pf = (uint32_t)(pdoc >> 32);
+				float bsum = 0;
+				for (i = 0; i < last; i++) {
+					if (its[i]->blast >= pf) {
+						bsum += q_block_bound(qc, its[i]);
+						if (its[i]->blast != UINT32_MAX &&
+						    ((uint64_t)its[i]->blast + 1) << 32 < next)
+							next = ((uint64_t)its[i]->blast + 1) << 32;
+					} else {
+						bsum += its[i]->ub;
+					}
+				}
+				if (bsum * q_cover_its(qc, its, last) <= theta) {
+					for (i = 0; i < last; i++)
+						it_seek(its[i], next);
+					moved = last;
+					continue;
+				}
+			}
 			for (i = 0; i < pivot; i++)
 				it_seek(its[i], pdoc);
 			moved = pivot;
 			continue;
 		}
-		size_t last;
-		for (last = pivot + 1; last < nit && its[last]->doc == pdoc; last++)
-			;
 		/* Block-max: pdoc and the chunks after it up to the end of the
 		 * first of the blocks holding it (and before the next term's
 		 * chunk) can only hold the terms standing on pdoc, each at most
 		 * its block's bound: when those cannot beat the k-th score, they
 		 * are all skipped. */
 		if (theta > 0 && qc->prune) {
-			float bsum = 0;
+			float bsum = 0, cf = q_cover_its(qc, its, last);
 			uint32_t end = UINT32_MAX;
 			for (i = 0; i < last; i++) {
 				bsum += q_block_bound(qc, its[i]);
 				if (its[i]->blast < end)
 					end = its[i]->blast;
 			}
-			if (bsum <= theta) {
+			if (bsum * cf <= theta) {
 				uint64_t next = end == UINT32_MAX ? Q_END : (uint64_t)(end + 1) << 32;
 				if (last < nit && its[last]->doc < next)
 					next = its[last]->doc;
@@ -1641,7 +1754,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 			float esum = 0;
 			for (i = 0; i < last; i++)
 				esum += q_entry_bound(qc, its[i]);
-			if (esum <= theta) {
+			if (esum * cf <= theta) {
 				for (i = 0; i < last; i++)
 					it_next(its[i]);
 				moved = last;
@@ -1672,9 +1785,38 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 #ifndef Q_SPLIT_MIN
 #define Q_SPLIT_MIN 100000      /* postings of a query worth a second thread */
 #endif
-#define Q_SPLIT_HEADS 8192      /* block heads looked at for the split point */
+#define Q_SPLIT_HEADS 8192      /* block heads looked at for the slices */
+#define Q_SLICES 8              /* slices of the file ids the two passes share out */
 
-/* The second pass of q_wand_split: chunks from its iterators on. */
+/* The slices of a split query: slice s is the chunks of files cut[s] to
+ * cut[s + 1] - 1 (the last: to the end); each pass takes the next one not
+ * taken. */
+typedef struct q_slices {
+	uint32_t cut[Q_SLICES];
+	size_t n;
+	_Atomic size_t next;
+} q_slices;
+
+/* One pass of a split query: q_wand over each slice it takes, in order
+ * (so its iterators only move forward), into one heap. */
+static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
+			 float theta, size_t *nhits, q_slices *sl)
+{
+	int err = 0;
+
+	for (size_t s; !err && (s = atomic_fetch_add(&sl->next, 1)) < sl->n;) {
+		uint64_t from = (uint64_t)sl->cut[s] << 32;
+		qc->end = s + 1 < sl->n ? (uint64_t)sl->cut[s + 1] << 32 : Q_END;
+		for (size_t i = 0; i < nit; i++)
+			it_seek(its[i], from);
+		if (*nhits == k && heap[0].score > theta)
+			theta = heap[0].score;
+		err = q_wand(qc, its, nit, heap, k, theta, nhits);
+	}
+	return err;
+}
+
+/* The second pass of q_wand_split. */
 typedef struct q_half {
 	q_ctx qc;
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
@@ -1682,6 +1824,7 @@ typedef struct q_half {
 	size_t nit, k, nh;
 	q_hit *heap;
 	float theta;
+	q_slices *sl;
 	int err;
 } q_half;
 
@@ -1689,12 +1832,13 @@ static void q_half_main(void *arg)
 {
 	q_half *h = arg;
 
-	h->err = q_wand(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh);
+	h->err = q_wand_slices(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh, h->sl);
 }
 
-/* The first file id of the second half of term it's postings blocks, 0
- * when it has fewer than two. */
-static uint32_t q_split_fid(mi_txn *t, const q_it *it)
+/* Cuts term it's postings blocks into up to Q_SLICES runs of as many
+ * blocks: sl->cut the first file id of each; false when it has fewer
+ * than two blocks. */
+static bool q_split_cuts(mi_txn *t, const q_it *it, q_slices *sl)
 {
 	uint32_t last[Q_SPLIT_HEADS];
 	size_t n = 0;
@@ -1703,27 +1847,39 @@ static uint32_t q_split_fid(mi_txn *t, const q_it *it)
 	mi_cursor *c;
 
 	if (mi_cursor_open(t, MI_DB_POST, &c))
-		return 0;
+		return false;
 	int rc = mi_cursor_seek(c, it->key, it->tl + 1, &k, &kl, &v, &vl);
 	while (!rc && n < Q_SPLIT_HEADS && kl == it->tl + 5 && !memcmp(k, it->key, it->tl + 1)) {
 		last[n++] = mi_rd32((const uint8_t *)k + it->tl + 1);
 		rc = mi_cursor_next(c, &k, &kl, &v, &vl);
 	}
 	mi_cursor_close(c);
-	return n < 2 || last[n / 2 - 1] == UINT32_MAX ? 0 : last[n / 2 - 1] + 1;
+	sl->cut[0] = 0;
+	sl->n = 1;
+	for (size_t s = 1; s < Q_SLICES && n >= 2; s++) {
+		size_t b = n * s / Q_SLICES;
+		uint32_t f = b ? last[b - 1] : 0;
+		if (b && f != UINT32_MAX && f + 1 > sl->cut[sl->n - 1])
+			sl->cut[sl->n++] = f + 1;
+	}
+	atomic_init(&sl->next, 0);
+	return sl->n >= 2;
 }
 
 /*
- * q_wand over two halves of the file ids at once, the second on the
- * query's helper thread (pair.c; here when it is busy) with a read
- * transaction of its own (on the same snapshot),
- * both pruning with the larger of their k-th scores: a chunk one half
- * passes over cannot beat k chunks the other has, so the best k of the
- * two heaps are the best k of one pass.  On a query whose terms hold many
- * postings the pass takes about half the time on an idle second core.
- * false (nothing done) when the query is small, the postings do not split
- * or no second transaction on the same snapshot can be had; the caller
- * then runs q_wand alone.  Else *err is q_wand's.
+ * q_wand over slices of the file ids shared out between two passes, the
+ * second on the query's helper thread (pair.c; here when it is busy)
+ * with a read transaction of its own (on the same snapshot), each taking
+ * the next slice no pass has taken, both pruning with the larger of their
+ * k-th scores: a chunk one pass passes over cannot beat k chunks the
+ * other has, so the best k of the two heaps are the best k of one pass.
+ * Taken as they come, the slices keep both passes busy to the end
+ * whatever each costs, and a pass that gets no core leaves its share to
+ * the other.  On a query whose terms hold many postings the search takes
+ * about half the time on an idle second core.  false (nothing done) when
+ * the query is small, the postings do not split or no second transaction
+ * on the same snapshot can be had; the caller then runs q_wand alone.
+ * Else *err is q_wand's.
  */
 static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t nit,
 			 q_hit *heap, size_t k, float theta, size_t *nhits, int *err)
@@ -1732,14 +1888,15 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	q_half *h;
 	mi_txn *t2 = NULL;
 	_Atomic uint32_t shared;
-	uint32_t bits, mid;
+	uint32_t bits;
+	q_slices sl;
 
 	for (size_t i = 0; i < nit; i++) {
 		total += its[i].df;
 		big = its[i].df > its[big].df ? i : big;
 	}
 	if (total < qc->split_min || nit < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
-	    !(mid = q_split_fid(qc->t, &its[big])))
+	    !q_split_cuts(qc->t, &its[big], &sl))
 		return false;
 	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
 		mi_txn_abort(t2);
@@ -1753,14 +1910,13 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	h->nit = nit;
 	h->k = k;
 	h->theta = theta;
+	h->sl = &sl;
 	h->heap = mi_xmalloc(k * sizeof(*h->heap));
 	bool done = true;
 	for (size_t i = 0; i < nit && done; i++) {
 		h->its[i] = its[i];
 		h->its[i].c = NULL;
 		done = !it_open(&h->its[i], t2, (const char *)its[i].key, its[i].tl);
-		if (done)
-			it_seek(&h->its[i], (uint64_t)mid << 32);
 		h->itp[i] = &h->its[i];
 	}
 	if (!done)
@@ -1768,10 +1924,9 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	memcpy(&bits, &theta, sizeof(bits));
 	atomic_init(&shared, bits);
 	qc->shared = h->qc.shared = &shared;
-	qc->end = (uint64_t)mid << 32;
 	bool threaded = mi_q_pair_start(q_half_main, h);
 	size_t na = 0;
-	*err = q_wand(qc, itp, nit, heap, k, theta, &na);
+	*err = q_wand_slices(qc, itp, nit, heap, k, theta, &na, &sl);
 	if (threaded)
 		mi_q_pair_wait();
 	else
@@ -2371,6 +2526,8 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		itp[nit] = &its[nit];
 		nit++;
 	}
+	for (size_t i = 0; i < nit; i++)
+		its[i].cov1 = q_cover(&qc, its[i].covers);
 	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
 	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
 	heap = mi_xmalloc(kb * sizeof(*heap));

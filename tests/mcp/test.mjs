@@ -480,12 +480,26 @@ await run('cancel/notifications-cancelled-suppresses-response', async () => {
   assert(/id="slow" method=tools\/call tool=index_codebase ms=[\d.]+ outcome=cancelled/.test(fs.readFileSync(logFile, 'utf8')), 'log records the cancellation');
 });
 
+// Every message the client receives, in wire order: the SDK client runs
+// notification handlers a microtask after responses, so a last progress
+// notification read in the same chunk as the answer never reaches onprogress.
+function wireTap(client) {
+  const wire = [];
+  const t = client.transport;
+  const next = t.onmessage;
+  t.onmessage = (msg, extra) => { wire.push(msg); next(msg, extra); };
+  return wire;
+}
+
 await run('progress/index_codebase-sync', async () => {
   const c = await stdioClient(big);
-  const seen = [];
+  const wire = wireTap(c);
   const r = await c.callTool({ name: 'index_codebase', arguments: { path: big, force: true } }, CallToolResultSchema,
-    { onprogress: (p) => seen.push(p), timeout: 60000 });
+    { onprogress: () => {}, timeout: 60000 });
   assert(!r.isError, text(r));
+  const answer = wire.findIndex((m) => m.id !== undefined && m.result);
+  const seen = wire.slice(0, answer).filter((m) => m.method === 'notifications/progress').map((m) => m.params);
+  assert(!wire.slice(answer + 1).some((m) => m.method === 'notifications/progress'), 'progress after the answer');
   eq(r.structuredContent.status, 'completed', 'status');
   assert(r.structuredContent.stats && r.structuredContent.stats.files >= 6000, `stats: ${JSON.stringify(r.structuredContent.stats)}`);
   assert(seen.length >= 2, `progress notifications: ${seen.length}`);

@@ -298,12 +298,30 @@ await test('serve_find_describe_execute', async () => {
   check(r.structuredContent.namespaces.some((n) => n.name === 'fx'), `namespaces: ${JSON.stringify(r)}`);
 });
 
+// Every message the client receives, in the order it came off the wire.  The
+// SDK client runs notification handlers a microtask later than responses, so
+// a progress notification read in the same chunk as the answer never reaches
+// onprogress: what the server sent, and in which order, is checked here.
+function wireTap(client) {
+  const wire = [];
+  const t = client.transport;
+  const next = t.onmessage;
+  t.onmessage = (msg, extra) => { wire.push(msg); next(msg, extra); };
+  return wire;
+}
+
 await test('serve_progress_passthrough', async () => {
   const seen = [];
+  const wire = wireTap(sclient);
   const r = await sclient.callTool({ name: 'execute', arguments: { tool_name: 'fx/slow', arguments: { steps: 4 } } },
                                    undefined, { onprogress: (p) => seen.push(p), timeout: 60000 });
   check(r.structuredContent && r.structuredContent.steps === 4, `result: ${JSON.stringify(r)}`);
-  check(seen.length >= 4 && seen.some((p) => p.message === 'step 4' && p.total === 4), `progress: ${JSON.stringify(seen)}`);
+  const answer = wire.findIndex((m) => m.id !== undefined && m.result);
+  const notes = wire.slice(0, answer).filter((m) => m.method === 'notifications/progress').map((m) => m.params);
+  check(notes.length === 4 && notes.every((p, i) => p.progress === i + 1 && p.total === 4 && p.message === `step ${i + 1}`),
+        `progress sent before the answer: ${JSON.stringify(notes)}`);
+  check(!wire.slice(answer + 1).some((m) => m.method === 'notifications/progress'), 'progress after the answer');
+  check(seen.length >= 3 && seen.every((p, i) => p.message === `step ${i + 1}`), `progress seen: ${JSON.stringify(seen)}`);
 });
 
 await test('serve_crash_mid_call_then_restart', async () => {

@@ -1281,6 +1281,59 @@ out:
 	mi_buf_release(&err);
 }
 
+/* A query that is one identifier ranks only the chunks holding it, and
+ * once k are in, those its block's bound or its posting's keep under the
+ * k-th score are passed over unread: 300 files each calling ring_buffer
+ * and ring and buffer apart, every 10th also a ring_buffer_push_N saying
+ * ring_buffer more often the later its file.  The answers stay those of
+ * scoring every chunk. */
+TEST(identifier_pruning_keeps_the_top_k)
+{
+	enum { N = 300 };
+	char dir[256];
+	static tfile fs[N];
+	static char *srcs[N], *paths[N];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	const char *qs[] = { "ring_buffer", "ring", "ringBuffer", "buffer" };
+
+	snprintf(dir, sizeof(dir), "%s/identprune", tmp_root);
+	for (size_t i = 0; i < N; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		mi_buf_addf(&b, "int fill_%zu(int v)\n{\n\treturn ring_buffer(v) + ring(v) + "
+			    "buffer(%zu);\n}\n", i, i);
+		if (i % 10 == 0) {
+			mi_buf_addf(&b, "/* Pushes onto the ring_buffer. */\n"
+				    "int ring_buffer_push_%zu(int v)\n{\n\tint s = 0;\n", i);
+			for (size_t j = 0; j <= i / 30; j++)
+				mi_buf_addf(&b, "\ts += ring_buffer(v + %zu);\n", j);
+			mi_buf_adds(&b, "\treturn s;\n}\n");
+		}
+		mi_buf_addf(&p, "r%03zu.c", i);
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		for (size_t k = 1; k <= 12; k += 11) {
+			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+			same_as_exhaustive(q, true, qs[i], k);
+		}
+	mi_query_close(q);
+out:
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(paths[i]);
+	}
+	mi_buf_release(&err);
+}
+
 /* The seed of the threshold reads identifiers the query spells word by
  * word and the best blocks of terms too common to read whole: 1,200
  * files each saying read, frame, buffer, cache and device in one
@@ -1426,6 +1479,7 @@ int main(void)
 	RUN(pruned_top_k_equals_exhaustive);
 	RUN(seeded_threshold_keeps_the_top_k);
 	RUN(block_max_pruning_keeps_the_best_hits);
+	RUN(identifier_pruning_keeps_the_top_k);
 	RUN(snippets_of_large_files_are_their_chunks_lines);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
