@@ -9,6 +9,8 @@
 # live under $(B)/bench.  BENCH_MCP_N sets the calls per tool; KERNEL=full
 # measures on the whole linux-source-6.1 tree instead of the subset;
 # BENCH_MCP_OURS_ONLY=1 leaves the peers out (before/after runs of a change).
+# read_file's round trip is also split: in server, a bare client without the
+# SDK (bench/mcp/raw.mjs), and the SDK client's own steps.
 
 BENCH_MCP_N ?= 1000
 

@@ -884,7 +884,7 @@ typedef struct q_ctx {
 	struct {
 		uint64_t cov;              /* q_cover's last answers, by words met + 1 (0: none) */
 		float f;
-	} covm[64];
+	} covm[256];
 } q_ctx;
 
 /* Chunk doc's flags (MI_POSTF_*) and field lengths: MI_LENS_W values,
@@ -1058,16 +1058,19 @@ static float q_cover(q_ctx *qc, uint64_t cov)
 
 	if (qc->docs || !(rp->cover > 0) || !(qc->wsum > 0))
 		return 1;
-	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 58);
+	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 56);
 	if (qc->covm[h].cov == cov + 1)
 		return qc->covm[h].f;
 	/* Summed in q_score's order: a superset's sum is never smaller. */
-	for (uint64_t c = cov, b = 0; c; b++, c >>= 1)
-		if (c & 1)
-			matched += qc->wof[b];
+	for (uint64_t c = cov; c; c &= c - 1)
+		matched += qc->wof[__builtin_ctzll(c)];
 	float f = 1;
 	if (matched < qc->wsum) {
-		f = powf(matched / qc->wsum, rp->cover) * 1.0001f + 1e-6f;
+		float x = matched / qc->wsum;
+		/* The fitted exponent, 1/8, by square roots (correctly
+		 * rounded, within the margin of powf's answer). */
+		f = rp->cover == 0.125f ? sqrtf(sqrtf(sqrtf(x))) : powf(x, rp->cover);
+		f = f * 1.0001f + 1e-6f;
 		f = f < 1 ? f : 1;
 	}
 	qc->covm[h].cov = cov + 1;

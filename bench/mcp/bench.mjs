@@ -32,7 +32,16 @@
 // node_modules/.bin/mcp-server-filesystem CORPUS (what `npx` runs, without
 // npx's own start-up).  Start-to-initialized: spawn until the SDK's connect()
 // resolves (initialize answered, initialized sent).  Memory: VmRSS, RssAnon,
-// RssFile, VmHWM of /proc/PID/status after every call, peaks kept.
+// RssFile, VmHWM of /proc/PID/status after every call, peaks kept.  Each
+// client lists the tools first, as a host does (the SDK client then checks
+// every structuredContent against the tool's outputSchema).
+//
+// read_file's round trip is also split on the same files: the server's own
+// time (its log), a bare client without the SDK (raw.mjs: write, newline,
+// JSON.parse) on a second server, and the SDK client's time to the answer's
+// first byte, to the parsed message (ReadBuffer, JSON.parse, the JSON-RPC
+// schema) and to the resolved call (the result schema, outputSchema
+// validation).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -42,6 +51,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { RawClient } from './raw.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -93,6 +103,17 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]);
 }).observe({ entryTypes: ['gc'] });
 const overlapsGc = (a, b) => gcs.some(([s, e]) => s < b && e > a);
+// CPU time (ms) of the client's threads other than its main one: V8's
+// compiler and garbage-collector helpers, libuv's pool.  On a small machine
+// they compete with the main thread and the server for the cores.
+function helperCpuMs() {
+  let ns = 0;
+  for (const t of fs.readdirSync('/proc/self/task')) {
+    if (Number(t) === process.pid) continue;
+    try { ns += Number(fs.readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]); } catch { /* gone */ }
+  }
+  return ns / 1e6;
+}
 
 function pct(sorted, p) { return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] : NaN; }
 function dist(v) {
@@ -132,6 +153,17 @@ async function connect(command, args) {
   const t0 = performance.now();
   await client.connect(transport);
   const ms = performance.now() - t0;
+  await client.listTools();
+  // Where a call's time goes inside the SDK: the answer's first bytes reach
+  // the transport's ReadBuffer, then the parsed message its onmessage.
+  const marks = { first: NaN, message: NaN };
+  const rb = transport._readBuffer, onmessage = transport.onmessage;
+  if (rb && typeof rb.append === 'function' && onmessage) {
+    const append = rb.append.bind(rb);
+    rb.append = (chunk) => { if (Number.isNaN(marks.first)) marks.first = performance.now(); return append(chunk); };
+    transport.onmessage = (m) => { marks.message = performance.now(); return onmessage(m); };
+  }
+  client.marks = marks;
   return { client, transport, ms, pid: transport.pid };
 }
 
@@ -151,12 +183,16 @@ async function startTimes(command, args) {
 // tokenizing a 20k-token answer between two timed calls makes garbage whose
 // collection would land in the next call's round trip.
 async function pass(client, pid, peaks, calls, { timed = true } = {}) {
-  const lat = [], texts = [], spans = [];
+  const lat = [], texts = [], spans = [], toFirst = [], toMessage = [], toResolve = [];
   let errors = 0, firstError = '';
+  const mk = client.marks;
+  const helper0 = helperCpuMs();
   for (const [name, args] of calls) {
+    if (mk) mk.first = mk.message = NaN;
     const t0 = performance.now();
     const r = await client.callTool({ name, arguments: args });
     const t1 = performance.now();
+    if (mk && timed) { toFirst.push(mk.first - t0); toMessage.push(mk.message - mk.first); toResolve.push(t1 - mk.message); }
     peaks.sample(pid);
     if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
     if (!timed) continue;
@@ -164,13 +200,16 @@ async function pass(client, pid, peaks, calls, { timed = true } = {}) {
     spans.push([t0, t1]);
     texts.push(textOf(r));
   }
+  const helperMs = helperCpuMs() - helper0;
   await new Promise((r) => setImmediate(r)); // the last gc entries
   const gc = spans.map(([a, b]) => overlapsGc(a, b));
   const tok = texts.map(tokens);
   // the same calls less those that waited for a collection in the client
   const clean = lat.filter((_, i) => !gc[i]);
   const all = dist(lat);
-  return { ...all, tok: dist(tok), errors, firstError,
+  const split = toFirst.length && toFirst.every(Number.isFinite)
+    ? { first_byte: dist(toFirst), to_message: dist(toMessage), to_resolve: dist(toResolve) } : undefined;
+  return { ...all, tok: dist(tok), errors, firstError, split, client_helper_threads_ms: helperMs,
     client_gc: { calls: gc.filter(Boolean).length, slowest_1pct: gc.filter((g, i) => g && lat[i] >= all.p99).length,
       without: dist(clean) } };
 }
@@ -295,7 +334,27 @@ const ourCalls = {
 log('mcpidx: warm-up pass');
 for (const calls of Object.values(ourCalls)) await pass(ours.client, ours.pid, ourPeaks, calls, { timed: false });
 log('mcpidx: measured pass');
-const logFrom = fs.statSync(serverLog).size;
+// The server writes its log a little after the answers (it gathers lines
+// between writes): wait until the file stops growing before cutting it.
+async function logQuiet(file) {
+  let size = -1;
+  for (let i = 0; i < 60; i++) { // bounded: 3 s
+    await new Promise((r) => setTimeout(r, 50));
+    const now = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    if (now === size) return now;
+    size = now;
+  }
+  return size;
+}
+function serverTimes(file, from) {
+  const srv = {};
+  for (const l of fs.readFileSync(file).subarray(from).toString('utf8').split('\n')) {
+    const m = / tool=(\S+) ms=([\d.]+)/.exec(l);
+    if (m) (srv[m[1]] ||= []).push(Number(m[2]));
+  }
+  return srv;
+}
+const logFrom = await logQuiet(serverLog);
 const loadFrom = os.loadavg()[0];
 results.ping = await pings(ours.client, N);
 for (const [tool, calls] of Object.entries(ourCalls)) {
@@ -305,11 +364,8 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
 const ourFinal = readStatus(ours.pid);
 results.machine = { cpus: os.cpus().length, load_start: loadFrom, load_end: os.loadavg()[0] };
 // Server-side time of the same calls, from its log (`tool=NAME ms=X`).
-const srv = {};
-for (const l of fs.readFileSync(serverLog).subarray(logFrom).toString('utf8').split('\n')) {
-  const m = / tool=(\S+) ms=([\d.]+)/.exec(l);
-  if (m) (srv[m[1]] ||= []).push(Number(m[2]));
-}
+await logQuiet(serverLog);
+const srv = serverTimes(serverLog, logFrom);
 for (const [tool, calls] of Object.entries(ourCalls)) {
   const v = srv[calls[0][0]];
   if (v && v.length === calls.length) {
@@ -321,6 +377,41 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
 }
 await ours.client.close();
 results.memory = { ours: { ...ourPeaks.v, final: ourFinal, samples: ourPeaks.samples } };
+
+// ---- read_file from a bare client (no SDK), same files, its own server -----
+{
+  const rawLog = serverLog.replace(/(\.log)?$/, '-raw.log');
+  fs.rmSync(rawLog, { force: true });
+  const raw = new RawClient(MCPIDX, ['serve', INDEX, '--log', rawLog]);
+  await raw.connect();
+  await raw.request('tools/list', {});
+  const once = async (timed) => {
+    const lat = [], first = [], bytes = [], spans = [];
+    const helper0 = helperCpuMs();
+    for (const f of files) {
+      const t0 = performance.now();
+      const r = await raw.callTool('read_file', { path: f });
+      const t1 = performance.now();
+      if (!timed) continue;
+      lat.push(t1 - t0); first.push(r.first - t0); bytes.push(r.bytes); spans.push([t0, t1]);
+    }
+    return { lat, first, bytes, spans, helperMs: helperCpuMs() - helper0 };
+  };
+  log('mcpidx: read_file from a bare client (no SDK)');
+  await once(false);
+  const from = await logQuiet(rawLog);
+  const pings = [];
+  for (let i = 0; i < N; i++) { const t0 = performance.now(); await raw.request('ping', {}); pings.push(performance.now() - t0); }
+  const m = await once(true);
+  await new Promise((r) => setImmediate(r));
+  const gc = m.spans.filter(([a, b]) => overlapsGc(a, b)).length;
+  await logQuiet(rawLog);
+  const sv = serverTimes(rawLog, from).read_file;
+  results.raw_client = { read_file: { ...dist(m.lat), first_byte: dist(m.first), bytes: dist(m.bytes), client_gc_calls: gc,
+    client_helper_threads_ms: m.helperMs,
+    server: sv && sv.length === files.length ? dist(sv) : undefined }, ping: dist(pings) };
+  await raw.close();
+}
 
 // ---- server-filesystem ---------------------------------------------------
 const fsArgs = [CORPUS];
@@ -448,6 +539,17 @@ out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> 
 for (const [tool, r] of Object.entries(T)) {
   const g = r.ours && r.ours.client_gc;
   if (g && g.calls) out.push(`client gc: ${tool}: ${g.calls} of ${r.ours.n} calls overlapped a garbage collection in the client (${g.slowest_1pct} of the slowest 1%); p99 of the others ${f2(g.without.p99)} ms`);
+}
+{
+  const rf = T['read_file (outline)'], rc = results.raw_client && results.raw_client.read_file, sp = rf.ours.split;
+  const pp = (d) => (d ? `${f2(d.p50)} / ${f2(d.p99)}` : '-');
+  out.push(`read_file round trip split, p50 / p99 ms over the same ${N} files:`);
+  out.push(`  in server (its log)                               ${pp(rf.server)}`);
+  if (rc) {
+    out.push(`  bare client (raw.mjs, no SDK), own server: round trip ${pp(rc)}  (to first byte ${pp(rc.first_byte)}; in server ${pp(rc.server)}; ping ${pp(results.raw_client.ping)}; answer bytes ${ti(rc.bytes.p50)} / ${ti(rc.bytes.p99)}; ${rc.client_gc_calls} calls overlapped a client gc; client helper threads ran ${f2(rc.client_helper_threads_ms)} ms in all)`);
+  }
+  out.push(`  SDK client round trip                             ${pp(rf.ours)}`);
+  if (sp) out.push(`    call -> first byte ${pp(sp.first_byte)}; ReadBuffer + JSON.parse + message schema ${pp(sp.to_message)}; result schema + outputSchema check + resolve ${pp(sp.to_resolve)}; ${rf.ours.client_gc.calls} calls overlapped a client gc; client helper threads ran ${f2(rf.ours.client_helper_threads_ms)} ms in all`);
 }
 out.push(`targets: ${verdicts.map(([t, v]) => `${t} ${v}`).join(', ')}`);
 console.log(out.join('\n'));
