@@ -1250,6 +1250,19 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
  * and the other terms are sought to each of them.  Stops when even every
  * term at its bound cannot beat the k-th score.
  */
+/* The end of a WAND pass: the first error of its iterators or of the
+ * scoring, else the number of hits kept. */
+static int q_wand_end(const q_ctx *qc, q_it **its, size_t nit, size_t nh, size_t *nhits)
+{
+	for (size_t i = 0; i < nit; i++)
+		if (its[i]->err)
+			return its[i]->err;
+	if (qc->err)
+		return qc->err;
+	*nhits = nh;
+	return 0;
+}
+
 static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		      q_hit *heap, size_t k, size_t *nhits)
 {
@@ -1300,13 +1313,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		}
 		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
 	}
-	for (size_t i = 0; i < nit; i++)
-		if (its[i]->err)
-			return its[i]->err;
-	if (qc->err)
-		return qc->err;
-	*nhits = nh;
-	return 0;
+	return q_wand_end(qc, its, nit, nh, nhits);
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
@@ -1773,13 +1780,7 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 		q_score(qc, its, nit, pdoc, heap, k, &nh, &theta);
 		moved = last;
 	}
-	for (size_t i = 0; i < nit; i++)
-		if (its[i]->err)
-			return its[i]->err;
-	if (qc->err)
-		return qc->err;
-	*nhits = nh;
-	return 0;
+	return q_wand_end(qc, its, nit, nh, nhits);
 }
 
 #ifndef Q_SPLIT_MIN
