@@ -374,6 +374,19 @@ int mi_store_open_dbs(const char *path, int flags, const char *const *names,
 /* Closes the store; an unpublished MI_STORE_FRESH store is deleted. */
 void mi_store_close(mi_store *st);
 /*
+ * Process-wide: with on, every index opened read-only from now on (and each
+ * one reopened after a rebuild replaced its file) has its map locked in
+ * memory, so a page once read is never evicted or paged out while the
+ * store has it open (mlock2 MLOCK_ONFAULT on Linux: pages are locked as they
+ * are first read; POSIX mlock elsewhere reads them all at open).  A lock
+ * needs RLIMIT_MEMLOCK (ulimit -l) of the data file's size, or
+ * CAP_IPC_LOCK.  Opening never fails for it: mi_store_memlock_error gives
+ * the errno of the last lock that failed since mi_store_memlock (0: none;
+ * ENOMEM or EPERM: the limit), and that index is read unlocked.
+ */
+void mi_store_memlock(bool on);
+int mi_store_memlock_error(void);
+/*
  * Makes a MI_STORE_FRESH store the index at its path: syncs it, renames
  * its data file over path/data.mdb and removes path/lock.mdb (readers that have the old file
  * open keep answering from it and reopen on their next transaction).  A

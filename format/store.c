@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -597,6 +598,48 @@ static void unlock_dir(int fd)
 		close(fd); /* releases the flock */
 }
 
+/* mi_store_memlock: whether index maps opened from now on are locked, and
+ * the errno of the last lock that failed (0: none). */
+static _Atomic bool memlock_on;
+static _Atomic int memlock_err;
+
+void mi_store_memlock(bool on)
+{
+	atomic_store(&memlock_on, on);
+	atomic_store(&memlock_err, 0);
+}
+
+int mi_store_memlock_error(void)
+{
+	return atomic_load(&memlock_err);
+}
+
+/* Locks the first size bytes of e's map (the data file) when asked: each
+ * page stays in memory from its first read until the map is closed
+ * (mlock2 MLOCK_ONFAULT: nothing is read ahead of need; POSIX mlock reads
+ * it all now).  A failure is remembered, not returned: the index is read
+ * the same way without it. */
+static void env_memlock(mi_env *e, off_t size)
+{
+	uintptr_t lo, hi;
+	long pg = sysconf(_SC_PAGESIZE);
+	if (!atomic_load(&memlock_on) || size <= 0 || pg <= 0)
+		return;
+	if (!map_range(e, &lo, &hi)) { /* LMDB names the map's address only when fixed */
+		atomic_store(&memlock_err, EFAULT);
+		return;
+	}
+	size_t len = ((size_t)size + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+	if (len > hi - lo)
+		len = hi - lo;
+#if defined(__linux__) && !defined(MI_POSIX_ONLY) && defined(MLOCK_ONFAULT)
+	int r = mlock2((void *)lo, len, MLOCK_ONFAULT);
+#else
+	int r = mlock((void *)lo, len);
+#endif
+	atomic_store(&memlock_err, r ? (errno ? errno : ENOMEM) : 0);
+}
+
 /*
  * Opens the environment at envpath (a folder, or a file with MDB_NOSUBDIR)
  * whose data file is data.  Readers of a folder index open it under a
@@ -611,6 +654,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	bool rdonly = st->flags & MI_STORE_RDONLY;
 	unsigned envflags = MDB_NOTLS | MDB_NORDAHEAD;
 	struct stat sb;
+	off_t size = 0;         /* the data file's, for env_memlock */
 	int rc, dfd = -1;
 	MDB_txn *txn;
 	mi_env *e = mi_xcalloc(1, sizeof(*e));
@@ -647,6 +691,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	if (!rc && stat(data, &sb) == 0) {
 		e->dev = sb.st_dev;
 		e->ino = sb.st_ino;
+		size = sb.st_size;
 	}
 	unlock_dir(dfd);
 	if (rc)
@@ -687,6 +732,8 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	}
 	if ((rc = load_dicts(e, !rdonly)))
 		goto fail;
+	if (rdonly)
+		env_memlock(e, size);
 done:
 	e->refs = 1;
 	*out = e;

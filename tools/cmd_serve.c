@@ -9,8 +9,10 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 static const char serve_usage[] =
@@ -33,6 +35,9 @@ static const char serve_usage[] =
 	"  --idle-timeout SECS   close HTTP connections idle this long (default 30)\n"
 	"  --max-requests N      HTTP requests worked on at once (default 64)\n"
 	"  --allow-root DIR      let index_codebase build trees under DIR too (repeatable)\n"
+	"  --lock-memory         keep every index page in memory once read (mlock): a\n"
+	"                        host that reclaims cold memory never makes a lookup\n"
+	"                        wait for the disk; needs ulimit -l of the index size\n"
 	"  --log FILE            write the log to FILE (default stderr)\n"
 	"  --log-level LEVEL     debug (a line per call), info, warning, error or off\n"
 	"                        (default: debug with --log, info on stderr)\n"
@@ -242,6 +247,32 @@ static void ws_free(ws_list *w)
 	free(w->name);
 }
 
+/* --lock-memory: opens index once to see that its map can be locked;
+ * -1 with a message saying what to raise when it cannot (a missing or
+ * damaged index is left to the server's own message). */
+static int memlock_check(const char *index)
+{
+	mi_query *q;
+	mi_buf err = {0};
+	struct rlimit rl;
+	int e = 0;
+	if (!mi_query_open(index, &q, &err)) {
+		e = mi_store_memlock_error();
+		mi_query_close(q);
+	}
+	mi_buf_release(&err);
+	if (!e)
+		return 0;
+	char lim[32] = "unlimited";
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+	fprintf(stderr, "mcpidx serve: cannot lock %s in memory: %s (ulimit -l is %s). Raise the "
+		"limit to the index's size (ulimit -l unlimited; systemd LimitMEMLOCK=infinity; "
+		"docker run --ulimit memlock=-1) or serve without --lock-memory\n",
+		index, strerror(e), lim);
+	return -1;
+}
+
 /* Appends v to a NULL-terminated list. */
 static void list_add(const char ***list, size_t *n, const char *v)
 {
@@ -268,7 +299,8 @@ int mi_cmd_serve(int argc, char **argv)
 		{"tool-timeout", required_argument, NULL, 't'},
 		{"chain-ttl", required_argument, NULL, 'a'},
 		{"prompt-tokens", required_argument, NULL, 'p'},
-		{"workspace", required_argument, NULL, 'W'}, {0},
+		{"workspace", required_argument, NULL, 'W'},
+		{"lock-memory", no_argument, NULL, 'K'}, {0},
 	};
 	mi_mcp_opts o = {0};
 	mi_art_opts art = {0};
@@ -281,6 +313,7 @@ int mi_cmd_serve(int argc, char **argv)
 	const char *wsfile = NULL;
 	const char *env;
 	mi_buf lerr = {0};
+	bool lockmem = false;
 	int c, rc = 2;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -292,6 +325,7 @@ int mi_cmd_serve(int argc, char **argv)
 		case 'D': list_add(&roots, &nroots, optarg); break;
 		case 'V': o.log_level = optarg; break;
 		case 'W': wsfile = optarg; break;
+		case 'K': lockmem = true; break;
 		case 'X': o.artifacts = true; break;
 		case 'S': art.side = optarg; o.artifacts = true; break;
 		case 'm': case 'c': case 't': case 'a': case 'p':
@@ -356,6 +390,14 @@ int mi_cmd_serve(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+	}
+	if (lockmem) {
+		mi_store_memlock(true);
+		for (size_t i = 0; i < (ws.n ? ws.n : 1); i++)
+			if (memlock_check(ws.n ? ws.index[i] : index)) {
+				rc = 1;
+				goto out;
+			}
 	}
 	self = mi_exe_path(mi_prog);
 	o.index = index;
