@@ -6,6 +6,9 @@
  * per operation; MI_BENCH_VERBOSE=1 adds the five slowest calls of each.
  *
  *	lookup INDEX [SAMPLES]
+ *		MI_BENCH_PAUSE=SECS: the measured pass SECS after the warm one;
+ *		MI_BENCH_LOCK=1: the map locked (serve --lock-memory); both
+ *		passes take the same sample, major faults are counted per op
  *	lookup INDEX SAMPLES OP NAME [PATH]   one call SAMPLES times (for a profiler)
  *		OP: def, refs, expand (PATH needed), read (NAME is the path)
  */
@@ -14,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_us(void)
 {
@@ -78,6 +83,9 @@ int main(int argc, char **argv)
 	size_t samples = argc > 2 ? strtoull(argv[2], NULL, 10) : 1000;
 	mi_query *q;
 	mi_buf err = {0};
+	/* MI_BENCH_LOCK=1: the map locked as `serve --lock-memory` locks it */
+	if (getenv("MI_BENCH_LOCK"))
+		mi_store_memlock(true);
 	if (mi_query_open(argv[1], &q, &err)) {
 		fprintf(stderr, "%s\n", err.buf);
 		return 1;
@@ -155,54 +163,56 @@ int main(int argc, char **argv)
 	double *tm = malloc(samples * sizeof(*tm));
 	mi_out o = {0};
 	mi_view_opts vo = {0};
-	size_t bytes = 0;
-	printf("index %s: %zu files, %zu sampled symbols, %zu samples each, warm\n",
-	       argv[1], np, nn, samples);
-	for (int pass = 0; pass < 2; pass++) { /* pass 0 warms the map */
-		for (size_t i = 0; i < samples; i++) {
-			const char *p = paths[next_rand() % np];
-			double t0 = now_us();
-			mi_query_read_file(q, p, &vo, &o);
-			tm[i] = now_us() - t0;
-			note(tm[i], p, NULL);
-			bytes += o.text.len;
+	/* The sample: read_file's paths, then one (name, path) per call of
+	 * the other four operations. */
+	size_t *pick = malloc(samples * 5 * sizeof(*pick));
+	for (size_t i = 0; i < samples; i++)
+		pick[i] = next_rand() % np;
+	for (size_t i = samples; i < samples * 5; i++)
+		pick[i] = next_rand() % nn;
+	static const char *const ops[] = {"read_file", "expand_at", "goto_definition",
+					  "find_references", "search_code id"};
+	const char *pause_env = getenv("MI_BENCH_PAUSE");
+	unsigned pause = pause_env ? (unsigned)atoi(pause_env) : 0;
+	printf("index %s: %zu files, %zu sampled symbols, %zu samples each, %s%s\n",
+	       argv[1], np, nn, samples, pause_env ? "second pass after a pause" : "warm",
+	       getenv("MI_BENCH_LOCK") ? ", map locked" : "");
+	/* Pass 0 warms the map; pass 1 is measured (after MI_BENCH_PAUSE
+	 * seconds, in which a host reclaiming cold memory may page it out). */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass && pause)
+			sleep(pause);
+		for (int op = 0; op < 5; op++) {
+			struct rusage r0, r1;
+			getrusage(RUSAGE_SELF, &r0);
+			for (size_t i = 0; i < samples; i++) {
+				size_t j = pick[op * samples + i];
+				double t0 = now_us();
+				if (op == 0) {
+					mi_query_read_file(q, paths[j], &vo, &o);
+				} else if (op == 1) {
+					mi_query_expand(q, npaths[j], names[j], "body", &vo, &o);
+				} else if (op == 2) {
+					mi_query_definition(q, names[j], NULL, &o);
+				} else if (op == 3) {
+					mi_query_references(q, names[j], "calls", 50, &o);
+				} else {
+					mi_search_opts so = {.query = names[j], .limit = 20};
+					mi_query_search(q, &so, &o);
+				}
+				tm[i] = now_us() - t0;
+				if (pass)
+					note(tm[i], op ? names[j] : paths[j], op == 1 ? npaths[j] : NULL);
+			}
+			getrusage(RUSAGE_SELF, &r1);
+			if (pass) {
+				report(ops[op], tm, samples);
+				printf("  %s: %ld major faults\n", ops[op], r1.ru_majflt - r0.ru_majflt);
+			}
 		}
-		if (pass)
-			report("read_file", tm, samples);
 	}
-	for (size_t i = 0; i < samples; i++) {
-		size_t j = next_rand() % nn;
-		double t0 = now_us();
-		mi_query_expand(q, npaths[j], names[j], "body", &vo, &o);
-		tm[i] = now_us() - t0;
-		note(tm[i], names[j], npaths[j]);
-	}
-	report("expand_at", tm, samples);
-	for (size_t i = 0; i < samples; i++) {
-		size_t j = next_rand() % nn;
-		double t0 = now_us();
-		mi_query_definition(q, names[j], NULL, &o);
-		tm[i] = now_us() - t0;
-		note(tm[i], names[j], NULL);
-	}
-	report("goto_definition", tm, samples);
-	for (size_t i = 0; i < samples; i++) {
-		size_t j = next_rand() % nn;
-		double t0 = now_us();
-		mi_query_references(q, names[j], "calls", 50, &o);
-		tm[i] = now_us() - t0;
-		note(tm[i], names[j], NULL);
-	}
-	report("find_references", tm, samples);
-	for (size_t i = 0; i < samples; i++) {
-		size_t j = next_rand() % nn;
-		mi_search_opts so = {.query = names[j], .limit = 20};
-		double t0 = now_us();
-		mi_query_search(q, &so, &o);
-		tm[i] = now_us() - t0;
-		note(tm[i], names[j], NULL);
-	}
-	report("search_code id", tm, samples);
+	free(pick);
+	free(tm);
 	mi_out_release(&o);
 	mi_query_close(q);
 	return 0;

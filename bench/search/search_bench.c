@@ -673,6 +673,9 @@ static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
 {
 	json_t *r = json_object_get(j, "results");
 	int rank = 0;
+	/* SEARCH_BENCH_TOP=N: the first N hits (10 for 1 or no number) */
+	const char *tn = getenv("SEARCH_BENCH_TOP");
+	size_t top_n = tn && atoi(tn) > 1 ? (size_t)atoi(tn) : 10;
 
 	for (size_t x = 0; x < json_array_size(r); x++) {
 		json_t *h = json_array_get(r, x);
@@ -681,11 +684,11 @@ static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
 		if (!rank && !strcmp(json_string_value(json_object_get(h, "path")), q->path) &&
 		    sl == q->line)
 			rank = (int)x + 1;
-		if (x >= 10)
-			continue;
-		m->span += (double)(el - sl + 1);
-		m->nspan++;
-		if (top)
+		if (x < 10) {
+			m->span += (double)(el - sl + 1);
+			m->nspan++;
+		}
+		if (top && x < top_n)
 			fprintf(top, "\t%s:%s@%s:%d=%.6g", json_string_value(json_object_get(h, "kind")),
 				json_string_value(json_object_get(h, "breadcrumb")),
 				json_string_value(json_object_get(h, "path")), (int)sl,
@@ -707,8 +710,10 @@ static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
 	FILE *ranks = NULL;
 	bool top = getenv("SEARCH_BENCH_TOP") != NULL;
 
-	/* SEARCH_BENCH_TOP=1: the top hits with their scores in the ranks
-	 * file, so two builds' rankings can be compared hit by hit. */
+	/* SEARCH_BENCH_TOP=1: the top 10 hits with their scores in the
+	 * ranks file, so two builds' rankings can be compared hit by hit;
+	 * SEARCH_BENCH_TOP=N the top N (with SEARCH_BENCH_DEPTH >= N, to
+	 * rerank them offline). */
 	mi_query_set_scores(qs->idx, top);
 	if (lat || getenv("SEARCH_BENCH_RANKS")) {
 		snprintf(path, sizeof(path), "%s/mcpidx_ranks.tsv", qs->dir);
