@@ -1043,6 +1043,17 @@ static void put_modern_result(mi_mcp_call *c, mi_buf *out, const mi_buf *res)
 	}
 }
 
+/* serve --lock-memory: an index reopened after a rebuild whose map could
+ * not be locked is served unlocked; the log says so once per failure. */
+static void memlock_note(mi_mcp_env *env)
+{
+	static _Atomic int told;
+	int e = mi_store_memlock_error();
+	if (atomic_exchange(&told, e) != e && e)
+		mi_mcp_log_at(env, MI_LOG_WARNING, "an index could not be locked in memory (%s): "
+			      "it is served unlocked; raise ulimit -l to its size", strerror(e));
+}
+
 void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 {
 	mi_mcp_server *s = c->sess->srv;
@@ -1087,6 +1098,7 @@ void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 			      "stdio", c->msg.id_text, mname, c->ctx.name ? " tool=" : "",
 			      tname, ms, outcome);
 	}
+	memlock_note(&s->env);
 	if (c->ctx.name && strcmp(c->msg.method, "tools/call") == 0) {
 		mi_buf l = {0};
 		mi_buf_addf(&l, "%s took %.3f ms: %s", c->ctx.name, ms, c->outcome);

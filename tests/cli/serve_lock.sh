@@ -101,6 +101,48 @@ elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >
 	expect_contains "$(cat "$T/err")" "ulimit -l is 4 KiB" "message names the limit"
 	[ -s "$T/out" ] && fail "it served: $(cat "$T/out")"
 	echo "refused over the limit: $(cat "$T/err")"
+	# Locked at start under a 256 KiB limit; a rebuild makes the index
+	# larger than that: still served (unlocked), and the log says so.
+	cat > "$T/grow.py" <<'PY'
+import json, os, subprocess, sys
+mcpidx, repo = sys.argv[1], sys.argv[2]
+srv = subprocess.Popen(["setpriv", "--bounding-set", "-ipc_lock", "prlimit",
+                        "--memlock=262144:262144", mcpidx, "serve", "--lock-memory", repo],
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       stderr=open(repo + "/../grow.err", "w"), text=True, bufsize=1)
+def call(rid, method, params):
+    srv.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                "params": params}) + "\n")
+    srv.stdin.flush()
+    line = srv.stdout.readline()
+    if not line:
+        print("serve_lock: no answer to %s: %s" % (method, open(repo + "/../grow.err").read()))
+        sys.exit(1)
+    return json.loads(line)
+call(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": {"name": "serve_lock", "version": "1"}})
+call(2, "tools/call", {"name": "goto_definition", "arguments": {"symbol": "target_fn"}})
+with open(repo + "/src/grow.c", "w") as f:
+    for i in range(3000):
+        f.write("int grown_%d(int x) { return fill_%d(x) + %d; }\n" % (i, i % 120, i))
+r = subprocess.run([mcpidx, "build", "-q", "--force", repo], capture_output=True, text=True)
+if r.returncode != 0:
+    print("serve_lock: rebuild: " + r.stderr)
+    sys.exit(1)
+size = os.path.getsize(repo + "/.mcpidx/data.mdb")
+if size <= 262144:
+    print("serve_lock: the grown index is only %d bytes" % size)
+    sys.exit(1)
+msg = call(3, "tools/call", {"name": "goto_definition", "arguments": {"symbol": "grown_2999"}})
+if "src/grow.c" not in json.dumps(msg.get("result", msg)):
+    print("serve_lock: the grown index was not served: %r" % msg)
+    sys.exit(1)
+srv.stdin.close()
+srv.wait(timeout=10)
+PY
+	python3 "$T/grow.py" "$MCPIDX" "$T/repo" || fail "grown index"
+	expect_contains "$(cat "$T/grow.err")" "could not be locked in memory" "log after the index outgrew the limit"
+	echo "served unlocked after outgrowing the limit: $(grep 'could not be locked' "$T/grow.err")"
 else
 	echo "skipped the limit case (needs root, setpriv and prlimit)"
 fi
