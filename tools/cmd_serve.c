@@ -247,7 +247,7 @@ static void ws_free(ws_list *w)
 	free(w->name);
 }
 
-/* --lock-memory: opens index once to see that its map can be locked;
+/* --lock-memory: opens the index once to see that its map can be locked;
  * -1 with a message saying what to raise when it cannot (a missing or
  * damaged index is left to the server's own message). */
 static int memlock_check(const char *index)
