@@ -21,17 +21,23 @@ printf 'int target_fn(int a) { return a + 1; }\n' > "$T/repo/src/core.c"
 
 cat > "$T/drive.py" <<'PY'
 import json, os, subprocess, sys
-mcpidx, repo, lock = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-sanitized = sys.argv[4] == "1"
+# drive.py MCPIDX REPO MODE SANITIZED; MODE: lock, nolock, or grow (locked
+# under a 256 KiB limit without CAP_IPC_LOCK, then the index outgrows it)
+mcpidx, repo, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+lock, sanitized = mode != "nolock", sys.argv[4] == "1"
 data = os.path.join(repo, ".mcpidx", "data.mdb")
+errlog = os.path.join(repo, "..", "serve.err")
 
 def fail(msg):
     print("serve_lock: " + msg)
     sys.exit(1)
 
 args = [mcpidx, "serve"] + (["--lock-memory"] if lock else []) + [repo]
+if mode == "grow":
+    args = ["setpriv", "--bounding-set", "-ipc_lock", "prlimit",
+            "--memlock=262144:262144"] + args
 srv = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, bufsize=1)
+                       stderr=open(errlog, "w"), text=True, bufsize=1)
 
 def call(rid, method, params):
     srv.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
@@ -39,7 +45,7 @@ def call(rid, method, params):
     srv.stdin.flush()
     line = srv.stdout.readline()
     if not line:
-        fail("no answer to %s; stderr: %s" % (method, srv.stderr.read()[-400:]))
+        fail("no answer to %s; stderr: %s" % (method, open(errlog).read()[-400:]))
     return json.loads(line)
 
 def locked_kib():
@@ -48,16 +54,32 @@ def locked_kib():
             return int(l.split()[1])
     fail("no VmLck in /proc/%d/status" % srv.pid)
 
-def definition(rid, want):
+def definition(rid, want, where="src/core.c"):
     msg = call(rid, "tools/call", {"name": "goto_definition", "arguments": {"symbol": want}})
     text = json.dumps(msg.get("result", msg))
-    if "src/core.c" not in text:
+    if where not in text:
         fail("goto_definition %s: %s" % (want, text[:300]))
+
+def rebuild():
+    r = subprocess.run([mcpidx, "build", "-q", "--force", repo], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("rebuild: " + r.stderr)
 
 call(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                        "clientInfo": {"name": "serve_lock", "version": "1"}})
 srv.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
 definition(2, "target_fn")
+if mode == "grow":
+    with open(os.path.join(repo, "src", "grow.c"), "w") as f:
+        for i in range(3000):
+            f.write("int grown_%d(int x) { return fill_%d(x) + %d; }\n" % (i, i % 120, i))
+    rebuild()
+    if os.path.getsize(data) <= 262144:
+        fail("the grown index is only %d bytes" % os.path.getsize(data))
+    definition(3, "grown_2999", "src/grow.c")
+    srv.stdin.close()
+    srv.wait(timeout=10)
+    sys.exit(0)
 size_kib = os.path.getsize(data) // 1024
 got = locked_kib()
 if not lock:
@@ -72,9 +94,7 @@ if got < size_kib:
 # A rebuild replaces the data file: the next call reopens it, locked.
 with open(os.path.join(repo, "src", "core.c"), "a") as f:
     f.write("int second_fn(int b) { return target_fn(b); }\n")
-r = subprocess.run([mcpidx, "build", "-q", "--force", repo], capture_output=True, text=True)
-if r.returncode != 0:
-    fail("rebuild: " + r.stderr)
+rebuild()
 definition(3, "second_fn")
 size2 = os.path.getsize(data) // 1024
 got2 = size2 if sanitized else locked_kib()
@@ -85,8 +105,8 @@ srv.wait(timeout=10)
 print("%s %d kB of a %d kB index; after a rebuild %d kB of %d kB" %
       ("sanitized, VmLck not checked:" if sanitized else "locked", got, size_kib, got2, size2))
 PY
-python3 "$T/drive.py" "$MCPIDX" "$T/repo" 1 $sanitized || fail "locked server"
-python3 "$T/drive.py" "$MCPIDX" "$T/repo" 0 $sanitized || fail "unlocked server"
+python3 "$T/drive.py" "$MCPIDX" "$T/repo" lock $sanitized || fail "locked server"
+python3 "$T/drive.py" "$MCPIDX" "$T/repo" nolock $sanitized || fail "unlocked server"
 
 # A limit below the index's size, without CAP_IPC_LOCK (root's is dropped
 # from the bounding set): refused at start, saying what to raise.
@@ -103,46 +123,9 @@ elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && command -v prlimit >
 	echo "refused over the limit: $(cat "$T/err")"
 	# Locked at start under a 256 KiB limit; a rebuild makes the index
 	# larger than that: still served (unlocked), and the log says so.
-	cat > "$T/grow.py" <<'PY'
-import json, os, subprocess, sys
-mcpidx, repo = sys.argv[1], sys.argv[2]
-srv = subprocess.Popen(["setpriv", "--bounding-set", "-ipc_lock", "prlimit",
-                        "--memlock=262144:262144", mcpidx, "serve", "--lock-memory", repo],
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       stderr=open(repo + "/../grow.err", "w"), text=True, bufsize=1)
-def call(rid, method, params):
-    srv.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
-                                "params": params}) + "\n")
-    srv.stdin.flush()
-    line = srv.stdout.readline()
-    if not line:
-        print("serve_lock: no answer to %s: %s" % (method, open(repo + "/../grow.err").read()))
-        sys.exit(1)
-    return json.loads(line)
-call(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                       "clientInfo": {"name": "serve_lock", "version": "1"}})
-call(2, "tools/call", {"name": "goto_definition", "arguments": {"symbol": "target_fn"}})
-with open(repo + "/src/grow.c", "w") as f:
-    for i in range(3000):
-        f.write("int grown_%d(int x) { return fill_%d(x) + %d; }\n" % (i, i % 120, i))
-r = subprocess.run([mcpidx, "build", "-q", "--force", repo], capture_output=True, text=True)
-if r.returncode != 0:
-    print("serve_lock: rebuild: " + r.stderr)
-    sys.exit(1)
-size = os.path.getsize(repo + "/.mcpidx/data.mdb")
-if size <= 262144:
-    print("serve_lock: the grown index is only %d bytes" % size)
-    sys.exit(1)
-msg = call(3, "tools/call", {"name": "goto_definition", "arguments": {"symbol": "grown_2999"}})
-if "src/grow.c" not in json.dumps(msg.get("result", msg)):
-    print("serve_lock: the grown index was not served: %r" % msg)
-    sys.exit(1)
-srv.stdin.close()
-srv.wait(timeout=10)
-PY
-	python3 "$T/grow.py" "$MCPIDX" "$T/repo" || fail "grown index"
-	expect_contains "$(cat "$T/grow.err")" "could not be locked in memory" "log after the index outgrew the limit"
-	echo "served unlocked after outgrowing the limit: $(grep 'could not be locked' "$T/grow.err")"
+	python3 "$T/drive.py" "$MCPIDX" "$T/repo" grow 0 || fail "grown index"
+	expect_contains "$(cat "$T/serve.err")" "could not be locked in memory" "log after the index outgrew the limit"
+	echo "served unlocked after outgrowing the limit: $(grep 'could not be locked' "$T/serve.err")"
 else
 	echo "skipped the limit case (needs root, setpriv and prlimit)"
 fi
