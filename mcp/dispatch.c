@@ -1049,6 +1049,9 @@ static void memlock_note(mi_mcp_env *env)
 {
 	static _Atomic int told;
 	int e = mi_store_memlock_error();
+	/* A load per call; the exchange only when the outcome changed. */
+	if (e == atomic_load_explicit(&told, memory_order_relaxed))
+		return;
 	if (atomic_exchange(&told, e) != e && e)
 		mi_mcp_log_at(env, MI_LOG_WARNING, "an index could not be locked in memory (%s): "
 			      "it is served unlocked; raise ulimit -l to its size", strerror(e));

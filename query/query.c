@@ -784,6 +784,15 @@ typedef struct ref_resolver {
 	bool ok;
 } ref_resolver;
 
+/* Whether items[i] is rs's: group counts the runs of one file's items
+ * up to i (start it at 0 and pass every i in order). */
+static bool ref_mine(const ref_resolver *rs, size_t i, size_t *group)
+{
+	if (i && rs->items[i].path != rs->items[i - 1].path)
+		(*group)++;
+	return (int)(*group % (size_t)rs->step) == rs->part;
+}
+
 static void ref_resolve(void *arg)
 {
 	ref_resolver *rs = arg;
@@ -800,35 +809,33 @@ static void ref_resolve(void *arg)
 	mi_parsed arena;
 	mi_parsed_init(&arena);
 	mi_buf lt = {0};
-	/* Callers first, then lines: each pass unpacks with one database's
+	/* Callers first, then lines: each loop unpacks with one database's
 	 * dictionary (symbols, then sources; 256 KiB each), which stays in
 	 * the cache instead of the two taking turns. */
-	for (int pass = 0; pass < 2; pass++) {
-		size_t group = 0;
-		for (size_t i = 0; i < rs->n; i++) {
-			ref_item *it = &rs->items[i];
-			if (i && (it->path != rs->items[i - 1].path))
-				group++;
-			if ((int)(group % (size_t)rs->step) != rs->part)
-				continue;
-			const char *path = rs->paths + it->path;
-			if (pass == 0) {
-				mi_symbol cs;
-				const char *caller = it->r.caller_idx >= 0 &&
-					!mi_q_load_sym(t, path, it->pl, (uint32_t)it->r.caller_idx,
-						       &cs, &arena) ? cs.name : "";
-				it->caller = rs->text.len;
-				it->cl = strlen(caller);
-				mi_buf_add(&rs->text, caller, it->cl);
-				it->slot = rs->slot;
-				continue;
-			}
-			mi_buf_reset(&lt);
-			span_line_text(t, path, it->pl, it->r.line, it->r.line_byte, &lt);
-			it->line = rs->text.len;
-			it->ll = lt.len;
-			mi_buf_add(&rs->text, lt.buf ? lt.buf : "", lt.len);
-		}
+	size_t group = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		ref_item *it = &rs->items[i];
+		if (!ref_mine(rs, i, &group))
+			continue;
+		mi_symbol cs;
+		const char *caller = it->r.caller_idx >= 0 &&
+			!mi_q_load_sym(t, rs->paths + it->path, it->pl, (uint32_t)it->r.caller_idx,
+				       &cs, &arena) ? cs.name : "";
+		it->caller = rs->text.len;
+		it->cl = strlen(caller);
+		mi_buf_add(&rs->text, caller, it->cl);
+		it->slot = rs->slot;
+	}
+	group = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		ref_item *it = &rs->items[i];
+		if (!ref_mine(rs, i, &group))
+			continue;
+		mi_buf_reset(&lt);
+		span_line_text(t, rs->paths + it->path, it->pl, it->r.line, it->r.line_byte, &lt);
+		it->line = rs->text.len;
+		it->ll = lt.len;
+		mi_buf_add(&rs->text, lt.buf ? lt.buf : "", lt.len);
 	}
 	mi_buf_release(&lt);
 	mi_parsed_release(&arena);

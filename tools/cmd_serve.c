@@ -9,7 +9,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
