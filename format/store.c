@@ -104,6 +104,8 @@ struct mi_txn {
 	MDB_txn *txn;   /* LMDB transaction */
 	bool write;     /* write transaction */
 	txn_buf *bufs;  /* values unpacked in it */
+	txn_buf **seen; /* a read transaction's bufs by where they came from */
+	size_t nseen, capseen; /* (open addressing; capseen a power of two) */
 	uintptr_t vlo;  /* a read transaction's keys and values lie in the map's */
 	uintptr_t vhi;  /* pages in use [vlo, vhi); both 0 when unknown */
 };
@@ -1338,23 +1340,62 @@ static int unzstd(mi_txn *t, int db, const uint8_t *p, size_t pl, char *out, siz
  * block of symbols read again for its next record, the frame of a source
  * that holds the next reference) is reused.  key is where its packed bytes
  * start in the map. */
-static txn_buf *txn_buf_find(mi_txn *t, const void *key, size_t len)
+/* A read transaction unpacks a value once: a file's symbol block serves
+ * every symbol of it asked for (an ambiguous name in a large header asks
+ * for hundreds, each with its parents, then again in file order). */
+static size_t txn_buf_slot(const mi_txn *t, const void *key, size_t len)
 {
-	int look = 0;
-	for (txn_buf *b = t->write ? NULL : t->bufs; b && look < 4; b = b->next, look++)
-		if (b->src == key && b->len == len)
-			return b;
-	return NULL;
+	uint64_t h = ((uint64_t)(uintptr_t)key ^ ((uint64_t)len << 40)) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & (t->capseen - 1);
 }
 
-static txn_buf *txn_buf_new(mi_txn *t, const void *key, size_t len)
+static txn_buf *txn_buf_find(mi_txn *t, const void *key, size_t len)
+{
+	if (t->write || !t->nseen)
+		return NULL;
+	for (size_t i = txn_buf_slot(t, key, len);; i = (i + 1) & (t->capseen - 1)) {
+		txn_buf *b = t->seen[i];
+		if (!b || (b->src == key && b->len == len))
+			return b;
+	}
+}
+
+static txn_buf *txn_buf_new(const void *key, size_t len)
 {
 	txn_buf *b = mi_xmalloc(sizeof(*b) + len + 1);
 	b->data[len] = 0;
 	b->src = key;
 	b->len = len;
+	return b;
+}
+
+/* b, unpacked, is kept until t ends (and found again in a read one). */
+static txn_buf *txn_buf_keep(mi_txn *t, txn_buf *b)
+{
 	b->next = t->bufs;
 	t->bufs = b;
+	if (t->write)
+		return b;
+	if (2 * (t->nseen + 1) > t->capseen) {
+		size_t old = t->capseen;
+		txn_buf **was = t->seen;
+		t->capseen = old ? 2 * old : 16;
+		t->seen = mi_xcalloc(t->capseen, sizeof(*t->seen));
+		for (size_t j = 0; j < old; j++) {
+			if (!was[j])
+				continue;
+			size_t i = txn_buf_slot(t, was[j]->src, was[j]->len);
+			while (t->seen[i])
+				i = (i + 1) & (t->capseen - 1);
+			t->seen[i] = was[j];
+		}
+		free(was);
+	}
+	size_t i = txn_buf_slot(t, b->src, b->len);
+	while (t->seen[i])
+		i = (i + 1) & (t->capseen - 1);
+	t->seen[i] = b;
+	t->nseen++;
 	return b;
 }
 
@@ -1483,14 +1524,14 @@ static int unpack(mi_txn *t, int db, const MDB_val *k, MDB_val *v)
 	}
 	txn_buf *b = txn_buf_find(t, v->mv_data, (size_t)n);
 	if (!b) {
-		b = txn_buf_new(t, v->mv_data, (size_t)n);
+		b = txn_buf_new(v->mv_data, (size_t)n);
 		int rc = p[0] == MI_VAL_FRAMES ? frames_read(t, &f, 0, f.nf, b->data) :
 			 unzstd(t, db, p + 1, v->mv_size - 1, b->data, (size_t)n);
 		if (rc) {
-			t->bufs = b->next;
 			free(b);
 			return rc;
 		}
+		txn_buf_keep(t, b);
 	}
 	v->mv_data = b->data;
 	v->mv_size = b->len;
@@ -1504,6 +1545,9 @@ static void txn_bufs_free(mi_txn *t)
 		t->bufs = b->next;
 		free(b);
 	}
+	free(t->seen);
+	t->seen = NULL;
+	t->nseen = t->capseen = 0;
 }
 
 int mi_dict_train(const void *samples, const size_t *sizes, unsigned n, size_t max,
@@ -1733,12 +1777,12 @@ int mi_src_span(mi_txn *t, const char *path, size_t pl, size_t off, size_t want,
 	const uint8_t *key = f.dir + a;
 	txn_buf *tb = txn_buf_find(t, key, len);
 	if (!tb) {
-		tb = txn_buf_new(t, key, len);
+		tb = txn_buf_new(key, len);
 		if ((rc = frames_read(t, &f, a, b, tb->data))) {
-			t->bufs = tb->next;
 			free(tb);
 			return rc;
 		}
+		txn_buf_keep(t, tb);
 	}
 	*bytes = tb->data + (off - a * f.fsize);
 	*n = len - (size_t)(off - a * f.fsize);

@@ -194,10 +194,12 @@ static int32_t idxset_find(const idxset *s, int32_t x)
  * large file has thousands of symbols; the answer needs a handful),
  * remapping parent indexes.  Returns MI_ERR_NOTFOUND when the slow path must
  * answer (no such name: it suggests close names from the whole file; or
- * very many candidates).
+ * very many candidates).  A plain name that several definitions share (or
+ * several declarations and no definition) is answered with their list:
+ * then no descendants are loaded and *listing is set.
  */
 static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
-			      mi_parsed *p)
+			      mi_parsed *p, bool *listing)
 {
 	const char *name = selector;
 	const char *dot = strrchr(selector, '.'), *colons = NULL;
@@ -233,13 +235,16 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	}
 	rc = 0;
 	mi_symbol s;
-	/* Each candidate: its ancestors, itself, its descendants. */
+	/* Each candidate: itself and its ancestors, */
+	size_t defs = 0;
 	for (size_t c = 0; c < cand.n && !rc; c++) {
 		int64_t at = cand.v[c];
 		for (int depth = 0; at >= 0 && depth < 256; depth++) {
 			if ((rc = mi_syms_get(t, path, pl, (uint32_t)at, &vp, &vl)) ||
 			    (rc = mi_symbol_decode(vp, vl, &s, &scratch)))
 				break;
+			if (!depth)
+				defs += s.kind != MI_KIND_PROTOTYPE;
 			idxset_add(&want, (uint32_t)at);
 			if (s.parent_idx >= at) {
 				rc = MI_ERR_CORRUPT;
@@ -247,6 +252,11 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 			}
 			at = s.parent_idx;
 		}
+	}
+	/* then, unless the answer is their list (mi_render_expand: the
+	 * definitions, else the declarations), its descendants. */
+	*listing = name == selector && cand.n > 1 && defs != 1;
+	for (size_t c = 0; c < cand.n && !rc && !*listing; c++) {
 		mi_syms si;
 		uint32_t at_idx;
 		if (rc || (rc = mi_syms_open(t, path, pl, cand.v[c], &si)))
@@ -326,10 +336,13 @@ static int load_all_syms(mi_txn *t, const mi_buf *prefix, mi_parsed *p)
 	return rc == MI_ERR_NOTFOUND ? 0 : rc;
 }
 
+/* How much of a file load_file read for a selector. */
+enum { LOAD_ALL, LOAD_SUBSET, LOAD_LISTING /* the subset lists candidates */ };
+
 /* mi_q_load_file; src NULL: the source is not read; *subset (when given)
- * tells whether only the selector's symbols were loaded. */
+ * tells whether only the selector's symbols were loaded (LOAD_*). */
 static int load_file(mi_txn *t, const char *path, const char *selector, mi_file_rec *rec,
-		     const char **src, size_t *len, mi_parsed *p, bool *subset)
+		     const char **src, size_t *len, mi_parsed *p, int *subset)
 {
 	const void *v;
 	size_t vl, pl = strlen(path);
@@ -353,9 +366,11 @@ static int load_file(mi_txn *t, const char *path, const char *selector, mi_file_
 		d->severity = rec->diags[i].severity;
 		d->msg = mi_parsed_strndup(p, rec->diags[i].msg, strlen(rec->diags[i].msg));
 	}
-	if (selector && subtree_is_whole(rec->lang) && !load_expand_subset(t, path, selector, p)) {
+	bool listing = false;
+	if (selector && subtree_is_whole(rec->lang) &&
+	    !load_expand_subset(t, path, selector, p, &listing)) {
 		if (subset)
-			*subset = true;
+			*subset = listing ? LOAD_LISTING : LOAD_SUBSET;
 		return 0;
 	}
 	p->nsyms = p->nrefs = 0; /* a subset that could not answer: load it all */
@@ -996,7 +1011,7 @@ static int view_begin(mi_query *q, const char *path, mi_out *out, mi_txn **t, mi
  * (a directory, a path not in the index, a damaged record). */
 static int view_load(const char *selector, mi_out *out, mi_txn **t,
 		     mi_file_rec *rec, const char **src, size_t *len, mi_parsed *p,
-		     const mi_buf *norm, bool *subset)
+		     const mi_buf *norm, int *subset)
 {
 	int rc = load_file(*t, norm->buf, selector, rec, src, len, p, subset);
 	if (rc == MI_ERR_NOTFOUND) {
@@ -1106,10 +1121,13 @@ done:
  * When the symbols loaded for an expansion (a subset of a large file's) lie
  * in a small part of it, the frames of the source that hold them are enough:
  * fills *buf (the file's length, the rest left zero) and w with the lines
- * from the first symbol's to the last one's.  False: read the whole source.
+ * from the first symbol's to the last one's.  A list of candidates (listing)
+ * is drawn from their records: the first one's line is enough, and a
+ * rendering that reads another line asks for the whole source.  False: read
+ * the whole source.
  */
 static bool expand_window(mi_txn *t, const char *path, const mi_file_rec *rec,
-			  const mi_parsed *p, mi_src_window *w, char **buf)
+			  const mi_parsed *p, bool listing, mi_src_window *w, char **buf)
 {
 	size_t size = rec->size, from = SIZE_MAX, to = 0, pl = strlen(path);
 	uint32_t line0 = 0;
@@ -1119,12 +1137,14 @@ static bool expand_window(mi_txn *t, const char *path, const mi_file_rec *rec,
 		const mi_symbol *s = &p->syms[i];
 		if (s->start_byte > s->end_byte || s->end_byte > size || !s->start_line)
 			return false;
+		if (listing && i)
+			continue;
 		if (s->start_byte < from) {
 			from = s->start_byte;
 			line0 = s->start_line;
 		}
 		if (s->end_byte > to)
-			to = s->end_byte;
+			to = listing ? s->start_byte + 1 : s->end_byte;
 	}
 	if (to - from > size / 4)
 		return false;
@@ -1170,7 +1190,7 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 				    "(a symbol name, Parent.name or line:N)");
 	mi_parsed_init(&p);
 	rc = view_begin(q, path, out, &t, &norm);
-	bool subset = false;
+	int subset = LOAD_ALL;
 	if (!rc)
 		rc = view_load(selector, out, &t, &rec, o && o->coverage ? &src : NULL, &len, &p,
 			       &norm, &subset);
@@ -1179,7 +1199,8 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		mi_view_opts wo = o ? *o : (mi_view_opts){0};
 		mi_src_window w;
 		char *part = NULL;
-		if (!(o && o->coverage) && subset && expand_window(t, norm.buf, &rec, &p, &w, &part)) {
+		if (!(o && o->coverage) && subset &&
+		    expand_window(t, norm.buf, &rec, &p, subset == LOAD_LISTING, &w, &part)) {
 			wo.window = &w;
 			rc = mi_render_expand(norm.buf, part, rec.size, &p, selector, what, &wo, out);
 			free(part);
