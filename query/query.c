@@ -140,6 +140,10 @@ static bool subtree_is_whole(int lang)
 	case MI_LANG_C: case MI_LANG_PYTHON: case MI_LANG_JAVA: case MI_LANG_JAVASCRIPT:
 	case MI_LANG_TYPESCRIPT: case MI_LANG_TSX: case MI_LANG_BASH: case MI_LANG_MARKDOWN:
 	case MI_LANG_PHP: case MI_LANG_CSHARP:
+	case MI_LANG_DEVICETREE: case MI_LANG_YAML: case MI_LANG_JSON: case MI_LANG_CSS:
+	case MI_LANG_SCSS: case MI_LANG_HTML: case MI_LANG_XML: case MI_LANG_KCONFIG:
+	case MI_LANG_RST: case MI_LANG_LATEX: case MI_LANG_INI: case MI_LANG_PROTO:
+	case MI_LANG_TOML: case MI_LANG_SQL: case MI_LANG_MAKE: case MI_LANG_CMAKE:
 		return true;
 	default:
 		return false;
@@ -194,12 +198,12 @@ static int32_t idxset_find(const idxset *s, int32_t x)
  * large file has thousands of symbols; the answer needs a handful),
  * remapping parent indexes.  Returns MI_ERR_NOTFOUND when the slow path must
  * answer (no such name: it suggests close names from the whole file; or
- * very many candidates).  A plain name that several definitions share (or
+ * many candidates).  A plain name that several definitions share (or
  * several declarations and no definition) is answered with their list:
  * then no descendants are loaded and *listing is set.
  */
-static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
-			      mi_parsed *p, bool *listing)
+static int load_expand_subset(mi_txn *t, const char *path, uint32_t nsyms,
+			      const char *selector, mi_parsed *p, bool *listing)
 {
 	const char *name = selector;
 	const char *dot = strrchr(selector, '.'), *colons = NULL;
@@ -229,7 +233,10 @@ static int load_expand_subset(mi_txn *t, const char *path, const char *selector,
 	while (!mi_names_next(&nit, &np, &npl, &ni))
 		idxset_add(&cand, ni);
 	mi_byname_close(&nit);
-	if (!cand.n || cand.n > 512) {
+	/* Each candidate costs a seek or two and its ancestors' blocks: past
+	 * a sixteenth of the file's symbols one pass over all of them is as
+	 * quick (a candidate costs about twelve symbols of such a pass). */
+	if (!cand.n || cand.n > 512 || cand.n > nsyms / 16) {
 		rc = MI_ERR_NOTFOUND;
 		goto out;
 	}
@@ -368,7 +375,7 @@ static int load_file(mi_txn *t, const char *path, const char *selector, mi_file_
 	}
 	bool listing = false;
 	if (selector && subtree_is_whole(rec->lang) &&
-	    !load_expand_subset(t, path, selector, p, &listing)) {
+	    !load_expand_subset(t, path, rec->nsyms, selector, p, &listing)) {
 		if (subset)
 			*subset = listing ? LOAD_LISTING : LOAD_SUBSET;
 		return 0;
@@ -1195,6 +1202,7 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		rc = view_load(selector, out, &t, &rec, o && o->coverage ? &src : NULL, &len, &p,
 			       &norm, &subset);
 	if (!rc) {
+again:
 		mi_q_compile_diags(q, norm.buf, rec.hash, &p);
 		mi_view_opts wo = o ? *o : (mi_view_opts){0};
 		mi_src_window w;
@@ -1221,7 +1229,24 @@ int mi_query_expand(mi_query *q, const char *path, const char *selector,
 		}
 		rc = mi_render_expand(norm.buf, src, len, &p, selector, what, &wo, out);
 rendered:
-		mi_file_rec_release(&rec);
+		if (rc == MI_ERR_NOTFOUND && subset != LOAD_ALL) {
+			/* Not among the symbols of that name (Parent.NAME with
+			 * another parent): the close names come from the whole file. */
+			mi_file_rec_release(&rec);
+			mi_parsed_release(&p);
+			mi_parsed_init(&p);
+			subset = LOAD_ALL;
+			rc = load_file(t, norm.buf, NULL, &rec, o && o->coverage ? &src : NULL, &len, &p,
+				       NULL);
+			if (!rc) {
+				mi_out_reset(out);
+				goto again;
+			}
+			rc = mi_out_error(out, rc, "Cannot read '%s' from the index: %s", norm.buf,
+					  mi_strerror(rc));
+		} else {
+			mi_file_rec_release(&rec);
+		}
 		mi_txn_abort(t);
 	}
 	mi_parsed_release(&p);

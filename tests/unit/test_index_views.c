@@ -308,6 +308,8 @@ TEST(references_in_a_framed_source)
 			calls += 1200;
 		}
 		mi_buf_adds(&src, "\treturn a;\n}\n");
+		if (i == 100 || i == 650) /* one field name, far apart */
+			mi_buf_addf(&src, "struct s%d {\n\tint shared_field;\n\tint other%d;\n};\n", i, i);
 		if (i == 600) { /* a doc comment longer than a frame above f601 */
 			mi_buf_adds(&src, "/*\n");
 			for (int k = 0; k < 400; k++)
@@ -375,6 +377,24 @@ TEST(references_in_a_framed_source)
 			mi_query_expand(fq, "big.c", p.syms[i].name, whats[k % 4], &vo, &o);
 			if (!same(&a, &o, "expand", "big.c", p.syms[i].name))
 				i = p.nsyms - 1;
+		}
+	/* A name two structs' fields share is answered with their list, drawn
+	 * from their records; a parent that has no such member gets close
+	 * names from the whole file, as with the whole file parsed. */
+	static const char *const sels[] = {"shared_field", "s100.shared_field",
+					   "s650.shared_field", "nosuch.shared_field", "nosuch.other650"};
+	for (size_t i = 0; fq && i < sizeof(sels) / sizeof(sels[0]); i++)
+		for (int k = 0; k < 4; k++) {
+			mi_view_opts vo = {0};
+			mi_render_expand("big.c", src.buf, src.len, &p, sels[i], whats[k], &vo, &a);
+			mi_query_expand(fq, "big.c", sels[i], whats[k], &vo, &o);
+			same(&a, &o, "expand", "big.c", sels[i]);
+			if (i == 0)
+				CHECK_CONTAINS(mi_buf_str(&o.text), "ambiguous: 'shared_field' matches 2");
+			if (i == 3)
+				CHECK_CONTAINS(mi_buf_str(&o.text), "did you mean: s100.shared_field");
+			if (i == 4)
+				CHECK_CONTAINS(mi_buf_str(&o.text), "s650.other650");
 		}
 	CHECK(p.nsyms > 700);
 	mi_parsed_release(&p);
