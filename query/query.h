@@ -79,6 +79,8 @@ typedef struct mi_rank_params {
 	float gen;               /* factor of generated code */
 	float name_share;        /* exponent: name weight follows the share of it met */
 	float abbr;              /* weight of a query word's abbreviation (0 = none) */
+	float inexact;           /* factor of a chunk a one-identifier query does not
+				  * name exactly (1 = none) */
 } mi_rank_params;
 extern const mi_rank_params mi_rank_defaults;
 

@@ -29,6 +29,7 @@
 #define Q_SNIP_COLS 160         /* bytes per snippet line */
 #define Q_DOC_CHARS 600         /* doc text in docs results */
 #define Q_END UINT64_MAX
+#define Q_NAMED 0x10000u        /* q_score: the chunk is named as the identifier asked for */
 
 /* Fitted on the tuning halves of bench/search's query sets, except where a
  * comment says otherwise (docs/benchmarks.md has what each earned).  k1, w
@@ -51,6 +52,7 @@ const mi_rank_params mi_rank_defaults = {
 	.gen = 0.5f,        /* set, not fitted: few answers are generated */
 	.name_share = 1.0f,
 	.abbr = 0.35f,       /* fitted: 0.34 */
+	.inexact = 0.7f,     /* set on kernel identifiers (docs/benchmarks.md) */
 };
 
 /* ---- one term's postings, read in document order ----------------------------- */
@@ -853,6 +855,8 @@ typedef struct q_ctx {
 	bool all;                  /* include private symbols */
 	bool tests;                /* the query speaks of tests */
 	bool ident;                /* the query is one identifier (q_required) */
+	const q_it *req;           /* then the term it requires, */
+	uint32_t ident_len;        /* and the terms a name that is the identifier holds */
 	float wsum;                /* sum of the query words' weights (joins aside) */
 	float wof[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR]; /* a query word's weight by
 				    * iterator idx (0: joins, abbreviations) */
@@ -1033,9 +1037,12 @@ static float q_priors(const q_ctx *qc, unsigned flags, float score)
 	const mi_rank_params *rp = qc->rp;
 
 	/* A description of behaviour is answered by a function; an
-	 * identifier by whatever it names. */
+	 * identifier by whatever it names, and first by what is named so
+	 * (vlog before pr_vlog and bpf_vlog_reset). */
 	if ((flags & MI_POSTF_AUX) && !qc->ident)
 		score *= rp->aux;
+	if (qc->ident && !(flags & Q_NAMED))
+		score *= rp->inexact;
 	if (flags & MI_POSTF_PRIVATE)
 		score *= rp->priv;
 	if ((flags & MI_POSTF_TEST) && !qc->tests)
@@ -1107,6 +1114,12 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
 		float tfn;
+		/* Named exactly: the name holds the required term and no
+		 * other (the identifier's parts and whole form, as many as
+		 * the query's own). */
+		if (it == qc->req && (it->flags & (1u << MI_SF_NAME)) &&
+		    clen[MI_SF_NAME] == qc->ident_len)
+			cflags |= Q_NAMED;
 		if (!skip) {
 			unsigned fl = (it->flags | cflags) & it->fmask;
 			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it_tf(it), clen, qc->avg) :
@@ -1963,12 +1976,17 @@ out:
  * chunks that hold the identifier are the answer, like grep, and a chunk
  * that merely shares a part ("new", "block") is not.  Returns the whole
  * form's iterator, or NULL for any other query or when the index does not
- * hold the identifier (then the parts are searched as usual).
+ * hold the identifier (then the parts are searched as usual).  A whole
+ * form longer than a term (MI_TOK_MAX: register macros such as
+ * SYSHUBMMREGIND_DMA_CLK0_SW2_CL0_CNTL__QOS_STATIC_OVERRIDE_VALUE__SHIFT)
+ * is not in the index, but every chunk holding the identifier holds each
+ * of its parts: when all nparts are terms, the rarest is required.
  */
-static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
+static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit, size_t nparts)
 {
 	char whole[MI_TOK_MAX];
 	size_t wl = 0;
+	bool longer = false;
 
 	while (qlen && (q[qlen - 1] == ' ' || q[qlen - 1] == '\t' || q[qlen - 1] == '\n'))
 		qlen--;
@@ -1985,15 +2003,24 @@ static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit)
 		if (c == '_')
 			continue;
 		if (wl == sizeof(whole))
-			return NULL;
-		whole[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+			longer = true;
+		else
+			whole[wl++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 	}
 	if (wl < 2)
 		return NULL;
-	for (size_t i = 0; i < nit; i++)
-		if (its[i].tl == wl && !memcmp(its[i].key, whole, wl))
+	q_it *rare = NULL;
+	size_t found = 0;
+	for (size_t i = 0; i < nit; i++) {
+		if (!longer && its[i].tl == wl && !memcmp(its[i].key, whole, wl))
 			return &its[i];
-	return NULL;
+		if (its[i].joined || its[i].abbr)
+			continue;
+		found++;
+		if (!rare || its[i].df < rare->df)
+			rare = &its[i];
+	}
+	return longer && found == nparts ? rare : NULL;
 }
 
 /* ---- semantic evidence -------------------------------------------------------------- */
@@ -2532,13 +2559,26 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
 	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
 	heap = mi_xmalloc(kb * sizeof(*heap));
-	req = q_required(o->query, qlen, its, nit);
+	size_t nparts = 0;
+	for (size_t i = 0; i < qt.n; i++)
+		nparts += !qt.t[i].joined && !qt.t[i].abbr;
+	req = q_required(o->query, qlen, its, nit, nparts);
 	qc.ident = req != NULL;
+	qc.req = req;
+	qc.ident_len = (uint32_t)nparts;
 	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb, o->query, qlen);
 	qc.end = Q_END;
 	qc.split_min = q->split_min ? q->split_min : Q_SPLIT_MIN;
-	if (req)
-		err = q_wand_req(&qc, itp, nit, req, heap, kb, &nh);
+	if (req) {
+		/* An identifier is searched as written: abbreviations of it
+		 * ("con" of "config", "sta" of "status") would rank con_config
+		 * above config. */
+		size_t nreq = 0;
+		for (size_t i = 0; i < nit; i++)
+			if (!its[i].abbr)
+				itp[nreq++] = &its[i];
+		err = q_wand_req(&qc, itp, nreq, req, heap, kb, &nh);
+	}
 	else if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, itp, nit, heap, kb, th0,
 					    &nh, &err))
 		err = q_wand(&qc, itp, nit, heap, kb, th0, &nh);

@@ -800,6 +800,7 @@ static float *param_ref(mi_rank_params *rp, const char *name)
 		{ "gen", offsetof(mi_rank_params, gen) },
 		{ "name_share", offsetof(mi_rank_params, name_share) },
 		{ "abbr", offsetof(mi_rank_params, abbr) },
+		{ "inexact", offsetof(mi_rank_params, inexact) },
 	};
 
 	for (int f = 0; f < MI_SF__COUNT; f++) {

@@ -649,6 +649,80 @@ TEST(identifier_query_requires_the_identifier)
 	mi_query_close(q);
 }
 
+static const char *names_c =
+	"#define pr_vlog(fmt, ...) vlog(\"[x] \" fmt)\n"
+	"static void vlog(const char *fmt, ...)\n"
+	"{\n"
+	"\tvprintf(fmt, 0);\n"
+	"\tputs(\"done\");\n"
+	"}\n"
+	"\n"
+	"int con_config(struct con *c, struct config *cfg)\n"
+	"{\n"
+	"\treturn c->config = cfg->config;\n"
+	"}\n"
+	"\n"
+	"struct config {\n"
+	"\tint config;\n"
+	"};\n"
+	"\n"
+	"#define SYSHUBMMREGIND_DMA_CLK0_SW2_CL0_CNTL__QOS_STATIC_OVERRIDE_VALUE__SHIFT 0x0\n"
+	"#define SYSHUBMMREGIND_DMA_CLK0_SW2_CL0_CNTL__QOS_STATIC_OVERRIDE_VALUE_MASK 0x1\n"
+	"\n"
+	"int dma_clk0_sw2_cl0_cntl_qos(int static_override, int value, int shift)\n"
+	"{\n"
+	"\treturn static_override + value + shift;\n"
+	"}\n";
+
+/* Where breadcrumb j's hit i is exactly name, its rank; else -1. */
+static int rank_exact(json_t *j, const char *name)
+{
+	for (size_t i = 0; i < nres(j); i++)
+		if (!strcmp(res_str(j, i, "breadcrumb"), name))
+			return (int)i;
+	return -1;
+}
+
+/* A one-identifier query ranks what is named so first (vlog before the
+ * file's pr_vlog, struct config before con_config: the query's abbreviations, "con" of
+ * "config", do not count); an identifier longer than a term (MI_TOK_MAX)
+ * requires its rarest part, so only the chunks that can hold it answer. */
+TEST(identifier_query_ranks_its_own_name_first)
+{
+	char dir[256];
+	tfile f = { 0, "names.c", names_c };
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	json_t *j;
+	static const char *const lng =
+		"SYSHUBMMREGIND_DMA_CLK0_SW2_CL0_CNTL__QOS_STATIC_OVERRIDE_VALUE__SHIFT";
+
+	snprintf(dir, sizeof(dir), "%s/names", tmp_root);
+	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		mi_buf_release(&err);
+		return;
+	}
+	/* (the macros are the file's chunk, names.c) */
+	j = run(q, false, "vlog", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_exact(j, "vlog"), 0);
+	CHECK(rank_exact(j, "names.c") > 0);
+	json_decref(j);
+	j = run(q, false, "config", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_exact(j, "config"), 0);
+	CHECK(rank_exact(j, "con_config") > 0);
+	json_decref(j);
+	CHECK(strlen(lng) - 8 > MI_TOK_MAX); /* its whole form is no term */
+	j = run(q, false, lng, NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_exact(j, "names.c"), 0);
+	CHECK_INT(rank_exact(j, "dma_clk0_sw2_cl0_cntl_qos"), -1);
+	CHECK_INT(nres(j), 1);
+	json_decref(j);
+	mi_query_close(q);
+}
+
 static const char *stream_py =
 	"class Sink:\n"
 	"    def write(self, data):\n"
@@ -1472,6 +1546,7 @@ int main(void)
 	RUN(search_docs_sections_and_doc_comments);
 	RUN(bad_input_gets_a_clear_answer);
 	RUN(identifier_query_requires_the_identifier);
+	RUN(identifier_query_ranks_its_own_name_first);
 	RUN(joined_query_words_meet_one_word_names);
 	RUN(spelled_out_words_meet_abbreviated_names);
 	RUN(incremental_statistics_match_a_fresh_build);
