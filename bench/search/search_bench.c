@@ -698,9 +698,10 @@ static int rank_of(const qry *q, json_t *j, half_m *m, FILE *top)
 }
 
 /*
- * Answers qs's NL queries of half `half` (-1: both) with ranking rp and adds
- * the figures to m[0..1] (by half).  With lat, every query (identifier
- * ones too) is timed, best of three, into lat[kind] (nlat counts), and the
+ * Answers qs's NL queries of half `half` (-1: both, and the identifier
+ * queries) with ranking rp and adds the figures to m[0..1] (by half) and
+ * m[2] (identifiers: the function so named is the answer).  With lat, every
+ * query is timed, best of three, into lat[kind] (nlat counts), and the
  * per-query ranks go to OUT/mcpidx_ranks.tsv.
  */
 static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
@@ -721,7 +722,7 @@ static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
 	}
 	for (size_t i = 0; i < qs->n; i++) {
 		qry *q = &qs->q[i];
-		if (!lat && (q->kind || (half >= 0 && q->half != half)))
+		if (!lat && half >= 0 && (q->kind || q->half != half))
 			continue;
 		/* SEARCH_BENCH_DEPTH=N: rank NL answers down to N (the figures
 		 * stay @10; the ranks file shows how deep the misses are). */
@@ -755,9 +756,9 @@ static void qset_eval(qset *qs, const mi_rank_params *rp, int half, half_m *m,
 			if (getenv("SEARCH_BENCH_SLOW") && ms > atof(getenv("SEARCH_BENCH_SLOW")))
 				fprintf(stderr, "slow %.2f ms: %s\n", ms, q->query);
 		}
-		if (!q->kind) {
+		{
 			json_t *j = json_loads(mi_buf_str(&out.json), 0, NULL);
-			half_m *hm = &m[q->half];
+			half_m *hm = &m[q->kind ? 2 : q->half];
 			if (ranks)
 				fprintf(ranks, "%zu\t%d\t%.3f\t%s\t=%s", i, q->half, ms, q->query, q->name);
 			int rank = rank_of(q, j, hm, ranks && top ? ranks : NULL);
@@ -846,7 +847,7 @@ static int cmd_run(void)
 	mi_rank_params rp;
 	double *lat[2];
 	size_t nlat[2] = { 0, 0 };
-	half_m m[2];
+	half_m m[3];
 
 	memset(m, 0, sizeof(m));
 	if (params_parse(&rp, getenv("MI_RANK")) || qset_open(&qs, g_out))
@@ -857,7 +858,7 @@ static int cmd_run(void)
 	if (getenv("SEARCH_BENCH_QUICK")) {
 		qset_eval(&qs, &rp, -1, m, NULL, NULL);
 	} else {
-		half_m warm[2];
+		half_m warm[3];
 		memset(warm, 0, sizeof(warm));
 		qset_eval(&qs, &rp, -1, warm, NULL, NULL); /* warm the map */
 		qset_eval(&qs, &rp, -1, m, lat, nlat);
@@ -866,6 +867,7 @@ static int cmd_run(void)
 	qsort(lat[1], nlat[1], sizeof(double), dcmp);
 	json_object_set_new(res, "tune", half_json(&m[0]));
 	json_object_set_new(res, "heldout", half_json(&m[1]));
+	json_object_set_new(res, "ident", half_json(&m[2]));
 	json_object_set_new(res, "nl_queries", json_integer((json_int_t)(m[0].n + m[1].n)));
 	json_object_set_new(res, "id_queries", json_integer((json_int_t)nlat[1]));
 	json_object_set_new(res, "nl_p50_ms", json_real(pct(lat[0], nlat[0], 0.5)));
@@ -896,10 +898,12 @@ static int cmd_run(void)
 	snprintf(path, sizeof(path), "%s/mcpidx.json", g_out);
 	json_dump_file(res, path, JSON_INDENT(1));
 	if (getenv("SEARCH_BENCH_QUICK"))
-		printf("%s: tune %.3f / %.3f  held-out %.3f / %.3f  (MRR@10 / R@10)  span %.1f\n",
+		printf("%s: tune %.3f / %.3f  held-out %.3f / %.3f  (MRR@10 / R@10)  span %.1f"
+		       "  identifiers %.3f / %.3f\n",
 		       g_out, m[0].n ? m[0].rr / m[0].n : 0, m[0].n ? m[0].hits / m[0].n : 0,
 		       m[1].n ? m[1].rr / m[1].n : 0, m[1].n ? m[1].hits / m[1].n : 0,
-		       (m[0].span + m[1].span) / (m[0].nspan + m[1].nspan + 1e-9));
+		       (m[0].span + m[1].span) / (m[0].nspan + m[1].nspan + 1e-9),
+		       m[2].n ? m[2].rr / m[2].n : 0, m[2].n ? m[2].hits / m[2].n : 0);
 	qset_close(&qs);
 	free(lat[0]);
 	free(lat[1]);
@@ -921,7 +925,7 @@ static double tune_score(qset *sets, int nsets, const mi_rank_params *rp, int ha
 	double sum = 0;
 
 	for (int i = 0; i < nsets; i++) {
-		half_m m[2];
+		half_m m[3];
 		memset(m, 0, sizeof(m));
 		qset_eval(&sets[i], rp, half, m, NULL, NULL);
 		per[i] = m[half].n ? m[half].rr / m[half].n : 0;
