@@ -339,7 +339,13 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 			mi_v_lineno(&c, s->start_line);
 			mi_buf_addf(c.out, "%s ", mk && *mk ? mk : c.vmark);
 			mi_v_put_code(&c, s, true);
-			mi_buf_addf(c.out, "  [line:%u]\n", s->start_line);
+			/* both selectors that pick it: Parent.NAME when it has a
+			 * parent, and line:N */
+			if (*str0(s->parent))
+				mi_buf_addf(c.out, "  [%s.%s, line:%u]\n", str0(s->parent),
+					    str0(s->name), s->start_line);
+			else
+				mi_buf_addf(c.out, "  [line:%u]\n", s->start_line);
 			mi_buf_adds(&out->json, k ? ",{\"name\":" : "{\"name\":");
 			mi_buf_add_json_str(&out->json, str0(s->name), strlen(str0(s->name)));
 			mi_buf_adds(&out->json, ",\"parent\":");

@@ -354,6 +354,7 @@ TEST(expand_docs_ambiguous_unknown)
 	CHECK(!out.is_error);
 	CHECK_CONTAINS(mi_buf_str(&out.text), "V* ambiguous: 'add' matches 2 symbols");
 	CHECK_CONTAINS(mi_buf_str(&out.text), "F> int add(int a, int b)  [line:8]\n");
+	CHECK_CONTAINS(mi_buf_str(&out.text), "F> int add(int a, int b)  [helper.add, line:12]\n");
 	CHECK_CONTAINS(mi_buf_str(&out.json), "\"ambiguous\":true");
 	CHECK_CONTAINS(mi_buf_str(&out.json), "{\"name\":\"add\",\"parent\":\"helper\"");
 	mi_out_release(&out);
