@@ -5,8 +5,10 @@
  * layout.
  *
  * The three entry points run inside the build's one write transaction.
- * Deletions happen at once; new postings are gathered in memory and written
- * in key order by mi_search_finish, which also applies the document
+ * Chunks go out at once; a file's postings to remove and the new ones are
+ * gathered in memory and written in key order by mi_search_finish (a term
+ * a changed file still holds is rewritten once, not taken out and put
+ * back), which also applies the document
  * frequency and length deltas and raises the per-term score bounds.  That
  * per-build state is tied to the transaction by a nonce stored under
  * "search.pending": a transaction that never saw it (a new or retried build)
@@ -134,8 +136,9 @@ typedef struct sw_post {
 	uint32_t term;             /* index in sw_state.terms */
 	uint32_t fid;              /* file id */
 	uint64_t off;              /* posting bytes in sw_state.bytes */
-	uint32_t len;
+	uint32_t len;              /* SW_POST_DEL: the file's postings of the term go */
 } sw_post;
+#define SW_POST_DEL UINT32_MAX
 
 typedef struct sw_state {
 	mi_txn *t;                 /* the transaction this state belongs to */
@@ -649,6 +652,16 @@ out:
 	return err;
 }
 
+/* A new entry at the end of sw.posts. */
+static sw_post *sw_post_new(void)
+{
+	if (sw.nposts == sw.capposts) {
+		sw.capposts = sw.capposts ? sw.capposts * 2 : 1024;
+		sw.posts = mi_xrealloc(sw.posts, sw.capposts * sizeof(*sw.posts));
+	}
+	return &sw.posts[sw.nposts++];
+}
+
 /* Receives one chunk record (key 8 bytes) of a file. */
 typedef int (*sw_put_fn)(void *ctx, const uint8_t *key, const void *val, size_t vlen);
 static int sw_file_chunks(uint32_t file_id, const char *path, const mi_parsed *p,
@@ -718,9 +731,12 @@ static int sw_del_existing(mi_txn *t, uint32_t fid, const char *path)
 		sw.dlen[f] -= (int64_t)totals[f];
 	for (i = 0; i < sw.file.n && !err; i++) {
 		sw_ent *fe = &sw.file.ents[i];
-		const char *term = sw_key(&sw.file, fe);
-		sw_map_get(&sw.terms, term, fe->len)->df -= fe->df;
-		err = sw_post_set(t, term, fe->len, fid, NULL, 0, NULL);
+		sw_ent *ge = sw_map_get(&sw.terms, sw_key(&sw.file, fe), fe->len);
+		ge->df -= fe->df;
+		/* Taken out by mi_search_finish, unless the file is put back
+		 * with the term (then its new postings replace these). */
+		*sw_post_new() = (sw_post){ .term = (uint32_t)(ge - sw.terms.ents), .fid = fid,
+					    .len = SW_POST_DEL };
 	}
 	if (!err)
 		err = mi_del_prefix(t, MI_DB_CHUNKS, k, 4);
@@ -1314,11 +1330,7 @@ int mi_search_put_file(mi_txn *t, uint32_t file_id, const char *path,
 		sw_post *po;
 
 		ge->df += fe->df;
-		if (sw.nposts == sw.capposts) {
-			sw.capposts = sw.capposts ? sw.capposts * 2 : 1024;
-			sw.posts = mi_xrealloc(sw.posts, sw.capposts * sizeof(*sw.posts));
-		}
-		po = &sw.posts[sw.nposts++];
+		po = sw_post_new();
 		po->term = (uint32_t)(ge - sw.terms.ents);
 		po->fid = file_id;
 		po->off = sw.bytes.len;
@@ -1415,7 +1427,10 @@ static int sw_post_cmp(const void *a, const void *b)
 
 	if (rx != ry)
 		return rx < ry ? -1 : 1;
-	return (x->fid > y->fid) - (x->fid < y->fid);
+	if (x->fid != y->fid)
+		return x->fid < y->fid ? -1 : 1;
+	/* a removal before the postings that replace it */
+	return (y->len == SW_POST_DEL) - (x->len == SW_POST_DEL);
 }
 
 /* Recomputes every term's bounds from all postings in the store. */
@@ -1553,6 +1568,16 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		float uc, ud, fb[MI_POST_HDR] = { 0 }, fuc, fud;
 		uint8_t q[MI_POST_HDR];
 
+		if (po->len == SW_POST_DEL) {
+			const sw_post *nx = i + 1 < sw.nposts ? &sw.posts[i + 1] : NULL;
+			if (nx && nx->term == po->term && nx->fid == po->fid &&
+			    nx->len != SW_POST_DEL)
+				continue; /* replaced by the next */
+			if ((err = sw_post_set(t, sw_key(&sw.terms, e), e->len, po->fid, NULL, 0,
+					       NULL)))
+				goto out;
+			continue;
+		}
 		mi_buf_reset(&sw.scratch);
 		if ((err = sw_narrow((const uint8_t *)sw.bytes.buf + po->off, po->len,
 				     &sw.scratch, bavg, fb)))

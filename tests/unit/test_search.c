@@ -1206,16 +1206,25 @@ TEST(postings_blocks_updated_in_place_match_a_fresh_build)
 	block_files(fs, srcs, paths, 0, N, 0);
 	CHECK_INT(build(inc, fs, N, NULL, 0, &n1), 0);
 	/* Files 100..139 grow 30 functions each: the blocks holding them
-	 * outgrow twice the block size and split; files 0..49 and 250..299
-	 * go: blocks shrink, empty ones go, the last files move. */
+	 * outgrow twice the block size and split; files 140..149 are
+	 * rewritten with none of their terms (each posting of theirs goes,
+	 * new terms come); files 0..49 and 250..299 go: blocks shrink,
+	 * empty ones go, the last files move. */
 	block_files(ch, big, bpaths, 100, 40, 30);
+	static char *other[10];
+	for (size_t i = 0; i < 10; i++) {
+		mi_buf ob = { 0 };
+		mi_buf_addf(&ob, "int delta_%zu(int epsilon) { return epsilon; }\n", i);
+		other[i] = mi_buf_detach(&ob);
+		ch[40 + i] = (tfile){ (uint32_t)(141 + i), paths[140 + i], other[i] };
+	}
 	for (uint32_t i = 0; i < 50; i++)
 		del[nd++] = i + 1;
 	for (uint32_t i = 250; i < N; i++)
 		del[nd++] = i + 1;
-	CHECK_INT(build(inc, ch, 40, del, nd, &n2), 0);
+	CHECK_INT(build(inc, ch, 50, del, nd, &n2), 0);
 	for (size_t i = 50; i < 250; i++)
-		fs[nf++] = i >= 100 && i < 140 ? ch[i - 100] : fs[i];
+		fs[nf++] = i >= 100 && i < 150 ? ch[i - 100] : fs[i];
 	CHECK_INT(build(fresh, fs, nf, NULL, 0, &nfresh), 0);
 	CHECK_INT(n2, nfresh);
 	dump_stats(inc, &a);
@@ -1225,7 +1234,11 @@ TEST(postings_blocks_updated_in_place_match_a_fresh_build)
 	CHECK(!has_lens(inc, 1) && !has_lens(inc, 50) && !has_lens(inc, 300));
 	CHECK(has_lens(inc, 51) && has_lens(inc, 250));
 	CHECK(!strstr(mi_buf_str(&a), "post beta 300:"));
+	CHECK(!strstr(mi_buf_str(&a), "post beta 141:"));
+	CHECK_CONTAINS(mi_buf_str(&a), "post epsilon 141:");
 	CHECK_STR(mi_buf_str(&a), mi_buf_str(&b));
+	for (size_t i = 0; i < 10; i++)
+		free(other[i]);
 	for (size_t i = 0; i < N; i++) {
 		free(srcs[i]);
 		free(big[i]);
