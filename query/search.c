@@ -1110,16 +1110,13 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	bool skip = !qc->all && (cflags & MI_POSTF_PRIVATE);
 	float ns = qc->docs ? 1 : q_name_share(rp, its, nit, pdoc, clen[MI_SF_NAME]);
 	uint8_t lo = UINT8_MAX, hi = 0;
+	uint32_t named = 0;
 
 	for (size_t i = 0; i < nit && its[i]->doc == pdoc; i++) {
 		q_it *it = its[i];
 		float tfn;
-		/* Named exactly: the name holds the required term and no
-		 * other (the identifier's parts and whole form, as many as
-		 * the query's own). */
-		if (it == qc->req && (it->flags & (1u << MI_SF_NAME)) &&
-		    clen[MI_SF_NAME] == qc->ident_len)
-			cflags |= Q_NAMED;
+		named += qc->ident && !it->joined && !it->abbr &&
+			 (it->flags & (1u << MI_SF_NAME));
 		if (!skip) {
 			unsigned fl = (it->flags | cflags) & it->fmask;
 			tfn = qc->docs ? mi_bm25f_tfn(MI_SM_DOCS_MD, fl, it_tf(it), clen, qc->avg) :
@@ -1139,6 +1136,10 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	for (unsigned i = lo; i < hi; i++)
 		score += part[i];
 	if (!qc->docs && score > 0) {
+		/* Named exactly by the identifier asked for: its name holds
+		 * the query's own terms (parts, whole form) and no other. */
+		if (qc->ident && named == qc->ident_len && clen[MI_SF_NAME] == qc->ident_len)
+			cflags |= Q_NAMED;
 		score = q_priors(qc, cflags, score);
 		/* Coverage: a chunk that meets only some of the question's
 		 * words (a name sharing one of them) yields to one that meets
@@ -1970,6 +1971,34 @@ out:
 	return done;
 }
 
+/* Whether the query (blanks around it aside) is one name written with
+ * hyphens between its words: letters, digits, '_' and '-', a hyphen between
+ * two of the others. */
+static bool q_kebab(const char *q, size_t qlen)
+{
+	bool hyphen = false;
+
+	while (qlen && (q[qlen - 1] == ' ' || q[qlen - 1] == '\t' || q[qlen - 1] == '\n'))
+		qlen--;
+	while (qlen && (*q == ' ' || *q == '\t' || *q == '\n')) {
+		q++;
+		qlen--;
+	}
+	for (size_t i = 0; i < qlen; i++) {
+		uint8_t c = (uint8_t)q[i];
+		if (c == '-') {
+			if (!i || i + 1 == qlen || q[i + 1] == '-')
+				return false;
+			hyphen = true;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c >= 0x80))
+			return false;
+	}
+	return hyphen;
+}
+
 /*
  * A query that is one identifier ("ext4_mb_new_blocks", "parseConfig",
  * spaces around it aside) requires its whole form when that is a term: the
@@ -2502,7 +2531,10 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	qc.t = t;
 	qc.bounds = docs || q_bounds_hold(qc.rp);
 	q_joined(tk, o->query, qlen, &qt, t);
-	if (!docs && qc.rp->abbr > 0)
+	/* A name written with hyphens (power-domains, i2c1-default: the
+	 * identifiers of devicetree, YAML, CSS) is searched as written too. */
+	bool kebab = !docs && q_kebab(o->query, qlen);
+	if (!docs && qc.rp->abbr > 0 && !kebab)
 		q_abbrev(tk, o->query, qlen, &qt, t);
 	uint8_t it_of[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR] = { 0 }; /* qt -> its, + 1 */
 	for (size_t i = 0; i < qt.n; i++) {
@@ -2563,7 +2595,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	for (size_t i = 0; i < qt.n; i++)
 		nparts += !qt.t[i].joined && !qt.t[i].abbr;
 	req = q_required(o->query, qlen, its, nit, nparts);
-	qc.ident = req != NULL;
+	qc.ident = req != NULL || kebab;
 	qc.req = req;
 	qc.ident_len = (uint32_t)nparts;
 	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb, o->query, qlen);

@@ -674,6 +674,24 @@ static const char *names_c =
 	"\treturn static_override + value + shift;\n"
 	"}\n";
 
+static const char *gpu_yaml =
+	"title: GPU\n"
+	"properties:\n"
+	"  compatible:\n"
+	"    const: acme,gpu\n"
+	"  power-domains:\n"
+	"    maxItems: 1\n"
+	"    description: the power domain the gpu sits in\n"
+	"  clocks:\n"
+	"    maxItems: 2\n";
+
+static const char *power_c =
+	"/* Counts the power domains of the gpu. */\n"
+	"int gpu_power_domains_count(struct gpu *gpu)\n"
+	"{\n"
+	"\treturn gpu->power_domains + gpu->power_domains_extra;\n"
+	"}\n";
+
 /* Where breadcrumb j's hit i is exactly name, its rank; else -1. */
 static int rank_exact(json_t *j, const char *name)
 {
@@ -683,8 +701,8 @@ static int rank_exact(json_t *j, const char *name)
 	return -1;
 }
 
-/* A one-identifier query ranks what is named so first (vlog before the
- * file's pr_vlog, struct config before con_config: the query's abbreviations, "con" of
+/* A one-identifier query, power-domains too, ranks what is named so first
+ * (vlog before the file's pr_vlog, struct config before con_config: the query's abbreviations, "con" of
  * "config", do not count); an identifier longer than a term (MI_TOK_MAX)
  * requires its rarest part, so only the chunks that can hold it answer. */
 TEST(identifier_query_ranks_its_own_name_first)
@@ -719,6 +737,25 @@ TEST(identifier_query_ranks_its_own_name_first)
 	CHECK_INT(rank_exact(j, "names.c"), 0);
 	CHECK_INT(rank_exact(j, "dma_clk0_sw2_cl0_cntl_qos"), -1);
 	CHECK_INT(nres(j), 1);
+	json_decref(j);
+	mi_query_close(q);
+	/* A name written with hyphens is one too: the devicetree binding's
+	 * property before the C function whose name and body hold its words. */
+	tfile g[2] = { { 0, "gpu.yaml", gpu_yaml }, { 1, "power.c", power_c } };
+	snprintf(dir, sizeof(dir), "%s/names-dts", tmp_root);
+	CHECK_INT(build(dir, g, 2, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		mi_buf_release(&err);
+		return;
+	}
+	j = run(q, false, "power-domains", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_exact(j, "properties > power-domains"), 0);
+	CHECK(rank_exact(j, "gpu_power_domains_count") > 0);
+	json_decref(j);
+	/* Two words are prose: the function they describe comes first. */
+	j = run(q, false, "power domains", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_INT(rank_exact(j, "gpu_power_domains_count"), 0);
 	json_decref(j);
 	mi_query_close(q);
 }
