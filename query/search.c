@@ -1297,6 +1297,9 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		 * block's bound, or its posting's, with every other term at
 		 * its own bound, keep under the k-th score are passed over
 		 * without reading their lengths (the whole block at once). */
+		/* A chunk whose name does not hold the identifier is not
+		 * named by it: its score takes the inexact factor. */
+		float named = req->flags & (1u << MI_SF_NAME) ? 1 : qc->rp->inexact;
 		if (nh == k && qc->prune && qc->bounds) {
 			float others = all - req->ub;
 			if (q_block_bound(qc, req) + others <= theta) {
@@ -1304,7 +1307,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 					     ((uint64_t)req->blast + 1) << 32);
 				continue;
 			}
-			if (q_entry_bound(qc, req) + others <= theta) {
+			if ((q_entry_bound(qc, req) + others) * named <= theta) {
 				it_next(req);
 				continue;
 			}
@@ -1319,7 +1322,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 			size_t last;
 			for (last = 0; last < nit && its[last]->doc == pdoc; last++)
 				esum += q_entry_bound(qc, its[last]);
-			if (esum <= theta) {
+			if (esum * named <= theta) {
 				for (size_t i = 0; i < last; i++)
 					it_next(its[i]);
 				continue;
