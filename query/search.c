@@ -1974,30 +1974,42 @@ out:
 	return done;
 }
 
+/* The query without the blanks around it. */
+static void q_trim(const char **q, size_t *qlen)
+{
+	while (*qlen && ((*q)[*qlen - 1] == ' ' || (*q)[*qlen - 1] == '\t' ||
+			 (*q)[*qlen - 1] == '\n'))
+		(*qlen)--;
+	while (*qlen && (**q == ' ' || **q == '\t' || **q == '\n')) {
+		(*q)++;
+		(*qlen)--;
+	}
+}
+
+/* A byte of an identifier: a letter, a digit, '_' or part of a UTF-8
+ * character. */
+static bool q_ident_byte(uint8_t c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c >= 0x80;
+}
+
 /* Whether the query (blanks around it aside) is one name written with
- * hyphens between its words: letters, digits, '_' and '-', a hyphen between
+ * hyphens between its words: identifier bytes and '-', a hyphen between
  * two of the others. */
 static bool q_kebab(const char *q, size_t qlen)
 {
 	bool hyphen = false;
 
-	while (qlen && (q[qlen - 1] == ' ' || q[qlen - 1] == '\t' || q[qlen - 1] == '\n'))
-		qlen--;
-	while (qlen && (*q == ' ' || *q == '\t' || *q == '\n')) {
-		q++;
-		qlen--;
-	}
+	q_trim(&q, &qlen);
 	for (size_t i = 0; i < qlen; i++) {
-		uint8_t c = (uint8_t)q[i];
-		if (c == '-') {
+		if (q[i] == '-') {
 			if (!i || i + 1 == qlen || q[i + 1] == '-')
 				return false;
 			hyphen = true;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c >= 0x80))
+		} else if (!q_ident_byte((uint8_t)q[i])) {
 			return false;
+		}
 	}
 	return hyphen;
 }
@@ -2020,17 +2032,10 @@ static q_it *q_required(const char *q, size_t qlen, q_it *its, size_t nit, size_
 	size_t wl = 0;
 	bool longer = false;
 
-	while (qlen && (q[qlen - 1] == ' ' || q[qlen - 1] == '\t' || q[qlen - 1] == '\n'))
-		qlen--;
-	while (qlen && (*q == ' ' || *q == '\t' || *q == '\n')) {
-		q++;
-		qlen--;
-	}
+	q_trim(&q, &qlen);
 	for (size_t i = 0; i < qlen; i++) {
 		uint8_t c = (uint8_t)q[i];
-		bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-		if (!word)
+		if (!q_ident_byte(c))
 			return NULL;
 		if (c == '_')
 			continue;

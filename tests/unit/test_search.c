@@ -705,24 +705,36 @@ static int rank_exact(json_t *j, const char *name)
  * (vlog before the file's pr_vlog, struct config before con_config: the query's abbreviations, "con" of
  * "config", do not count); an identifier longer than a term (MI_TOK_MAX)
  * requires its rarest part, so only the chunks that can hold it answer. */
-TEST(identifier_query_ranks_its_own_name_first)
+/* Builds files fs[0..n) into tmp_root/name and opens the index: NULL (and
+ * a failed check) when it does not build or open. */
+static mi_query *built(const char *name, const tfile *fs, size_t n)
 {
 	char dir[256];
-	tfile f = { 0, "names.c", names_c };
-	size_t n = 0;
+	size_t nchunks = 0;
 	mi_query *q = NULL;
 	mi_buf err = { 0 };
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, name);
+	CHECK_INT(build(dir, fs, n, NULL, 0, &nchunks), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		q = NULL;
+	}
+	mi_buf_release(&err);
+	return q;
+}
+
+TEST(identifier_query_ranks_its_own_name_first)
+{
+	tfile f = { 0, "names.c", names_c };
+	tfile g[2] = { { 0, "gpu.yaml", gpu_yaml }, { 1, "power.c", power_c } };
+	mi_query *q = built("names", &f, 1);
 	json_t *j;
 	static const char *const lng =
 		"SYSHUBMMREGIND_DMA_CLK0_SW2_CL0_CNTL__QOS_STATIC_OVERRIDE_VALUE__SHIFT";
 
-	snprintf(dir, sizeof(dir), "%s/names", tmp_root);
-	CHECK_INT(build(dir, &f, 1, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		mi_buf_release(&err);
+	if (!q)
 		return;
-	}
 	/* (the macros are the file's chunk, names.c) */
 	j = run(q, false, "vlog", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_INT(rank_exact(j, "vlog"), 0);
@@ -741,14 +753,8 @@ TEST(identifier_query_ranks_its_own_name_first)
 	mi_query_close(q);
 	/* A name written with hyphens is one too: the devicetree binding's
 	 * property before the C function whose name and body hold its words. */
-	tfile g[2] = { { 0, "gpu.yaml", gpu_yaml }, { 1, "power.c", power_c } };
-	snprintf(dir, sizeof(dir), "%s/names-dts", tmp_root);
-	CHECK_INT(build(dir, g, 2, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		mi_buf_release(&err);
+	if (!(q = built("names-yaml", g, 2)))
 		return;
-	}
 	j = run(q, false, "power-domains", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_INT(rank_exact(j, "properties > power-domains"), 0);
 	CHECK(rank_exact(j, "gpu_power_domains_count") > 0);
