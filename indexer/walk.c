@@ -167,6 +167,26 @@ static void wk_enqueue(wk_split *sp, const char *rel)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* out = dir "/" name (dir "" : name alone), PATH_MAX bytes at most: false
+ * when longer (out then holds as much as fits). */
+static bool wk_path(char *out, const char *dir, size_t dl, const char *name, size_t nl)
+{
+	size_t at = 0;
+	if (dl) {
+		if (dl >= PATH_MAX - 1)
+			dl = PATH_MAX - 2;
+		memcpy(out, dir, dl);
+		out[dl] = '/';
+		at = dl + 1;
+	}
+	bool fits = at + nl < PATH_MAX;
+	if (!fits)
+		nl = PATH_MAX - 1 - at;
+	memcpy(out + at, name, nl);
+	out[at + nl] = 0;
+	return fits;
+}
+
 /* A folder's entry as readdir gives it; sorted by mi_walk_cmp (name first). */
 typedef struct wk_name {
 	char *name;
@@ -191,6 +211,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 		mi_walk_skip_add(w, MI_SKIP_UNREADABLE, rel, true);
 		return;
 	}
+	size_t absl = strlen(abs), rell = strlen(rel);
 	/* Sorted names (deterministic ids and output), with their types. */
 	wk_name *names = NULL;
 	size_t nn = 0, cn = 0;
@@ -216,12 +237,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 	bool *stated = mi_xmalloc(nn ? nn : 1);
 	int *langs = mi_xmalloc((nn ? nn : 1) * sizeof(*langs));
 	for (size_t i = 0; i < nn; i++) {
-		char crel[PATH_MAX];
-		langs[i] = -1;
-		if (names[i].type == DT_REG &&
-		    (size_t)snprintf(crel, sizeof(crel), "%s%s%s", rel, *rel ? "/" : "",
-				     names[i].name) < sizeof(crel))
-			langs[i] = mi_lang_detect(crel);
+		/* (a language is told by the file's name alone) */
+		langs[i] = names[i].type == DT_REG ? mi_lang_detect(names[i].name) : -1;
 		if (names[i].type == DT_DIR || langs[i] == MI_LANG_NONE) {
 			memset(&sts[i], 0, sizeof(sts[i]));
 			sts[i].st_mode = names[i].type == DT_DIR ? S_IFDIR : S_IFREG;
@@ -234,8 +251,14 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 	for (size_t i = 0; i < nn; i++) {
 		const char *name = names[i].name;
 		char crel[PATH_MAX], cabs[PATH_MAX];
-		if ((size_t)snprintf(crel, sizeof(crel), "%s%s%s", rel, *rel ? "/" : "", name) >= sizeof(crel) ||
-		    (size_t)snprintf(cabs, sizeof(cabs), "%s/%s", abs, name) >= sizeof(cabs)) {
+		size_t nl = strlen(name);
+		bool fits = wk_path(crel, rel, rell, name, nl);
+		/* the absolute path, for links and folders only */
+		if (fits && absl + 1 + nl >= sizeof(cabs))
+			fits = false;
+		else if (fits && names[i].type != DT_REG)
+			wk_path(cabs, abs, absl, name, nl);
+		if (!fits) {
 			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
 		}
