@@ -1336,13 +1336,10 @@ static int unzstd(mi_txn *t, int db, const uint8_t *p, size_t pl, char *out, siz
 	return ZSTD_isError(got) || got != n ? MI_ERR_DAMAGED : 0;
 }
 
-/* A read transaction's map does not change: a value unpacked lately (a
- * block of symbols read again for its next record, the frame of a source
- * that holds the next reference) is reused.  key is where its packed bytes
- * start in the map. */
-/* A read transaction unpacks a value once: a file's symbol block serves
- * every symbol of it asked for (an ambiguous name in a large header asks
- * for hundreds, each with its parents, then again in file order). */
+/* A read transaction's map does not change, so it unpacks a value once: a
+ * file's symbol block serves every symbol of it asked for (an ambiguous
+ * name in a large header asks for hundreds, each with its parents, then
+ * again in file order).  key is where its packed bytes start in the map. */
 static size_t txn_buf_slot(const mi_txn *t, const void *key, size_t len)
 {
 	uint64_t h = ((uint64_t)(uintptr_t)key ^ ((uint64_t)len << 40)) * 0x9e3779b97f4a7c15ull;
@@ -1369,34 +1366,34 @@ static txn_buf *txn_buf_new(const void *key, size_t len)
 	return b;
 }
 
+/* b into the first free slot of its probe sequence. */
+static void txn_buf_place(mi_txn *t, txn_buf *b)
+{
+	size_t i = txn_buf_slot(t, b->src, b->len);
+	while (t->seen[i])
+		i = (i + 1) & (t->capseen - 1);
+	t->seen[i] = b;
+}
+
 /* b, unpacked, is kept until t ends (and found again in a read one). */
-static txn_buf *txn_buf_keep(mi_txn *t, txn_buf *b)
+static void txn_buf_keep(mi_txn *t, txn_buf *b)
 {
 	b->next = t->bufs;
 	t->bufs = b;
 	if (t->write)
-		return b;
+		return;
 	if (2 * (t->nseen + 1) > t->capseen) {
 		size_t old = t->capseen;
 		txn_buf **was = t->seen;
 		t->capseen = old ? 2 * old : 16;
 		t->seen = mi_xcalloc(t->capseen, sizeof(*t->seen));
-		for (size_t j = 0; j < old; j++) {
-			if (!was[j])
-				continue;
-			size_t i = txn_buf_slot(t, was[j]->src, was[j]->len);
-			while (t->seen[i])
-				i = (i + 1) & (t->capseen - 1);
-			t->seen[i] = was[j];
-		}
+		for (size_t j = 0; j < old; j++)
+			if (was[j])
+				txn_buf_place(t, was[j]);
 		free(was);
 	}
-	size_t i = txn_buf_slot(t, b->src, b->len);
-	while (t->seen[i])
-		i = (i + 1) & (t->capseen - 1);
-	t->seen[i] = b;
+	txn_buf_place(t, b);
 	t->nseen++;
-	return b;
 }
 
 /* A framed value's layout (see pack_frames).  Its last frames may be kept

@@ -325,7 +325,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
 			continue;
 		}
-		int lang = langs[i] >= 0 && !link ? langs[i] : mi_lang_detect(crel);
+		int lang = langs[i] >= 0 ? langs[i] : mi_lang_detect(crel);
 		if (lang == MI_LANG_NONE) {
 			mi_walk_skip_add(w, MI_SKIP_UNKNOWN, crel, false);
 			continue;

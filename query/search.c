@@ -854,9 +854,8 @@ typedef struct q_ctx {
 	bool docs;                 /* search_docs scoring */
 	bool all;                  /* include private symbols */
 	bool tests;                /* the query speaks of tests */
-	bool ident;                /* the query is one identifier (q_required) */
-	const q_it *req;           /* then the term it requires, */
-	uint32_t ident_len;        /* and the terms a name that is the identifier holds */
+	bool ident;                /* the query is one identifier (q_required, q_kebab) */
+	uint32_t ident_len;        /* then the terms a name that is the identifier holds */
 	float wsum;                /* sum of the query words' weights (joins aside) */
 	float wof[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR]; /* a query word's weight by
 				    * iterator idx (0: joins, abbreviations) */
@@ -2604,7 +2603,6 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		nparts += !qt.t[i].joined && !qt.t[i].abbr;
 	req = q_required(o->query, qlen, its, nit, nparts);
 	qc.ident = req != NULL || kebab;
-	qc.req = req;
 	qc.ident_len = (uint32_t)nparts;
 	float th0 = req || !qc.prune ? 0 : q_seed(&qc, t, its, nit, kb, o->query, qlen);
 	qc.end = Q_END;
