@@ -485,13 +485,73 @@ static TSNode prev_maybe_comment(const mi_ts_ctx *c, TSNode n)
 	return ts_node_prev_sibling(n);
 }
 
+/* Appends to b the text of the comments that end right above anchor, prev
+ * the node before it: every comment line of the block (a Go doc comment is
+ * one node per line and may run to a hundred lines; its first sentence is
+ * the one that says what the definition does), markers stripped. */
+static void doc_block(mi_ts_ctx *c, TSNode anchor, TSNode prev, mi_buf *b)
+{
+	TSNode stack_items[64], *items = stack_items;
+	int nitems = 0, cap = 64;
+	uint32_t want_row = ts_node_start_point(anchor).row;
+	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < MI_DOC_LINES_MAX) {
+		uint32_t end_row = ts_node_end_point(prev).row;
+		TSPoint ep = ts_node_end_point(prev);
+		/* line comments include their newline in some grammars */
+		if (ep.column == 0 && end_row > 0)
+			end_row--;
+		if (end_row + 1 < want_row)
+			break;
+		/* a comment after code on the same line belongs to that code
+		 * (a node that ends at its column 0 ended on the line above
+		 * with the newline it holds: Rust's line comments) */
+		TSNode before = ts_node_prev_sibling(prev);
+		if (!ts_node_is_null(before) && ts_node_end_point(before).column > 0 &&
+		    ts_node_end_point(before).row == ts_node_start_point(prev).row)
+			break;
+		if (nitems == cap) {
+			cap *= 2;
+			items = items == stack_items
+				? memcpy(mi_xmalloc((size_t)cap * sizeof(*items)), stack_items, sizeof(stack_items))
+				: mi_xrealloc(items, (size_t)cap * sizeof(*items));
+		}
+		items[nitems++] = prev;
+		want_row = ts_node_start_point(prev).row;
+		prev = before;
+	}
+	for (int i = nitems - 1; i >= 0 && b->len <= MI_MAX_DOC; i--) {
+		uint32_t n;
+		const char *t = node_text(c, items[i], &n);
+		strip_comment(t, n, b);
+	}
+	if (items != stack_items)
+		free(items);
+}
+
+/* The doc text of b, at most MI_MAX_DOC bytes and not cut inside a UTF-8
+ * sequence, owned by the parse; NULL when empty.  Releases b. */
+static const char *doc_finish(mi_ts_ctx *c, mi_buf *b)
+{
+	const char *r = NULL;
+
+	if (b->len > MI_MAX_DOC) {
+		b->len = MI_MAX_DOC;
+		while (b->len > 0 && ((unsigned char)b->buf[b->len] & 0xc0) == 0x80)
+			b->len--;
+	}
+	if (b->len)
+		r = mi_parsed_strndup(c->p, b->buf, b->len);
+	mi_buf_release(b);
+	return r;
+}
+
 /* Doc comment: comments immediately above the definition (or above the
  * wrapper it sits in: export, decorator, template, attribute), or a docstring
  * captured as @doc. */
 static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 {
 	mi_buf b = {0};
-	const char *res = "";
+	const char *r;
 	if (!ts_node_is_null(doc)) {
 		uint32_t n;
 		const char *t = node_text(c, doc, &n);
@@ -523,53 +583,20 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		anchor = parent;
 		prev = prev_maybe_comment(c, anchor);
 	}
-	/* Every comment line of the block: a Go doc comment is one node per
-	 * line and may run to a hundred lines; its first sentence is the one
-	 * that says what the definition does. */
-	TSNode stack_items[64], *items = stack_items;
-	int nitems = 0, cap = 64;
-	uint32_t want_row = ts_node_start_point(anchor).row;
-	while (!ts_node_is_null(prev) && is_comment(prev) && nitems < MI_DOC_LINES_MAX) {
-		uint32_t end_row = ts_node_end_point(prev).row;
-		TSPoint ep = ts_node_end_point(prev);
-		/* line comments include their newline in some grammars */
-		if (ep.column == 0 && end_row > 0)
-			end_row--;
-		if (end_row + 1 < want_row)
-			break;
-		/* a comment after code on the same line belongs to that code */
-		TSNode before = ts_node_prev_sibling(prev);
-		if (!ts_node_is_null(before) &&
-		    ts_node_end_point(before).row == ts_node_start_point(prev).row)
-			break;
-		if (nitems == cap) {
-			cap *= 2;
-			items = items == stack_items
-				? memcpy(mi_xmalloc((size_t)cap * sizeof(*items)), stack_items, sizeof(stack_items))
-				: mi_xrealloc(items, (size_t)cap * sizeof(*items));
-		}
-		items[nitems++] = prev;
-		want_row = ts_node_start_point(prev).row;
-		prev = before;
-	}
-	for (int i = nitems - 1; i >= 0 && b.len <= MI_MAX_DOC; i--) {
-		uint32_t n;
-		const char *t = node_text(c, items[i], &n);
-		strip_comment(t, n, &b);
-	}
-	if (items != stack_items)
-		free(items);
+	doc_block(c, anchor, prev, &b);
 out:
-	if (b.len > MI_MAX_DOC) {
-		b.len = MI_MAX_DOC;
-		/* do not cut a UTF-8 sequence */
-		while (b.len > 0 && ((unsigned char)b.buf[b.len] & 0xc0) == 0x80)
-			b.len--;
-	}
-	if (b.len)
-		res = mi_parsed_strndup(c->p, b.buf, b.len);
-	mi_buf_release(&b);
-	return res;
+	r = doc_finish(c, &b);
+	return r ? r : "";
+}
+
+/* The doc comment of the block right above n, however many comment lines
+ * it runs over (Rust writes one /// per line): NULL when none. */
+const char *mi_ts_doc_above(mi_ts_ctx *c, TSNode n)
+{
+	mi_buf b = {0};
+
+	doc_block(c, n, prev_maybe_comment(c, n), &b);
+	return doc_finish(c, &b);
 }
 
 /* Name of a definition with no @name capture: follow "declarator" fields

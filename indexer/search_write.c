@@ -862,10 +862,48 @@ static bool sw_is_chunk_kind(const mi_symbol *s)
 #define SW_DOC_BLOCKS_MAX 4096
 #endif
 
+/* Lines an attribute may span (Rust's #[cfg_attr(...)] over several). */
+#define SW_ATTR_LINES 32
+
+/* Start of the Rust attribute (`#[...]`, `#![...]`) whose last line is the
+ * one from ls to j, or UINT32_MAX when that line ends none: a line that
+ * opens one, or the last of one opened at most SW_ATTR_LINES lines above
+ * whose brackets close there. */
+static uint32_t sw_attr_start(const char *src, uint32_t ls, uint32_t j)
+{
+	uint32_t a = ls;
+
+	if (src[j - 1] != ']')
+		return UINT32_MAX;
+	for (int lines = 0; lines < SW_ATTR_LINES; lines++) {
+		if (j - a >= 2 && src[a] == '#' && (src[a + 1] == '[' ||
+						    (src[a + 1] == '!' && j - a >= 3 && src[a + 2] == '['))) {
+			long depth = 0;
+			for (uint32_t i = a; i < j; i++)
+				depth += (src[i] == '[') - (src[i] == ']');
+			return depth == 0 ? a : UINT32_MAX;
+		}
+		while (a > 0 && src[a - 1] != '\n')
+			a--;
+		if (a < 2)
+			break;
+		a--; /* the line above: its start, less its indent */
+		while (a > 0 && src[a - 1] != '\n')
+			a--;
+		while (src[a] == ' ' || src[a] == '\t')
+			a++;
+	}
+	return UINT32_MAX;
+}
+
 /* Start of the comment block right above byte `start` (no blank line in
- * between), so a symbol's chunk owns its doc comment; `start` if none. */
+ * between), so a symbol's chunk owns its doc comment; `start` if none.
+ * Rust's attributes between the two (`#[derive(Debug)]`, `#[stable(...)]`:
+ * the doc comment is written above them) are passed over into the chunk. */
 uint32_t mi_search_doc_start(const char *src, uint32_t start)
 {
+	uint32_t doc = start;
+
 	uint32_t b = start;
 
 	for (int blocks = 0; blocks < SW_DOC_BLOCKS_MAX; blocks++) {
@@ -883,7 +921,7 @@ uint32_t mi_search_doc_start(const char *src, uint32_t start)
 				k--;
 			if (k < 2)
 				break;
-			b = k - 2;
+			doc = b = k - 2;
 			continue;
 		}
 		ls = j;
@@ -891,15 +929,20 @@ uint32_t mi_search_doc_start(const char *src, uint32_t start)
 			ls--;
 		while (ls < j && (src[ls] == ' ' || src[ls] == '\t'))
 			ls++;
+		uint32_t a = sw_attr_start(src, ls, j);
+		if (a != UINT32_MAX) {
+			b = a;
+			continue;
+		}
 		if ((j - ls >= 2 && src[ls] == '/' && src[ls + 1] == '/') ||
 		    (src[ls] == '#' && (j - ls == 1 || src[ls + 1] == ' ' ||
 					src[ls + 1] == '#' || src[ls + 1] == '!'))) {
-			b = ls;
+			doc = b = ls;
 			continue;
 		}
 		break;
 	}
-	return b;
+	return doc;
 }
 
 static int sw_span_cmp(const void *a, const void *b)

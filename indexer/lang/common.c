@@ -1,7 +1,6 @@
 /*
  * common.c - helpers shared by the language files: node tests, modifier
- * lookups, folded signatures, doc comments above a node, declarations of
- * several declarators.
+ * lookups, folded signatures, declarations of several declarators.
  */
 #include "lang_int.h"
 
@@ -26,64 +25,6 @@ bool mi_ts_has_child_text(mi_ts_ctx *c, TSNode node, const char *type, const cha
 bool mi_ts_type_is(TSNode n, const char *type)
 {
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-/* Doc comment of a C node from the comments just above it: markers
- * stripped, lines joined by newlines; NULL if none. */
-const char *mi_ts_doc_above(mi_ts_ctx *c, TSNode n)
-{
-	TSNode items[16];
-	int k = 0;
-	uint32_t want = ts_node_start_point(n).row;
-	for (TSNode p = ts_node_prev_sibling(n); !ts_node_is_null(p) && k < 16;
-	     p = ts_node_prev_sibling(p)) {
-		if (!strstr(ts_node_type(p), "comment"))
-			break;
-		uint32_t er = ts_node_end_point(p).row;
-		if (ts_node_end_point(p).column == 0 && er > 0)
-			er--; /* a line comment that holds its newline */
-		if (er + 1 < want)
-			break;
-		items[k++] = p;
-		want = ts_node_start_point(p).row;
-	}
-	if (!k)
-		return NULL;
-	mi_buf b = {0};
-	for (int i = k - 1; i >= 0; i--) {
-		uint32_t tl;
-		const char *t = mi_ts_text(c, &items[i], &tl);
-		uint32_t j = 0;
-		while (j < tl) {
-			uint32_t e = j;
-			while (e < tl && t[e] != '\n')
-				e++;
-			uint32_t a = j, z = e;
-			while (a < z && (t[a] == ' ' || t[a] == '\t'))
-				a++;
-			if (z - a >= 2 && (!memcmp(t + a, "/*", 2) || !memcmp(t + a, "//", 2)))
-				a += 2;
-			while (a < z && (t[a] == '*' || t[a] == '/' || t[a] == '!'))
-				a++;
-			while (z > a && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\r'))
-				z--;
-			if (z - a >= 2 && !memcmp(t + z - 2, "*/", 2))
-				z -= 2;
-			while (z > a && (t[z - 1] == '*' || t[z - 1] == ' ' || t[z - 1] == '\t'))
-				z--;
-			while (a < z && (t[a] == ' ' || t[a] == '\t'))
-				a++;
-			if (z > a) {
-				if (b.len)
-					mi_buf_addc(&b, '\n');
-				mi_buf_add(&b, t + a, z - a);
-			}
-			j = e + 1;
-		}
-	}
-	const char *r = b.len ? mi_parsed_strndup(mi_ts_parsed(c), b.buf, b.len) : NULL;
-	mi_buf_release(&b);
-	return r;
 }
 
 /* First descendant of n (depth first) of type `type`, or a null node. */

@@ -322,6 +322,57 @@ TEST(chunk_owns_a_long_doc_comment)
 	mi_buf_release(&b);
 }
 
+/* Rust writes the doc comment above the attributes (#[stable], a
+ * #[cfg_attr] over several lines): the chunk owns both; attributes with no
+ * comment above them do not start it, nor does an array ending a line.
+ * A doc of several /// lines is read whole (each line comment holds its
+ * newline, so the one above it ends on its row at column 0). */
+TEST(chunk_owns_a_doc_comment_above_attributes)
+{
+	static const char src[] =
+		"const T: [u8; 2] = [1, 2];\n"          /* ends in ']', not an attribute */
+		"/// Creates owned data from borrowed data.\n"
+		"///\n"
+		"/// # Examples\n"
+		"#[stable(feature = \"rust1\", since = \"1.0.0\")]\n"
+		"#[cfg_attr(\n    not(test),\n    rustc_diagnostic_item = \"to_owned\"\n)]\n"
+		"pub fn to_owned() {}\n"
+		"\n"
+		"#[inline]\n"
+		"pub fn bare() {}\n"
+		"\n"
+		"/// Grows the buffer.\n"
+		"/// Panics when it overflows.\n"
+		"pub fn grow() {}\n"
+		"\n"
+		"const U: [u8; 1] = [0];\n"
+		"pub fn after_array() {}\n";
+	const char *doc = strstr(src, "/// Creates");
+	mi_parsed p;
+	int seen = 0;
+
+	mi_parsed_init(&p);
+	CHECK(mi_parse_source(MI_LANG_RUST, src, sizeof(src) - 1, &p) == 0);
+	for (size_t i = 0; i < p.nsyms; i++) {
+		const mi_symbol *s = &p.syms[i];
+		uint32_t at = mi_search_doc_start(src, s->start_byte);
+		if (!strcmp(s->name, "to_owned")) {
+			CHECK_STR(s->doc, "Creates owned data from borrowed data.\n# Examples");
+			CHECK_INT(at, (uint32_t)(doc - src));
+			seen++;
+		} else if (!strcmp(s->name, "grow")) {
+			CHECK_STR(s->doc, "Grows the buffer.\nPanics when it overflows.");
+			CHECK_INT(at, (uint32_t)(strstr(src, "/// Grows") - src));
+			seen++;
+		} else if (!strcmp(s->name, "bare") || !strcmp(s->name, "after_array")) {
+			CHECK_INT(at, s->start_byte);
+			seen++;
+		}
+	}
+	CHECK_INT(seen, 4);
+	mi_parsed_release(&p);
+}
+
 TEST(path_filter_and_extensions)
 {
 	mi_query *q = open_index("main");
@@ -1592,6 +1643,7 @@ int main(void)
 	RUN(renamed_identifier_spellings);
 	RUN(doc_only_match);
 	RUN(chunk_owns_a_long_doc_comment);
+	RUN(chunk_owns_a_doc_comment_above_attributes);
 	RUN(path_filter_and_extensions);
 	RUN(private_symbols_need_all);
 	RUN(ranking_defaults_match_the_index_weights);
