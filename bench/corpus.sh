@@ -3,9 +3,11 @@
 # line as NAME=PATH: a Linux kernel subset (kernel/ mm/ fs/ext4 lib/
 # include/linux) extracted into build/corpus/linux, the Python 3.11 standard
 # library, the Go 1.19 standard library sources, Java's java.base module
-# (openjdk-17-source, extracted into build/corpus/java) and one npm
+# (openjdk-17-source, extracted into build/corpus/java), one npm
 # package's JavaScript source (ESLint, fetched with npm pack into
-# build/corpus/eslint and checked against its pinned sha512).
+# build/corpus/eslint and checked against its pinned sha512), Rust's core,
+# alloc and std libraries (rust-src, copied into build/corpus/rust) and
+# one npm package's TypeScript source (RxJS's src/, build/corpus/rxjs).
 # With KERNEL=full, linux= is the whole linux-source-6.1 tree instead
 # (build/corpus/linux-full, as `make bench-build KERNEL=full` uses).
 #   sh bench/corpus.sh          # from the repository root
@@ -19,12 +21,17 @@ jdksrc=/usr/lib/jvm/openjdk-17/lib/src.zip
 jsdest="$top/build/corpus/eslint"
 js_pkg=eslint@8.57.0
 js_sha512=dZ6+mexnaTIbSBZWgou51U6OmzIhYM2VcNdtiTtI7qPNZm35Akpr0f6vtw3w1Kmn5PYo+tZVfh13WrhpS6oLqQ==
+tsdest="$top/build/corpus/rxjs"
+ts_pkg=rxjs@7.8.1
+ts_sha512=AA3TVj+0A2iuIoQkWEK/tqFjBq2j+6PO6Y0zJcvzLAFhEFIO3HL0vls9hWLncZbAAbK0mar7oZ4V079I/qPMxg==
+rustdest="$top/build/corpus/rust"
 
 need=""
 ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || need="$need linux-source-6.1"
 [ -d "$gostd" ] || need="$need golang-1.19-src"
 [ -f "$jdksrc" ] || need="$need openjdk-17-source"
 command -v unzip >/dev/null 2>&1 || need="$need unzip"
+ls -d /usr/src/rustc-*/library/std >/dev/null 2>&1 || need="$need rust-src"
 if [ -n "$need" ]; then
 	echo "corpus: installing$need" >&2
 	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
@@ -66,24 +73,39 @@ if [ ! -f "$top/build/corpus/java/.complete" ]; then
 	touch "$top/build/corpus/java/.complete"
 fi
 
-if [ ! -f "$jsdest/.complete" ]; then
-	echo "corpus: fetching $js_pkg with npm pack" >&2
-	rm -rf "$jsdest" "$jsdest.tmp"
-	mkdir -p "$jsdest.tmp"
-	(cd "$jsdest.tmp" && npm pack --silent "$js_pkg" >/dev/null 2>&1) || {
-		echo "corpus: npm pack $js_pkg failed (network?)" >&2
+# npm_src DEST PKG SHA512: the package fetched with npm pack into DEST,
+# checked against its pinned sha512 and unpacked (DEST/package).
+npm_src() {
+	[ -f "$1/.complete" ] && return 0
+	echo "corpus: fetching $2 with npm pack" >&2
+	rm -rf "$1" "$1.tmp"
+	mkdir -p "$1.tmp"
+	(cd "$1.tmp" && npm pack --silent "$2" >/dev/null 2>&1) || {
+		echo "corpus: npm pack $2 failed (network?)" >&2
 		exit 1
 	}
-	tgz=$(ls "$jsdest.tmp"/*.tgz)
+	tgz=$(ls "$1.tmp"/*.tgz)
 	got=$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)
-	if [ "$got" != "$js_sha512" ]; then
-		echo "corpus: $tgz: sha512 $got, expected $js_sha512" >&2
+	if [ "$got" != "$3" ]; then
+		echo "corpus: $tgz: sha512 $got, expected $3" >&2
 		exit 1
 	fi
-	tar -xzf "$tgz" -C "$jsdest.tmp"
+	tar -xzf "$tgz" -C "$1.tmp"
 	rm -f "$tgz"
-	mv "$jsdest.tmp" "$jsdest"
-	touch "$jsdest/.complete"
+	mv "$1.tmp" "$1"
+	touch "$1/.complete"
+}
+npm_src "$jsdest" "$js_pkg" "$js_sha512"
+npm_src "$tsdest" "$ts_pkg" "$ts_sha512"
+
+if [ ! -f "$rustdest/.complete" ]; then
+	lib=$(ls -d /usr/src/rustc-*/library | head -1)
+	echo "corpus: copying core, alloc and std from $lib" >&2
+	rm -rf "$rustdest" "$rustdest.tmp"
+	mkdir -p "$rustdest.tmp"
+	cp -r "$lib/core" "$lib/alloc" "$lib/std" "$rustdest.tmp/"
+	mv "$rustdest.tmp" "$rustdest"
+	touch "$rustdest/.complete"
 fi
 
 [ -d "$pystd" ] || { echo "corpus: no Python stdlib at $pystd; run: apt-get install -y python3.11" >&2; exit 1; }
@@ -92,3 +114,5 @@ echo "python=$pystd"
 echo "go=$gostd"
 echo "java=$top/build/corpus/java/java.base"
 echo "js=$jsdest/package"
+echo "rust=$rustdest"
+echo "ts=$tsdest/package/src"

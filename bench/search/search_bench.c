@@ -82,6 +82,35 @@ static void blank(char *s, size_t a, size_t b)
 			s[i] = ' ';
 }
 
+/* Blanks the comments of [a, b), a doc block as mi_search_doc_start finds
+ * it: its lines of // or # comments and its block comments, not the
+ * attributes between it and its symbol (Rust's #[stable(...)]). */
+static void blank_doc(char *s, size_t a, size_t b)
+{
+	bool in_block = false;
+
+	for (size_t i = a; i < b;) {
+		size_t e = i, t = i;
+		while (e < b && s[e] != '\n')
+			e++;
+		while (t < e && (s[t] == ' ' || s[t] == '\t'))
+			t++;
+		bool attr = e - t >= 2 && s[t] == '#' &&
+			    (s[t + 1] == '[' || (e - t >= 3 && s[t + 1] == '!' && s[t + 2] == '['));
+		if (in_block || (e - t >= 2 && s[t] == '/' && s[t + 1] == '*')) {
+			size_t c = in_block ? t : t + 2;
+			while (c + 1 < e && !(s[c] == '*' && s[c + 1] == '/'))
+				c++;
+			in_block = !(c + 1 < e);
+			blank(s, t, in_block ? e : c + 2);
+		} else if ((e - t >= 2 && s[t] == '/' && s[t + 1] == '/') ||
+			   (t < e && s[t] == '#' && !attr)) {
+			blank(s, t, e);
+		}
+		i = e + 1;
+	}
+}
+
 /* Python: the docstring that opens the body of the symbol at [start,end):
  * the first string literal that starts a line.  Replaced by a statement
  * that does nothing, line numbers kept. */
@@ -329,7 +358,7 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 			else if (lang == MI_LANG_PYTHON)
 				strip_docstring(src, s->start_byte, s->end_byte);
 			else
-				blank(src, mi_search_doc_start(orig, s->start_byte), s->start_byte);
+				blank_doc(src, mi_search_doc_start(orig, s->start_byte), s->start_byte);
 			if (s->kind != MI_KIND_FUNCTION && s->kind != MI_KIND_METHOD)
 				continue;
 			char *q = first_sentence(s->doc, s->name);
