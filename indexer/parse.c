@@ -574,11 +574,13 @@ static const char *find_doc(mi_ts_ctx *c, TSNode def, TSNode doc)
 		if (ts_node_is_null(parent))
 			break;
 		/* Only climb through wrappers that start where the definition does
+		 * (PowerShell's statement_list around a file's first function)
 		 * or hold only decorators/attributes before it. */
 		const char *pt = ts_node_type(parent);
 		if (!(strstr(pt, "export") || strstr(pt, "decorated") ||
 		      strstr(pt, "template") || strstr(pt, "attribute") ||
-		      strstr(pt, "annotated")))
+		      strstr(pt, "annotated") ||
+		      ts_node_start_byte(parent) == ts_node_start_byte(anchor)))
 			break;
 		anchor = parent;
 		prev = prev_maybe_comment(c, anchor);

@@ -35,9 +35,19 @@ MI_FIX(powershell)
 		const char *d = s->doc + 2;
 		while (*d == '\n' || *d == ' ')
 			d++;
+		/* the help's first keyword: the synopsis is the doc's start */
+		if (!strncasecmp(d, ".SYNOPSIS", 9) && (d[9] == '\n' || d[9] == ' ' || !d[9])) {
+			d += 9;
+			while (*d == '\n' || *d == ' ')
+				d++;
+		}
 		size_t n = strlen(d);
+		/* the closing #> (on a line of its own it lost its '#' with the
+		 * other lines' comment markers) */
 		if (n >= 2 && !memcmp(d + n - 2, "#>", 2))
 			n -= 2;
+		else if (n >= 1 && d[n - 1] == '>' && (n == 1 || d[n - 2] == '\n'))
+			n--;
 		while (n && (d[n - 1] == '\n' || d[n - 1] == ' '))
 			n--;
 		s->doc = mi_parsed_strndup(mi_ts_parsed(c), d, n);

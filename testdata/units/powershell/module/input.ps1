@@ -15,3 +15,19 @@ class Widget {
 Import-Module Foo
 $Global:Count = 0
 function global:Prompt { "PS> " }
+
+<#
+.SYNOPSIS
+Removes things.
+.DESCRIPTION
+Quietly.
+#>
+function Remove-Thing {
+  0
+}
+
+# Counts things.
+# Fast.
+function Measure-Thing {
+  1
+}
