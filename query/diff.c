@@ -252,13 +252,22 @@ static void sort_unique(mi_buf *paths)
 	*paths = out;
 }
 
+/* Whether since is one revision or A..B that git reads as such: neither
+ * side may start with '-' (git takes "HEAD..--output=F" as HEAD and an
+ * option, and writes F) nor hold a blank. */
+static bool since_ok(const char *since)
+{
+	const char *dots = strstr(since, "..");
+	return since[0] != '-' && !strpbrk(since, " \t\r\n") && (!dots || dots[2] != '-');
+}
+
 int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 {
 	mi_out_reset(out);
 	if (!o || !o->parse || !o->detect)
 		return mi_out_error(out, MI_ERR_ARG, "diff mode needs a parser: this front end has none");
 	const char *since = o->since && *o->since ? o->since : NULL;
-	if (since && (since[0] == '-' || strpbrk(since, " \t\n")))
+	if (since && !since_ok(since))
 		return mi_out_error(out, MI_ERR_ARG, "since must be a git revision (HEAD~1, a tag, "
 				    "A..B), not '%s'", since);
 	mi_txn *t;
