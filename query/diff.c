@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
@@ -37,17 +38,36 @@ static void fver_release(fver *v)
 	mi_parsed_release(&v->p);
 }
 
+/* Reads the working tree's root/path when it is a regular file inside root,
+ * as a build would index it: a link (or a folder link on the way) leading
+ * out of the repository, a FIFO or a device is not read (a link to
+ * /dev/zero or a FIFO would never end) and counts as absent. */
+static void read_worktree(const char *root, const char *path, fver *v)
+{
+	mi_buf full = {0};
+	struct stat st;
+	char *real_root = NULL, *real = NULL;
+	mi_buf_addf(&full, "%s/%s", root, path);
+	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (real_root = realpath(root, NULL)) && (real = realpath(full.buf, NULL))) {
+		size_t rl = strlen(real_root);
+		bool inside = !strncmp(real, real_root, rl) &&
+			      (real[rl] == '/' || (rl == 1 && real_root[0] == '/'));
+		if (inside && mi_read_file(real, &v->text, &v->len))
+			v->text = NULL;
+	}
+	free(real_root);
+	free(real);
+	mi_buf_release(&full);
+}
+
 /* Reads `rev:path` (rev NULL: the working tree under root). */
 static void read_version(const char *root, const char *rev, const char *path, fver *v)
 {
 	memset(v, 0, sizeof(*v));
 	mi_parsed_init(&v->p);
 	if (!rev) {
-		mi_buf full = {0};
-		mi_buf_addf(&full, "%s/%s", root, path);
-		if (mi_read_file(full.buf, &v->text, &v->len))
-			v->text = NULL;
-		mi_buf_release(&full);
+		read_worktree(root, path, v);
 		return;
 	}
 	mi_buf spec = {0}, out = {0};
