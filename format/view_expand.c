@@ -257,9 +257,13 @@ int mi_render_expand(const char *path, const char *src, size_t len,
 	cand = mi_xmalloc((p->nsyms + 1) * sizeof(*cand));
 
 	if (!strncmp(selector, "line:", 5)) {
-		char *end;
-		unsigned long ln = strtoul(selector + 5, &end, 10);
-		if (*end || ln == 0) {
+		/* digits only: strtoul takes blanks, signs (line:-1 is ULONG_MAX)
+		 * and wraps, and a cast to uint32_t made line:4294967299 line 3 */
+		const char *d = selector + 5;
+		unsigned long ln = 0;
+		while (*d >= '0' && *d <= '9' && ln <= UINT32_MAX)
+			ln = ln * 10 + (unsigned long)(*d++ - '0');
+		if (*d || ln == 0 || ln > UINT32_MAX) {
 			mi_buf_addf(&msg, "bad selector '%s'; line:N takes a line number from 1", selector);
 			rc = mi_v_set_error(out, MI_ERR_ARG, mi_buf_str(&msg));
 			goto out_free;

@@ -344,6 +344,14 @@ TEST(expand_docs_ambiguous_unknown)
 	expand(point_c, &p, "line:99", "all", NULL, &out);
 	CHECK(out.is_error);
 	CHECK_CONTAINS(mi_buf_str(&out.text), "no symbol spans line 99");
+	/* a line number past 32 bits, a sign or a blank is not line 10 */
+	static const char *const bad_lines[] = { "line:4294967306", "line:18446744073709551626",
+						 "line:-1", "line:+10", "line: 10", "line:10 " };
+	for (size_t i = 0; i < sizeof bad_lines / sizeof *bad_lines; i++) {
+		expand(point_c, &p, bad_lines[i], "all", NULL, &out);
+		CHECK(out.is_error);
+		CHECK_CONTAINS(mi_buf_str(&out.text), "line:N takes a line number from 1");
+	}
 
 	/* a second "add" (e.g. a method) makes the name ambiguous */
 	mi_symbol *m = mi_parsed_add_sym(&p);
