@@ -690,7 +690,7 @@ int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 	mi_side *s;
 	mi_side_rec rec;
 	store_ctx c;
-	bool have_now;
+	bool have_now, is_tool;
 	int rc;
 
 	memset(&st, 0, sizeof st);
@@ -711,6 +711,20 @@ int mi_mcp_art_store(mi_art *a, mi_query *q, const mi_art_req *r, mi_out *out)
 		rc = mi_art_error(out, MI_ERR_TOOBIG, "Ask the model for a shorter answer "
 				  "(one artifact is at most 1 MiB).", "The result is %zu bytes, "
 				  "over the 1 MiB limit.", strlen(n.result));
+		goto out;
+	}
+	/* as mi_art_compose: a tool's task needs "tool:server/tool", a file's
+	 * task a file (store_aliases reads the name after the prefix) */
+	is_tool = strncmp(n.path, MI_ART_TOOL_PREFIX, strlen(MI_ART_TOOL_PREFIX)) == 0;
+	if (tk->tool_card && !is_tool) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Pass path \"tool:server/tool\" (find_tools "
+				  "lists the tools).", "Task %s is about a tool of the catalog, "
+				  "not a file.", tk->name);
+		goto out;
+	}
+	if (!tk->tool_card && is_tool) {
+		rc = mi_art_error(out, MI_ERR_ARG, "Use task aliases for a tool, or give a "
+				  "file path.", "Task %s is about a file, not a tool.", tk->name);
 		goto out;
 	}
 	if (tk->tool_card) {

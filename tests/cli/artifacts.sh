@@ -2,7 +2,7 @@
 # mcpidx artifacts: the prompt -> store round trip from the command line, the
 # tree listing, per-function annotations split out of a file's answer, an
 # artifact going stale when its source changes, deletion, the REPL commands,
-# bad input, the side store of a packed index beside it (and --side), and a
+# bad input (a task of the wrong kind of path too), the side store of a packed index beside it (and --side), and a
 # rebuild that leaves the side store alone while the index stays unwritten.
 . "$(dirname "$0")/lib.sh"
 
@@ -110,6 +110,15 @@ expect_contains "$(cat "$T/e.err")" "No symbol 'nosuch' in src/main.c" "unknown 
 expect_contains "$(cat "$T/e.err")" "needs a non-empty result" "empty result"
 echo x | "$MCPIDX" artifacts "$repo" store src/main.c --task summarize --chain ch-0000 2> "$T/e.err"
 expect_contains "$(cat "$T/e.err")" "Unknown chain 'ch-0000'" "unknown chain"
+# aliases is a tool's task: a file path (one shorter than "tool:" too, which
+# was read past its end) is refused as such; a file's task refuses a tool
+for p in x src/main.c; do
+	echo x | "$MCPIDX" artifacts "$repo" store "$p" --task aliases 2> "$T/e.err" &&
+		fail "aliases stored for the file $p"
+	expect_contains "$(cat "$T/e.err")" "Task aliases is about a tool of the catalog, not a file" "aliases of $p"
+done
+echo x | "$MCPIDX" artifacts "$repo" store tool:srv/t --task summarize 2> "$T/e.err"
+expect_contains "$(cat "$T/e.err")" "Task summarize is about a file, not a tool" "summary of a tool"
 "$MCPIDX" artifacts "$repo" frob 2> /dev/null; expect_eq $? 2 "unknown command"
 
 # A packed index ships no artifacts unless asked; with --with-artifacts they
