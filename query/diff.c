@@ -71,7 +71,7 @@ static void read_version(const char *root, const char *rev, const char *path, fv
 		return;
 	}
 	mi_buf spec = {0}, out = {0};
-	mi_buf_addf(&spec, "%s:%s", rev, path);
+	mi_buf_addf(&spec, "%s:./%s", rev, path);  /* ./: from root, not git's top */
 	const char *argv[] = { "git", "show", spec.buf, NULL };
 	if (!mi_run_git(root, argv, DIFF_MAX_OUT, &out)) {
 		v->len = out.len;
@@ -208,18 +208,22 @@ static int change_cmp(const void *x, const void *y)
 	return a->what - b->what;
 }
 
-/* The paths git says differ: REV against the working tree, or A..B. */
+/* The paths git says differ: REV against the working tree, or A..B;
+ * relative to root and only under it (root may be a folder of a larger
+ * checkout, whose top git's paths would otherwise start from). */
 static int git_paths(const char *root, const char *since, mi_buf *out)
 {
 	const char *dots = strstr(since, "..");
 	if (dots) {
 		char *a = mi_xstrndup(since, (size_t)(dots - since));
-		const char *argv[] = { "git", "diff", "--name-only", "--no-renames", a, dots + 2, "--", NULL };
+		const char *argv[] = { "git", "diff", "--name-only", "--no-renames", "--relative", a,
+				       dots + 2, "--", NULL };
 		int rc = mi_run_git(root, argv, DIFF_MAX_OUT, out);
 		free(a);
 		return rc;
 	}
-	const char *argv[] = { "git", "diff", "--name-only", "--no-renames", since, "--", NULL };
+	const char *argv[] = { "git", "diff", "--name-only", "--no-renames", "--relative", since,
+			       "--", NULL };
 	return mi_run_git(root, argv, DIFF_MAX_OUT, out);
 }
 

@@ -3,8 +3,9 @@
 # functions of a git copy of testdata/pack, exactly those two show as
 # changed (~), since the index and since HEAD; after removing one function
 # and adding another, they show as - and +, between two revisions too;
-# `pack --since` packs the changed ones; a revision git does not know is a
-# clear error.
+# `pack --since` packs the changed ones; a repository that is a folder of a
+# larger checkout reads git's paths from the folder; a revision git does not
+# know is a clear error.
 . tests/cli/lib.sh
 R="$T/repo"
 cp -r testdata/pack "$R" && rm -rf "$R/expected" "$R/.mcpidxignore"
@@ -54,6 +55,28 @@ cat > "$T/want3" <<'W'
 V* 4 changed symbols in 2 files since HEAD~2..HEAD: 1 added, 1 removed, 2 changed
 W
 cmp -s "$T/want3" "$T/got" || { diff "$T/want3" "$T/got" >&2; fail "added, removed, changed between revisions"; }
+
+# a repository that is a folder of a larger checkout: git's paths start at
+# the checkout's top, the index's at the folder
+S="$T/outer"
+mkdir -p "$S/sub" && cd "$S" || fail "no outer repo"
+printf 'int f(void) { return 1; }\n' > sub/a.c
+printf 'int elsewhere(void) { return 1; }\n' > top.c
+git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one || fail "outer commit"
+printf 'int f(void) { return 2; }\nint g(void) { return 3; }\n' > sub/a.c
+printf 'int elsewhere(void) { return 2; }\n' > top.c
+"$MCPIDX" build -q sub || fail "build of the folder"
+cat > "$T/want4" <<'W'
+~F> int f(void) { ... }  a.c:1
++F> int g(void) { ... }  a.c:2
+V* 2 changed symbols in 1 file since HEAD: 1 added, 0 removed, 1 changed
+W
+"$MCPIDX" query sub changed --since HEAD > "$T/got" || fail "changed in a folder of a checkout"
+cmp -s "$T/want4" "$T/got" || { diff "$T/want4" "$T/got" >&2; fail "a folder of a checkout since HEAD"; }
+git -c user.name=t -c user.email=t@t commit -qam two || fail "outer commit two"
+"$MCPIDX" query sub changed --since HEAD~1..HEAD > "$T/got" || fail "changed A..B in a folder"
+sed 's/since HEAD:/since HEAD~1..HEAD:/' "$T/want4" | cmp -s - "$T/got" || { cat "$T/got" >&2; fail "a folder of a checkout A..B"; }
+cd "$R" || fail "back to the repo"
 
 # bad revisions
 "$MCPIDX" query . changed --since nosuch > "$T/out" 2> "$T/err" && fail "unknown revision accepted"
