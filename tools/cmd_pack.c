@@ -286,7 +286,8 @@ static const char verify_usage[] =
 /* Runs every check; 0 when whole, else 1 with the reason in err. */
 static int verify_file(const char *path, mi_pack_trailer *tr, mi_buf *err)
 {
-	int fd = open(path, O_RDONLY), status = 1;
+	/* O_NONBLOCK: a FIFO is refused below, not waited on for a writer */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), status = 1;
 	struct stat sb;
 	uint8_t raw[MI_PACK_TRAILER], sum[16], digest[16];
 	uint64_t nfiles = 0;

@@ -71,6 +71,11 @@ head -c $((size - 1000)) "$tmp/ship/idx.mcpidx" > "$tmp/trunc.mcpidx"
 bad "$tmp/trunc.mcpidx" "no pack trailer" "truncated copy"
 head -c 100 "$tmp/ship/idx.mcpidx" > "$tmp/short.mcpidx"
 bad "$tmp/short.mcpidx" "too short" "100-byte stub"
+# a FIFO is refused, not waited on for a writer that never comes
+mkfifo "$tmp/fifo.mcpidx" || fail "mkfifo"
+timeout 20 "$MCPIDX" verify "$tmp/fifo.mcpidx" > "$tmp/bad.out" 2> "$tmp/bad.err"
+[ $? -eq 124 ] && fail "verify of a FIFO blocked"
+grep -q "not a regular file" "$tmp/bad.err" || fail "verify on a FIFO said: $(cat "$tmp/bad.err")"
 python3 - "$tmp/ship/idx.mcpidx" "$tmp" <<'PY'
 import struct, sys, zlib
 src, tmp = sys.argv[1], sys.argv[2]
