@@ -485,11 +485,17 @@ static int check_data_file(const char *data, bool is_file)
 	struct stat sb;
 	uint8_t raw[MI_PACK_TRAILER];
 	mi_pack_trailer tr;
-	int fd = open(data, O_RDONLY | O_CLOEXEC), rc;
+	/* O_NONBLOCK: a FIFO in the data file's place (a tarball can hold one)
+	 * is refused below, not waited on for a writer that never comes */
+	int fd = open(data, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc;
 	if (fd < 0)
 		return errno == ENOENT ? MI_ERR_NOINDEX : errno;
 	if (fstat(fd, &sb) < 0) {
 		rc = errno;
+		goto out;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		rc = MI_ERR_DAMAGED;
 		goto out;
 	}
 	uint64_t size = (uint64_t)sb.st_size, data_len = size;
