@@ -245,33 +245,64 @@ out:
 	return rc;
 }
 
-/* Reads .git/HEAD and resolves one level of ref, without running git. */
+/* A file of .git, read only when it is a regular file: a FIFO in a
+ * tarball's .git would block the build, a link to /dev/zero never end. */
+static int read_git_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return ENOENT;
+	return mi_read_file(path, buf, len);
+}
+
+/* Whether s is an object id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
+static bool is_object_id(const char *s, size_t n)
+{
+	if (n != 40 && n != 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+			return false;
+	return true;
+}
+
+/* Reads .git/HEAD and resolves one level of ref, without running git.
+ * Only an object id is kept, and a ref must be refs/... without "..": the
+ * head is stored in the index and served, so "ref: ../../../etc/passwd"
+ * in a crafted .git must not copy a file from outside the repository. */
 static char *git_head(const char *root)
 {
 	char path[PATH_MAX], *buf = NULL, *res = NULL;
 	size_t len;
 	snprintf(path, sizeof(path), "%s/.git/HEAD", root);
-	if (mi_read_file(path, &buf, &len))
+	if (read_git_file(path, &buf, &len))
 		return NULL;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		buf[--len] = 0;
 	if (!strncmp(buf, "ref: ", 5)) {
 		char *ref = buf + 5, *rbuf = NULL;
 		size_t rl;
+		if (strncmp(ref, "refs/", 5) || strstr(ref, "..") || strchr(ref, '\n')) {
+			free(buf);
+			return NULL;
+		}
 		snprintf(path, sizeof(path), "%s/.git/%s", root, ref);
-		if (!mi_read_file(path, &rbuf, &rl)) {
+		if (!read_git_file(path, &rbuf, &rl)) {
 			while (rl && (rbuf[rl - 1] == '\n' || rbuf[rl - 1] == '\r'))
 				rbuf[--rl] = 0;
-			res = rbuf;
+			if (is_object_id(rbuf, rl))
+				res = rbuf;
+			else
+				free(rbuf);
 		} else {
 			/* packed-refs: "<sha> <ref>" lines */
 			char *pk = NULL;
 			size_t pl;
 			snprintf(path, sizeof(path), "%s/.git/packed-refs", root);
-			if (!mi_read_file(path, &pk, &pl)) {
+			if (!read_git_file(path, &pk, &pl)) {
 				for (char *line = strtok(pk, "\n"); line; line = strtok(NULL, "\n")) {
 					char *sp = strchr(line, ' ');
-					if (sp && !strcmp(sp + 1, ref)) {
+					if (sp && !strcmp(sp + 1, ref) && is_object_id(line, (size_t)(sp - line))) {
 						res = mi_xstrndup(line, (size_t)(sp - line));
 						break;
 					}
@@ -279,7 +310,7 @@ static char *git_head(const char *root)
 				free(pk);
 			}
 		}
-	} else if (len >= 40) {
+	} else if (is_object_id(buf, len)) {
 		res = mi_xstrdup(buf);
 	}
 	free(buf);
