@@ -416,12 +416,15 @@ static int parse(toml *t, mi_compile_config *c)
 	return 0;
 }
 
+#define CONFIG_MAX (1u << 20)   /* bytes of .mcpidx.toml read */
+
 int mi_compile_config_load(const char *root, mi_compile_config **out, mi_buf *err)
 {
 	mi_compile_config *c = mi_xcalloc(1, sizeof *c);
 	mi_buf path = {0};
 	char *text = NULL;
 	size_t len = 0;
+	struct stat sb;
 	int rc;
 	toml t;
 
@@ -434,6 +437,15 @@ int mi_compile_config_load(const char *root, mi_compile_config **out, mi_buf *er
 	}
 	mi_buf_addf(&path, "%s/%s", c->root, MI_COMPILE_CONFIG);
 	c->file = mi_buf_detach(&path);
+	/* the repository's own file: a FIFO (or a committed link to one, or to
+	 * /dev/zero) would block or exhaust the server at tools/list */
+	if (stat(c->file, &sb) == 0 && (!S_ISREG(sb.st_mode) || sb.st_size > CONFIG_MAX)) {
+		rc = MI_ERR_ARG;
+		mi_buf_addf(err, "%s is %s: compile targets are read from a regular file of "
+			    "at most 1 MiB", c->file, S_ISREG(sb.st_mode) ? "over 1 MiB" :
+			    "not a regular file");
+		goto out;
+	}
 	if ((rc = mi_read_file(c->file, &text, &len))) {
 		if (rc == ENOENT) {
 			rc = MI_ERR_NOTFOUND;

@@ -64,6 +64,18 @@ expect_contains "$(cat "$T/r")" ".mcpidx.toml:2: argv must be a non-empty array"
 expect_eq "$?" 1 "no config status"
 expect_contains "$(cat "$T/r")" "no .mcpidx.toml in" "no config"
 
+# a FIFO (a link to /dev/zero too) as .mcpidx.toml is refused, not read:
+# compile and the server's tools/list answer at once
+mkdir "$T/fifo" && echo 'int main(void) { return 0; }' > "$T/fifo/main.c" && mkfifo "$T/fifo/.mcpidx.toml"
+timeout 20 "$MCPIDX" compile --list --repo "$T/fifo" > "$T/r" 2>&1
+[ $? -eq 124 ] && fail "compile --list blocked on a FIFO .mcpidx.toml"
+expect_contains "$(cat "$T/r")" ".mcpidx.toml is not a regular file" "FIFO config"
+"$MCPIDX" build -q "$T/fifo" || fail "build beside a FIFO config"
+printf '%s\n%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+	'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | timeout 20 "$MCPIDX" serve "$T/fifo" > "$T/r" 2> /dev/null
+[ $? -eq 124 ] && fail "serve blocked on a FIFO .mcpidx.toml"
+expect_contains "$(cat "$T/r")" '"name":"read_file"' "tools/list beside a FIFO config"
+
 # a command over its timeout is killed
 mkdir "$T/slow" && printf '[compile.wait]\nargv = ["sleep", "30"]\ntimeout = 1\n' > "$T/slow/.mcpidx.toml"
 "$MCPIDX" compile wait --repo "$T/slow" > "$T/r" 2>&1
