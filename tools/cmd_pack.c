@@ -553,7 +553,11 @@ int mi_cmd_status(int argc, char **argv)
 			changes_add(&cs, 'M', k, kl);
 			continue;
 		}
-		int e = mi_read_file(abs, &src, &len);
+		/* as the build walks: only a regular file (not a link, nor a FIFO
+		 * that would block here, nor a link to /dev/zero) is the file */
+		struct stat lsb;
+		int e = lstat(abs, &lsb) < 0 ? errno : !S_ISREG(lsb.st_mode) ? ENOENT :
+			mi_read_file(abs, &src, &len);
 		if (e) {
 			changes_add(&cs, 'D', k, kl);
 		} else {
