@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* ---- the task table ---------------------------------------------------------------- */
@@ -287,13 +288,17 @@ bool mi_art_hex_hash(const char *hex, uint8_t out[16])
 bool mi_art_current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16])
 {
 	mi_out ignore;
+	struct stat st;
 	bool ok = false;
 	if (a->repo) {
 		mi_buf full = {0};
 		char *data = NULL;
 		size_t len = 0;
 		mi_buf_addf(&full, "%s/%s", a->repo, path);
-		ok = mi_read_file(full.buf, &data, &len) == 0;
+		/* only a regular file, as a build would index it: a FIFO in the
+		 * file's place would block the call, a link to /dev/zero never end */
+		ok = lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
+		     mi_read_file(full.buf, &data, &len) == 0;
 		if (ok)
 			mi_hash128(data, len, h);
 		free(data);

@@ -140,4 +140,11 @@ chmod u+w "$T"
 "$MCPIDX" artifacts "$T/ship.idx" show src/main.c --side "$T/../side-$$" > "$T/show.out"
 rm -rf "$T/../side-$$"
 expect_contains "$(cat "$T/show.out")" "elsewhere" "--side store"
+
+# staleness reads the working tree's file only when it is a regular file:
+# a FIFO in its place made show (and get_artifact) wait for good
+rm "$repo/src/main.c" && mkfifo "$repo/src/main.c"
+timeout 20 "$MCPIDX" artifacts "$repo" show src/main.c > "$T/show.out" 2>&1
+[ $? -eq 124 ] && fail "show blocked on a FIFO in the file's place"
+expect_contains "$(cat "$T/show.out")" "the main entry point" "show beside a FIFO"
 echo ok
