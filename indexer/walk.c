@@ -67,16 +67,16 @@ static bool is_virtualenv(const char *abs, const char *name)
 {
 	static const char *const marks[] = {"bin/activate", "Scripts/activate", NULL};
 	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs);
-	if (access(p, F_OK) == 0)
+	/* a path cut to PATH_MAX may name the folder itself, which exists */
+	if ((size_t)snprintf(p, sizeof(p), "%s/pyvenv.cfg", abs) < sizeof(p) &&
+	    access(p, F_OK) == 0)
 		return true;
 	if (!in_names(venv_names, name))
 		return false;
-	for (size_t i = 0; marks[i]; i++) {
-		snprintf(p, sizeof(p), "%s/%s", abs, marks[i]);
-		if (access(p, F_OK) == 0)
+	for (size_t i = 0; marks[i]; i++)
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", abs, marks[i]) < sizeof(p) &&
+		    access(p, F_OK) == 0)
 			return true;
-	}
 	return false;
 }
 
@@ -294,9 +294,10 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 			/* The vendored heuristics yield to an explicit negation
 			 * ("!venv/") and to --no-ignore. */
 			char tag[PATH_MAX];
-			snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", cabs);
+			bool tag_fits = (size_t)snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG",
+							 cabs) < sizeof(tag);
 			if (verdict != 0 && !w->no_ignore &&
-			    (in_names(vendored_dirs, name) || access(tag, F_OK) == 0 ||
+			    (in_names(vendored_dirs, name) || (tag_fits && access(tag, F_OK) == 0) ||
 			     is_virtualenv(cabs, name))) {
 				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;

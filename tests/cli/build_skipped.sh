@@ -2,7 +2,8 @@
 # Every skip is explained and can be undone: build --json lists the skipped
 # paths by reason, --list-skipped prints them, a negation in .mcpidxignore
 # ("!venv/") brings back a folder the vendored heuristic dropped, and
-# --no-ignore indexes vendored and generated trees too.
+# --no-ignore indexes vendored and generated trees too; a folder whose path
+# nearly fills PATH_MAX is not taken for a virtualenv.
 . tests/cli/lib.sh
 R=$T/repo
 mkdir -p $R/src $R/venv $R/node_modules/lib $R/build $R/Lib/venv
@@ -47,4 +48,27 @@ expect_eq "$(json $T/def.json "sorted(d['path'] for d in j['definitions'])")" "[
 expect_eq "$(json $T/noig.json "j['skipped']['vendored'] + j['skipped']['ignored']")" "0" "--no-ignore skips nothing by name"
 "$MCPIDX" query "$R" def vendored --json > $T/def.json || fail "def vendored"
 expect_eq "$(json $T/def.json "j['definitions'][0]['path']")" "node_modules/lib/index.js" "node_modules indexed with --no-ignore"
+
+# A folder whose path nearly fills PATH_MAX is not vendored: a probe for
+# pyvenv.cfg or CACHEDIR.TAG cut at PATH_MAX named the folder itself.
+D=$T/deep
+mkdir -p $D && python3 - "$D" <<'PY' || fail "deep tree"
+import os, sys
+os.chdir(os.path.realpath(sys.argv[1]))
+# folders of 200 bytes, then one whose absolute path is 4094 bytes long:
+# "PATH/pyvenv.cfg" cut to 4095 bytes is "PATH/", which exists
+i = 0
+while len(os.getcwd()) + 1 + 200 < 4094 - 210:
+    n = "d%02d" % i + "x" * 197
+    os.mkdir(n)
+    os.chdir(n)
+    i += 1
+n = "last" + "y" * (4094 - len(os.getcwd()) - 1 - 4)
+os.mkdir(n)
+os.chdir(n)
+assert len(os.getcwd()) == 4094
+open("deep.c", "w").write("int deepest(void) { return 1; }\n")
+PY
+"$MCPIDX" build "$D" --json > $T/deep.json || fail "build of a deep tree"
+expect_eq "$(json $T/deep.json "j['skipped']['vendored']")" "0" "a tree at PATH_MAX is not vendored"
 echo ok
