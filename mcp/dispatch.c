@@ -778,6 +778,9 @@ static int m_resources_read(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 				     emsg, &c->data);
 }
 
+#define MAX_SUBS 1024          /* resources/subscribe URIs per session */
+#define MAX_SUB_URI 8192       /* bytes of one */
+
 static int m_subscribe(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 {
 	mi_mcp_session *ss = c->sess;
@@ -788,6 +791,15 @@ static int m_subscribe(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 	json_t *u;
 	if (!uri || !*uri) {
 		mi_buf_addf(emsg, "%s needs params.uri", c->msg.method);
+		return MI_RPC_INVALID_PARAMS;
+	}
+	/* Each subscription is kept for the session's life: only URIs of
+	 * this server's resources, of a bounded length and number (a client
+	 * sending distinct 16 MiB URIs grew the server without end). */
+	if (sub && (strlen(uri) > MAX_SUB_URI || !mi_mcp_resource_match(s->spec, uri))) {
+		mi_buf_addf(emsg, "resources/subscribe: %.200s%s is not a resource of this server "
+			    "(resources/list and resources/templates/list name them)", uri,
+			    strlen(uri) > 200 ? "..." : "");
 		return MI_RPC_INVALID_PARAMS;
 	}
 	pthread_mutex_lock(&s->lis_mu);
@@ -801,6 +813,12 @@ static int m_subscribe(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 	json_array_foreach(ss->listener->uris, i, u)
 		if (strcmp(json_string_value(u), uri) == 0)
 			break;
+	if (sub && i == json_array_size(ss->listener->uris) && i >= MAX_SUBS) {
+		pthread_mutex_unlock(&s->lis_mu);
+		mi_buf_addf(emsg, "resources/subscribe: this session already has %d "
+			    "subscriptions; unsubscribe from some first", MAX_SUBS);
+		return MI_RPC_INVALID_PARAMS;
+	}
 	if (sub && i == json_array_size(ss->listener->uris))
 		json_array_append_new(ss->listener->uris, json_string(uri));
 	else if (!sub && i < json_array_size(ss->listener->uris))
