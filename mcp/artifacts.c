@@ -283,11 +283,29 @@ static int log_fn(mi_side_txn *t, void *ctx)
 	return mi_side_append(t, MI_SIDE_LOG, c->rec, NULL);
 }
 
+#define LOG_FIELD_MAX 512   /* bytes of a request's path or symbol in a log record */
+
+/* s cut to LOG_FIELD_MAX bytes at a UTF-8 boundary (with "..." when cut):
+ * a refused call's path may be a 16 MiB string, and the log is on disk. */
+static const char *log_field(const char *s, mi_buf *tmp)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n <= LOG_FIELD_MAX)
+		return s ? s : "";
+	n = LOG_FIELD_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	mi_buf_add(tmp, s, n);
+	mi_buf_adds(tmp, "...");
+	return tmp->buf;
+}
+
 static void art_log(mi_art *a, const mi_art_req *r, const art_step *st,
 		const char *outcome, int64_t us)
 {
 	mi_side_rec rec;
-	mi_buf text = {0}, corr = {0};
+	mi_buf text = {0}, corr = {0}, sym = {0}, path = {0}, tk = {0};
+	const char *symbol = log_field(r->symbol, &sym), *task = log_field(r->task, &tk);
 	mi_side *s = NULL;
 	mi_out ignore;
 	log_ctx c = {&rec};
@@ -299,9 +317,9 @@ static void art_log(mi_art *a, const mi_art_req *r, const art_step *st,
 	else
 		mi_buf_addf(&corr, "call-%llu", (unsigned long long)r->call_id);
 	mi_buf_adds(&text, "{\"task\":");
-	mi_buf_add_json_str(&text, r->task ? r->task : "", r->task ? strlen(r->task) : 0);
+	mi_buf_add_json_str(&text, task, strlen(task));
 	mi_buf_adds(&text, ",\"symbol\":");
-	mi_buf_add_json_str(&text, r->symbol ? r->symbol : "", r->symbol ? strlen(r->symbol) : 0);
+	mi_buf_add_json_str(&text, symbol, strlen(symbol));
 	mi_buf_addf(&text, ",\"step\":%d,\"max_steps\":%d,\"ms\":%.3f,\"call\":%llu,"
 		    "\"outcome\":", st ? st->step : 0, st ? st->max : 0, (double)us / 1000.0,
 		    (unsigned long long)r->call_id);
@@ -310,7 +328,7 @@ static void art_log(mi_art *a, const mi_art_req *r, const art_step *st,
 	memset(&rec, 0, sizeof rec);
 	rec.path = r->tool ? r->tool : "";
 	rec.kind = outcome;
-	rec.name = r->path ? r->path : "";
+	rec.name = log_field(r->path, &path);
 	rec.corr = corr.buf;
 	rec.num = st ? st->step : 0;
 	rec.text = text.buf;
@@ -320,6 +338,9 @@ out:
 	mi_out_release(&ignore);
 	mi_buf_release(&text);
 	mi_buf_release(&corr);
+	mi_buf_release(&sym);
+	mi_buf_release(&path);
+	mi_buf_release(&tk);
 }
 
 static void callback_args(mi_buf *out, const mi_art_req *r, const char *task,
