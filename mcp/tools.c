@@ -1297,6 +1297,13 @@ int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 	if (rc && !r.out.is_error && !r.out.text.len && !r.input_required.len)
 		mi_mcp_result_error(&r, "%s failed: %s", t->name, mi_strerror(rc));
 	rc = 0;
+	if (r.out.is_error) {
+		/* An error quotes the argument it refuses, which may be 16 MiB:
+		 * it too holds to max_tokens (the default when that is bad). */
+		long mt = mi_mcp_arg_int(args, "max_tokens", 20000);
+		mi_mcp_cap_text(&r.out.text, mt >= 100 && mt <= 200000 ? (size_t)mt : 20000,
+				"the message quotes a long argument");
+	}
 	if (!r.out.is_error && (t->flags & MI_TOOL_BUDGET) &&
 	    fit_answer(c, t, q, args, &r,
 		       (size_t)mi_mcp_arg_int(args, "max_tokens", 20000)))

@@ -1,0 +1,39 @@
+#!/bin/sh
+# An error quotes the argument it refuses; that argument may be 16 MiB, and
+# the error holds to max_tokens like any answer (the default 20,000 when
+# none or a bad one is given), cut with a V* line that says so.  Before:
+# a 1 MiB path, symbol, selector, target, revision or query came back
+# whole in the error (a megabyte answer for a budget of 100 tokens).
+# (context_pack takes budget_tokens, not max_tokens: its error holds to
+# the default.)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../cli/lib.sh"
+cp -r "$here/../../testdata/mcp" "$T/repo"
+cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+import json, sys
+from mcptest import Stdio, fail, build, text
+
+repo = sys.argv[1]
+build(repo)
+s = Stdio([repo])
+s.init()
+big = "x" * (1 << 20)
+calls = [("read_file", {"path": "src/" + big + ".c"}),
+         ("expand_at", {"path": "src/auth.c", "selector": big}),
+         ("context_pack", {"target": big}),
+         ("changed_symbols", {"since": big}),
+         ("code_research", {"query": big}),
+         ("find_references", {"symbol": big})]
+for name, args in calls:
+    for budget in [None] if name == "context_pack" else [None, 100, 500]:
+        a = dict(args) if budget is None else dict(args, max_tokens=budget)
+        r = s.call(name, a)
+        t = text(r)
+        limit = 6 * (budget or 20000) + 200
+        if len(t.encode()) > limit:
+            fail("%s max_tokens %s: an answer of %d bytes (limit %d)" % (name, budget, len(t.encode()), limit))
+        if r.get("isError") and "V* [cut" not in t:
+            fail("%s max_tokens %s: a cut error should say so: %s" % (name, budget, t[-200:]))
+s.close()
+print("ok")
+PY
