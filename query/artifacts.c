@@ -212,6 +212,8 @@ out:
 	return rc;
 }
 
+#define ART_MSG_MAX 4096   /* bytes of an error message kept */
+
 int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
 {
 	mi_buf msg = {0};
@@ -219,6 +221,16 @@ int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
 	va_start(ap, fmt);
 	mi_buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	if (msg.len > ART_MSG_MAX) {
+		/* it quotes a path or a name the caller sent, which may be
+		 * 16 MiB: the answer (text and JSON) keeps the start of it */
+		size_t cut = ART_MSG_MAX;
+		while (cut > 0 && ((unsigned char)msg.buf[cut] & 0xC0) == 0x80)
+			cut--;
+		msg.len = cut;
+		msg.buf[cut] = 0;
+		mi_buf_adds(&msg, "... (cut: the message quoted a long argument)");
+	}
 	mi_out_reset(out);
 	out->is_error = true;
 	mi_buf_add(&out->text, msg.buf, msg.len);

@@ -5,7 +5,7 @@
 # a 1 MiB path, symbol, selector, target, revision or query came back
 # whole in the error (a megabyte answer for a budget of 100 tokens).
 # (context_pack takes budget_tokens, not max_tokens: its error holds to
-# the default.)
+# the default; the artifact tools' errors keep 4 KiB of their message.)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cp -r "$here/../../testdata/mcp" "$T/repo"
@@ -34,6 +34,17 @@ for name, args in calls:
             fail("%s max_tokens %s: an answer of %d bytes (limit %d)" % (name, budget, len(t.encode()), limit))
         if r.get("isError") and "V* [cut" not in t:
             fail("%s max_tokens %s: a cut error should say so: %s" % (name, budget, t[-200:]))
+s.close()
+# the artifact tools answer an error in both forms, each quoting the path
+s = Stdio([repo, "--artifacts"])
+s.init()
+for name, args in [("get_artifact", {"path": big}), ("delete_artifact", {"path": "src/auth.c", "task": big}),
+                   ("store_llm_result", {"path": "src/" + big + ".c", "task": "summarize", "result": "x"}),
+                   ("generate_prompt", {"path": "src/auth.c", "task": "summarize", "symbol": big})]:
+    r = s.call(name, args)
+    size = len(json.dumps(r).encode())
+    if size > 6 * 20000 + 200:
+        fail("%s: an error answer of %d bytes" % (name, size))
 s.close()
 print("ok")
 PY
