@@ -309,6 +309,8 @@ void mi_compile_config_free(mi_compile_config *c)
 
 static const char *const default_env[] = {"PATH", "HOME", "TMPDIR", NULL};
 
+#define CONFIG_MAX_TARGETS 1000  /* [compile.NAME] tables in one file */
+
 /* Parses the whole file into c. */
 static int parse(toml *t, mi_compile_config *c)
 {
@@ -352,6 +354,12 @@ static int parse(toml *t, mi_compile_config *c)
 				if (!name_ok(tn)) {
 					mi_buf_release(&name);
 					return fail(t, "a target name holds letters, digits, '_', '-' and '.'");
+				}
+				if (c->n >= CONFIG_MAX_TARGETS) {
+					/* each is looked up by name: a 1 MiB file of
+					 * 45,000 targets took seconds per tools/list */
+					mi_buf_release(&name);
+					return fail(t, "more than %d compile targets", CONFIG_MAX_TARGETS);
 				}
 				for (size_t i = 0; i < c->n; i++)
 					if (!strcmp(c->targets[i].name, tn)) {

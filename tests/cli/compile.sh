@@ -76,6 +76,14 @@ printf '%s\n%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"prot
 [ $? -eq 124 ] && fail "serve blocked on a FIFO .mcpidx.toml"
 expect_contains "$(cat "$T/r")" '"name":"read_file"' "tools/list beside a FIFO config"
 
+# at most 1,000 targets: each is looked up by name, and 45,000 (a 1 MiB
+# file) took seconds per tools/list
+mkdir "$T/many" && python3 -c "
+import sys
+sys.stdout.write(''.join('[compile.t%d]\\nargv = [\"true\"]\\n' % i for i in range(1001)))" > "$T/many/.mcpidx.toml"
+timeout 20 "$MCPIDX" compile --list --repo "$T/many" > "$T/r" 2>&1
+expect_contains "$(cat "$T/r")" "more than 1000 compile targets" "too many targets"
+
 # a command over its timeout is killed
 mkdir "$T/slow" && printf '[compile.wait]\nargv = ["sleep", "30"]\ntimeout = 1\n' > "$T/slow/.mcpidx.toml"
 "$MCPIDX" compile wait --repo "$T/slow" > "$T/r" 2>&1
