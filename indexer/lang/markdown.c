@@ -5,6 +5,7 @@
 #include "lang_int.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- Markdown ------------------------------------------------------------------- */
@@ -119,6 +120,48 @@ MI_FIX(markdown)
 	s->vis = MI_VIS_PUBLIC;
 }
 
+/* ---- nesting bound -------------------------------------------------------------- */
+
+/* The grammar's scanner keeps the stack of open blocks (blockquotes, list
+ * items, ...) and copies all of it into the runtime's 1,024-byte state
+ * buffer at every token: past 254 open blocks it writes beyond the buffer,
+ * and the runtime's assertion aborts the process (one README line of 255
+ * '>' ended every build of its repository).  Each block open on a line
+ * takes at least one column of the line's prefix (its '>', list marker or
+ * indentation), so the parser reads a copy whose line prefixes are blanked
+ * past MD_MAX_PREFIX columns: no line opens more blocks than that.  NULL
+ * when no line is that deep (names come from the original text). */
+#define MD_MAX_PREFIX 128
+
+static bool md_prefix_char(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '>' || ch == '-' || ch == '*' || ch == '+' ||
+	       ch == '.' || ch == ')' || (ch >= '0' && ch <= '9');
+}
+
+static char *md_prefilter(const char *src, size_t len)
+{
+	char *out = NULL;
+	size_t i = 0;
+	while (i < len) {
+		size_t col = 0;
+		for (; i < len && md_prefix_char(src[i]); i++) {
+			col = src[i] == '\t' ? (col + 4) & ~(size_t)3 : col + 1;
+			if (col <= MD_MAX_PREFIX)
+				continue;
+			if (!out) {
+				if (!(out = malloc(len)))
+					return NULL;
+				memcpy(out, src, len);
+			}
+			out[i] = ' ';
+		}
+		const char *nl = memchr(src + i, '\n', len - i);
+		i = nl ? (size_t)(nl - src) + 1 : len;
+	}
+	return out;
+}
+
 const TSLanguage *tree_sitter_markdown(void);
 extern const char mi_query_src_markdown[];
 
@@ -129,4 +172,5 @@ const mi_lang_row mi_lang_markdown = {
 	.ts = tree_sitter_markdown,
 	.query = mi_query_src_markdown,
 	.fix = mi_fix_markdown,
+	.prefilter = md_prefilter,
 };

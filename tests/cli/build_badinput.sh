@@ -47,4 +47,19 @@ expect_contains "$(cat $T/o)" "outside the repository" "outside path message"
 expect_contains "$(cat $T/o)" "directory" "directory message"
 "$MCPIDX" query "$R" nosuchcmd > $T/o 2>&1
 expect_eq "$?" "2" "unknown command status"
+
+# Markdown nested past the grammar's state buffer (255 open blocks): one
+# line of '>' or a deep list aborted every build of its repository
+M=$T/md
+mkdir -p $M
+printf 'int beside_md(void) { return 1; }\n' > $M/ok.c
+python3 -c "
+print('# Title')
+print('>' * 300 + ' quoted')
+print(''.join('  ' * i + '- item\\n' for i in range(400)))
+print('## After the deep part')" > $M/README.md
+"$MCPIDX" build -q $M > $T/o 2>&1 || fail "build with a deeply nested Markdown file: $(tail -3 $T/o)"
+"$MCPIDX" query $M outline README.md > $T/o 2>&1 || fail "outline of the deep Markdown file"
+expect_contains "$(cat $T/o)" "After the deep part" "headings after the deep part"
+"$MCPIDX" outline $M/README.md > $T/o 2>&1 || fail "mcpidx outline of the deep Markdown file: $(tail -3 $T/o)"
 echo ok
