@@ -6,6 +6,7 @@
  */
 #include "lang_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MI_YAML_DEPTH 4 /* deepest key level kept as a symbol */
@@ -55,6 +56,39 @@ MI_FIX(yaml)
 const TSLanguage *tree_sitter_yaml(void);
 extern const char mi_query_src_yaml[];
 
+/* The grammar's scanner copies its stack of indentation levels into the
+ * runtime's 1,024-byte state buffer at every token and writes past it
+ * from 254 levels on (the runtime's assertion then aborts the process: a
+ * mapping nested 254 deep, or one line of 254 "- ", ended every build of
+ * its repository).  Each level takes a column of a line's prefix (its
+ * indentation and "- ", "? ", ": " indicators), so the parser reads a
+ * copy in which a line whose prefix is wider than YAML_MAX_PREFIX columns
+ * is a comment.  NULL when no line is that deep. */
+#define YAML_MAX_PREFIX 128
+
+static char *yaml_prefilter(const char *src, size_t len)
+{
+	char *out = NULL;
+	size_t i = 0;
+	while (i < len) {
+		size_t start = i, col = 0;
+		while (i < len && (src[i] == ' ' || src[i] == '\t' || src[i] == '-' ||
+				   src[i] == '?' || src[i] == ':'))
+			i++, col++;
+		if (col > YAML_MAX_PREFIX) {
+			if (!out) {
+				if (!(out = malloc(len)))
+					return NULL;
+				memcpy(out, src, len);
+			}
+			out[start] = '#';
+		}
+		const char *nl = memchr(src + i, '\n', len - i);
+		i = nl ? (size_t)(nl - src) + 1 : len;
+	}
+	return out;
+}
+
 const mi_lang_row mi_lang_yaml = {
 	.id = MI_LANG_YAML,
 	.name = "yaml",
@@ -63,4 +97,5 @@ const mi_lang_row mi_lang_yaml = {
 	.ts = tree_sitter_yaml,
 	.query = mi_query_src_yaml,
 	.fix = mi_fix_yaml,
+	.prefilter = yaml_prefilter,
 };

@@ -62,4 +62,13 @@ print('## After the deep part')" > $M/README.md
 "$MCPIDX" query $M outline README.md > $T/o 2>&1 || fail "outline of the deep Markdown file"
 expect_contains "$(cat $T/o)" "After the deep part" "headings after the deep part"
 "$MCPIDX" outline $M/README.md > $T/o 2>&1 || fail "mcpidx outline of the deep Markdown file: $(tail -3 $T/o)"
+# YAML nested 254 deep (by indentation, or "- " on one line) did the same
+python3 -c "
+print('top: 1')
+print(''.join(' ' * i + 'k%d:\\n' % i for i in range(300)))
+print('- ' * 300 + 'x')" > $M/deep.yaml
+printf 'after: 2\n' >> $M/deep.yaml
+"$MCPIDX" build -q $M > $T/o 2>&1 || fail "build with a deeply nested YAML file: $(tail -3 $T/o)"
+"$MCPIDX" outline $M/deep.yaml > $T/o 2>&1 || fail "mcpidx outline of the deep YAML file: $(tail -3 $T/o)"
+expect_contains "$(cat $T/o)" "top" "the deep YAML file's first key"
 echo ok
