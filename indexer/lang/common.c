@@ -27,6 +27,19 @@ bool mi_ts_type_is(TSNode n, const char *type)
 	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
 }
 
+bool mi_ts_under(TSNode n, const char *const *types)
+{
+	/* down from the root, one child a step: O(depth) */
+	TSNode a = ts_tree_root_node(n.tree);
+	while (!ts_node_is_null(a) && !ts_node_eq(a, n)) {
+		for (const char *const *t = types; *t; t++)
+			if (!strcmp(ts_node_type(a), *t))
+				return true;
+		a = ts_node_child_with_descendant(a, n);
+	}
+	return false;
+}
+
 /* First descendant of n (depth first) of type `type`, or a null node. */
 TSNode mi_ts_find_desc(TSNode n, const char *type, int depth)
 {

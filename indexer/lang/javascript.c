@@ -81,9 +81,8 @@ static bool js_exported_later(mi_ts_ctx *c, TSNode root, const char *name)
 void mi_fix_javascript(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 {
 	TSNode n = *(TSNode *)def_node;
-	TSNode root = n;
-	for (TSNode p = ts_node_parent(root); !ts_node_is_null(p); p = ts_node_parent(p))
-		root = p;
+	/* (not a walk up by ts_node_parent: O(depth^2) a symbol) */
+	TSNode root = ts_tree_root_node(n.tree);
 	js_scan(c, root);
 	TSNode up = ts_node_parent(n);
 	bool exported = mi_ts_type_is(up, "export_statement");

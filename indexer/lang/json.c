@@ -37,12 +37,12 @@ static void json_summary(TSNode arr, mi_buf *b)
 
 MI_FIX(json)
 {
+	static const char *const in_array[] = {"array", NULL};
 	TSNode n = *(TSNode *)def_node;
-	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up))
-		if (!strcmp(ts_node_type(up), "array")) {
-			s->kind = MI_KIND_NONE;
-			return;
-		}
+	if (mi_ts_under(n, in_array)) {
+		s->kind = MI_KIND_NONE;
+		return;
+	}
 	if (s->level >= MI_JSON_DEPTH) {
 		s->kind = MI_KIND_NONE;
 		return;

@@ -34,6 +34,10 @@ int mi_c_extract(mi_ts_ctx *c, void *root);
 
 /* true if n is not null and has type `type`. */
 bool mi_ts_type_is(TSNode n, const char *type);
+/* true if an ancestor of n (not n) has one of types (NULL-terminated).
+ * Use it, not a loop of ts_node_parent, which walks down from the root at
+ * every call: O(depth) per step, O(depth^2) per node, O(n^3) for a file. */
+bool mi_ts_under(TSNode n, const char *const *types);
 /* true if the text of n is exactly `text`. */
 bool mi_ts_text_is(mi_ts_ctx *c, TSNode n, const char *text);
 /* true if a direct child of node has type `type` and text `text`. */

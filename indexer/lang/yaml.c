@@ -13,14 +13,12 @@
 
 MI_FIX(yaml)
 {
+	static const char *const in_seq[] = {"block_sequence_item", "flow_sequence",
+					     "flow_mapping", NULL};
 	TSNode n = *(TSNode *)def_node;
-	for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); up = ts_node_parent(up)) {
-		const char *t = ts_node_type(up);
-		if (!strcmp(t, "block_sequence_item") || !strcmp(t, "flow_sequence") ||
-		    !strcmp(t, "flow_mapping")) {
-			s->kind = MI_KIND_NONE;
-			return;
-		}
+	if (mi_ts_under(n, in_seq)) {
+		s->kind = MI_KIND_NONE;
+		return;
 	}
 	if (s->level >= MI_YAML_DEPTH) {
 		s->kind = MI_KIND_NONE;
