@@ -276,13 +276,20 @@ static void sort_unique(mi_buf *paths)
 	*paths = out;
 }
 
-/* Whether since is one revision or A..B that git reads as such: neither
- * side may start with '-' (git takes "HEAD..--output=F" as HEAD and an
+/* Whether since is one revision or A..B (A...B) that git reads as such:
+ * no side may start with '-' (git takes "HEAD..--output=F" as HEAD and an
  * option, and writes F) nor hold a blank. */
 static bool since_ok(const char *since)
 {
-	const char *dots = strstr(since, "..");
-	return since[0] != '-' && !strpbrk(since, " \t\r\n") && (!dots || dots[2] != '-');
+	if (since[0] == '-' || strpbrk(since, " \t\r\n"))
+		return false;
+	for (const char *p = since; (p = strstr(p, ".."));) {
+		while (*p == '.')
+			p++;
+		if (*p == '-')
+			return false;
+	}
+	return true;
 }
 
 int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)

@@ -20,7 +20,8 @@ repo = t + "/repo"
 build(repo)
 s = Stdio([repo])
 s.init()
-bad = ["HEAD~1..--output=%s/w1", "..--output=%s/w2", "HEAD~1..-o%s/w3", "--output=%s/w4"]
+bad = ["HEAD~1..--output=%s/w1", "..--output=%s/w2", "HEAD~1..-o%s/w3", "--output=%s/w4",
+       "HEAD~1...--output=%s/w6"]
 for i, b in enumerate(bad):
     since = b % t
     for tool, args in [("changed_symbols", {"since": since}),
