@@ -8,7 +8,8 @@
  *       them), write OUT_DIR/queries.jsonl (the first sentence of each
  *       documented function's doc comment, CodeSearchNet style, with the
  *       function as the answer, each in the tuning or the held-out half by
- *       its file; plus identifier queries), index the copy into
+ *       its file; 2,000 of them, sampled by hash, SEARCH_BENCH_NL=N sets
+ *       how many; plus identifier queries), index the copy into
  *       OUT_DIR/index and dump the function chunks for FTS5 into
  *       OUT_DIR/chunks.jsonl.
  *   search_bench run OUT_DIR   answers every query in-process (warm) and
@@ -34,7 +35,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define MAX_NL_QUERIES 500
+#define MAX_NL_QUERIES 2000
 #define MAX_ID_QUERIES 300
 
 static const char *g_src, *g_out, *g_exts, *g_skip;
@@ -284,10 +285,18 @@ typedef struct cand {
 	uint32_t line;
 	bool ambiguous;            /* its file has another symbol of the same
 				    * parent, name and signature */
+	uint64_t pick;             /* the sample takes the smallest */
 } cand;
 
 static cand *g_cands;
 static size_t g_ncands, g_capcands;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
 
 static int cand_cmp(const void *a, const void *b)
 {
@@ -378,7 +387,7 @@ static int copy_one(const char *fpath, const struct stat *sb, int type,
 				g_cands = mi_xrealloc(g_cands, g_capcands * sizeof(*g_cands));
 			}
 			g_cands[g_ncands++] = (cand){ q, mi_xstrdup(rel), mi_xstrdup(s->name),
-						      s->start_line, amb };
+						      s->start_line, amb, 0 };
 		}
 		free(orig);
 	}
@@ -545,7 +554,7 @@ static int cmd_prep(void)
 	 * The NL queries, the same for every run on the same corpus: candidates
 	 * in (path, line) order; a sentence that documents two functions, or a
 	 * function its file defines twice (platform variants), has no single
-	 * answer and is left out; then an even sample.  A query's half (tuning
+	 * answer and is left out; then a sample by hash.  A query's half (tuning
 	 * or held out) follows from its file's path, so one file's functions
 	 * never tune the weights they are measured with.
 	 */
@@ -575,9 +584,30 @@ static int cmd_prep(void)
 	g_queries = fopen(path, "w");
 	if (!g_queries)
 		return 1;
-	size_t kept = nok < MAX_NL_QUERIES ? nok : MAX_NL_QUERIES;
-	for (size_t j = 0; j < kept; j++) {
-		cand *c = &g_cands[j * nok / kept]; /* even spacing */
+	size_t most = getenv("SEARCH_BENCH_NL") ? strtoul(getenv("SEARCH_BENCH_NL"), NULL, 10) :
+						  MAX_NL_QUERIES;
+	size_t kept = nok < most ? nok : most;
+	/* The sample: the candidates whose (path, name) hash smallest, so a
+	 * change that adds or drops a few candidates changes as few of the
+	 * questions (an even spacing shifted them all). */
+	uint64_t cut = UINT64_MAX;
+	if (kept < nok) {
+		uint64_t *h = mi_xmalloc(nok * sizeof(*h));
+		for (size_t i = 0; i < nok; i++) {
+			mi_buf k = { 0 };
+			mi_buf_addf(&k, "%s\n%s\n%s", g_cands[i].path, g_cands[i].name,
+				    g_cands[i].query);
+			h[i] = g_cands[i].pick = mi_hash64(k.buf, k.len);
+			mi_buf_release(&k);
+		}
+		qsort(h, nok, sizeof(*h), cmp_u64);
+		cut = h[kept - 1];
+		free(h);
+	}
+	for (size_t j = 0; j < nok; j++) {
+		cand *c = &g_cands[j];
+		if (kept < nok && c->pick > cut)
+			continue;
 		json_t *o = json_pack("{s:s,s:s,s:i,s:s,s:s,s:i}", "query", c->query,
 				      "path", c->path, "line", (int)c->line, "name", c->name,
 				      "kind", "nl", "half",
