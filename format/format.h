@@ -43,6 +43,7 @@ enum {
 	MI_ERR_DAMAGED,               /* index file truncated or damaged */
 	MI_ERR_STALE,                 /* index replaced by another build meanwhile */
 	MI_ERR_SYMLINK,               /* index folder .mcpidx is a symbolic link */
+	MI_ERR_NOTREG,                /* not a regular file (a FIFO, socket, device) */
 	MI_ERR_LAST
 };
 
@@ -95,7 +96,9 @@ uint64_t mi_hash64(const void *data, size_t len);
 /* Hex of a 16-byte hash into out (33 bytes with the NUL). */
 void mi_hash_hex(const uint8_t h[16], char out[33]);
 
-/* Reads a whole file; *out is malloc'd and NUL-terminated. 0 or errno. */
+/* Reads a whole regular file; *out is malloc'd and NUL-terminated.  0,
+ * MI_ERR_NOTREG (a FIFO, socket or device: never waited on or read) or
+ * errno. */
 int mi_read_file(const char *path, char **out, size_t *len);
 /* true when s[0..len) is valid UTF-8. */
 bool mi_utf8_valid(const char *s, size_t len);

@@ -139,6 +139,7 @@ const char *mi_strerror(int err)
 	case MI_ERR_STALE: return "the index was replaced by another build meanwhile";
 	case MI_ERR_SYMLINK:
 		return "the index folder .mcpidx is a symbolic link, which mcpidx does not follow";
+	case MI_ERR_NOTREG: return "not a regular file (a FIFO, socket or device)";
 	}
 	if (err < 0 && err >= MDB_KEYEXIST && err <= MDB_LAST_ERRCODE)
 		return mdb_strerror(err);

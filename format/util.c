@@ -326,7 +326,9 @@ int mi_read_file(const char *path, char **out, size_t *len)
 {
 	int err = 0;
 	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO in a file's place opens at once and is refused
+	 * below instead of waiting for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return errno;
 	struct stat st;
@@ -336,6 +338,10 @@ int mi_read_file(const char *path, char **out, size_t *len)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		err = EISDIR;
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) { /* a FIFO, socket or device (/dev/zero never ends) */
+		err = MI_ERR_NOTREG;
 		goto out_close;
 	}
 	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;

@@ -460,7 +460,7 @@ int mi_compile_config_load(const char *root, mi_compile_config **out, mi_buf *er
 			mi_buf_addf(err, "no %s in %s: compile targets are named there "
 				    "([compile.NAME] with argv = [...])", MI_COMPILE_CONFIG, c->root);
 		} else {
-			mi_buf_addf(err, "cannot read %s: %s", c->file, strerror(rc));
+			mi_buf_addf(err, "cannot read %s: %s", c->file, mi_strerror(rc));
 		}
 		goto out;
 	}

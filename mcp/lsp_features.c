@@ -106,7 +106,7 @@ static int file_open(mi_lsp_server *s, const char *uri, lsp_file *f, mi_buf *err
 	}
 	if ((rc = mi_read_file(abs, &f->disk, &f->len))) {
 		mi_buf_addf(err, "cannot read %s: %s (open it in the editor, or build the index: "
-			    "mcpidx build %s)", abs, strerror(rc), s->root);
+			    "mcpidx build %s)", abs, mi_strerror(rc), s->root);
 		rc = MI_LSP_REQUEST_FAILED;
 		goto out;
 	}

@@ -441,7 +441,7 @@ int mi_cmd_outline(int argc, char **argv)
 		size_t len;
 		int rc = mi_read_file(path, &src, &len);
 		if (rc) {
-			fprintf(stderr, "mcpidx outline: cannot read %s: %s\n", path, strerror(rc));
+			fprintf(stderr, "mcpidx outline: cannot read %s: %s\n", path, mi_strerror(rc));
 			status = 1;
 			continue;
 		}
