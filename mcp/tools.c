@@ -638,9 +638,15 @@ static int check_value(const char *tool, const char *key, json_t *ps, json_t *v,
 	}
 	if (json_is_number(v) && ((mn && json_number_value(v) < json_number_value(mn)) ||
 				  (mx && json_number_value(v) > json_number_value(mx)))) {
-		mi_buf_addf(err, "Argument '%s' of %s must be from %g to %g (", key,
-			    tool, mn ? json_number_value(mn) : -INFINITY,
-			    mx ? json_number_value(mx) : INFINITY);
+		if (mn && mx)
+			mi_buf_addf(err, "Argument '%s' of %s must be from %g to %g (", key,
+				    tool, json_number_value(mn), json_number_value(mx));
+		else if (mn)
+			mi_buf_addf(err, "Argument '%s' of %s must be at least %g (", key, tool,
+				    json_number_value(mn));
+		else
+			mi_buf_addf(err, "Argument '%s' of %s must be at most %g (", key, tool,
+				    json_number_value(mx));
 		describe_value(err, v);
 		mi_buf_adds(err, ").");
 		return -1;

@@ -71,6 +71,10 @@ for name, args, key in [("find_references", {"symbol": "target", "limit": 1000},
         fail("%s: offset %d does not continue the cut answer" % (name, shown))
 if s.call("find_references", {"symbol": "target", "limit": 1000})["structuredContent"]["total"] != 240:
     fail("find_references total should count all 240 calls")
+# A bound of one side is said as such (it read "from 100 to inf").
+r = s.call("find_references", {"symbol": "target", "max_tokens": 5})
+if not r.get("isError") or "must be at least 100" not in text(r):
+    fail("max_tokens 5: want 'must be at least 100', got %s" % text(r)[:200])
 s.close()
 print("ok")
 PY
