@@ -1314,6 +1314,14 @@ int mi_mcp_tools_call(mi_mcp_tools *ts, mi_mcp_ctx *c, const char *name,
 	    fit_answer(c, t, q, args, &r,
 		       (size_t)mi_mcp_arg_int(args, "max_tokens", 20000)))
 		snprintf(outcome, outcome_len, "ok (cut to budget)");
+	if (!r.out.is_error && (t->flags & MI_TOOL_PAGED) && t->items &&
+	    mi_mcp_arg_int(args, "offset", 0) > 0) {
+		/* A page past the end says so, not just nothing. */
+		size_t total, off = (size_t)mi_mcp_arg_int(args, "offset", 0);
+		if (!mi_mcp_count_items(&r.out.json, t->items, &total) && total && off >= total)
+			mi_buf_addf(&r.out.text, "note: offset %zu is past the end: %zu %s in "
+				    "all, at offsets 0 to %zu\n", off, total, t->items, total - 1);
+	}
 	if (label && !r.out.is_error && !r.input_required.len)
 		tag_repo(&r, label, args);
 	if (!r.out.is_error && (te->t->flags & MI_TOOL_INDEX))

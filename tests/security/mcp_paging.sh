@@ -72,6 +72,11 @@ for name, args, key in [("find_references", {"symbol": "target", "limit": 1000},
     if got != want:
         fail("%s: paging by next_offset saw %d items, want the %d of the full answer in order"
              % (what, len(got), len(want)))
+    # A page past the end says so.
+    past = s.call(name, dict(args, offset=len(want) + 5))
+    if past["structuredContent"][key] or \
+       "offset %d is past the end: %d %s in all" % (len(want) + 5, len(want), key) not in text(past):
+        fail("%s: a page past the end should say so: %s" % (what, text(past)[-200:]))
 s.close()
 print("ok")
 PY
