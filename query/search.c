@@ -2500,8 +2500,9 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	mi_tok_run(tk, o->query, qlen, 0, q_on_term, &qt);
 	if (!qt.n) {
 		err = mi_out_error(out, MI_ERR_ARG, "query \"%.80s\" has no searchable "
-				   "words (only stop words, symbols or one-letter words); "
-				   "use names or specific words.", o->query);
+				   "words (only stop words, symbols, one-letter words or "
+				   "words over %d bytes); use names or specific words.",
+				   o->query, MI_TOK_MAX);
 		goto out;
 	}
 	qc.tests = q_speaks_of_tests(&qt);

@@ -629,6 +629,13 @@ TEST(bad_input_gets_a_clear_answer)
 	CHECK_CONTAINS(mi_buf_str(&text), "no searchable words");
 	json_decref(j);
 	mi_buf_reset(&text);
+	/* one word longer than a term: the message says why it is dropped */
+	j = run(q, false, "supercalifragilisticexpialidocioussupercalifragilistic",
+		NULL, NULL, false, NULL, &rc, &text);
+	CHECK(rc != 0);
+	CHECK_CONTAINS(mi_buf_str(&text), "words over 48 bytes");
+	json_decref(j);
+	mi_buf_reset(&text);
 	j = run(q, false, "parse", "src/[abc", NULL, false, NULL, &rc, &text);
 	CHECK(rc != 0);
 	CHECK_CONTAINS(mi_buf_str(&text), "without a closing ']'");
