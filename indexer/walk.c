@@ -312,8 +312,11 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 				mi_ignore_pop_to(ig, rel);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode))
+		if (!S_ISREG(st.st_mode)) {
+			/* a FIFO, socket or device: never opened, but counted */
+			mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 			continue;
+		}
 		int verdict = w->no_ignore ? -1 : mi_ignore_decide(ig, crel, false);
 		if (verdict == 1) {
 			mi_walk_skip_add(w, MI_SKIP_IGNORED, crel, false);

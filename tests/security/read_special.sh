@@ -29,8 +29,10 @@ printf 'int b(void) { return 2; }\n' > "$T/repo/b.c"
 timeout 60 "$MCPIDX" build "$T/repo" > /dev/null 2> "$T/err" || fail "build: $(cat "$T/err")"
 rm "$T/repo/b.c"
 mkfifo "$T/repo/b.c"
-timeout 60 "$MCPIDX" build "$T/repo" > /dev/null 2> "$T/err"
+timeout 60 "$MCPIDX" build --json "$T/repo" > "$T/build.json" 2> "$T/err"
 [ $? -eq 124 ] && fail "build with a FIFO in b.c's place did not return"
+expect_eq "$(json "$T/build.json" "j['skipped_paths']['unreadable']")" "['b.c']" \
+	"the FIFO is counted as skipped, unreadable"
 timeout 10 "$MCPIDX" query "$T/repo/.mcpidx" def a > "$T/out" 2> "$T/err" ||
 	fail "def a after the build: $(cat "$T/err")"
 expect_contains "$(cat "$T/out")" "a.c" "def a"
