@@ -530,6 +530,17 @@ int mi_side_append(mi_side_txn *t, int db, const mi_side_rec *r, uint64_t *seq_o
 		key[i] = (uint8_t)((uint64_t)seq >> (56 - 8 * i));
 	mi_side_rec_encode(r, &v);
 	rc = mi_put(t->t, db, key, 8, v.buf, v.len);
+	if (!rc && side_is_log[db] && seq > MI_SIDE_LOG_KEEP) {
+		/* the one that falls out of the window (gone already when an
+		 * earlier append dropped it or the log is new) */
+		uint8_t old[8];
+		uint64_t o = (uint64_t)seq - MI_SIDE_LOG_KEEP;
+		for (int i = 0; i < 8; i++)
+			old[i] = (uint8_t)(o >> (56 - 8 * i));
+		rc = mi_del(t->t, db, old, 8);
+		if (rc == MI_ERR_NOTFOUND)
+			rc = 0;
+	}
 	if (!rc)
 		rc = mi_meta_put_int(t->t, ck, seq);
 	if (!rc)

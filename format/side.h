@@ -37,13 +37,18 @@
 
 /* Sub-databases.  Append only; a new kind of record is a new row here and
  * in side.c's name table. */
+/* Records an append-only log keeps: each append past it drops the oldest
+ * (a client calling in a loop must not fill the disk). */
+#define MI_SIDE_LOG_KEEP 100000
+
 typedef enum mi_side_db {
 	MI_SIDE_META,      /* "version", counters: msgpack ints (not records) */
 	MI_SIDE_ARTIFACTS, /* artifacts: path \0 task \0 symbol */
 	MI_SIDE_DIAGS,     /* compile diagnostics per file: path \0 source \0 "" */
 	MI_SIDE_ALIASES,   /* tool aliases: "server/tool" \0 "alias" \0 phrasing id */
 	MI_SIDE_APPROVALS, /* approval / quarantine of tools: "server/tool" \0 state \0 "" */
-	MI_SIDE_LOG,       /* append-only execution log: be64(seq) */
+	MI_SIDE_LOG,       /* append-only execution log: be64(seq), the last
+			    * MI_SIDE_LOG_KEEP records kept */
 	MI_SIDE_CHAINS,    /* bounded chains: chain id \0 "" \0 "", num = steps */
 	MI_SIDE__COUNT
 } mi_side_db;

@@ -97,6 +97,7 @@ typedef struct collect {
 	mi_buf out;  /* "path|kind|name|text;" per record */
 	int n;       /* records seen */
 	int stop_at; /* stop after this many (0: never) */
+	long first;  /* count_fn: num of the first record */
 } collect;
 
 static int collect_fn(void *ctx, const mi_side_rec *r)
@@ -105,6 +106,15 @@ static int collect_fn(void *ctx, const mi_side_rec *r)
 	mi_buf_addf(&c->out, "%s|%s|%s|%s;", r->path, r->kind, r->name, r->text);
 	c->n++;
 	return c->stop_at && c->n >= c->stop_at ? 1 : 0;
+}
+
+static int count_fn(void *ctx, const mi_side_rec *r)
+{
+	collect *c = ctx;
+	if (!c->n)
+		c->first = (long)r->num;
+	c->n++;
+	return 0;
 }
 
 TEST(records)
@@ -186,6 +196,19 @@ TEST(records)
 	free(d);
 }
 
+/* MI_SIDE_LOG_KEEP + 2 appends in one transaction. */
+static int do_append_many(mi_side_txn *t, void *ctx)
+{
+	put_ctx *c = ctx;
+	int rc = 0;
+	mi_side_rec x = *c->r;
+	for (int i = 0; i < MI_SIDE_LOG_KEEP + 2 && !rc; i++) {
+		x.num = 3 + i + 1; /* its seq: three are in before */
+		rc = mi_side_append(t, c->db, &x, &c->seq);
+	}
+	return rc;
+}
+
 TEST(log_and_limits)
 {
 	char *d = tmpdir();
@@ -205,6 +228,16 @@ TEST(log_and_limits)
 	CHECK_INT(mi_side_scan(t, MI_SIDE_LOG, "", 0, collect_fn, &col), 0);
 	CHECK_INT(col.n, 3);
 	mi_side_abort(t);
+
+	/* The log keeps its last MI_SIDE_LOG_KEEP records: the oldest go. */
+	CHECK_INT(mi_side_write(s, do_append_many, &pc), 0);
+	CHECK_INT(pc.seq, 3 + MI_SIDE_LOG_KEEP + 2);
+	col.n = 0;
+	CHECK_INT(mi_side_begin(s, false, &t), 0);
+	CHECK_INT(mi_side_scan(t, MI_SIDE_LOG, "", 0, count_fn, &col), 0);
+	mi_side_abort(t);
+	CHECK_INT(col.n, MI_SIDE_LOG_KEEP);
+	CHECK_INT(col.first, 3 + 2 + 1); /* seq 1..5 dropped */
 
 	memset(longpath, 'a', sizeof longpath - 1);
 	longpath[sizeof longpath - 1] = 0;
