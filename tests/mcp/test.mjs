@@ -315,7 +315,7 @@ const bad = [
   ['search_code', { query: 'x', format: 'xml' }, /format.*toon/],
   ['search_code', { query: 'x', semantic_weight: 1.5 }, /semantic_weight.*0 to 1/],
   ['search_code', { query: 'x', filter: 'mine' }, /filter.*one of public, all/],
-  ['context_pack', { target: 'login', budget_tokens: 10 }, /budget_tokens.*from 100/],
+  ['context_pack', { target: 'login', budget_tokens: 10 }, /budget_tokens.*at least 100/],
   ['context_pack', { target: 'login', depth: 3 }, /depth.*from 1 to 2/],
   ['context_pack', { target: 'no_such_symbol_here' }, /no_such_symbol_here/],
   ['context_pack', {}, /Give a target/],
