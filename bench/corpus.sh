@@ -7,7 +7,8 @@
 # package's JavaScript source (ESLint, fetched with npm pack into
 # build/corpus/eslint and checked against its pinned sha512), Rust's core,
 # alloc and std libraries (rust-src, copied into build/corpus/rust) and
-# one npm package's TypeScript source (RxJS's src/, build/corpus/rxjs).
+# two npm packages' TypeScript sources (RxJS's and Effect's src/, copied
+# side by side into build/corpus/ts).
 # With KERNEL=full, linux= is the whole linux-source-6.1 tree instead
 # (build/corpus/linux-full, as `make bench-build KERNEL=full` uses).
 #   sh bench/corpus.sh          # from the repository root
@@ -24,6 +25,10 @@ js_sha512=dZ6+mexnaTIbSBZWgou51U6OmzIhYM2VcNdtiTtI7qPNZm35Akpr0f6vtw3w1Kmn5PYo+t
 tsdest="$top/build/corpus/rxjs"
 ts_pkg=rxjs@7.8.1
 ts_sha512=AA3TVj+0A2iuIoQkWEK/tqFjBq2j+6PO6Y0zJcvzLAFhEFIO3HL0vls9hWLncZbAAbK0mar7oZ4V079I/qPMxg==
+ts2dest="$top/build/corpus/effect"
+ts2_pkg=effect@3.10.0
+ts2_sha512=J9rsJBXNHZxklJTbHriY8D9wIHhmvXDamExW4pPZ2kPNZ+XRfstXeHBqpXAIK+B42ASVbuDswAXyup5WHWK6jg==
+tsboth="$top/build/corpus/ts"
 rustdest="$top/build/corpus/rust"
 
 need=""
@@ -97,6 +102,15 @@ npm_src() {
 }
 npm_src "$jsdest" "$js_pkg" "$js_sha512"
 npm_src "$tsdest" "$ts_pkg" "$ts_sha512"
+npm_src "$ts2dest" "$ts2_pkg" "$ts2_sha512"
+if [ ! -f "$tsboth/.complete" ]; then
+	rm -rf "$tsboth" "$tsboth.tmp"
+	mkdir -p "$tsboth.tmp"
+	cp -r "$tsdest/package/src" "$tsboth.tmp/rxjs"
+	cp -r "$ts2dest/package/src" "$tsboth.tmp/effect"
+	mv "$tsboth.tmp" "$tsboth"
+	touch "$tsboth/.complete"
+fi
 
 if [ ! -f "$rustdest/.complete" ]; then
 	lib=$(ls -d /usr/src/rustc-*/library | head -1)
@@ -115,4 +129,4 @@ echo "go=$gostd"
 echo "java=$top/build/corpus/java/java.base"
 echo "js=$jsdest/package"
 echo "rust=$rustdest"
-echo "ts=$tsdest/package/src"
+echo "ts=$tsboth"

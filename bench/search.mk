@@ -1,7 +1,7 @@
 # bench/search.mk - `make bench-search`: mcpidx search_code against SQLite
 # FTS5 bm25 on seven corpora nobody here wrote (the Linux kernel subset, the
 # Python and Go standard libraries, Java's java.base, ESLint's JavaScript,
-# Rust's core/alloc/std, RxJS's TypeScript),
+# Rust's core/alloc/std, RxJS's and Effect's TypeScript),
 # one run, side by side with ratios, per half of each query set (tuning,
 # held out).  Not a test: it prints, it does not fail on a missed target.
 # Corpora come from bench/corpus.sh.
@@ -45,7 +45,7 @@ bench-search: bench-search-prep
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/java "java 17 java.base"; \
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/js "eslint 8.57.0 (npm)"; \
 	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/rust "rust 1.63 core, alloc, std (rust-src)"; \
-	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/ts "rxjs 7.8.1 src (npm)"; \
+	python3 bench/search/fts5.py $(BENCH_SEARCH_OUT)/ts "rxjs 7.8.1 and effect 3.10.0 src (npm)"; \
 	echo; echo "== docs kept (the question is the answer's own first doc sentence), mcpidx"; \
 	for s in $(BENCH_SEARCH_SETS); do \
 	SEARCH_BENCH_QUICK=1 $(BENCH_SEARCH_BIN) run $(BENCH_SEARCH_OUT)/$$s-docs; done
