@@ -25,8 +25,8 @@ static unsigned name_line(const char *s, unsigned start_line, unsigned from, uns
 		if (memcmp(s + i, name, nl))
 			continue;
 		char b = i > from ? s[i - 1] : ' ', a = s[i + nl];
-		int word_b = b == '_' || (b >= '0' && b <= '9') || (b | 32) >= 'a' && (b | 32) <= 'z';
-		int word_a = a == '_' || (a >= '0' && a <= '9') || (a | 32) >= 'a' && (a | 32) <= 'z';
+		int word_b = b == '_' || (b >= '0' && b <= '9') || ((b | 32) >= 'a' && (b | 32) <= 'z');
+		int word_a = a == '_' || (a >= '0' && a <= '9') || ((a | 32) >= 'a' && (a | 32) <= 'z');
 		if (!word_b && !word_a)
 			return line;
 	}
@@ -38,16 +38,10 @@ int main(int argc, char **argv)
 	char path[4096];
 	while (fgets(path, sizeof path, stdin)) {
 		path[strcspn(path, "\n")] = 0;
-		FILE *f = fopen(path, "rb");
-		if (!f)
+		char *s;
+		size_t n;
+		if (mi_read_file(path, &s, &n)) /* a folder named x.go, a FIFO: skipped */
 			continue;
-		fseek(f, 0, SEEK_END);
-		long n = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		char *s = malloc(n + 1);
-		n = fread(s, 1, n, f);
-		s[n] = 0;
-		fclose(f);
 		mi_parsed p;
 		mi_parsed_init(&p);
 		int lang = argc > 1 ? mi_lang_from_name(argv[1]) : mi_lang_detect(path);
