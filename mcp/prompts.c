@@ -109,8 +109,14 @@ int mi_mcp_prompts_get(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params,
 	decl = p->arguments ? json_loads(p->arguments, 0, NULL) : NULL;
 	json_array_foreach(decl, i, a) {
 		const char *an = mi_mcp_arg_str(a, "name", "");
-		if (mi_mcp_arg_bool(a, "required", false) &&
-		    !json_is_string(json_object_get(args, an))) {
+		json_t *v = json_object_get(args, an);
+		if (v && !json_is_string(v)) {
+			/* prompt arguments are strings (MCP's PromptArgument) */
+			mi_buf_addf(msg, "Argument %s of prompt %s must be a string", an, p->name);
+			json_decref(decl);
+			return MI_RPC_INVALID_PARAMS;
+		}
+		if (mi_mcp_arg_bool(a, "required", false) && !v) {
 			mi_buf_addf(msg, "Missing required argument: %s", an);
 			json_decref(decl);
 			return MI_RPC_INVALID_PARAMS;
