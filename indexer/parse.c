@@ -65,6 +65,8 @@ struct mi_ts_ctx {
 	TSNode def;              /* the definition being made into a symbol */
 	mi_buf scratch;          /* text with comments blanked (mi_ts_uncomment) */
 	struct ref_set *rs;      /* references and locals found so far */
+	const struct timespec *deadline; /* the parse's, which the extraction keeps too */
+	bool late;               /* the extraction stopped at the deadline */
 };
 
 typedef struct def_tmp {
@@ -720,13 +722,29 @@ static void parse_deadline(struct timespec *d)
 	d->tv_nsec = (long)(ns % 1000000000ull);
 }
 
-static bool parse_timeout(TSParseState *state)
+static bool past_deadline(const struct timespec *deadline)
 {
-	const struct timespec *deadline = state->payload;
 	struct timespec now;
+	if (!deadline)
+		return false;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return now.tv_sec > deadline->tv_sec ||
 	       (now.tv_sec == deadline->tv_sec && now.tv_nsec > deadline->tv_nsec);
+}
+
+static bool parse_timeout(TSParseState *state)
+{
+	return past_deadline(state->payload);
+}
+
+/* Whether the extraction is past the parse's deadline, looked at every
+ * 64th step: a tree nested thousands deep makes every parent lookup walk
+ * down from the root (5,000 nested JavaScript functions took 8 s). */
+static bool extract_late(mi_ts_ctx *c, size_t step)
+{
+	if (!c->late && (step & 63) == 0 && past_deadline(c->deadline))
+		c->late = true;
+	return c->late;
 }
 
 static const char *ts_read(void *payload, uint32_t byte, TSPoint pos, uint32_t *n)
@@ -946,7 +964,9 @@ static void query_extract(mi_ts_ctx *c, mi_compiled *mc, TSNode root)
 	ts_query_cursor_set_match_limit(qc, 4096);
 	ts_query_cursor_exec(qc, mc->q, root);
 	TSQueryMatch m;
-	while (ts_query_cursor_next_match(qc, &m)) {
+	for (size_t nm = 1; ts_query_cursor_next_match(qc, &m); nm++) {
+		if (extract_late(c, nm))
+			break;
 		if (!predicates_hold(c, mc, &m))
 			continue;
 		TSNode name = {{0}, 0, 0}, defn = name, body = name, doc = name, params = name;
@@ -1058,6 +1078,8 @@ static int ts_extract(mi_ts_ctx *c)
 	}
 	TSNode root = ts_tree_root_node(tree);
 	c->rs = &rs;
+	c->deadline = &deadline;
+	c->late = false;
 	if (walk) {
 		c->npatterns = 0;
 		c->npatterns = (uint32_t)c->row->extract(c, &root);
@@ -1074,7 +1096,7 @@ static int ts_extract(mi_ts_ctx *c)
 	/* Symbols in source order, outer before inner; parents via a stack. */
 	int32_t *stack = mi_xmalloc((ndefs + 1) * sizeof(*stack));
 	size_t sp = 0;
-	for (size_t i = 0; i < ndefs; i++) {
+	for (size_t i = 0; i < ndefs && !extract_late(c, i + 1); i++) {
 		def_tmp *d = &defs[i];
 		uint32_t sb = ts_node_start_byte(d->node), eb = ts_node_end_byte(d->node);
 		/* The same node again: from a later pattern it is a duplicate; from
@@ -1202,7 +1224,15 @@ static int ts_extract(mi_ts_ctx *c)
 		free(st2);
 	}
 	collect_errors(c, root);
+	if (c->late) {
+		mi_diag *d = mi_parsed_add_diag(c->p);
+		d->line = 0;
+		d->severity = 'W';
+		d->msg = "symbols cut: reading them took longer than the parse may "
+			 "(nesting thousands of levels deep?); the file is indexed as text";
+	}
 out:
+	c->deadline = NULL;
 	free(prefiltered);
 	free(c->defs);
 	c->defs = NULL;

@@ -84,4 +84,17 @@ timeout 60 "$MCPIDX" build -q $N > $T/o 2>&1
 rc=$?
 [ $rc -eq 124 ] && fail "a build of deeply nested JSON and JS took over a minute"
 [ $rc -eq 0 ] || fail "build of deeply nested JSON and JS: $(tail -3 $T/o)"
+# Deeper still the symbols cost more than the parse may take: they are cut
+# at its deadline with a warning, not read for minutes (8,000 nested JS
+# functions took 40 s).  The deadline is set low so that 3,000 levels reach it.
+D=$T/deeper
+mkdir -p $D
+python3 -c "
+n = 3000
+open('$D/deep.js', 'w').write(''.join('function f%d() {\\n' % i for i in range(n)) + '}\\n' * n)"
+MCPIDX_PARSE_TIMEOUT_MS=1500 timeout 120 "$MCPIDX" build -q $D > $T/o 2>&1 ||
+	fail "build of 3,000 nested JS functions: $(tail -3 $T/o)"
+"$MCPIDX" query $D/.mcpidx outline deep.js > $T/o 2>&1 || fail "outline of deep.js: $(tail -3 $T/o)"
+expect_contains "$(cat $T/o)" "symbols cut" "the cut symbols' warning"
+expect_contains "$(cat $T/o)" "function f0()" "the symbols read before the cut"
 echo ok
