@@ -10,7 +10,9 @@
 # two npm packages' TypeScript sources (RxJS's and Effect's src/, copied
 # side by side into build/corpus/ts).
 # With KERNEL=full, linux= is the whole linux-source-6.1 tree instead
-# (build/corpus/linux-full, as `make bench-build KERNEL=full` uses).
+# (build/corpus/linux-full, as `make bench-build KERNEL=full` uses).  The
+# Rust and TypeScript corpora (rust=, ts=) are prepared only with
+# CORPUS_EXTRA=1 (make bench-search): the other benches do not read them.
 #   sh bench/corpus.sh          # from the repository root
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +38,8 @@ ls /usr/src/linux-source-6.1.tar.* >/dev/null 2>&1 || need="$need linux-source-6
 [ -d "$gostd" ] || need="$need golang-1.19-src"
 [ -f "$jdksrc" ] || need="$need openjdk-17-source"
 command -v unzip >/dev/null 2>&1 || need="$need unzip"
-ls -d /usr/src/rustc-*/library/std >/dev/null 2>&1 || need="$need rust-src"
+extra=${CORPUS_EXTRA:-}
+[ -z "$extra" ] || ls -d /usr/src/rustc-*/library/std >/dev/null 2>&1 || need="$need rust-src"
 if [ -n "$need" ]; then
 	echo "corpus: installing$need" >&2
 	if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
@@ -101,9 +104,9 @@ npm_src() {
 	touch "$1/.complete"
 }
 npm_src "$jsdest" "$js_pkg" "$js_sha512"
-npm_src "$tsdest" "$ts_pkg" "$ts_sha512"
-npm_src "$ts2dest" "$ts2_pkg" "$ts2_sha512"
-if [ ! -f "$tsboth/.complete" ]; then
+[ -z "$extra" ] || npm_src "$tsdest" "$ts_pkg" "$ts_sha512"
+[ -z "$extra" ] || npm_src "$ts2dest" "$ts2_pkg" "$ts2_sha512"
+if [ -n "$extra" ] && [ ! -f "$tsboth/.complete" ]; then
 	rm -rf "$tsboth" "$tsboth.tmp"
 	mkdir -p "$tsboth.tmp"
 	cp -r "$tsdest/package/src" "$tsboth.tmp/rxjs"
@@ -112,7 +115,7 @@ if [ ! -f "$tsboth/.complete" ]; then
 	touch "$tsboth/.complete"
 fi
 
-if [ ! -f "$rustdest/.complete" ]; then
+if [ -n "$extra" ] && [ ! -f "$rustdest/.complete" ]; then
 	lib=$(ls -d /usr/src/rustc-*/library | head -1)
 	echo "corpus: copying core, alloc and std from $lib" >&2
 	rm -rf "$rustdest" "$rustdest.tmp"
@@ -128,5 +131,7 @@ echo "python=$pystd"
 echo "go=$gostd"
 echo "java=$top/build/corpus/java/java.base"
 echo "js=$jsdest/package"
-echo "rust=$rustdest"
-echo "ts=$tsboth"
+if [ -n "$extra" ]; then
+	echo "rust=$rustdest"
+	echo "ts=$tsboth"
+fi

@@ -21,7 +21,7 @@ $(BENCH_SEARCH_BIN): bench/search/search_bench.c $(LIB_OBJ) $(GRAMMAR_LIB)
 # then the same with the doc comments kept (NAME-docs: the question is the
 # answer's own first doc sentence, the case a doc comment must win).
 bench-search-prep: $(BENCH_SEARCH_BIN)
-	@set -e; eval "$$(sh bench/corpus.sh)"; \
+	@set -e; eval "$$(CORPUS_EXTRA=1 sh bench/corpus.sh)"; \
 	for docs in "" 1; do \
 	sfx=$${docs:+-docs}; export SEARCH_BENCH_KEEP_DOCS=$$docs; \
 	[ -n "$$docs" ] || unset SEARCH_BENCH_KEEP_DOCS; \
