@@ -465,8 +465,7 @@ void mi_tool_first_line(const char *s, size_t len, size_t max, mi_buf *out)
 	if (!cut)
 		cut = max > 3 ? max - 3 : max;
 	/* never split a UTF-8 sequence */
-	while (cut > 0 && ((unsigned char)s[cut] & 0xc0) == 0x80)
-		cut--;
+	cut = mi_utf8_cut(s, cut);
 	mi_buf_add(out, s, cut);
 	mi_buf_adds(out, "...");
 }

@@ -100,6 +100,9 @@ void mi_hash_hex(const uint8_t h[16], char out[33]);
  * MI_ERR_NOTREG (a FIFO, socket or device: never waited on or read) or
  * errno. */
 int mi_read_file(const char *path, char **out, size_t *len);
+/* The largest m <= n at which s can be cut without splitting a UTF-8
+ * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
+size_t mi_utf8_cut(const char *s, size_t n);
 /* true when s[0..len) is valid UTF-8. */
 bool mi_utf8_valid(const char *s, size_t len);
 /* Appends s[0..len) with each byte that is not part of valid UTF-8

@@ -155,6 +155,13 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
+size_t mi_utf8_cut(const char *s, size_t n)
+{
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
 bool mi_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -536,11 +536,8 @@ static const char *doc_finish(mi_ts_ctx *c, mi_buf *b)
 {
 	const char *r = NULL;
 
-	if (b->len > MI_MAX_DOC) {
-		b->len = MI_MAX_DOC;
-		while (b->len > 0 && ((unsigned char)b->buf[b->len] & 0xc0) == 0x80)
-			b->len--;
-	}
+	if (b->len > MI_MAX_DOC)
+		b->len = mi_utf8_cut(b->buf, MI_MAX_DOC);
 	if (b->len)
 		r = mi_parsed_strndup(c->p, b->buf, b->len);
 	mi_buf_release(b);

@@ -292,9 +292,7 @@ static const char *log_field(const char *s, mi_buf *tmp)
 	size_t n = s ? strlen(s) : 0;
 	if (n <= LOG_FIELD_MAX)
 		return s ? s : "";
-	n = LOG_FIELD_MAX;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
+	n = mi_utf8_cut(s, LOG_FIELD_MAX);
 	mi_buf_add(tmp, s, n);
 	mi_buf_adds(tmp, "...");
 	return tmp->buf;

@@ -42,12 +42,10 @@ bool mi_mcp_cap_text(mi_buf *t, size_t max, const char *note)
 	if (cut == 0) {
 		/* One giant line: cut by bytes at a UTF-8 boundary. */
 		cut = budget * 3 < t->len ? budget * 3 : t->len;
-		while (cut > 0 && ((unsigned char)t->buf[cut] & 0xC0) == 0x80)
-			cut--;
+		cut = mi_utf8_cut(t->buf, cut);
 		while (cut > 0 && mi_token_estimate(t->buf, cut) > budget)
 			cut = cut * 7 / 8;
-		while (cut > 0 && ((unsigned char)t->buf[cut] & 0xC0) == 0x80)
-			cut--;
+		cut = mi_utf8_cut(t->buf, cut);
 	}
 	t->len = cut;
 	t->buf[cut] = 0;
@@ -128,10 +126,8 @@ static void cut_string(longest *l, size_t keep)
 	json_t *v = l->key ? json_object_get(l->holder, l->key) :
 			     json_array_get(l->holder, l->index);
 	const char *s = json_string_value(v);
-	size_t n = keep, back;
+	size_t n = mi_utf8_cut(s, keep), back;
 	mi_buf b = {0};
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
 	for (back = n; back > n * 3 / 4 && back > 0; back--)
 		if (s[back - 1] == '\n') {
 			n = back;

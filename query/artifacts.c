@@ -224,9 +224,7 @@ int mi_art_error(mi_out *out, int err, const char *next, const char *fmt, ...)
 	if (msg.len > ART_MSG_MAX) {
 		/* it quotes a path or a name the caller sent, which may be
 		 * 16 MiB: the answer (text and JSON) keeps the start of it */
-		size_t cut = ART_MSG_MAX;
-		while (cut > 0 && ((unsigned char)msg.buf[cut] & 0xC0) == 0x80)
-			cut--;
+		size_t cut = mi_utf8_cut(msg.buf, ART_MSG_MAX);
 		msg.len = cut;
 		msg.buf[cut] = 0;
 		mi_buf_adds(&msg, "... (cut: the message quoted a long argument)");

@@ -48,8 +48,7 @@ static const char *fold(mi_parsed *p, const char *s, size_t n, size_t cap)
 	}
 	if (o >= cap) {
 		/* do not cut a UTF-8 sequence */
-		while (o > 0 && ((unsigned char)small[o] & 0xc0) == 0x80)
-			o--;
+		o = mi_utf8_cut(small, o);
 		memcpy(small + o, "...", 3);
 		o += 3;
 	}
@@ -110,8 +109,7 @@ void mi_line_doc(mi_parsed *p, size_t i, const char *a, size_t n)
 		b.len--;
 	if (b.len > 1200) {
 		b.len = 1200;
-		while (b.len > 0 && ((unsigned char)b.buf[b.len] & 0xc0) == 0x80)
-			b.len--;
+		b.len = mi_utf8_cut(b.buf, b.len);
 	}
 	if (b.len)
 		p->syms[i].doc = mi_parsed_strndup(p, b.buf, b.len);

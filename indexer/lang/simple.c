@@ -362,8 +362,7 @@ static int quote_len(const char *s, size_t a, size_t b)
 	size_t n = b - a;
 	if (n > SIMPLE_QUOTE_MAX) {
 		n = SIMPLE_QUOTE_MAX;
-		while (n > 0 && ((unsigned char)s[a + n] & 0xC0) == 0x80)
-			n--;
+		n = mi_utf8_cut(s + a, n);
 	}
 	return (int)n;
 }
@@ -415,8 +414,7 @@ static const char *fold(scan *sc, size_t from, size_t to)
 	}
 	if (b->len > SIMPLE_SIG_MAX) {
 		size_t n = SIMPLE_SIG_MAX - 3;
-		while (n > 0 && ((unsigned char)b->buf[n] & 0xC0) == 0x80)
-			n--;
+		n = mi_utf8_cut(b->buf, n);
 		b->len = n;
 		mi_buf_adds(b, "...");
 	}
