@@ -245,16 +245,6 @@ out:
 	return rc;
 }
 
-/* A file of .git, read only when it is a regular file: a FIFO in a
- * tarball's .git would block the build, a link to /dev/zero never end. */
-static int read_git_file(const char *path, char **buf, size_t *len)
-{
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return ENOENT;
-	return mi_read_file(path, buf, len);
-}
-
 /* Whether s is an object id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
 static bool is_object_id(const char *s, size_t n)
 {
@@ -269,13 +259,15 @@ static bool is_object_id(const char *s, size_t n)
 /* Reads .git/HEAD and resolves one level of ref, without running git.
  * Only an object id is kept, and a ref must be refs/... without "..": the
  * head is stored in the index and served, so "ref: ../../../etc/passwd"
- * in a crafted .git must not copy a file from outside the repository. */
+ * in a crafted .git must not copy a file from outside the repository.
+ * (mi_read_file reads regular files only: a FIFO or a link to /dev/zero
+ * in a tarball's .git neither blocks nor fills the build.) */
 static char *git_head(const char *root)
 {
 	char path[PATH_MAX], *buf = NULL, *res = NULL;
 	size_t len;
 	snprintf(path, sizeof(path), "%s/.git/HEAD", root);
-	if (read_git_file(path, &buf, &len))
+	if (mi_read_file(path, &buf, &len))
 		return NULL;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		buf[--len] = 0;
@@ -287,7 +279,7 @@ static char *git_head(const char *root)
 			return NULL;
 		}
 		snprintf(path, sizeof(path), "%s/.git/%s", root, ref);
-		if (!read_git_file(path, &rbuf, &rl)) {
+		if (!mi_read_file(path, &rbuf, &rl)) {
 			while (rl && (rbuf[rl - 1] == '\n' || rbuf[rl - 1] == '\r'))
 				rbuf[--rl] = 0;
 			if (is_object_id(rbuf, rl))
@@ -299,7 +291,7 @@ static char *git_head(const char *root)
 			char *pk = NULL;
 			size_t pl;
 			snprintf(path, sizeof(path), "%s/.git/packed-refs", root);
-			if (!read_git_file(path, &pk, &pl)) {
+			if (!mi_read_file(path, &pk, &pl)) {
 				for (char *line = strtok(pk, "\n"); line; line = strtok(NULL, "\n")) {
 					char *sp = strchr(line, ' ');
 					if (sp && !strcmp(sp + 1, ref) && is_object_id(line, (size_t)(sp - line))) {
