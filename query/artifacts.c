@@ -305,9 +305,9 @@ bool mi_art_current_hash(mi_art *a, mi_query *q, const char *path, uint8_t h[16]
 		char *data = NULL;
 		size_t len = 0;
 		mi_buf_addf(&full, "%s/%s", a->repo, path);
-		/* only a regular file, as a build would index it: a FIFO in the
-		 * file's place would block the call, a link to /dev/zero never end */
-		ok = lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
+		/* not through a link (mi_read_file itself takes regular files
+		 * only: no FIFO, no /dev/zero) */
+		ok = lstat(full.buf, &st) == 0 && !S_ISLNK(st.st_mode) &&
 		     mi_read_file(full.buf, &data, &len) == 0;
 		if (ok)
 			mi_hash128(data, len, h);

@@ -553,10 +553,10 @@ int mi_cmd_status(int argc, char **argv)
 			changes_add(&cs, 'M', k, kl);
 			continue;
 		}
-		/* as the build walks: only a regular file (not a link, nor a FIFO
-		 * that would block here, nor a link to /dev/zero) is the file */
+		/* a link is not the file (mi_read_file itself takes regular
+		 * files only: no FIFO, no /dev/zero) */
 		struct stat lsb;
-		int e = lstat(abs, &lsb) < 0 ? errno : !S_ISREG(lsb.st_mode) ? ENOENT :
+		int e = lstat(abs, &lsb) < 0 ? errno : S_ISLNK(lsb.st_mode) ? ENOENT :
 			mi_read_file(abs, &src, &len);
 		if (e) {
 			changes_add(&cs, 'D', k, kl);
