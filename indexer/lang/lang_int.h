@@ -57,8 +57,9 @@ bool mi_ts_has_modifier(mi_ts_ctx *c, TSNode n, const char *word);
  * `type`, or a null node. */
 TSNode mi_ts_find_desc(TSNode n, const char *type, int depth);
 
-/* Doc comment of a node from the C-style comments just above it: markers
- * stripped, lines joined by newlines; NULL if none.  Owned by the parse. */
+/* Doc comment of a node from the comment block just above it (the same
+ * reader as every definition's doc): markers stripped, lines joined by
+ * newlines; NULL if none.  Owned by the parse; defined in parse.c. */
 const char *mi_ts_doc_above(mi_ts_ctx *c, TSNode n);
 
 /* Appends [a, b) of the parsed text to out with comments dropped and white
