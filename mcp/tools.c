@@ -202,14 +202,17 @@ static const json_member *member(const json_member *m, int n, const char *key)
 	return NULL;
 }
 
-/* The top-level members links are made from. */
+/* The top-level members links are made from, and an item's. */
 static const char *const link_keys[] = {"repo", "path", "start_line", "end_line", "name",
-					"results", "references", "definitions", "nodes"};
-#define LINK_MEMBERS (sizeof(link_keys) / sizeof(link_keys[0]))
+					"results", "references", "definitions", "nodes", NULL};
+static const char *const item_keys[] = {"repo", "path", "start_line", "line", "end_line",
+					"name", "caller", "breadcrumb", NULL};
+#define LINK_MEMBERS 10         /* the most keys of a list above */
 
-/* The members of the object in buf[0..len) named in link_keys (the first
- * of each name): their number, or -1 when it is not an object. */
-static int json_members(const char *buf, size_t len, json_member *m)
+/* The members of the object in buf[0..len) named in keys (NULL-ended;
+ * the first of each name): their number, or -1 when it is not an object.
+ * The other members' values are stepped over, not parsed. */
+static int json_members(const char *buf, size_t len, const char *const *keys, json_member *m)
 {
 	const char *p = buf, *e = buf + len, *q;
 	int n = 0;
@@ -235,9 +238,9 @@ static int json_members(const char *buf, size_t len, json_member *m)
 			return -1;
 		mb.v = p;
 		mb.vl = (size_t)(q - p);
-		for (size_t i = 0; i < LINK_MEMBERS; i++)
-			if (mb.kl == strlen(link_keys[i]) && !memcmp(mb.k, link_keys[i], mb.kl)) {
-				if (!member(m, n, link_keys[i]))
+		for (size_t i = 0; keys[i]; i++)
+			if (mb.kl == strlen(keys[i]) && !memcmp(mb.k, keys[i], mb.kl)) {
+				if (!member(m, n, keys[i]))
 					m[n++] = mb;
 				break;
 			}
@@ -251,6 +254,24 @@ static int json_members(const char *buf, size_t len, json_member *m)
 	}
 }
 
+/* An object of the members of buf[0..len) named in keys, each parsed
+ * alone; NULL when it is not an object. */
+static json_t *json_pick(const char *buf, size_t len, const char *const *keys,
+			 json_member *m, int *nm)
+{
+	if ((*nm = json_members(buf, len, keys, m)) < 0)
+		return NULL;
+	json_t *j = json_object();
+	for (size_t k = 0; keys[k]; k++) {
+		const json_member *mb = member(m, *nm, keys[k]);
+		json_t *v = mb && mb->v[0] != '[' && mb->v[0] != '{' ?
+			    json_loadb(mb->v, mb->vl, JSON_DECODE_ANY, NULL) : NULL;
+		if (v)
+			json_object_set_new(j, keys[k], v);
+	}
+	return j;
+}
+
 /* Links to the files an answer names: its own path, or the paths of the
  * items of its result array, at most MI_LINKS_MAX distinct files.  In a
  * workspace the answer's (or each item's) repo goes into the URI.  Only
@@ -261,23 +282,15 @@ static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 	const char *repo;
 	static const char *const keys[] = {"results", "references", "definitions",
 					   "nodes", NULL};
-	static const char *const scalars[] = {"repo", "path", "start_line", "end_line",
-					      "name", NULL};
 	json_member m[LINK_MEMBERS];
 	json_t *j = NULL, *held[MI_LINKS_MAX];
 	const json_member *a = NULL;
 	const char *seen[MI_LINKS_MAX], *seen_repo[MI_LINKS_MAX];
 	size_t ns = 0, k;
 	int nm;
-	if (!r->out.json.len || (nm = json_members(r->out.json.buf, r->out.json.len, m)) < 0)
+	if (!r->out.json.len ||
+	    !(j = json_pick(r->out.json.buf, r->out.json.len, link_keys, m, &nm)))
 		return;
-	j = json_object();
-	for (k = 0; scalars[k]; k++) {
-		const json_member *mb = member(m, nm, scalars[k]);
-		json_t *v = mb ? json_loadb(mb->v, mb->vl, JSON_DECODE_ANY, NULL) : NULL;
-		if (v)
-			json_object_set_new(j, scalars[k], v);
-	}
 	repo = mi_mcp_arg_str(j, "repo", NULL);
 	if (json_is_string(json_object_get(j, "path"))) {
 		json_t *s = json_object_get(j, "start_line");
@@ -297,7 +310,9 @@ static void auto_links(mi_mcp_result *r, const mi_mcp_tool *t)
 			p++;
 		if (p >= e || *p == ']' || !(q = json_skip(p, e)))
 			break;
-		json_t *it = json_loadb(p, (size_t)(q - p), 0, NULL);
+		json_member im[LINK_MEMBERS];
+		int inm;
+		json_t *it = json_pick(p, (size_t)(q - p), item_keys, im, &inm);
 		p = q;
 		const char *fp = mi_mcp_arg_str(it, "path", NULL);
 		long long from = mi_mcp_arg_int(it, "start_line",

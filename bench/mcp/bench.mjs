@@ -371,8 +371,10 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
   if (v && v.length === calls.length) {
     results.tools[tool].server = dist(v);
     // where the server's tail comes from: its five slowest calls
-    results.tools[tool].server_slowest = v.map((ms, i) => ({ ms, args: calls[i][1] }))
-      .sort((a, b) => b.ms - a.ms).slice(0, 5);
+    const each = v.map((ms, i) => ({ ms, args: calls[i][1] }));
+    results.tools[tool].server_slowest = [...each].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    // every call's server time, in call order (--out only: to find a tail's queries)
+    if (outFile) results.tools[tool].server_calls = each;
   }
 }
 await ours.client.close();
