@@ -887,6 +887,8 @@ typedef struct mi_bm25f {
 	float k1[MI_SM__COUNT];              /* saturation per mode */
 	float w[MI_SM__COUNT][MI_SF__COUNT]; /* field weights per mode */
 	float b[MI_SM__COUNT][MI_SF__COUNT]; /* length normalisation per mode and field */
+	float cap[MI_SM__COUNT][MI_SF__COUNT]; /* the most a field's length-normalised tf
+					     * counts (0: no cap) */
 } mi_bm25f;
 extern const mi_bm25f mi_bm25f_params;
 /* A signature of mi_bm25f_params, stored with the index (meta

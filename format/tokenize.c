@@ -497,6 +497,13 @@ const mi_bm25f mi_bm25f_params = {
 		[MI_SM_DOCS_MD]   = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
 		[MI_SM_DOCS_CODE] = { 0.3f, 0.5f, 0.5f, 0.75f, 0.75f },
 	},
+	/* A body's mentions of a word count up to three times an average body's
+	 * single mention (docs/benchmarks.md, "A cap on bodies"): a name
+	 * outweighs any number of them, and the WAND bounds of a common
+	 * word's body-only postings fall far below its named chunks'. */
+	.cap = {
+		[MI_SM_CODE]      = { [MI_SF_BODY] = 3.0f },
+	},
 };
 
 int64_t mi_bm25f_sig(void)
@@ -520,7 +527,10 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 			continue;
 		a = avg[f] > 0 ? avg[f] : 1;
 		norm = 1 - P->b[sm][f] + P->b[sm][f] * (float)len[f] / a;
-		t += P->w[sm][f] * (float)tf[f] / norm;
+		float x = (float)tf[f] / norm;
+		if (P->cap[sm][f] > 0 && x > P->cap[sm][f])
+			x = P->cap[sm][f];
+		t += P->w[sm][f] * x;
 	}
 	return t;
 }

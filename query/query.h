@@ -71,6 +71,7 @@ typedef struct mi_rank_params {
 	float k1;
 	float w[MI_SF__COUNT];   /* BM25F field weights: name path sig doc body */
 	float b[MI_SF__COUNT];   /* length normalisation per field */
+	float cap[MI_SF__COUNT]; /* the most a field's length-normalised tf counts (0: no cap) */
 	float aux;               /* factor of chunks that are not functions */
 	float join;              /* weight of a joined-word term */
 	float priv;              /* factor of private symbols' chunks */

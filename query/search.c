@@ -44,6 +44,7 @@ const mi_rank_params mi_rank_defaults = {
 	 * function whose doc says the question stops losing to its siblings. */
 	.w = { 3.75f, 2.0f, 1.9f, 3.0f, 0.45f },
 	.b = { 0.7f, 1.0f, 0.75f, 0.75f, 0.85f },
+	.cap = { [MI_SF_BODY] = 3.0f }, /* fitted: 3 and 4 tie, 3 prunes more */
 	.aux = 0.45f,
 	.join = 0.4f,
 	.priv = 0.95f,      /* set, not fitted: "public a little higher" (fitting says 1) */
@@ -949,8 +950,10 @@ static float q_tfn(const mi_rank_params *rp, float name_share, unsigned flags,
 	for (int f = 0; f < MI_SF__COUNT; f++) {
 		if (!(flags & (1u << f)) || rp->w[f] == 0)
 			continue;
-		t += rp->w[f] * (f == MI_SF_NAME ? name_share : 1) * (float)tf[f] /
-		     (1 - rp->b[f] + rp->b[f] * (float)len[f] / avg[f]);
+		float x = (float)tf[f] / (1 - rp->b[f] + rp->b[f] * (float)len[f] / avg[f]);
+		if (rp->cap[f] > 0 && x > rp->cap[f])
+			x = rp->cap[f];
+		t += rp->w[f] * (f == MI_SF_NAME ? name_share : 1) * x;
 	}
 	return t;
 }
@@ -994,9 +997,14 @@ static bool q_bounds_hold(const mi_rank_params *rp)
 
 	if (rp->k1 != P->k1[MI_SM_CODE])
 		return false;
-	for (int f = 0; f < MI_SF__COUNT; f++)
+	for (int f = 0; f < MI_SF__COUNT; f++) {
+		float c = P->cap[MI_SM_CODE][f];
 		if (rp->w[f] != P->w[MI_SM_CODE][f] || rp->b[f] != P->b[MI_SM_CODE][f])
 			return false;
+		/* a cap of its own no looser than the index's keeps its bounds */
+		if (c > 0 && !(rp->cap[f] > 0 && rp->cap[f] <= c))
+			return false;
+	}
 	return true;
 }
 
@@ -1202,13 +1210,18 @@ static float q_tf_bound(const q_ctx *qc, unsigned fl, const uint32_t *tf)
 				 qc->rp->w;
 		const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
 				 qc->rp->b;
+		const float *cap = qc->docs ? mi_bm25f_params.cap[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+				   qc->rp->cap;
 		float t = 0;
 		for (int f = 0; f < MI_SF__COUNT; f++) {
 			if (!(fl & (1u << f)) || w[f] == 0)
 				continue;
 			if (w[f] < 0 || !(b[f] >= 0 && b[f] <= 1))
 				return INFINITY;
-			t += w[f] * (float)tf[f] / (1 - b[f] + b[f] * (float)tf[f] / qc->avg[f]);
+			float x = (float)tf[f] / (1 - b[f] + b[f] * (float)tf[f] / qc->avg[f]);
+			if (cap[f] > 0 && x > cap[f])
+				x = cap[f];
+			t += w[f] * x;
 		}
 		best = t > best ? t : best;
 	}

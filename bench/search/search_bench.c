@@ -868,6 +868,8 @@ static float *param_ref(mi_rank_params *rp, const char *name)
 			return &rp->w[f];
 		if (!strncmp(name, "b.", 2) && !strcmp(name + 2, field_names[f]))
 			return &rp->b[f];
+		if (!strncmp(name, "cap.", 4) && !strcmp(name + 4, field_names[f]))
+			return &rp->cap[f];
 	}
 	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
 		if (!strcmp(name, scalars[i].name))

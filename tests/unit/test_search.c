@@ -435,6 +435,7 @@ TEST(ranking_defaults_match_the_index_weights)
 	for (int f = 0; f < MI_SF__COUNT; f++) {
 		CHECK(mi_rank_defaults.w[f] == P->w[MI_SM_CODE][f]);
 		CHECK(mi_rank_defaults.b[f] == P->b[MI_SM_CODE][f]);
+		CHECK(mi_rank_defaults.cap[f] == P->cap[MI_SM_CODE][f]);
 	}
 	/* Priors are factors <= 1, or the bounds would not hold. */
 	CHECK(mi_rank_defaults.aux <= 1 && mi_rank_defaults.priv <= 1 &&
@@ -897,6 +898,33 @@ static int rank_with(mi_query *q, const char *query, const mi_rank_params *rp,
 	json_decref(j);
 	mi_out_release(&out);
 	return r;
+}
+
+static const char *pool_c =
+	"int sweep(int a)\n{\n\treturn slot(a) + slot(a) + slot(a) + slot(a) +\n"
+	"\t       slot(a) + slot(a) + slot(a) + slot(a) +\n"
+	"\t       slot(a) + slot(a) + slot(a) + slot(a) +\n"
+	"\t       slot(a) + slot(a) + slot(a) + slot(a);\n}\n"
+	"int attach(struct slot *s, int v)\n{\n\ts->v = v;\n\treturn 0;\n}\n"
+	"int grow(struct pool *p, int by)\n{\n\tp->size += by;\n\treturn p->size;\n}\n"
+	"void drain(struct pool *p)\n{\n\tp->size = 0;\n\tp->used = 0;\n}\n";
+
+TEST(body_mentions_count_up_to_a_cap)
+{
+	tfile f = { 0, "pool.c", pool_c };
+	mi_query *q = built("pool", &f, 1);
+	mi_rank_params none = mi_rank_defaults;
+
+	if (!q)
+		return;
+	/* Sixteen calls of slot in sweep's body weigh no more than three
+	 * mentions in an average body: the function whose signature takes a
+	 * slot comes first.  Uncapped, the body's count wins. */
+	CHECK_INT(rank_with(q, "slot", NULL, "attach"), 0);
+	CHECK_INT(rank_with(q, "slot", NULL, "sweep"), 1);
+	memset(none.cap, 0, sizeof(none.cap));
+	CHECK_INT(rank_with(q, "slot", &none, "sweep"), 0);
+	mi_query_close(q);
 }
 
 TEST(spelled_out_words_meet_abbreviated_names)
@@ -1411,8 +1439,9 @@ TEST(pruned_top_k_equals_exhaustive)
 
 /* Block-max pruning must not skip a block that holds a winner: 400 files,
  * every one saying "gamma counter" once in a function body (postings over
- * many blocks), and every 40th one a gamma_counter_sum_N that says gamma
- * more often the later its file, so the best hits sit in the last blocks. */
+ * many blocks), and every 40th one a gamma_counter_sum_N whose doc says
+ * gamma more often the later its file (a body's count is capped), so the
+ * best hits sit in the last blocks. */
 TEST(block_max_pruning_keeps_the_best_hits)
 {
 	enum { N = 400 };
@@ -1432,7 +1461,10 @@ TEST(block_max_pruning_keeps_the_best_hits)
 			    "int alpha_%zu(int beta)\n{\n\treturn gamma(beta) + counter(%zu);\n}\n",
 			    i, i, i);
 		if (i % 40 == 7) {
-			mi_buf_addf(&b, "int gamma_counter_sum_%zu(int beta)\n{\n\tint s = 0;\n", i);
+			mi_buf_adds(&b, "/* Sums");
+			for (size_t j = 0; j <= i / 40; j++)
+				mi_buf_adds(&b, " gamma");
+			mi_buf_addf(&b, ". */\nint gamma_counter_sum_%zu(int beta)\n{\n\tint s = 0;\n", i);
 			for (size_t j = 0; j <= i / 40; j++)
 				mi_buf_addf(&b, "\ts += gamma(beta + %zu);\n", j);
 			mi_buf_adds(&b, "\treturn s;\n}\n");
@@ -1663,6 +1695,7 @@ int main(void)
 	RUN(identifier_query_requires_the_identifier);
 	RUN(identifier_query_ranks_its_own_name_first);
 	RUN(joined_query_words_meet_one_word_names);
+	RUN(body_mentions_count_up_to_a_cap);
 	RUN(spelled_out_words_meet_abbreviated_names);
 	RUN(incremental_statistics_match_a_fresh_build);
 	RUN(postings_blocks_updated_in_place_match_a_fresh_build);
