@@ -44,6 +44,7 @@ enum {
 	MI_ERR_STALE,                 /* index replaced by another build meanwhile */
 	MI_ERR_SYMLINK,               /* index folder .mcpidx is a symbolic link */
 	MI_ERR_NOTREG,                /* not a regular file (a FIFO, socket, device) */
+	MI_ERR_LINK,                  /* the side store or one of its files is a link */
 	MI_ERR_LAST
 };
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <msgpack.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,25 @@ static const bool side_is_log[MI_SIDE__COUNT] = {[MI_SIDE_LOG] = true};
 /* mi_meta_* read and write db 0, which is the side store's meta too. */
 _Static_assert((int)MI_SIDE_META == (int)MI_DB_META, "side meta must be db 0");
 
+/*
+ * One environment per store per process, shared by every opener: LMDB's
+ * locks are the process's, so a second environment on the same files in
+ * one process takes them as if alone and resets the shared reader table
+ * and writer mutex under the first (compiles ending together deadlocked
+ * in mdb_txn_begin, and lost or damaged the store).
+ */
 struct mi_side {
 	mi_store *st;  /* the environment */
 	char *dir;     /* where it was opened */
+	char *key;     /* its real path: what openers share it by */
+	int refs;      /* openers (side_mu) */
+	pthread_rwlock_t lk; /* held shared by each transaction, alone to grow
+			      * the map (LMDB: no transaction may be open) */
+	struct mi_side *next; /* in side_open */
 };
+
+static pthread_mutex_t side_mu = PTHREAD_MUTEX_INITIALIZER;
+static mi_side *side_open;
 
 struct mi_side_txn {
 	mi_side *s;    /* owning store */
@@ -119,10 +135,29 @@ static int check_version(mi_side_txn *t, void *ctx)
 	return v == MI_SIDE_VERSION ? 0 : MI_ERR_VERSION;
 }
 
+/* The store's directory and files are its own: not links (a link in a
+ * shipped or committed index would have the store write where it points)
+ * and, when present, a directory and regular files.  0 or MI_ERR_LINK. */
+static int side_not_linked(const char *dir)
+{
+	static const char *const files[] = { "", "/data.mdb", "/lock.mdb" };
+	char p[PATH_MAX];
+	struct stat sb;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(p, sizeof p, "%s%s", dir, files[i]);
+		if (lstat(p, &sb) != 0)
+			continue;
+		if (S_ISLNK(sb.st_mode) || (i ? !S_ISREG(sb.st_mode) : !S_ISDIR(sb.st_mode)))
+			return MI_ERR_LINK;
+	}
+	return 0;
+}
+
 int mi_side_open(const char *dir, int flags, mi_side **out)
 {
 	struct stat sb;
-	char data[PATH_MAX];
+	char data[PATH_MAX], real[PATH_MAX];
+	const char *key;
 	mi_side *s;
 	int rc;
 
@@ -134,33 +169,67 @@ int mi_side_open(const char *dir, int flags, mi_side **out)
 		return MI_ERR_NOINDEX;
 	if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
 		return ENOTDIR;
+	if ((rc = side_not_linked(dir)))
+		return rc;
 	if ((flags & MI_SIDE_CREATE) && (rc = make_dirs(dir)))
 		return rc;
+	key = realpath(dir, real) ? real : dir;
+	pthread_mutex_lock(&side_mu);
+	for (s = side_open; s; s = s->next)
+		if (strcmp(s->key, key) == 0) {
+			s->refs++;
+			pthread_mutex_unlock(&side_mu);
+			*out = s;
+			return 0;
+		}
 	s = mi_xcalloc(1, sizeof *s);
 	s->dir = mi_xstrdup(dir);
+	s->key = mi_xstrdup(key);
+	s->refs = 1;
+	pthread_rwlock_init(&s->lk, NULL);
 	rc = mi_store_open_dbs(dir, 0, side_names, MI_SIDE__COUNT, &s->st);
 	if (rc)
 		goto out_free;
 	rc = mi_side_write(s, check_version, NULL);
 	if (rc)
 		goto out_close;
+	s->next = side_open;
+	side_open = s;
+	pthread_mutex_unlock(&side_mu);
 	*out = s;
 	return 0;
 
 out_close:
 	mi_store_close(s->st);
 out_free:
+	pthread_mutex_unlock(&side_mu);
+	pthread_rwlock_destroy(&s->lk);
 	free(s->dir);
+	free(s->key);
 	free(s);
 	return rc;
 }
 
 void mi_side_close(mi_side *s)
 {
+	mi_side **pp;
 	if (!s)
 		return;
+	pthread_mutex_lock(&side_mu);
+	if (--s->refs > 0) {
+		pthread_mutex_unlock(&side_mu);
+		return;
+	}
+	for (pp = &side_open; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	pthread_mutex_unlock(&side_mu);
 	mi_store_close(s->st);
+	pthread_rwlock_destroy(&s->lk);
 	free(s->dir);
+	free(s->key);
 	free(s);
 }
 
@@ -174,9 +243,12 @@ const char *mi_side_dir(const mi_side *s)
 int mi_side_begin(mi_side *s, bool write, mi_side_txn **out)
 {
 	mi_txn *t;
+	pthread_rwlock_rdlock(&s->lk);
 	int rc = mi_txn_begin(s->st, write, &t);
-	if (rc)
+	if (rc) {
+		pthread_rwlock_unlock(&s->lk);
 		return rc;
+	}
 	*out = mi_xcalloc(1, sizeof **out);
 	(*out)->s = s;
 	(*out)->t = t;
@@ -193,8 +265,10 @@ static void txn_free(mi_side_txn *t)
 
 int mi_side_commit(mi_side_txn *t)
 {
+	mi_side *s = t->s;
 	int rc = mi_txn_commit(t->t);
 	txn_free(t);
+	pthread_rwlock_unlock(&s->lk);
 	return rc;
 }
 
@@ -202,8 +276,10 @@ void mi_side_abort(mi_side_txn *t)
 {
 	if (!t)
 		return;
+	mi_side *s = t->s;
 	mi_txn_abort(t->t);
 	txn_free(t);
+	pthread_rwlock_unlock(&s->lk);
 }
 
 int mi_side_write(mi_side *s, mi_side_write_fn fn, void *ctx)
@@ -221,7 +297,17 @@ int mi_side_write(mi_side *s, mi_side_write_fn fn, void *ctx)
 			rc = mi_side_commit(t);
 		if (!mi_store_is_full(rc))
 			return rc;
+		/* No transaction of this process may be open while the map
+		 * grows: wait for the others' to end (a thread holding one
+		 * while it writes would wait for itself: after 5 s it grows
+		 * as before). */
+		struct timespec dl;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_sec += 5;
+		bool alone = pthread_rwlock_timedwrlock(&s->lk, &dl) == 0;
 		rc = mi_store_grow(s->st);
+		if (alone)
+			pthread_rwlock_unlock(&s->lk);
 		if (rc)
 			return rc;
 	}

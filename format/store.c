@@ -140,6 +140,9 @@ const char *mi_strerror(int err)
 	case MI_ERR_SYMLINK:
 		return "the index folder .mcpidx is a symbolic link, which mcpidx does not follow";
 	case MI_ERR_NOTREG: return "not a regular file (a FIFO, socket or device)";
+	case MI_ERR_LINK:
+		return "the side store (or its data.mdb or lock.mdb) is a symbolic link or "
+		       "not a plain directory and files; mcpidx does not write through it";
 	}
 	if (err < 0 && err >= MDB_KEYEXIST && err <= MDB_LAST_ERRCODE)
 		return mdb_strerror(err);

@@ -471,11 +471,14 @@ typedef struct mi_mcp_task_run {
  * stateless requests) and appends the creating answer to out: {task: {...}}
  * (2025-11-25) or a flat task with resultType "task" (modern).  The task's
  * ctx is a copy of origin's whose progress sets the statusMessage and, with
- * a progress token and a notify sink, is also sent there.
+ * a progress token and a notify sink, is also sent there.  With
+ * MI_TASKS_WORKING tasks running it starts none (run's arg is freed) and
+ * returns MI_RPC_INVALID_REQUEST with msg saying so.
  */
 int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 		      int64_t ttl_ms, const mi_mcp_task_run *run,
-		      const mi_mcp_sink *notify, const char *progress, mi_buf *out);
+		      const mi_mcp_sink *notify, const char *progress, mi_buf *out,
+		      mi_buf *msg);
 /* tasks/get, tasks/list, tasks/result, tasks/cancel, tasks/update: appends
  * the result object to out, or returns a JSON-RPC code with msg. */
 int mi_mcp_tasks_method(mi_mcp_ctx *c, const char *owner, bool modern,

@@ -274,6 +274,7 @@ void mi_mcp_listener_drop(mi_mcp_server *s, mi_mcp_listener *l)
 	for (pp = &s->listeners; *pp; pp = &(*pp)->next)
 		if (*pp == l) {
 			*pp = l->next;
+			s->sub_bytes -= l->bytes;
 			break;
 		}
 	pthread_mutex_unlock(&s->lis_mu);
@@ -747,7 +748,7 @@ static int m_tools_call(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 		snprintf(c->outcome, sizeof c->outcome, "task created");
 		return mi_mcp_task_start(&c->ctx, c->modern ? "" : c->sess->sid, c->modern,
 					 json_is_integer(ttl) ? json_integer_value(ttl) : 0,
-					 &run, notify, c->progress, res) ? MI_RPC_INTERNAL : 0;
+					 &run, notify, c->progress, res, emsg);
 	}
 	return mi_mcp_tools_call(s->tools, &c->ctx, t->name, args, res, emsg,
 				 c->outcome, sizeof c->outcome);
@@ -780,6 +781,21 @@ static int m_resources_read(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 
 #define MAX_SUBS 1024          /* resources/subscribe URIs per session */
 #define MAX_SUB_URI 8192       /* bytes of one */
+#define MAX_SUB_BYTES (16u << 20) /* bytes of all the server's sessions' and
+				   * listens' URIs: 4,096 sessions of 1,024
+				   * URIs of 8 KiB would be 32 GiB */
+
+/* Whether n more bytes of followed URIs fit the server's budget; the
+ * refusal in emsg when not.  Caller holds lis_mu. */
+static bool sub_budget_locked(mi_mcp_server *s, size_t n, const char *method, mi_buf *emsg)
+{
+	if (s->sub_bytes + n <= MAX_SUB_BYTES)
+		return true;
+	mi_buf_addf(emsg, "%s: the server already follows %zu KiB of resource URIs "
+		    "for its clients, the most it keeps (%u KiB); unsubscribe from "
+		    "some first", method, s->sub_bytes >> 10, MAX_SUB_BYTES >> 10);
+	return false;
+}
 
 static int m_subscribe(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 {
@@ -819,10 +835,19 @@ static int m_subscribe(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 			    "subscriptions; unsubscribe from some first", MAX_SUBS);
 		return MI_RPC_INVALID_PARAMS;
 	}
-	if (sub && i == json_array_size(ss->listener->uris))
+	if (sub && i == json_array_size(ss->listener->uris)) {
+		if (!sub_budget_locked(s, strlen(uri), c->msg.method, emsg)) {
+			pthread_mutex_unlock(&s->lis_mu);
+			return MI_RPC_INVALID_PARAMS;
+		}
 		json_array_append_new(ss->listener->uris, json_string(uri));
-	else if (!sub && i < json_array_size(ss->listener->uris))
+		ss->listener->bytes += strlen(uri);
+		s->sub_bytes += strlen(uri);
+	} else if (!sub && i < json_array_size(ss->listener->uris)) {
+		ss->listener->bytes -= strlen(uri);
+		s->sub_bytes -= strlen(uri);
 		json_array_remove(ss->listener->uris, i);
+	}
 	pthread_mutex_unlock(&s->lis_mu);
 	mi_buf_adds(res, "{}");
 	return 0;
@@ -842,6 +867,20 @@ static int m_listen(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 			    "e.g. {\"toolsListChanged\": true}");
 		return MI_RPC_INVALID_PARAMS;
 	}
+	/* The URIs it follows are kept as resources/subscribe's are: as
+	 * many, as long, within the server's budget. */
+	uris = json_object_get(f, "resourceSubscriptions");
+	size_t nbytes = 0;
+	json_array_foreach(uris, i, u) {
+		size_t n = json_is_string(u) ? json_string_length(u) : 0;
+		if (n > MAX_SUB_URI || i >= MAX_SUBS) {
+			mi_buf_addf(emsg, "subscriptions/listen: %s; at most %d URIs of %d bytes",
+				    n > MAX_SUB_URI ? "a resource URI too long" :
+				    "too many resource URIs", MAX_SUBS, MAX_SUB_URI);
+			return MI_RPC_INVALID_PARAMS;
+		}
+		nbytes += n;
+	}
 	l = mi_xcalloc(1, sizeof *l);
 	l->sink = c->sink;
 	l->id = mi_xstrdup(c->msg.id_text);
@@ -851,11 +890,23 @@ static int m_listen(mi_mcp_call *c, mi_buf *res, mi_buf *emsg)
 	l->resources = json_is_true(json_object_get(f, "resourcesListChanged")) &&
 		       has_resources(s->spec);
 	l->uris = json_array();
-	uris = json_object_get(f, "resourceSubscriptions");
-	if (has_resources(s->spec))
+	if (has_resources(s->spec)) {
+		pthread_mutex_lock(&s->lis_mu);
+		bool fits = sub_budget_locked(s, nbytes, "subscriptions/listen", emsg);
+		if (fits)
+			s->sub_bytes += nbytes;
+		pthread_mutex_unlock(&s->lis_mu);
+		if (!fits) {
+			json_decref(l->uris);
+			free(l->id);
+			free(l);
+			return MI_RPC_INVALID_PARAMS;
+		}
+		l->bytes = nbytes;
 		json_array_foreach(uris, i, u)
 			if (json_is_string(u))
 				json_array_append(l->uris, u);
+	}
 	/* The acknowledgement is the stream's first message. */
 	mi_buf_adds(&ack, "\"notifications\":{");
 #define ACK(flag, key) if (flag) { mi_buf_addf(&ack, "%s\"" key "\":true", \
@@ -1156,8 +1207,8 @@ static void reject(mi_mcp_server *s, mi_buf *out, const char *id, int code,
 	oc->code = code;
 }
 
-/* Strict standard base64 of s[0..n) into out: false on a bad character
- * or padding. */
+/* Strict standard base64 of s[0..n) into out: false on a bad character,
+ * bad padding or a NUL decoded. */
 static bool b64_decode(const char *s, size_t n, mi_buf *out)
 {
 	static const char tab[] =
@@ -1184,7 +1235,9 @@ static bool b64_decode(const char *s, size_t n, mi_buf *out)
 		if (pad < 1)
 			mi_buf_addc(out, (char)((v[2] & 3) << 6 | v[3]));
 	}
-	return true;
+	/* A NUL would end the value for the string compares that check it
+	 * ("index_status\0anything" passed for index_status). */
+	return !out->len || !memchr(out->buf, 0, out->len);
 }
 
 /* Decodes a header value (plain, or =?base64?...?=) into out; blanks
@@ -1357,6 +1410,14 @@ int mi_mcp_handle(mi_mcp_session *ss, const mi_mcp_in *in, mi_buf *out,
 	memset(oc, 0, sizeof *oc);
 	*callp = NULL;
 	code = mi_rpc_parse(in->data, in->len, &m, &msg);
+	if (code && (m.kind == MI_RPC_NOTIFICATION || m.kind == MI_RPC_RESPONSE)) {
+		/* JSON-RPC answers neither, even when malformed: logged only. */
+		mi_mcp_log_at(&s->env, MI_LOG_DEBUG, "%s dropped: %d %s",
+			      m.kind == MI_RPC_RESPONSE ? "response" : "notification", code,
+			      msg.buf);
+		oc->code = code;
+		goto out;
+	}
 	if (code) {
 		reject(s, out, m.id_text, code, msg.buf, NULL, oc);
 		goto out;

@@ -63,6 +63,7 @@ typedef struct mi_http {
 	atomic_uint busy;      /* requests being worked on */
 	unsigned max_busy;     /* --max-requests */
 	struct mi_sse *streams; /* open event streams (ended at shutdown) */
+	unsigned ping_s;       /* an idle stream's comment every this many seconds */
 	pthread_mutex_t gmu;   /* guards each session's get: taken inside the
 				* dispatcher's listener lock, so never around it */
 } mi_http;
@@ -488,14 +489,30 @@ static void sse_send(void *ctx, const char *msg, size_t len)
 	pthread_mutex_unlock(&e->mu);
 }
 
+/*
+ * MHD's reader of an event stream: what is queued, else waits for more.
+ * A stream with nothing to say sends an SSE comment every h->ping_s
+ * seconds: the write is how a client that has gone is noticed (MHD then
+ * frees the stream, its session reference and its listener); a wait
+ * without end kept each abandoned stream's thread, connection slot and
+ * memory for the server's life.
+ */
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
+	static const char ping[] = ": ping\n\n";
 	mi_sse *e = cls;
 	ssize_t n;
+	struct timespec dl;
+	int w = 0;
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += e->h->ping_s;
 	pthread_mutex_lock(&e->mu);
-	while (e->off == e->q.len && !e->done)
-		pthread_cond_wait(&e->cv, &e->mu);
-	if (e->off < e->q.len) {
+	while (e->off == e->q.len && !e->done && w != ETIMEDOUT)
+		w = pthread_cond_timedwait(&e->cv, &e->mu, &dl);
+	if (e->off == e->q.len && !e->done && max >= sizeof ping - 1) {
+		memcpy(buf, ping, sizeof ping - 1);
+		n = (ssize_t)(sizeof ping - 1);
+	} else if (e->off < e->q.len) {
 		size_t k = e->q.len - e->off < max ? e->q.len - e->off : max;
 		memcpy(buf, e->q.buf + e->off, k);
 		e->off += k;
@@ -1055,6 +1072,7 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	    rl.rlim_cur > 64 && max_conn > rl.rlim_cur - 32)
 		max_conn = (unsigned)(rl.rlim_cur - 32);
 	idle = s->env.opts->idle_timeout ? s->env.opts->idle_timeout : MI_IDLE_TIMEOUT;
+	h.ping_s = idle / 2 < 1 ? 1 : idle / 2 > 15 ? 15 : idle / 2;
 	pthread_mutex_init(&h.mu, NULL);
 	pthread_mutex_init(&h.gmu, NULL);
 	rc = parse_addr(addr, &sa, &v6, &loop, &err);

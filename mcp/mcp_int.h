@@ -21,6 +21,7 @@ typedef struct mi_mcp_listener {
 	char *id;                    /* subscriptionId (JSON text), NULL = legacy */
 	bool tools, prompts, resources; /* list_changed kinds it asked for */
 	json_t *uris;                /* resources it follows (array of strings) */
+	size_t bytes;                /* of those URIs, counted in srv->sub_bytes */
 	struct mi_mcp_listener *next; /* in srv->listeners */
 } mi_mcp_listener;
 
@@ -35,6 +36,7 @@ struct mi_mcp_server {
 	atomic_uint_fast64_t next_cid; /* correlation ids */
 	pthread_mutex_t lis_mu;      /* guards listeners */
 	mi_mcp_listener *listeners;  /* change streams */
+	size_t sub_bytes;            /* URIs all listeners follow (MAX_SUB_BYTES) */
 	uint64_t seen_gen;           /* index generation last announced */
 	pthread_t poll;              /* looks for rebuilds while someone listens */
 	bool has_poll;               /* poll runs */

@@ -129,6 +129,15 @@ int mi_rpc_parse(const char *data, size_t len, mi_rpc_msg *m, mi_buf *err)
 			m->kind = MI_RPC_RESPONSE;
 			return 0;
 		}
+		if (m->result || m->error) {
+			/* A malformed response: never answered (its id is one
+			 * of ours, and a client could take the error for its
+			 * own request's). */
+			m->kind = MI_RPC_RESPONSE;
+			mi_buf_adds(err, "Invalid Response: a response needs an id and a "
+				    "result or an error object");
+			return MI_RPC_INVALID_REQUEST;
+		}
 		mi_buf_adds(err, "Invalid Request: missing \"method\"");
 		return MI_RPC_INVALID_REQUEST;
 	}

@@ -56,8 +56,9 @@ typedef struct mi_rpc_msg {
 /*
  * Parses data[0..len) as one JSON-RPC 2.0 message into *m.  Returns 0, or a
  * JSON-RPC error code with the message in err and, when the id could be
- * read, m->id_text set (so the error can name the request); release *m
- * either way.  Batches (arrays) are refused: MCP removed them in 2025-06-18.
+ * read, m->id_text set (so the error can name the request), and m->kind
+ * what the message was meant to be (a notification or a response, which
+ * no error may answer); release *m either way.  Batches (arrays) are refused: MCP removed them in 2025-06-18.
  */
 int mi_rpc_parse(const char *data, size_t len, mi_rpc_msg *m, mi_buf *err);
 void mi_rpc_msg_release(mi_rpc_msg *m);

@@ -11,13 +11,17 @@
  */
 #include "area.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MI_TASK_TTL_MS 3600000        /* default retention of a finished task */
 #define MI_TASK_TTL_MAX 86400000
 #define MI_POLL_MS 500
+#define MI_TASKS_WORKING 32           /* tasks running at once */
+#define MI_TASKS_KEPT 256             /* finished tasks kept for their results */
 
 enum { T_WORKING, T_COMPLETED, T_FAILED, T_CANCELLED };
 static const char *const mi_task_status[] = {
@@ -26,7 +30,7 @@ static const char *const mi_task_status[] = {
 
 typedef struct mi_task {
 	mi_mcp_ctx ctx;            /* the runner's request (progress, cancel) */
-	char id[48];               /* taskId */
+	char id[72];               /* taskId: kind-seq-128 random bits */
 	char *owner;               /* session that may see it ("" = any) */
 	char version[16];          /* protocol version of the creating request */
 	json_t *caps;              /* its client capabilities (owned) */
@@ -45,8 +49,9 @@ typedef struct mi_task {
 	mi_mcp_sink notify;        /* notifications after the request ended */
 	char *progress;            /* progress token (JSON text) or NULL */
 	double progress_n;         /* last progress sent */
-	pthread_t th;              /* runner thread */
-	bool has_thread;           /* th was started */
+	bool done;                 /* the runner ended (or never started): it
+				    * no longer touches the task */
+	int waiters;               /* tasks/result calls holding it: not freed */
 	bool modern;               /* created through the 2026-07-28 extension */
 	struct mi_task *next;      /* in tk_list */
 } mi_task;
@@ -187,19 +192,26 @@ static void task_free(mi_task *t)
 	free(t);
 }
 
-/* Drops finished tasks past their ttl.  Caller holds tk_mu. */
+/* A task that may be freed: its runner is gone and no tasks/result
+ * call is waiting on it. */
+static bool task_idle(const mi_task *t)
+{
+	return t->done && t->waiters == 0;
+}
+
+/* Drops finished tasks past their ttl, and the oldest finished ones
+ * beyond MI_TASKS_KEPT (newest first in tk_list).  Caller holds tk_mu. */
 static void purge_locked(void)
 {
 	mi_task **pp = &tk_list, *t;
 	int64_t now = now_ms();
+	size_t kept = 0;
 	while ((t = *pp)) {
-		if (t->status != T_WORKING && t->result.len &&
-		    now - t->created_ms > t->ttl_ms) {
+		if (task_idle(t) && (now - t->created_ms > t->ttl_ms || kept >= MI_TASKS_KEPT)) {
 			*pp = t->next;
-			if (t->has_thread)
-				pthread_join(t->th, NULL);
 			task_free(t);
 		} else {
+			kept += t->done;
 			pp = &t->next;
 		}
 	}
@@ -233,20 +245,66 @@ static void *task_main(void *arg)
 		 * answer (it waits for tk_mu), so a client sees that order. */
 		send_status_locked(t);
 	}
+	/* From here the task is the table's: a purge may free it as soon
+	 * as tk_mu is released, so what the log needs is copied first. */
+	char id[sizeof t->id];
+	const char *status = mi_task_status[t->status];
+	mi_mcp_env *env = t->ctx.env;
+	memcpy(id, t->id, sizeof id);
+	t->done = true;
 	pthread_cond_broadcast(&tk_cv);
 	pthread_mutex_unlock(&tk_mu);
-	mi_mcp_log(t->ctx.env, "task %s: %s", t->id, mi_task_status[t->status]);
+	mi_mcp_log(env, "task %s: %s", id, status);
 	mi_buf_release(&res);
 	mi_buf_release(&msg);
 	return NULL;
 }
 
+/* A task id: its kind, a sequence number, and 128 bits from
+ * /dev/urandom (the id is all a client needs to read or cancel a task of
+ * a stateless request, so it must not be guessable). */
+static void task_id(mi_task *t, const char *kind, uint64_t seq)
+{
+	uint8_t rnd[16], h[16];
+	char hex[33];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, rnd, sizeof rnd) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof rnd) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		int64_t x[2] = { (int64_t)ts.tv_nsec ^ ((int64_t)getpid() << 32),
+				 (int64_t)ts.tv_sec ^ (int64_t)seq };
+		memcpy(rnd, x, sizeof rnd);
+	}
+	mi_hash128(rnd, sizeof rnd, h);
+	mi_hash_hex(h, hex);
+	snprintf(t->id, sizeof t->id, "%s-%llu-%s", kind ? kind : "task",
+		 (unsigned long long)seq, hex);
+}
+
 int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 		      int64_t ttl_ms, const mi_mcp_task_run *run,
-		      const mi_mcp_sink *notify, const char *progress, mi_buf *out)
+		      const mi_mcp_sink *notify, const char *progress, mi_buf *out,
+		      mi_buf *msg)
 {
-	mi_task *t = mi_xcalloc(1, sizeof *t);
+	mi_task *t;
+	size_t working = 0;
 	int rc = 0;
+	pthread_mutex_lock(&tk_mu);
+	purge_locked();
+	for (t = tk_list; t; t = t->next)
+		working += !t->done;
+	pthread_mutex_unlock(&tk_mu);
+	if (working >= MI_TASKS_WORKING) {
+		if (run->free_arg)
+			run->free_arg(run->arg);
+		mi_buf_addf(msg, "%zu tasks are running, the most at once; wait for one "
+			    "to end or cancel one (tasks/cancel), then ask again", working);
+		return MI_RPC_INVALID_REQUEST;
+	}
+	t = mi_xcalloc(1, sizeof *t);
 	t->owner = mi_xstrdup(owner ? owner : "");
 	snprintf(t->version, sizeof t->version, "%s", origin->version);
 	t->caps = origin->caps ? json_deep_copy(origin->caps) : json_object();
@@ -280,22 +338,19 @@ int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 	t->ctx.cancel = &t->cancel;
 	t->ctx.self = t;
 	pthread_mutex_lock(&tk_mu);
-	purge_locked();
-	{
-		uint8_t rnd[16], h[16];
-		char hex[33];
-		int64_t n = now_ms();
-		memcpy(rnd, &n, sizeof n);
-		memcpy(rnd + 8, &tk_seq, sizeof tk_seq);
-		mi_hash128(rnd, sizeof rnd, h);
-		mi_hash_hex(h, hex);
-		snprintf(t->id, sizeof t->id, "%s-%llu-%.16s",
-			 run->kind ? run->kind : "task", (unsigned long long)++tk_seq, hex);
-	}
+	task_id(t, run->kind, ++tk_seq);
 	t->next = tk_list;
 	tk_list = t;
-	t->has_thread = pthread_create(&t->th, NULL, task_main, t) == 0;
-	if (!t->has_thread) {
+	/* Detached: a finished runner's thread is gone at once, not kept
+	 * until its task's ttl ends (up to a day). */
+	pthread_t th;
+	pthread_attr_t at;
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	bool started = pthread_create(&th, &at, task_main, t) == 0;
+	pthread_attr_destroy(&at);
+	if (!started) {
+		t->done = true;
 		t->status = T_FAILED;
 		free(t->message);
 		t->message = mi_xstrdup("could not start a thread");
@@ -312,8 +367,10 @@ int mi_mcp_task_start(mi_mcp_ctx *origin, const char *owner, bool modern,
 		task_json(out, t);
 		mi_buf_addc(out, '}');
 	}
-	pthread_mutex_unlock(&tk_mu);
+	/* Logged while held: once tk_mu is released a fast task may end and
+	 * be purged. */
 	mi_mcp_log(origin->env, "task %s: %s", t->id, t->name);
+	pthread_mutex_unlock(&tk_mu);
 	return rc;
 }
 
@@ -406,8 +463,11 @@ int mi_mcp_tasks_method(mi_mcp_ctx *c, const char *owner, bool modern,
 		else
 			task_json(out, t);
 	} else {
-		/* tasks/result: wait until the runner has stored the result. */
-		while (t->result.len == 0 && !c->cancelled(c)) {
+		/* tasks/result: wait until the runner has stored the result.
+		 * The wait lets go of tk_mu; while it is counted a waiter the
+		 * task is not purged under it. */
+		t->waiters++;
+		while (!t->done && !c->cancelled(c)) {
 			struct timespec ts;
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 200000000;
@@ -417,7 +477,9 @@ int mi_mcp_tasks_method(mi_mcp_ctx *c, const char *owner, bool modern,
 			}
 			pthread_cond_timedwait(&tk_cv, &tk_mu, &ts);
 		}
-		if (t->result.len) {
+		t->waiters--;
+		pthread_cond_broadcast(&tk_cv);
+		if (t->done && t->result.len) {
 			task_result(out, t);
 		} else {
 			mi_buf_adds(msg, "tasks/result cancelled");
@@ -452,13 +514,15 @@ void mi_mcp_tasks_shutdown(void)
 	for (t = tk_list; t; t = t->next)
 		atomic_store(&t->cancel, 1);
 	pthread_cond_broadcast(&tk_cv);
+	/* Each task once its runner has ended and no tasks/result waits on
+	 * it (those end when the server stops). */
 	while ((t = tk_list)) {
+		if (!task_idle(t)) {
+			pthread_cond_wait(&tk_cv, &tk_mu);
+			continue;
+		}
 		tk_list = t->next;
-		pthread_mutex_unlock(&tk_mu);
-		if (t->has_thread)
-			pthread_join(t->th, NULL);
 		task_free(t);
-		pthread_mutex_lock(&tk_mu);
 	}
 	pthread_mutex_unlock(&tk_mu);
 }

@@ -196,7 +196,10 @@ static int t_run_compile(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result
 		mi_mcp_task_run run = { "compile", job_run, a, job_free };
 		json_t *j;
 		const char *id;
-		mi_mcp_task_start(c, "", false, 0, &run, NULL, NULL, &started);
+		if (mi_mcp_task_start(c, "", false, 0, &run, NULL, NULL, &started, &err)) {
+			rc = mi_mcp_result_error(r, "%s", mi_buf_str(&err));
+			goto out;
+		}
 		j = json_loadb(started.buf, started.len, 0, NULL);
 		id = mi_mcp_arg_str(json_object_get(j, "task"), "taskId", "");
 		mi_buf_addf(&r->out.text, "V* task: %s (running)\nV* task_id: %s\n"

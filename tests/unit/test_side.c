@@ -8,7 +8,9 @@
 #include "../../format/side.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -391,6 +393,98 @@ TEST(concurrent_writers)
 
 /* Stores records, then tells the parent it is inside the transaction and
  * waits to be killed. */
+/* Threads of one process, each opening the store itself, as compile
+ * tasks and tool calls do: one environment is shared (two on the same
+ * files in one process deadlocked or damaged the store). */
+typedef struct th_arg {
+	const char *dir;
+	int n, bad;
+} th_arg;
+
+static void *thread_writer(void *arg)
+{
+	th_arg *a = arg;
+	mi_side *s;
+	char name[32];
+	for (int i = 0; i < NPUT; i++) {
+		mi_side_rec r;
+		put_ctx pc = {&r, MI_SIDE_ARTIFACTS, 0};
+		if (mi_side_open(a->dir, MI_SIDE_CREATE, &s)) {
+			a->bad = 1;
+			return NULL;
+		}
+		snprintf(name, sizeof name, "t%d-%d", a->n, i);
+		r = rec("src/shared.c", "annotate", name, name);
+		a->bad |= mi_side_write(s, do_put, &pc);
+		mi_side_close(s);
+	}
+	return NULL;
+}
+
+TEST(threads_share_one_environment)
+{
+	enum { NTH = 8 };
+	char *d = tmpdir();
+	pthread_t th[NTH];
+	th_arg a[NTH];
+	mi_side *s, *s2;
+	mi_side_txn *t;
+	CHECK_INT(mi_side_open(d, MI_SIDE_CREATE, &s), 0);
+	CHECK_INT(mi_side_open(d, 0, &s2), 0);
+	CHECK(s == s2);
+	mi_side_close(s2);
+	for (int i = 0; i < NTH; i++) {
+		a[i] = (th_arg){d, i, 0};
+		pthread_create(&th[i], NULL, thread_writer, &a[i]);
+	}
+	for (int i = 0; i < NTH; i++) {
+		pthread_join(th[i], NULL);
+		CHECK_INT(a[i].bad, 0);
+	}
+	CHECK_INT(mi_side_begin(s, false, &t), 0);
+	CHECK_INT(mi_side_count(t, MI_SIDE_ARTIFACTS), NTH * NPUT);
+	mi_side_abort(t);
+	mi_side_close(s);
+	rmtree(d);
+	free(d);
+}
+
+/* A side store, or its data.mdb or lock.mdb, that is a link is refused:
+ * nothing is written where it points. */
+TEST(links_are_refused)
+{
+	char *d = tmpdir(), side[512], victim[512], p[600];
+	mi_side *s;
+	struct stat sb;
+	FILE *f;
+	snprintf(victim, sizeof victim, "%s/victim.txt", d);
+	f = fopen(victim, "w");
+	fputs("IMPORTANT DATA\n", f);
+	fclose(f);
+	snprintf(side, sizeof side, "%s/side", d);
+	CHECK_INT(mkdir(side, 0777), 0);
+	snprintf(p, sizeof p, "%s/lock.mdb", side);
+	CHECK_INT(symlink(victim, p), 0);
+	CHECK_INT(mi_side_open(side, MI_SIDE_CREATE, &s), MI_ERR_LINK);
+	CHECK_INT(stat(victim, &sb), 0);
+	CHECK_INT((int)sb.st_size, 15);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/data.mdb", side);
+	CHECK_INT(symlink("nowhere", p), 0);
+	CHECK_INT(mi_side_open(side, MI_SIDE_CREATE, &s), MI_ERR_LINK);
+	unlink(p);
+	rmdir(side);
+	CHECK_INT(symlink(d, side), 0);
+	CHECK_INT(mi_side_open(side, MI_SIDE_CREATE, &s), MI_ERR_LINK);
+	snprintf(p, sizeof p, "%s/data.mdb", d);
+	CHECK(stat(p, &sb) != 0);
+	unlink(side);
+	CHECK_INT(mi_side_open(side, MI_SIDE_CREATE, &s), 0);
+	mi_side_close(s);
+	rmtree(d);
+	free(d);
+}
+
 static int write_then_hang(mi_side_txn *t, void *ctx)
 {
 	int fd = *(int *)ctx;
@@ -507,6 +601,8 @@ int main(void)
 	RUN(version_and_place);
 	RUN(map_grows);
 	RUN(concurrent_writers);
+	RUN(threads_share_one_environment);
+	RUN(links_are_refused);
 	RUN(killed_mid_write);
 	RUN(export);
 	return test_done();
