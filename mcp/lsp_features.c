@@ -83,6 +83,15 @@ static int file_open(mi_lsp_server *s, const char *uri, lsp_file *f, mi_buf *err
 		f->path = d->path ? mi_xstrdup(d->path) : NULL;
 	else
 		f->path = mi_lsp_rel_path(s, abs);
+	if (!d && !f->path) {
+		/* Outside the root only the editor's own text is served: the
+		 * disk is not read, and the answer is the same whether or not
+		 * the file exists. */
+		mi_buf_addf(err, "%s is outside the repository %s and not open in the editor",
+			    uri, s->root);
+		rc = MI_LSP_REQUEST_FAILED;
+		goto out;
+	}
 	if (q && f->path && !mi_query_file_load(q, f->path, &f->qf)) {
 		uint8_t h[16];
 		if (d)
@@ -469,8 +478,9 @@ static int word_at_cursor(mi_lsp_server *s, json_t *params, char **word, char **
 			mi_buf_addf(err, "%s is not a file:// URI", uri);
 			return MI_LSP_INVALID_PARAMS;
 		}
+		/* outside the root: no text, as for a file that is not there */
 		*path = mi_lsp_rel_path(s, abs);
-		if (!(*path && s->q && !mi_query_source(s->q, *path, &owned, &len)) &&
+		if (*path && !(s->q && !mi_query_source(s->q, *path, &owned, &len)) &&
 		    mi_read_file(abs, &owned, &len))
 			owned = NULL;
 		text = owned ? owned : "";

@@ -409,6 +409,33 @@ await run('errors', async () => {
   s.conn.dispose();
 });
 
+// A file outside the repository is served only as the editor's own text
+// (didOpen): the server does not read it from disk, and its answer does not
+// tell whether the file exists.
+await run('outside-root', async () => {
+  const out = path.join(tmp, 'outside');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'secret.py'), 'def secret_fn():\n    return area(1, 2)\n');
+  const s = await start({ root: repo });
+  const fail = async (p) => { try { return ['ok', await p]; } catch (e) { return [e.code, e.message]; } };
+  const secret = uri(tmp, 'outside/secret.py');
+  const dotdot = `${pathToFileURL(repo).href}/../outside/secret.py`;
+  const missing = uri(tmp, 'outside/missing.py');
+  const sym = await fail(s.req(DocumentSymbolRequest.type, { textDocument: { uri: secret } }));
+  eq(sym[0], -32803, `documentSymbol outside the root: ${JSON.stringify(sym)}`);
+  const fold = await fail(s.req(FoldingRangeRequest.type, { textDocument: { uri: dotdot } }));
+  eq(fold[0], -32803, `foldingRange through ..: ${JSON.stringify(fold)}`);
+  const gone = await fail(s.req(DocumentSymbolRequest.type, { textDocument: { uri: missing } }));
+  eq(gone[1].replace(missing, 'U'), sym[1].replace(secret, 'U'), 'a missing file answers the same');
+  const def = await s.req(DefinitionRequest.type, { textDocument: { uri: secret }, position: { line: 1, character: 13 } });
+  assert(def === null || def.length === 0, `definition from an unread file: ${JSON.stringify(def)}`);
+  // opened in the editor: its text is the client's, and served
+  s.open(tmp, 'outside/secret.py');
+  const open = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: secret } });
+  eq(open.map((y) => y.name), ['secret_fn'], 'the open buffer');
+  await s.stop();
+});
+
 await run('exit-without-shutdown', async () => {
   const s = await start({ root: repo });
   await s.conn.sendNotification(ExitNotification.type);
