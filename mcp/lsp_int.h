@@ -35,13 +35,16 @@ typedef struct mi_lsp_reader {
 	mi_buf in;     /* bytes read and not yet consumed */
 	size_t off;    /* start of the unconsumed bytes in `in` */
 	bool eof;      /* fd reached end of file */
+	bool resync;   /* after a framing error: skipping to a Content-Length */
 } mi_lsp_reader;
 
 /*
  * Reads one message body into body (replacing its contents).  Returns 0 with
  * a body, 1 at end of input, 2 when timeout_ms (>= 0) passed with no whole
  * message, or -1 for a message that breaks the framing (no Content-Length,
- * over MI_LSP_MAX_MSG): err says why and the message is skipped.
+ * over MI_LSP_MAX_MSG): err says why and the message is skipped.  After a
+ * header without a valid Content-Length the input is skipped up to the next
+ * "Content-Length:", so one bad block costs one -1.
  */
 int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err);
 /* Writes one message (header and body) to fd; 0 or errno. */

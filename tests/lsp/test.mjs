@@ -61,8 +61,11 @@ async function start(opts = {}) {
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((res) => proc.on('exit', (code) => res(code)));
+  // what the client logs as errors: among them answers with a null id
+  const logged = [];
+  const logger = { error: (m) => logged.push(m), warn: () => {}, info: () => {}, log: () => {} };
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout),
-    new StreamMessageWriter(proc.stdin));
+    new StreamMessageWriter(proc.stdin), logger);
   const notes = [];
   conn.onNotification(ShowMessageNotification.type, (p) => note('show', p));
   conn.onNotification(PublishDiagnosticsNotification.type, (p) => note('diag', p));
@@ -74,7 +77,7 @@ async function start(opts = {}) {
     for (const w of [...waiters]) if (w.kind === kind && w.pred(p)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(p); }
   };
   const s = {
-    proc, conn, notes, exited, stderr: () => stderr, init: null,
+    proc, conn, notes, logged, exited, stderr: () => stderr, init: null,
     // Resolves with the first notification of kind matching pred (seen or to come).
     waitNote(kind, pred, ms = 10000) {
       const seen = notes.find((n) => n[0] === kind && pred(n[1]));
@@ -435,6 +438,23 @@ await run('outside-root', async () => {
   eq(open.map((y) => y.name), ['secret_fn'], 'the open buffer');
   await s.stop();
 });
+
+// A header block without Content-Length leaves its body unframed: the
+// server answers one -32700 and skips to the next Content-Length header,
+// so the well-framed messages after it (shutdown and exit too) are served.
+await run('framing-resync', async () => {
+  const s = await start({ root: repo });
+  const body = '{"jsonrpc":"2.0","id":5,"method":"shutdown"}';
+  s.proc.stdin.write(`Content-Type: application/vscode-jsonrpc\r\n\r\n${body}`);
+  for (let i = 0; i < 3; i++) {
+    const r = await s.req(WorkspaceSymbolRequest.type, { query: 'perimeter' });
+    assert(r.some((y) => y.name === 'perimeter'), `request ${i} after the bad block: ${JSON.stringify(r)}`);
+  }
+  const parse = s.logged.filter((m) => /without id/.test(m));
+  eq(parse.length, 1, `errors with a null id: ${JSON.stringify(parse)}`);
+  assert(/-32700/.test(parse[0]) && /Content-Length/.test(parse[0]), `the error: ${parse[0]}`);
+  eq(await s.stop(), 0, 'shutdown and exit after the bad block');
+}, 8000);
 
 await run('exit-without-shutdown', async () => {
   const s = await start({ root: repo });

@@ -1,10 +1,13 @@
 /*
  * test_lsp.c - the language server's text layer: positions in each
  * encoding (surrogate pairs, CRLF, clamping), words under the cursor,
- * file:// URIs, and incremental edits of an open document.
+ * file:// URIs, incremental edits of an open document, and how the
+ * framing recovers from a header without Content-Length.
  */
 #include "test.h"
 #include "../../mcp/lsp_int.h"
+
+#include <unistd.h>
 
 /* "a\u00e9\U0001F642b": a (1 byte), e-acute (2), emoji (4), b (1). */
 static const char line2[] = "x\nu\xc3\xa9\xf0\x9f\x99\x82v w\r\nlast";
@@ -108,6 +111,77 @@ TEST(incremental_edits)
 	mi_parsed_release(&d.parsed);
 }
 
+/* A reader over a temporary file holding data. */
+static void reader_on(mi_lsp_reader *r, const char *data, size_t len)
+{
+	FILE *f = tmpfile();
+	memset(r, 0, sizeof *r);
+	CHECK(f && fwrite(data, 1, len, f) == len && fflush(f) == 0);
+	rewind(f);
+	r->fd = dup(fileno(f));
+	fclose(f);
+}
+
+static void reader_off(mi_lsp_reader *r)
+{
+	close(r->fd);
+	mi_buf_release(&r->in);
+}
+
+TEST(framing_resync)
+{
+	static const char bad[] = "Content-Type: application/vscode-jsonrpc\r\n\r\n"
+				  "{\"id\":5}"
+				  "Content-Length: 7\r\n\r\n{\"a\":1}"
+				  "junk}content-length: 7\r\n\r\n{\"b\":2}"
+				  "Content-Length: 7\r\n\r\n{\"c\":3}";
+	mi_lsp_reader r;
+	mi_buf body = {0}, err = {0};
+	reader_on(&r, bad, strlen(bad));
+	/* one error for the block without a length, then each framed message */
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), -1);
+	CHECK_CONTAINS(err.buf, "Content-Length");
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), 0);
+	CHECK_STR(body.buf, "{\"a\":1}");
+	/* junk before a header costs one error, not the message */
+	mi_buf_reset(&err);
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), -1);
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), 0);
+	CHECK_STR(body.buf, "{\"b\":2}");
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), 0);
+	CHECK_STR(body.buf, "{\"c\":3}");
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), 1);
+	reader_off(&r);
+	mi_buf_release(&body);
+	mi_buf_release(&err);
+}
+
+TEST(framing_junk_bounded)
+{
+	/* 4 MiB without a header, then a message: one error, and what is
+	 * skipped is dropped as it is read, not buffered */
+	size_t n = (size_t)4 << 20;
+	mi_buf in = {0}, body = {0}, err = {0};
+	mi_lsp_reader r;
+	int rc, errors = 0;
+	mi_buf_grow(&in, n + 64);
+	memset(in.buf, 'x', n);
+	in.len = n;
+	mi_buf_adds(&in, "Content-Length: 2\r\n\r\n{}");
+	reader_on(&r, in.buf, in.len);
+	while ((rc = mi_lsp_read(&r, -1, &body, &err)) == -1)
+		errors++;
+	CHECK_INT(errors, 1);
+	CHECK_INT(rc, 0);
+	CHECK_STR(body.buf, "{}");
+	CHECK(r.in.cap < ((size_t)1 << 20));
+	CHECK_INT(mi_lsp_read(&r, -1, &body, &err), 1);
+	reader_off(&r);
+	mi_buf_release(&in);
+	mi_buf_release(&body);
+	mi_buf_release(&err);
+}
+
 int main(void)
 {
 	RUN(positions_per_encoding);
@@ -115,5 +189,7 @@ int main(void)
 	RUN(words);
 	RUN(uris);
 	RUN(incremental_edits);
+	RUN(framing_resync);
+	RUN(framing_junk_bounded);
 	return test_done();
 }
