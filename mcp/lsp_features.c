@@ -455,17 +455,15 @@ int mi_lsp_ws_symbols(mi_lsp_server *s, json_t *params, json_t **result, mi_buf 
 static int word_at_cursor(mi_lsp_server *s, json_t *params, char **word, char **path,
 			  mi_buf *err)
 {
-	json_t *pos = json_object_get(params, "position");
-	json_t *l = json_object_get(pos, "line"), *ch = json_object_get(pos, "character");
 	mi_lsp_doc *d;
 	const char *uri = param_uri(params), *text;
 	char *abs = NULL, *owned = NULL;
 	size_t len = 0, off, a, b;
+	uint32_t line, ch;
 	mi_lsp_lines lines;
 
 	*word = *path = NULL;
-	if (!uri || !json_is_integer(l) || !json_is_integer(ch) || json_integer_value(l) < 0 ||
-	    json_integer_value(ch) < 0) {
+	if (!uri || !mi_lsp_get_pos(json_object_get(params, "position"), &line, &ch)) {
 		mi_buf_adds(err, "params needs textDocument.uri and position {line, character}");
 		return MI_LSP_INVALID_PARAMS;
 	}
@@ -486,11 +484,11 @@ static int word_at_cursor(mi_lsp_server *s, json_t *params, char **word, char **
 		text = owned ? owned : "";
 	}
 	mi_lsp_lines_init(&lines, text, len, s->enc);
-	off = mi_lsp_offset(&lines, (uint32_t)json_integer_value(l),
-			    (uint32_t)json_integer_value(ch));
-	mi_lsp_lines_release(&lines);
-	if (mi_lsp_word_at(text, len, off, &a, &b))
+	off = mi_lsp_offset(&lines, line, ch);
+	/* past the last line there is no word (not the text's last one) */
+	if (line < lines.n && mi_lsp_word_at(text, len, off, &a, &b))
 		*word = mi_xstrndup(text + a, b - a);
+	mi_lsp_lines_release(&lines);
 	free(owned);
 	free(abs);
 	return 0;

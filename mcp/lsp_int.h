@@ -69,6 +69,10 @@ void mi_lsp_lines_release(mi_lsp_lines *l);
 /* Byte offset of (line, character), clamped to the line's end (before its
  * '\n') and to the text's end. */
 size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch);
+/* Reads a Position object {line, character}: false unless both are
+ * non-negative integers.  A value over UINT32_MAX reads as UINT32_MAX, past
+ * any text, so it clamps like any position past the line or the text. */
+bool mi_lsp_get_pos(json_t *pos, uint32_t *line, uint32_t *ch);
 /* (line, character) of byte offset off (clamped to the text). */
 void mi_lsp_position(const mi_lsp_lines *l, size_t off, uint32_t *line, uint32_t *ch);
 /* A JSON string of s (s[0..n)), bytes that are not valid UTF-8 replaced by

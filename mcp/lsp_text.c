@@ -223,16 +223,22 @@ void mi_lsp_path_uri(const char *path, mi_buf *out)
 	}
 }
 
-/* Reads a Position object. */
-static bool get_pos(json_t *pos, uint32_t *line, uint32_t *ch)
+/* A Position member: UINT32_MAX for any larger value, which a cast would
+ * wrap to a small one. */
+static uint32_t pos_value(json_t *v)
+{
+	json_int_t i = json_integer_value(v);
+	return i > (json_int_t)UINT32_MAX ? UINT32_MAX : (uint32_t)i;
+}
+
+bool mi_lsp_get_pos(json_t *pos, uint32_t *line, uint32_t *ch)
 {
 	json_t *l = json_object_get(pos, "line"), *c = json_object_get(pos, "character");
 	if (!json_is_integer(l) || !json_is_integer(c) || json_integer_value(l) < 0 ||
-	    json_integer_value(c) < 0 || json_integer_value(l) > UINT32_MAX ||
-	    json_integer_value(c) > UINT32_MAX)
+	    json_integer_value(c) < 0)
 		return false;
-	*line = (uint32_t)json_integer_value(l);
-	*ch = (uint32_t)json_integer_value(c);
+	*line = pos_value(l);
+	*ch = pos_value(c);
 	return true;
 }
 
@@ -254,8 +260,8 @@ int mi_lsp_doc_change(mi_lsp_doc *d, json_t *change, int enc, mi_buf *err)
 		mi_buf_add(&d->text, json_string_value(text), tl);
 		return 0;
 	}
-	if (!get_pos(json_object_get(range, "start"), &l0, &c0) ||
-	    !get_pos(json_object_get(range, "end"), &l1, &c1)) {
+	if (!mi_lsp_get_pos(json_object_get(range, "start"), &l0, &c0) ||
+	    !mi_lsp_get_pos(json_object_get(range, "end"), &l1, &c1)) {
 		mi_buf_adds(err, "a content change's range needs start and end positions "
 			    "{line, character} with non-negative integers");
 		return -1;

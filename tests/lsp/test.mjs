@@ -456,6 +456,25 @@ await run('framing-resync', async () => {
   eq(await s.stop(), 0, 'shutdown and exit after the bad block');
 }, 8000);
 
+// A line past the document names no word, however large: 2^32 does not
+// wrap around to line 0.
+await run('positions-past-the-end', async () => {
+  const s = await start({ root: repo });
+  const u = uri(repo, 'src/past.c');
+  s.open(repo, 'src/past.c', 'area');
+  const def = (line, character) => s.req(DefinitionRequest.type, { textDocument: { uri: u }, position: { line, character } });
+  const first = await def(0, 1);
+  assert(first && first.length > 0, `line 0 names area: ${JSON.stringify(first)}`);
+  for (const line of [2 ** 32, 2 ** 32 * 5 + 1, 1]) {
+    const r = await def(line, 1);
+    assert(r === null || r.length === 0, `line ${line}: ${JSON.stringify(r)}`);
+    const refs = await s.req(ReferencesRequest.type, { textDocument: { uri: u }, position: { line, character: 1 },
+      context: { includeDeclaration: true } });
+    assert(refs === null || refs.length === 0, `references at line ${line}: ${JSON.stringify(refs)}`);
+  }
+  await s.stop();
+});
+
 await run('exit-without-shutdown', async () => {
   const s = await start({ root: repo });
   await s.conn.sendNotification(ExitNotification.type);

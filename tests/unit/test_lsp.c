@@ -101,6 +101,13 @@ TEST(incremental_edits)
 	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), -1);
 	CHECK_CONTAINS(err.buf, "range");
 	json_decref(c);
+	/* a line over UINT32_MAX is past the text, not wrapped to line 0 */
+	c = json_pack("{s:{s:{s:I,s:i},s:{s:I,s:i}},s:s}", "range", "start", "line",
+		      (json_int_t)1 << 32, "character", 0, "end", "line", (json_int_t)1 << 32,
+		      "character", 0, "text", "!");
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), 0);
+	CHECK_STR(d.text.buf, "whole!");
+	json_decref(c);
 	c = json_pack("{s:i}", "text", 3);
 	mi_buf_reset(&err);
 	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), -1);
