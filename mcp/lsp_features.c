@@ -136,6 +136,24 @@ out:
 	return rc;
 }
 
+/* Bytes [start, end) of a symbol clamped to src: a span that takes its
+ * line's end with it ends on that line. */
+static void clamp_span(const char *src, size_t len, uint32_t start, uint32_t end,
+		       size_t *a, size_t *b)
+{
+	*a = start < len ? start : len;
+	*b = end < len ? end : len;
+	if (*b < *a)
+		*b = *a;
+	while (*b > *a && (src[*b - 1] == '\n' || src[*b - 1] == '\r'))
+		(*b)--;
+}
+
+static void sym_span(const lsp_file *f, const mi_symbol *y, size_t *a, size_t *b)
+{
+	clamp_span(f->src, f->len, y->start_byte, y->end_byte, a, b);
+}
+
 /* ---- foldingRange ------------------------------------------------------------- */
 
 static bool is_block(const mi_symbol *y)
@@ -165,11 +183,18 @@ int mi_lsp_folding(mi_lsp_server *s, json_t *params, json_t **result, mi_buf *er
 	v = mi_xcalloc(f.p->nsyms + 1, sizeof *v);
 	for (i = 0; i < f.p->nsyms; i++) {
 		const mi_symbol *y = &f.p->syms[i];
-		if (!is_block(y) || y->end_line <= y->start_line || y->start_line == 0)
+		size_t a, b;
+		if (!is_block(y) || y->end_line < y->start_line || y->start_line == 0)
 			continue;
-		v[n].start = y->start_line - 1;
-		v[n].end = y->end_line - 1;
-		n++;
+		/* The symbol's lines count "\n" only: with a lone "\r" the
+		 * editor's lines are those of its first and last bytes (a
+		 * Markdown section then ends at its last text, not at the
+		 * blank line before the next heading). */
+		sym_span(&f, y, &a, &b);
+		v[n].start = mi_lsp_nl_line(&f.lines, y->start_line - 1, a);
+		v[n].end = mi_lsp_nl_line(&f.lines, y->end_line - 1, b);
+		if (v[n].end > v[n].start)
+			n++;
 	}
 	qsort(v, n, sizeof *v, cmp_fold);
 	arr = json_array();
@@ -215,24 +240,6 @@ static const int symbol_kind[MI_KIND__COUNT] = {
 static int lsp_kind(int kind)
 {
 	return kind >= 0 && kind < MI_KIND__COUNT ? symbol_kind[kind] : 13;
-}
-
-/* Bytes [start, end) of a symbol clamped to src: a span that takes its
- * line's end with it ends on that line. */
-static void clamp_span(const char *src, size_t len, uint32_t start, uint32_t end,
-		       size_t *a, size_t *b)
-{
-	*a = start < len ? start : len;
-	*b = end < len ? end : len;
-	if (*b < *a)
-		*b = *a;
-	while (*b > *a && (src[*b - 1] == '\n' || src[*b - 1] == '\r'))
-		(*b)--;
-}
-
-static void sym_span(const lsp_file *f, const mi_symbol *y, size_t *a, size_t *b)
-{
-	clamp_span(f->src, f->len, y->start_byte, y->end_byte, a, b);
 }
 
 static json_t *selection_range(const lsp_file *f, const mi_symbol *y)
@@ -367,18 +374,18 @@ static void src_cache_release(src_cache *c)
 	free(c->e);
 }
 
-/* A Location for word on line (1-based) of path: the word's first whole
- * occurrence on the line, else the line's start. */
+/* A Location for word on line (1-based, as the index counts lines: by
+ * "\n") of path: the word's first whole occurrence on the line, else the
+ * line's start.  With lone "\r"s an index line holds several of the
+ * editor's, and the first occurrence in all of them is taken. */
 static json_t *location(mi_lsp_server *s, src_cache *c, const char *path, uint32_t line,
 			const char *word)
 {
 	src_ent *e = src_get(s, c, path);
 	size_t a = 0, b = 0, at;
 	json_t *range;
-	if (line >= 1 && line <= e->lines.n) {
-		a = e->lines.start[line - 1];
-		b = line < e->lines.n ? e->lines.start[line] : e->len;
-	}
+	if (line >= 1)
+		mi_lsp_nl_span(&e->lines, line - 1, &a, &b);
 	at = word ? mi_lsp_find_word(e->src ? e->src : "", a, b, word) : (size_t)-1;
 	if (at == (size_t)-1)
 		range = mi_lsp_range(&e->lines, a, a);

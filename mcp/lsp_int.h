@@ -55,19 +55,35 @@ int mi_lsp_write(int fd, const char *body, size_t len);
 /* Position encodings (LSP 3.17 positionEncoding). */
 enum { MI_ENC_UTF16, MI_ENC_UTF8, MI_ENC_UTF32 };
 
-/* Where each line of a text starts, for position conversions. */
+/*
+ * Where each line of a text starts, for position conversions.  LSP ends a
+ * line at "\n", "\r\n" or a lone "\r"; the indexer, its parsers and so
+ * the index number lines by "\n" alone, which differs only in a text with
+ * a lone "\r" (then nl holds those lines' starts too).
+ */
 typedef struct mi_lsp_lines {
 	const char *s;      /* the text (borrowed) */
 	size_t len;         /* its bytes */
 	uint32_t *start;    /* byte offset of each line, malloc'd */
 	uint32_t n;         /* lines (a text always has one) */
+	uint32_t *nl;       /* starts of the lines by "\n", malloc'd; NULL when
+			     * they are start (no lone "\r") */
+	uint32_t nnl;       /* lines by "\n" */
 	int enc;            /* MI_ENC_* of the character offsets */
 } mi_lsp_lines;
 
 void mi_lsp_lines_init(mi_lsp_lines *l, const char *s, size_t len, int enc);
 void mi_lsp_lines_release(mi_lsp_lines *l);
+/* Byte offset of the end of line i, before its "\n", "\r\n" or "\r". */
+size_t mi_lsp_line_end(const mi_lsp_lines *l, uint32_t i);
+/* Bytes [*from, *to) of line nl (0-based) as the index counts lines (by
+ * "\n"), *to after its "\n"; false (an empty span at 0) past the text. */
+bool mi_lsp_nl_span(const mi_lsp_lines *l, uint32_t nl, size_t *from, size_t *to);
+/* The line of byte off of index line nl (0-based): nl itself unless a lone
+ * "\r" breaks lines, then the line off is on. */
+uint32_t mi_lsp_nl_line(const mi_lsp_lines *l, uint32_t nl, size_t off);
 /* Byte offset of (line, character), clamped to the line's end (before its
- * '\n') and to the text's end. */
+ * line break) and to the text's end. */
 size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch);
 /* Reads a Position object {line, character}: false unless both are
  * non-negative integers.  A value over UINT32_MAX reads as UINT32_MAX, past

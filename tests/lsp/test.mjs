@@ -388,6 +388,22 @@ await run('compile-diagnostics', async () => {
   await s.stop();
 });
 
+// gcc ends a line at a lone "\r" too: the diagnostics of a file written
+// so land where they do in the "\n" file above.
+await run('compile-diagnostics-lone-cr', async () => {
+  const dir = path.join(tmp, 'compiled-cr');
+  fs.cpSync(path.join(top, 'testdata/compile/c'), dir, { recursive: true });
+  const app = path.join(dir, 'src/app.c');
+  fs.writeFileSync(app, fs.readFileSync(app, 'utf8').replace(/\r?\n/g, '\r'));
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  try { execFileSync(MCPIDX, ['compile', 'app'], { cwd: dir, stdio: 'pipe' }); } catch (e) { /* it fails */ }
+  const s = await start({ root: dir });
+  const p = await s.waitNote('diag', (d) => d.uri === uri(dir, 'src/app.c') && d.diagnostics.length > 0);
+  eq(p.diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]),
+    [[11, 5, 11, 11], [18, 16, 18, 20], [17, 5, 17, 10]], 'ranges');
+  await s.stop();
+});
+
 await run('errors', async () => {
   const s = await start({ init: false });
   const code = async (p) => { try { await p; return 'ok'; } catch (e) { return e.code; } };
@@ -473,6 +489,56 @@ await run('positions-past-the-end', async () => {
     assert(refs === null || refs.length === 0, `references at line ${line}: ${JSON.stringify(refs)}`);
   }
   await s.stop();
+});
+
+// LSP ends a line at "\n", "\r\n" or a lone "\r": the three give the
+// same answers, in an open buffer (also after an edit) and from the index,
+// whose own lines count "\n" only.
+await run('lone-cr-lines', async () => {
+  const s = await start({ root: repo });
+  for (const eol of ['\r', '\r\n', '\n']) {
+    const tag = JSON.stringify(eol);
+    const py = uri(repo, `src/cr${eol.length}${eol.charCodeAt(0)}.py`);
+    s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: py, languageId: 'python', version: 1, text: ['x = 1', 'def f():', '    pass', ''].join(eol) },
+    });
+    const sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: py } });
+    const f = sym.find((y) => y.name === 'f');
+    eq(f && [f.range, f.selectionRange], [{ start: { line: 1, character: 0 }, end: { line: 2, character: 8 } },
+      { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }], `${tag}: f`);
+    const c = uri(repo, `src/cr${eol.length}${eol.charCodeAt(0)}.c`);
+    s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: c, languageId: 'c', version: 1, text: ['int one(void)', '{', '\treturn 1;', '}', ''].join(eol) },
+    });
+    eq(folds(await s.req(FoldingRangeRequest.type, { textDocument: { uri: c } })), [[0, 3]], `${tag}: folds`);
+    await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: c, version: 2 },
+      contentChanges: [{ range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } },
+        text: ['int two(void)', '{', '\treturn 2;', '}', ''].join(eol) },
+      { range: { start: { line: 6, character: 8 }, end: { line: 6, character: 9 } }, text: '22' }],
+    });
+    eq(folds(await s.req(FoldingRangeRequest.type, { textDocument: { uri: c } })), [[0, 3], [4, 7]], `${tag}: folds after an insertion`);
+    const two = (await s.req(DocumentSymbolRequest.type, { textDocument: { uri: c } })).find((y) => y.name === 'two');
+    eq(two && two.range, { start: { line: 4, character: 0 }, end: { line: 7, character: 1 } }, `${tag}: two`);
+    const d = await s.req(DefinitionRequest.type, { textDocument: { uri: c }, position: { line: 4, character: 5 } });
+    assert(d === null || d.length === 0, `${tag}: "two" is in no index: ${JSON.stringify(d)}`);
+  }
+  await s.stop();
+  // from the index: a file whose lines all end in a lone "\r"
+  const dir = path.join(tmp, 'lonecr');
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'src/cr.c'), 'int a;\rint twice(int v)\r{\r\treturn 2 * v;\r}\r');
+  fs.writeFileSync(path.join(dir, 'src/main.c'), 'int twice(int v);\n\nint main(void)\n{\n\treturn twice(1);\n}\n');
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  const t = await start({ root: dir });
+  const cr = uri(dir, 'src/cr.c');
+  eq(folds(await t.req(FoldingRangeRequest.type, { textDocument: { uri: cr } })), [[1, 4]], 'indexed folds');
+  const sym = (await t.req(DocumentSymbolRequest.type, { textDocument: { uri: cr } })).find((y) => y.name === 'twice');
+  eq(sym && sym.range, { start: { line: 1, character: 0 }, end: { line: 4, character: 1 } }, 'indexed symbol');
+  const d = await t.req(DefinitionRequest.type, { textDocument: { uri: uri(dir, 'src/main.c') }, position: { line: 4, character: 9 } });
+  const at = d.map((l) => `${path.relative(dir, fileURLToPath(l.uri))}:${l.range.start.line}:${l.range.start.character}`);
+  assert(at.includes('src/cr.c:1:4'), `definition in the lone-CR file: ${at}`);
+  await t.stop();
 });
 
 await run('exit-without-shutdown', async () => {

@@ -1,6 +1,6 @@
 /*
  * test_lsp.c - the language server's text layer: positions in each
- * encoding (surrogate pairs, CRLF, clamping), words under the cursor,
+ * encoding (surrogate pairs, line breaks, clamping), words under the cursor,
  * file:// URIs, incremental edits of an open document, and how the
  * framing recovers from a header without Content-Length.
  */
@@ -34,6 +34,44 @@ TEST(positions_per_encoding)
 		CHECK_INT(mi_lsp_offset(&l, 2, 2), len - 2);
 		mi_lsp_lines_release(&l);
 	}
+}
+
+TEST(line_breaks)
+{
+	/* lines break after "\r", "\r\n" (once) and "\n"; the index's lines
+	 * after "\n" only */
+	static const char t[] = "a\rb\r\nc\n\rd\r";
+	static const uint32_t starts[] = {0, 2, 5, 7, 8, 10}, ends[] = {1, 3, 6, 7, 9, 10};
+	mi_lsp_lines l;
+	size_t a, b;
+	uint32_t ln, ch;
+	mi_lsp_lines_init(&l, t, strlen(t), MI_ENC_UTF16);
+	CHECK_INT(l.n, 6);
+	for (uint32_t i = 0; i < 6 && i < l.n; i++) {
+		CHECK_INT(l.start[i], starts[i]);
+		CHECK_INT(mi_lsp_line_end(&l, i), ends[i]);
+		CHECK_INT(mi_lsp_offset(&l, i, 100), ends[i]);
+	}
+	mi_lsp_position(&l, 9, &ln, &ch);
+	CHECK_INT(ln, 4);
+	CHECK_INT(ch, 1);
+	CHECK(mi_lsp_nl_span(&l, 1, &a, &b));
+	CHECK_INT(a, 5);
+	CHECK_INT(b, 7);
+	CHECK(mi_lsp_nl_span(&l, 2, &a, &b));
+	CHECK_INT(b, strlen(t));
+	CHECK(!mi_lsp_nl_span(&l, 3, &a, &b));
+	CHECK_INT(mi_lsp_nl_line(&l, 0, 3), 1);
+	CHECK_INT(mi_lsp_nl_line(&l, 2, 8), 4);
+	mi_lsp_lines_release(&l);
+	/* without a lone "\r" both count alike */
+	mi_lsp_lines_init(&l, line2, strlen(line2), MI_ENC_UTF16);
+	CHECK(l.nl == NULL);
+	CHECK_INT(mi_lsp_nl_line(&l, 2, 0), 2);
+	CHECK(mi_lsp_nl_span(&l, 1, &a, &b));
+	CHECK_INT(a, 2);
+	CHECK_INT(b, 14);
+	mi_lsp_lines_release(&l);
 }
 
 TEST(surrogate_pair_halves)
@@ -112,6 +150,14 @@ TEST(incremental_edits)
 	mi_buf_reset(&err);
 	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), -1);
 	CHECK_CONTAINS(err.buf, "text");
+	json_decref(c);
+	/* an edit on the line after a lone "\r" */
+	mi_buf_reset(&d.text);
+	mi_buf_adds(&d.text, "x = 1\rdef f():\r    pass\r");
+	c = json_pack("{s:{s:{s:i,s:i},s:{s:i,s:i}},s:s}", "range", "start", "line", 1,
+		      "character", 4, "end", "line", 1, "character", 5, "text", "g");
+	CHECK_INT(mi_lsp_doc_change(&d, c, MI_ENC_UTF16, &err), 0);
+	CHECK_STR(d.text.buf, "x = 1\rdef g():\r    pass\r");
 	json_decref(c);
 	mi_buf_release(&err);
 	mi_buf_release(&d.text);
@@ -192,6 +238,7 @@ TEST(framing_junk_bounded)
 int main(void)
 {
 	RUN(positions_per_encoding);
+	RUN(line_breaks);
 	RUN(surrogate_pair_halves);
 	RUN(words);
 	RUN(uris);
