@@ -458,6 +458,25 @@ await run('outside-root', async () => {
 // A header block without Content-Length leaves its body unframed: the
 // server answers one -32700 and skips to the next Content-Length header,
 // so the well-framed messages after it (shutdown and exit too) are served.
+// A link in the repository to a file outside it is outside too, as for a
+// build: not read unless the editor opened it.
+await run('link-out-of-root', async () => {
+  const dir = path.join(tmp, 'linked');
+  fs.mkdirSync(path.join(dir, 'repo'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'outside'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'outside/secret.py'), 'def secret_fn():\n    pass\n');
+  fs.writeFileSync(path.join(dir, 'repo/own.py'), 'def own_fn():\n    pass\n');
+  fs.symlinkSync('../outside/secret.py', path.join(dir, 'repo/link.py'));
+  fs.symlinkSync('own.py', path.join(dir, 'repo/inside.py'));
+  const s = await start({ root: path.join(dir, 'repo') });
+  const code = async (p) => { try { await p; return 'ok'; } catch (e) { return e.code; } };
+  eq(await code(s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(dir, 'repo/link.py') } })),
+    -32803, 'a link out');
+  const own = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(dir, 'repo/inside.py') } });
+  eq(own.map((y) => y.name), ['own_fn'], 'a link inside');
+  await s.stop();
+});
+
 await run('framing-resync', async () => {
   const s = await start({ root: repo });
   const body = '{"jsonrpc":"2.0","id":5,"method":"shutdown"}';
