@@ -199,7 +199,9 @@ static void choose_index(mi_lsp_server *s, const char *client_root, const char *
 char *mi_lsp_rel_path(mi_lsp_server *s, const char *abs)
 {
 	char *real = realpath(abs, NULL);
-	const char *cands[2] = {real, abs};
+	/* The real path decides, the path as given only when there is none
+	 * (no such file): a link out of the root leads outside it. */
+	const char *cands[2] = {real, real ? NULL : abs};
 	size_t rl = strlen(s->root);
 	char *rel = NULL;
 	for (int i = 0; i < 2 && !rel; i++) {

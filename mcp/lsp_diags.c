@@ -108,11 +108,11 @@ static json_t *diagnostics(const char *dtext, size_t dlen, const char *text, siz
 			}
 			continue;
 		}
+		/* compilers count lines as LSP does: gcc, clang and most
+		 * others end one at a lone "\r" too */
 		if (d.line >= 1 && d.line <= lines.n) {
 			a = lines.start[d.line - 1];
-			e = d.line < lines.n ? lines.start[d.line] - 1 : len;
-			if (e > a && text[e - 1] == '\r')
-				e--;
+			e = mi_lsp_line_end(&lines, d.line - 1);
 		}
 		if (d.col) {
 			at = column_byte(text, a, e, d.col);

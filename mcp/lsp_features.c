@@ -83,6 +83,15 @@ static int file_open(mi_lsp_server *s, const char *uri, lsp_file *f, mi_buf *err
 		f->path = d->path ? mi_xstrdup(d->path) : NULL;
 	else
 		f->path = mi_lsp_rel_path(s, abs);
+	if (!d && !f->path) {
+		/* Outside the root only the editor's own text is served: the
+		 * disk is not read, and the answer is the same whether or not
+		 * the file exists. */
+		mi_buf_addf(err, "%s is outside the repository %s and not open in the editor",
+			    uri, s->root);
+		rc = MI_LSP_REQUEST_FAILED;
+		goto out;
+	}
 	if (q && f->path && !mi_query_file_load(q, f->path, &f->qf)) {
 		uint8_t h[16];
 		if (d)
@@ -127,6 +136,24 @@ out:
 	return rc;
 }
 
+/* Bytes [start, end) of a symbol clamped to src: a span that takes its
+ * line's end with it ends on that line. */
+static void clamp_span(const char *src, size_t len, uint32_t start, uint32_t end,
+		       size_t *a, size_t *b)
+{
+	*a = start < len ? start : len;
+	*b = end < len ? end : len;
+	if (*b < *a)
+		*b = *a;
+	while (*b > *a && (src[*b - 1] == '\n' || src[*b - 1] == '\r'))
+		(*b)--;
+}
+
+static void sym_span(const lsp_file *f, const mi_symbol *y, size_t *a, size_t *b)
+{
+	clamp_span(f->src, f->len, y->start_byte, y->end_byte, a, b);
+}
+
 /* ---- foldingRange ------------------------------------------------------------- */
 
 static bool is_block(const mi_symbol *y)
@@ -156,11 +183,18 @@ int mi_lsp_folding(mi_lsp_server *s, json_t *params, json_t **result, mi_buf *er
 	v = mi_xcalloc(f.p->nsyms + 1, sizeof *v);
 	for (i = 0; i < f.p->nsyms; i++) {
 		const mi_symbol *y = &f.p->syms[i];
-		if (!is_block(y) || y->end_line <= y->start_line || y->start_line == 0)
+		size_t a, b;
+		if (!is_block(y) || y->end_line < y->start_line || y->start_line == 0)
 			continue;
-		v[n].start = y->start_line - 1;
-		v[n].end = y->end_line - 1;
-		n++;
+		/* The symbol's lines count "\n" only: with a lone "\r" the
+		 * editor's lines are those of its first and last bytes (a
+		 * Markdown section then ends at its last text, not at the
+		 * blank line before the next heading). */
+		sym_span(&f, y, &a, &b);
+		v[n].start = mi_lsp_nl_line(&f.lines, y->start_line - 1, a);
+		v[n].end = mi_lsp_nl_line(&f.lines, y->end_line - 1, b);
+		if (v[n].end > v[n].start)
+			n++;
 	}
 	qsort(v, n, sizeof *v, cmp_fold);
 	arr = json_array();
@@ -206,24 +240,6 @@ static const int symbol_kind[MI_KIND__COUNT] = {
 static int lsp_kind(int kind)
 {
 	return kind >= 0 && kind < MI_KIND__COUNT ? symbol_kind[kind] : 13;
-}
-
-/* Bytes [start, end) of a symbol clamped to src: a span that takes its
- * line's end with it ends on that line. */
-static void clamp_span(const char *src, size_t len, uint32_t start, uint32_t end,
-		       size_t *a, size_t *b)
-{
-	*a = start < len ? start : len;
-	*b = end < len ? end : len;
-	if (*b < *a)
-		*b = *a;
-	while (*b > *a && (src[*b - 1] == '\n' || src[*b - 1] == '\r'))
-		(*b)--;
-}
-
-static void sym_span(const lsp_file *f, const mi_symbol *y, size_t *a, size_t *b)
-{
-	clamp_span(f->src, f->len, y->start_byte, y->end_byte, a, b);
 }
 
 static json_t *selection_range(const lsp_file *f, const mi_symbol *y)
@@ -358,18 +374,18 @@ static void src_cache_release(src_cache *c)
 	free(c->e);
 }
 
-/* A Location for word on line (1-based) of path: the word's first whole
- * occurrence on the line, else the line's start. */
+/* A Location for word on line (1-based, as the index counts lines: by
+ * "\n") of path: the word's first whole occurrence on the line, else the
+ * line's start.  With lone "\r"s an index line holds several of the
+ * editor's, and the first occurrence in all of them is taken. */
 static json_t *location(mi_lsp_server *s, src_cache *c, const char *path, uint32_t line,
 			const char *word)
 {
 	src_ent *e = src_get(s, c, path);
 	size_t a = 0, b = 0, at;
 	json_t *range;
-	if (line >= 1 && line <= e->lines.n) {
-		a = e->lines.start[line - 1];
-		b = line < e->lines.n ? e->lines.start[line] : e->len;
-	}
+	if (line >= 1)
+		mi_lsp_nl_span(&e->lines, line - 1, &a, &b);
 	at = word ? mi_lsp_find_word(e->src ? e->src : "", a, b, word) : (size_t)-1;
 	if (at == (size_t)-1)
 		range = mi_lsp_range(&e->lines, a, a);
@@ -446,17 +462,15 @@ int mi_lsp_ws_symbols(mi_lsp_server *s, json_t *params, json_t **result, mi_buf 
 static int word_at_cursor(mi_lsp_server *s, json_t *params, char **word, char **path,
 			  mi_buf *err)
 {
-	json_t *pos = json_object_get(params, "position");
-	json_t *l = json_object_get(pos, "line"), *ch = json_object_get(pos, "character");
 	mi_lsp_doc *d;
 	const char *uri = param_uri(params), *text;
 	char *abs = NULL, *owned = NULL;
 	size_t len = 0, off, a, b;
+	uint32_t line, ch;
 	mi_lsp_lines lines;
 
 	*word = *path = NULL;
-	if (!uri || !json_is_integer(l) || !json_is_integer(ch) || json_integer_value(l) < 0 ||
-	    json_integer_value(ch) < 0) {
+	if (!uri || !mi_lsp_get_pos(json_object_get(params, "position"), &line, &ch)) {
 		mi_buf_adds(err, "params needs textDocument.uri and position {line, character}");
 		return MI_LSP_INVALID_PARAMS;
 	}
@@ -469,18 +483,19 @@ static int word_at_cursor(mi_lsp_server *s, json_t *params, char **word, char **
 			mi_buf_addf(err, "%s is not a file:// URI", uri);
 			return MI_LSP_INVALID_PARAMS;
 		}
+		/* outside the root: no text, as for a file that is not there */
 		*path = mi_lsp_rel_path(s, abs);
-		if (!(*path && s->q && !mi_query_source(s->q, *path, &owned, &len)) &&
+		if (*path && !(s->q && !mi_query_source(s->q, *path, &owned, &len)) &&
 		    mi_read_file(abs, &owned, &len))
 			owned = NULL;
 		text = owned ? owned : "";
 	}
 	mi_lsp_lines_init(&lines, text, len, s->enc);
-	off = mi_lsp_offset(&lines, (uint32_t)json_integer_value(l),
-			    (uint32_t)json_integer_value(ch));
-	mi_lsp_lines_release(&lines);
-	if (mi_lsp_word_at(text, len, off, &a, &b))
+	off = mi_lsp_offset(&lines, line, ch);
+	/* past the last line there is no word (not the text's last one) */
+	if (line < lines.n && mi_lsp_word_at(text, len, off, &a, &b))
 		*word = mi_xstrndup(text + a, b - a);
+	mi_lsp_lines_release(&lines);
 	free(owned);
 	free(abs);
 	return 0;

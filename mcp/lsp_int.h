@@ -35,13 +35,16 @@ typedef struct mi_lsp_reader {
 	mi_buf in;     /* bytes read and not yet consumed */
 	size_t off;    /* start of the unconsumed bytes in `in` */
 	bool eof;      /* fd reached end of file */
+	bool resync;   /* after a framing error: skipping to a Content-Length */
 } mi_lsp_reader;
 
 /*
  * Reads one message body into body (replacing its contents).  Returns 0 with
  * a body, 1 at end of input, 2 when timeout_ms (>= 0) passed with no whole
  * message, or -1 for a message that breaks the framing (no Content-Length,
- * over MI_LSP_MAX_MSG): err says why and the message is skipped.
+ * over MI_LSP_MAX_MSG): err says why and the message is skipped.  After a
+ * header without a valid Content-Length the input is skipped up to the next
+ * "Content-Length:", so one bad block costs one -1.
  */
 int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err);
 /* Writes one message (header and body) to fd; 0 or errno. */
@@ -52,20 +55,40 @@ int mi_lsp_write(int fd, const char *body, size_t len);
 /* Position encodings (LSP 3.17 positionEncoding). */
 enum { MI_ENC_UTF16, MI_ENC_UTF8, MI_ENC_UTF32 };
 
-/* Where each line of a text starts, for position conversions. */
+/*
+ * Where each line of a text starts, for position conversions.  LSP ends a
+ * line at "\n", "\r\n" or a lone "\r"; the indexer, its parsers and so
+ * the index number lines by "\n" alone, which differs only in a text with
+ * a lone "\r" (then nl holds those lines' starts too).
+ */
 typedef struct mi_lsp_lines {
 	const char *s;      /* the text (borrowed) */
 	size_t len;         /* its bytes */
 	uint32_t *start;    /* byte offset of each line, malloc'd */
 	uint32_t n;         /* lines (a text always has one) */
+	uint32_t *nl;       /* starts of the lines by "\n", malloc'd; NULL when
+			     * they are start (no lone "\r") */
+	uint32_t nnl;       /* lines by "\n" */
 	int enc;            /* MI_ENC_* of the character offsets */
 } mi_lsp_lines;
 
 void mi_lsp_lines_init(mi_lsp_lines *l, const char *s, size_t len, int enc);
 void mi_lsp_lines_release(mi_lsp_lines *l);
+/* Byte offset of the end of line i, before its "\n", "\r\n" or "\r". */
+size_t mi_lsp_line_end(const mi_lsp_lines *l, uint32_t i);
+/* Bytes [*from, *to) of line nl (0-based) as the index counts lines (by
+ * "\n"), *to after its "\n"; false (an empty span at 0) past the text. */
+bool mi_lsp_nl_span(const mi_lsp_lines *l, uint32_t nl, size_t *from, size_t *to);
+/* The line of byte off of index line nl (0-based): nl itself unless a lone
+ * "\r" breaks lines, then the line off is on. */
+uint32_t mi_lsp_nl_line(const mi_lsp_lines *l, uint32_t nl, size_t off);
 /* Byte offset of (line, character), clamped to the line's end (before its
- * '\n') and to the text's end. */
+ * line break) and to the text's end. */
 size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch);
+/* Reads a Position object {line, character}: false unless both are
+ * non-negative integers.  A value over UINT32_MAX reads as UINT32_MAX, past
+ * any text, so it clamps like any position past the line or the text. */
+bool mi_lsp_get_pos(json_t *pos, uint32_t *line, uint32_t *ch);
 /* (line, character) of byte offset off (clamped to the text). */
 void mi_lsp_position(const mi_lsp_lines *l, size_t off, uint32_t *line, uint32_t *ch);
 /* A JSON string of s (s[0..n)), bytes that are not valid UTF-8 replaced by

@@ -88,14 +88,44 @@ static long long content_length(const char *h, size_t n)
 	return -1;
 }
 
+/*
+ * After a framing error: drops input up to the next "Content-Length:" (any
+ * case), which then starts the input; true when one was found.  What is
+ * scanned is dropped as it goes (all but a tail that may begin the
+ * header), so junk never piles up and no byte is scanned twice over.
+ */
+static bool resync(mi_lsp_reader *r)
+{
+	static const char pat[] = "Content-Length:";
+	const size_t pn = sizeof pat - 1;
+	const char *h = r->in.buf ? r->in.buf + r->off : "";
+	size_t avail = r->in.len - r->off;
+	for (size_t i = 0; i + pn <= avail; i++)
+		if ((h[i] | 0x20) == 'c' && !strncasecmp(h + i, pat, pn)) {
+			r->off += i;
+			r->resync = false;
+			return true;
+		}
+	if (avail >= pn)
+		r->off += avail - (pn - 1);
+	return false;
+}
+
 int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err)
 {
 	for (;;) {
-		const char *h = r->in.buf ? r->in.buf + r->off : "";
-		size_t avail = r->in.len - r->off;
-		const char *hend = avail ? find(h, avail, "\r\n\r\n", 4) : NULL;
+		const char *h, *hend;
+		size_t avail;
+		int f;
+		if (r->resync && !resync(r))
+			goto more;
+		h = r->in.buf ? r->in.buf + r->off : "";
+		avail = r->in.len - r->off;
+		hend = avail ? find(h, avail, "\r\n\r\n", 4) : NULL;
 		if (hend && (size_t)(hend - h) > MI_HEADER_MAX) {
+			/* its body, if any, is not framed: skip to the next header */
 			r->off += (size_t)(hend - h) + 4;
+			r->resync = true;
 			mi_buf_addf(err, "a message header of %zu bytes, over the limit of %d; "
 				    "skipped", (size_t)(hend - h), MI_HEADER_MAX);
 			return -1;
@@ -104,9 +134,15 @@ int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err)
 			size_t hl = (size_t)(hend - h);
 			long long n = content_length(h, hl);
 			if (n < 0) {
-				r->off += hl + 4;
+				/* Without a length the body that follows cannot be
+				 * told from the next header: skip to the next
+				 * Content-Length, which may even sit later in this
+				 * block (junk before a header). */
+				r->off++;
+				r->resync = true;
 				mi_buf_addf(err, "a message header without a valid Content-Length "
-					    "(got \"%.*s\"); skipped", (int)(hl < 200 ? hl : 200), h);
+					    "(got \"%.*s\"); skipped up to the next Content-Length "
+					    "header", (int)(hl < 200 ? hl : 200), h);
 				return -1;
 			}
 			if ((size_t)n > MI_LSP_MAX_MSG) {
@@ -131,12 +167,15 @@ int mi_lsp_read(mi_lsp_reader *r, int timeout_ms, mi_buf *body, mi_buf *err)
 				return 0;
 			}
 		} else if (avail > MI_HEADER_MAX) {
-			r->off = r->in.len;
+			r->off++;
+			r->resync = true;
 			mi_buf_addf(err, "%zu bytes without the blank line that ends a header "
-				    "(Content-Length: N\\r\\n\\r\\n); dropped", avail);
+				    "(Content-Length: N\\r\\n\\r\\n); dropped up to the next "
+				    "Content-Length header", avail);
 			return -1;
 		}
-		int f = fill(r, timeout_ms);
+more:
+		f = fill(r, timeout_ms);
 		if (f == 0)
 			return 1;
 		if (f == 2)

@@ -9,29 +9,62 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Appends line start at to v (n used, *cap allocated). */
+static uint32_t *add_start(uint32_t *v, uint32_t *n, uint32_t *cap, size_t at)
+{
+	if (*n == *cap) {
+		*cap *= 2;
+		v = mi_xrealloc(v, *cap * sizeof *v);
+	}
+	v[(*n)++] = (uint32_t)at;
+	return v;
+}
+
 void mi_lsp_lines_init(mi_lsp_lines *l, const char *s, size_t len, int enc)
 {
+	const char *end = s + len, *p = s, *nl, *cr;
 	uint32_t cap = 64;
+	bool lone_cr = false;
 	l->s = s;
 	l->len = len;
 	l->enc = enc;
 	l->start = mi_xmalloc(cap * sizeof *l->start);
 	l->start[0] = 0;
 	l->n = 1;
-	for (const char *p = s, *end = s + len; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-		if (l->n == cap) {
-			cap *= 2;
-			l->start = mi_xrealloc(l->start, cap * sizeof *l->start);
+	l->nl = NULL;
+	/* the next "\n" and the next "\r", each searched for once per hit */
+	nl = memchr(s, '\n', len);
+	cr = memchr(s, '\r', len);
+	while (nl || cr) {
+		if (cr && (!nl || cr + 1 < nl)) {
+			p = cr + 1;
+			lone_cr = true;
+		} else {
+			p = nl + 1; /* after "\n", or "\r\n": one break */
 		}
-		l->start[l->n++] = (uint32_t)(p + 1 - s);
+		l->start = add_start(l->start, &l->n, &cap, (size_t)(p - s));
+		if (nl && nl < p)
+			nl = memchr(p, '\n', (size_t)(end - p));
+		if (cr && cr < p)
+			cr = memchr(p, '\r', (size_t)(end - p));
+	}
+	l->nnl = l->n;
+	if (lone_cr) {
+		cap = 64;
+		l->nl = mi_xmalloc(cap * sizeof *l->nl);
+		l->nl[0] = 0;
+		l->nnl = 1;
+		for (p = s; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+			l->nl = add_start(l->nl, &l->nnl, &cap, (size_t)(p + 1 - s));
 	}
 }
 
 void mi_lsp_lines_release(mi_lsp_lines *l)
 {
 	free(l->start);
-	l->start = NULL;
-	l->n = 0;
+	free(l->nl);
+	l->start = l->nl = NULL;
+	l->n = l->nnl = 0;
 }
 
 /* Code units one UTF-8 byte adds: continuation bytes add nothing, a 4-byte
@@ -45,15 +78,36 @@ static uint32_t units(unsigned char c, int enc)
 	return enc == MI_ENC_UTF16 && c >= 0xf0 ? 2 : 1;
 }
 
-/* End of line i, before its "\n" or "\r\n" (the last line has none). */
-static size_t line_end(const mi_lsp_lines *l, uint32_t i)
+size_t mi_lsp_line_end(const mi_lsp_lines *l, uint32_t i)
 {
 	if (i + 1 >= l->n)
-		return l->len;
+		return l->len; /* the last line has no break */
 	size_t e = l->start[i + 1] - 1;
+	/* a line holds no "\r": one before the "\n" is part of "\r\n" */
 	if (e > l->start[i] && l->s[e - 1] == '\r')
 		e--;
 	return e;
+}
+
+bool mi_lsp_nl_span(const mi_lsp_lines *l, uint32_t nl, size_t *from, size_t *to)
+{
+	const uint32_t *v = l->nl ? l->nl : l->start;
+	uint32_t n = l->nl ? l->nnl : l->n;
+	*from = *to = 0;
+	if (nl >= n)
+		return false;
+	*from = v[nl];
+	*to = nl + 1 < n ? v[nl + 1] : l->len;
+	return true;
+}
+
+uint32_t mi_lsp_nl_line(const mi_lsp_lines *l, uint32_t nl, size_t off)
+{
+	uint32_t line, ch;
+	if (!l->nl)
+		return nl;
+	mi_lsp_position(l, off, &line, &ch);
+	return line;
 }
 
 size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch)
@@ -63,7 +117,7 @@ size_t mi_lsp_offset(const mi_lsp_lines *l, uint32_t line, uint32_t ch)
 	if (line >= l->n)
 		return l->len;
 	p = l->start[line];
-	e = line_end(l, line);
+	e = mi_lsp_line_end(l, line);
 	while (p < e) {
 		uint32_t w = units((unsigned char)l->s[p], l->enc);
 		if (u + w > ch && w)
@@ -223,16 +277,22 @@ void mi_lsp_path_uri(const char *path, mi_buf *out)
 	}
 }
 
-/* Reads a Position object. */
-static bool get_pos(json_t *pos, uint32_t *line, uint32_t *ch)
+/* A Position member: UINT32_MAX for any larger value, which a cast would
+ * wrap to a small one. */
+static uint32_t pos_value(json_t *v)
+{
+	json_int_t i = json_integer_value(v);
+	return i > (json_int_t)UINT32_MAX ? UINT32_MAX : (uint32_t)i;
+}
+
+bool mi_lsp_get_pos(json_t *pos, uint32_t *line, uint32_t *ch)
 {
 	json_t *l = json_object_get(pos, "line"), *c = json_object_get(pos, "character");
 	if (!json_is_integer(l) || !json_is_integer(c) || json_integer_value(l) < 0 ||
-	    json_integer_value(c) < 0 || json_integer_value(l) > UINT32_MAX ||
-	    json_integer_value(c) > UINT32_MAX)
+	    json_integer_value(c) < 0)
 		return false;
-	*line = (uint32_t)json_integer_value(l);
-	*ch = (uint32_t)json_integer_value(c);
+	*line = pos_value(l);
+	*ch = pos_value(c);
 	return true;
 }
 
@@ -254,8 +314,8 @@ int mi_lsp_doc_change(mi_lsp_doc *d, json_t *change, int enc, mi_buf *err)
 		mi_buf_add(&d->text, json_string_value(text), tl);
 		return 0;
 	}
-	if (!get_pos(json_object_get(range, "start"), &l0, &c0) ||
-	    !get_pos(json_object_get(range, "end"), &l1, &c1)) {
+	if (!mi_lsp_get_pos(json_object_get(range, "start"), &l0, &c0) ||
+	    !mi_lsp_get_pos(json_object_get(range, "end"), &l1, &c1)) {
 		mi_buf_adds(err, "a content change's range needs start and end positions "
 			    "{line, character} with non-negative integers");
 		return -1;

@@ -61,8 +61,11 @@ async function start(opts = {}) {
   let stderr = '';
   proc.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((res) => proc.on('exit', (code) => res(code)));
+  // what the client logs as errors: among them answers with a null id
+  const logged = [];
+  const logger = { error: (m) => logged.push(m), warn: () => {}, info: () => {}, log: () => {} };
   const conn = createProtocolConnection(new StreamMessageReader(proc.stdout),
-    new StreamMessageWriter(proc.stdin));
+    new StreamMessageWriter(proc.stdin), logger);
   const notes = [];
   conn.onNotification(ShowMessageNotification.type, (p) => note('show', p));
   conn.onNotification(PublishDiagnosticsNotification.type, (p) => note('diag', p));
@@ -74,7 +77,7 @@ async function start(opts = {}) {
     for (const w of [...waiters]) if (w.kind === kind && w.pred(p)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(p); }
   };
   const s = {
-    proc, conn, notes, exited, stderr: () => stderr, init: null,
+    proc, conn, notes, logged, exited, stderr: () => stderr, init: null,
     // Resolves with the first notification of kind matching pred (seen or to come).
     waitNote(kind, pred, ms = 10000) {
       const seen = notes.find((n) => n[0] === kind && pred(n[1]));
@@ -385,6 +388,22 @@ await run('compile-diagnostics', async () => {
   await s.stop();
 });
 
+// gcc ends a line at a lone "\r" too: the diagnostics of a file written
+// so land where they do in the "\n" file above.
+await run('compile-diagnostics-lone-cr', async () => {
+  const dir = path.join(tmp, 'compiled-cr');
+  fs.cpSync(path.join(top, 'testdata/compile/c'), dir, { recursive: true });
+  const app = path.join(dir, 'src/app.c');
+  fs.writeFileSync(app, fs.readFileSync(app, 'utf8').replace(/\r?\n/g, '\r'));
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  try { execFileSync(MCPIDX, ['compile', 'app'], { cwd: dir, stdio: 'pipe' }); } catch (e) { /* it fails */ }
+  const s = await start({ root: dir });
+  const p = await s.waitNote('diag', (d) => d.uri === uri(dir, 'src/app.c') && d.diagnostics.length > 0);
+  eq(p.diagnostics.map((d) => [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character]),
+    [[11, 5, 11, 11], [18, 16, 18, 20], [17, 5, 17, 10]], 'ranges');
+  await s.stop();
+});
+
 await run('errors', async () => {
   const s = await start({ init: false });
   const code = async (p) => { try { await p; return 'ok'; } catch (e) { return e.code; } };
@@ -407,6 +426,138 @@ await run('errors', async () => {
   await s.conn.sendNotification(ExitNotification.type);
   eq(await s.exited, 0, `exit status; stderr: ${s.stderr().slice(-1500)}`);
   s.conn.dispose();
+});
+
+// A file outside the repository is served only as the editor's own text
+// (didOpen): the server does not read it from disk, and its answer does not
+// tell whether the file exists.
+await run('outside-root', async () => {
+  const out = path.join(tmp, 'outside');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'secret.py'), 'def secret_fn():\n    return area(1, 2)\n');
+  const s = await start({ root: repo });
+  const fail = async (p) => { try { return ['ok', await p]; } catch (e) { return [e.code, e.message]; } };
+  const secret = uri(tmp, 'outside/secret.py');
+  const dotdot = `${pathToFileURL(repo).href}/../outside/secret.py`;
+  const missing = uri(tmp, 'outside/missing.py');
+  const sym = await fail(s.req(DocumentSymbolRequest.type, { textDocument: { uri: secret } }));
+  eq(sym[0], -32803, `documentSymbol outside the root: ${JSON.stringify(sym)}`);
+  const fold = await fail(s.req(FoldingRangeRequest.type, { textDocument: { uri: dotdot } }));
+  eq(fold[0], -32803, `foldingRange through ..: ${JSON.stringify(fold)}`);
+  const gone = await fail(s.req(DocumentSymbolRequest.type, { textDocument: { uri: missing } }));
+  eq(gone[1].replace(missing, 'U'), sym[1].replace(secret, 'U'), 'a missing file answers the same');
+  const def = await s.req(DefinitionRequest.type, { textDocument: { uri: secret }, position: { line: 1, character: 13 } });
+  assert(def === null || def.length === 0, `definition from an unread file: ${JSON.stringify(def)}`);
+  // opened in the editor: its text is the client's, and served
+  s.open(tmp, 'outside/secret.py');
+  const open = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: secret } });
+  eq(open.map((y) => y.name), ['secret_fn'], 'the open buffer');
+  await s.stop();
+});
+
+// A header block without Content-Length leaves its body unframed: the
+// server answers one -32700 and skips to the next Content-Length header,
+// so the well-framed messages after it (shutdown and exit too) are served.
+// A link in the repository to a file outside it is outside too, as for a
+// build: not read unless the editor opened it.
+await run('link-out-of-root', async () => {
+  const dir = path.join(tmp, 'linked');
+  fs.mkdirSync(path.join(dir, 'repo'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'outside'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'outside/secret.py'), 'def secret_fn():\n    pass\n');
+  fs.writeFileSync(path.join(dir, 'repo/own.py'), 'def own_fn():\n    pass\n');
+  fs.symlinkSync('../outside/secret.py', path.join(dir, 'repo/link.py'));
+  fs.symlinkSync('own.py', path.join(dir, 'repo/inside.py'));
+  const s = await start({ root: path.join(dir, 'repo') });
+  const code = async (p) => { try { await p; return 'ok'; } catch (e) { return e.code; } };
+  eq(await code(s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(dir, 'repo/link.py') } })),
+    -32803, 'a link out');
+  const own = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: uri(dir, 'repo/inside.py') } });
+  eq(own.map((y) => y.name), ['own_fn'], 'a link inside');
+  await s.stop();
+});
+
+await run('framing-resync', async () => {
+  const s = await start({ root: repo });
+  const body = '{"jsonrpc":"2.0","id":5,"method":"shutdown"}';
+  s.proc.stdin.write(`Content-Type: application/vscode-jsonrpc\r\n\r\n${body}`);
+  for (let i = 0; i < 3; i++) {
+    const r = await s.req(WorkspaceSymbolRequest.type, { query: 'perimeter' });
+    assert(r.some((y) => y.name === 'perimeter'), `request ${i} after the bad block: ${JSON.stringify(r)}`);
+  }
+  const parse = s.logged.filter((m) => /without id/.test(m));
+  eq(parse.length, 1, `errors with a null id: ${JSON.stringify(parse)}`);
+  assert(/-32700/.test(parse[0]) && /Content-Length/.test(parse[0]), `the error: ${parse[0]}`);
+  eq(await s.stop(), 0, 'shutdown and exit after the bad block');
+}, 8000);
+
+// A line past the document names no word, however large: 2^32 does not
+// wrap around to line 0.
+await run('positions-past-the-end', async () => {
+  const s = await start({ root: repo });
+  const u = uri(repo, 'src/past.c');
+  s.open(repo, 'src/past.c', 'area');
+  const def = (line, character) => s.req(DefinitionRequest.type, { textDocument: { uri: u }, position: { line, character } });
+  const first = await def(0, 1);
+  assert(first && first.length > 0, `line 0 names area: ${JSON.stringify(first)}`);
+  for (const line of [2 ** 32, 2 ** 32 * 5 + 1, 1]) {
+    const r = await def(line, 1);
+    assert(r === null || r.length === 0, `line ${line}: ${JSON.stringify(r)}`);
+    const refs = await s.req(ReferencesRequest.type, { textDocument: { uri: u }, position: { line, character: 1 },
+      context: { includeDeclaration: true } });
+    assert(refs === null || refs.length === 0, `references at line ${line}: ${JSON.stringify(refs)}`);
+  }
+  await s.stop();
+});
+
+// LSP ends a line at "\n", "\r\n" or a lone "\r": the three give the
+// same answers, in an open buffer (also after an edit) and from the index,
+// whose own lines count "\n" only.
+await run('lone-cr-lines', async () => {
+  const s = await start({ root: repo });
+  for (const eol of ['\r', '\r\n', '\n']) {
+    const tag = JSON.stringify(eol);
+    const py = uri(repo, `src/cr${eol.length}${eol.charCodeAt(0)}.py`);
+    s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: py, languageId: 'python', version: 1, text: ['x = 1', 'def f():', '    pass', ''].join(eol) },
+    });
+    const sym = await s.req(DocumentSymbolRequest.type, { textDocument: { uri: py } });
+    const f = sym.find((y) => y.name === 'f');
+    eq(f && [f.range, f.selectionRange], [{ start: { line: 1, character: 0 }, end: { line: 2, character: 8 } },
+      { start: { line: 1, character: 4 }, end: { line: 1, character: 5 } }], `${tag}: f`);
+    const c = uri(repo, `src/cr${eol.length}${eol.charCodeAt(0)}.c`);
+    s.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: c, languageId: 'c', version: 1, text: ['int one(void)', '{', '\treturn 1;', '}', ''].join(eol) },
+    });
+    eq(folds(await s.req(FoldingRangeRequest.type, { textDocument: { uri: c } })), [[0, 3]], `${tag}: folds`);
+    await s.conn.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: c, version: 2 },
+      contentChanges: [{ range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } },
+        text: ['int two(void)', '{', '\treturn 2;', '}', ''].join(eol) },
+      { range: { start: { line: 6, character: 8 }, end: { line: 6, character: 9 } }, text: '22' }],
+    });
+    eq(folds(await s.req(FoldingRangeRequest.type, { textDocument: { uri: c } })), [[0, 3], [4, 7]], `${tag}: folds after an insertion`);
+    const two = (await s.req(DocumentSymbolRequest.type, { textDocument: { uri: c } })).find((y) => y.name === 'two');
+    eq(two && two.range, { start: { line: 4, character: 0 }, end: { line: 7, character: 1 } }, `${tag}: two`);
+    const d = await s.req(DefinitionRequest.type, { textDocument: { uri: c }, position: { line: 4, character: 5 } });
+    assert(d === null || d.length === 0, `${tag}: "two" is in no index: ${JSON.stringify(d)}`);
+  }
+  await s.stop();
+  // from the index: a file whose lines all end in a lone "\r"
+  const dir = path.join(tmp, 'lonecr');
+  fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'src/cr.c'), 'int a;\rint twice(int v)\r{\r\treturn 2 * v;\r}\r');
+  fs.writeFileSync(path.join(dir, 'src/main.c'), 'int twice(int v);\n\nint main(void)\n{\n\treturn twice(1);\n}\n');
+  execFileSync(MCPIDX, ['build', dir], { stdio: 'pipe' });
+  const t = await start({ root: dir });
+  const cr = uri(dir, 'src/cr.c');
+  eq(folds(await t.req(FoldingRangeRequest.type, { textDocument: { uri: cr } })), [[1, 4]], 'indexed folds');
+  const sym = (await t.req(DocumentSymbolRequest.type, { textDocument: { uri: cr } })).find((y) => y.name === 'twice');
+  eq(sym && sym.range, { start: { line: 1, character: 0 }, end: { line: 4, character: 1 } }, 'indexed symbol');
+  const d = await t.req(DefinitionRequest.type, { textDocument: { uri: uri(dir, 'src/main.c') }, position: { line: 4, character: 9 } });
+  const at = d.map((l) => `${path.relative(dir, fileURLToPath(l.uri))}:${l.range.start.line}:${l.range.start.character}`);
+  assert(at.includes('src/cr.c:1:4'), `definition in the lone-CR file: ${at}`);
+  await t.stop();
 });
 
 await run('exit-without-shutdown', async () => {
