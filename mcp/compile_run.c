@@ -19,6 +19,8 @@
 extern char **environ;
 
 #define MI_KILL_GRACE_US 3000000   /* SIGTERM, then SIGKILL this much later */
+#define MI_DRAIN_US 500000         /* reading on after SIGKILL, for what is buffered */
+#define MI_EXIT_GRACE_US 3000000   /* output kept open this long after the command exits */
 #define MI_LINE_MAX 4096           /* longest line handed to on_line */
 
 static int64_t now_us(void)
@@ -54,16 +56,24 @@ static void keep(mi_child_result *r, size_t cap, const char *data, size_t n)
 	r->dropped += n - take;
 }
 
+/* The exit status as a number: the code, 128 + signal, or -1. */
+static int exit_code_of(int wstatus)
+{
+	return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
+	       WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
+}
+
 int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 {
 	int pfd[2], ffd[2] = {-1, -1};
 	struct pollfd pf[2];
-	int64_t t0 = now_us(), kill_at = 0, deadline;
+	int64_t t0 = now_us(), kill_at = 0, deadline, stop_at = 0, exited_at = 0;
 	size_t cap = o->cap ? o->cap : MI_CHILD_OUTPUT_CAP;
 	line_state ls = {.o = o};
 	char buf[8192];
 	pid_t pid;
 	int wstatus = 0;
+	bool reaped = false;
 
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
@@ -115,26 +125,42 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	pf[0].events = POLLIN;
 	pf[1].fd = ffd[0];
 	pf[1].events = POLLIN;
-	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		int n = poll(pf, 2, 100);
+	/* Until the command exits and both pipes end, or a deadline passes: a
+	 * process that left the group (setsid) may hold them open for ever,
+	 * out of reach of kill, and the command may close them and go on. */
+	while (pf[0].fd >= 0 || pf[1].fd >= 0 || !reaped) {
+		bool piped = pf[0].fd >= 0 || pf[1].fd >= 0;
+		int n = poll(pf, 2, piped ? 100 : 10);
 		int64_t now = now_us();
 		bool cancel = o->cancel && atomic_load(o->cancel);
 		if (n < 0 && errno != EINTR)
 			break;
+		if (!reaped && waitpid(pid, &wstatus, WNOHANG) == pid) {
+			reaped = true;
+			exited_at = now;
+			if (!piped)
+				break;
+		}
 		if (!kill_at && (cancel || (deadline && now > deadline))) {
 			if (cancel)
 				r->cancelled = true;
 			else
 				r->timed_out = true;
 			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
+			if (!reaped) /* once reaped, pid may be another process's */
+				kill(pid, SIGTERM);
 			kill_at = now + MI_KILL_GRACE_US;
 		}
 		if (kill_at > 0 && now > kill_at) {
 			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
+			if (!reaped)
+				kill(pid, SIGKILL);
 			kill_at = -1;
+			stop_at = now + MI_DRAIN_US;
 		}
+		/* the command is gone: what still holds its output is not it */
+		if ((stop_at && now > stop_at) || (exited_at && now - exited_at > MI_EXIT_GRACE_US))
+			break;
 		for (int i = 0; i < 2 && n > 0; i++) {
 			ssize_t got;
 			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -163,10 +189,15 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	if (o->on_line && ls.line.len)
 		o->on_line(o->ctx, ls.line.buf, ls.line.len);
 	mi_buf_release(&ls.line);
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	r->exit_code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
-		       WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : -1;
+	if (!reaped) {
+		/* the pipes ended or a deadline passed with the command still
+		 * there: after SIGKILL it goes at once */
+		if (stop_at)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+			;
+	}
+	r->exit_code = exit_code_of(wstatus);
 	r->seconds = (double)(now_us() - t0) / 1e6;
 	return 0;
 }
