@@ -69,9 +69,10 @@ extern const char *const mi_compile_parsers[];
 /*
  * Reads output into messages (appended to *msgs / *n; free with
  * mi_compile_msgs_free).  parser is a mi_compile_parsers name or NULL/"auto".
- * Paths are taken relative to cwd (absolute) and made repo-relative to root
- * when inside it.  Every non-empty line that belongs to no diagnostic is an
- * INFO message.
+ * Paths are taken relative to cwd (absolute) and made repo-relative to root;
+ * a path outside root is dropped with its line and column (the message
+ * stays).  Every non-empty line that belongs to no diagnostic is an INFO
+ * message.
  */
 void mi_compile_parse(const char *output, size_t len, const char *parser,
 		      const char *root, const char *cwd, mi_compile_msg **msgs, size_t *n);
@@ -91,6 +92,8 @@ int mi_compile_log_parse(const char *json, size_t len, mi_compile_log *l);
  * MI_COMPILE_KEEP logs are kept), and the diagnostics of every file inside
  * the repository that the messages name, with the content hash of the file
  * as it is on disk now, replacing the diagnostics of the previous compile.
+ * Only regular files that resolve inside root and hold at most 1 MiB are
+ * read.
  * 0 or an error with a message in err.
  */
 int mi_compile_store(const char *index_path, const char *root, const mi_compile_log *l,

@@ -141,7 +141,8 @@ typedef struct pstate {
 	size_t *n, cap;
 	long last;                /* index of the diagnostic lines continue, -1 */
 	bool in_tb;               /* inside a Python traceback */
-	char *frame_path;         /* innermost frame seen */
+	bool in_frame;            /* a frame seen (its file may be outside) */
+	char *frame_path;         /* innermost frame's file, NULL when outside */
 	uint32_t frame_line;
 	size_t summaries;         /* R_SUMMARY lines, decided at the end */
 	long *sum_idx;
@@ -167,12 +168,13 @@ static char *utf8_dup(const char *s, size_t n, mi_buf *tmp)
 	return mi_buf_detach(&b);
 }
 
-/* path as the run printed it, made absolute against cwd and repo-relative
- * when inside root. */
+/* path as the run printed it, made absolute against cwd and repo-relative;
+ * NULL when it is not inside root: a compiler (or a #line the repository
+ * writes) may name any file, and what is outside is never read or named. */
 static char *fix_path(const pstate *st, const char *raw, size_t n)
 {
 	mi_buf abs = {0}, out = {0};
-	char *res;
+	char *res = NULL;
 	const char *p, *end;
 	size_t rl = strlen(st->root);
 	if (!n)
@@ -201,13 +203,11 @@ static char *fix_path(const pstate *st, const char *raw, size_t n)
 		mi_buf_addc(&out, '/');
 		mi_buf_add(&out, s, sl);
 	}
-	if (out.len > rl && !strncmp(out.buf, st->root, rl) && out.buf[rl] == '/')
-		res = utf8_dup(out.buf + rl + 1, out.len - rl - 1, &abs);
-	else if (raw[0] == '/')
-		res = utf8_dup(out.buf ? out.buf : "", out.len, &abs);
-	else
-		res = utf8_dup(raw, n, &abs);
+	if (out.len > rl && !strncmp(out.buf, st->root, rl) && out.buf[rl] == '/' &&
+	    !mi_path_normalize(out.buf + rl + 1, &abs))
+		res = utf8_dup(abs.buf, abs.len, NULL);
 	mi_buf_release(&out);
+	mi_buf_release(&abs);
 	return res;
 }
 
@@ -320,7 +320,8 @@ static bool match_rules(pstate *st, const char *line)
 			if (st->last < 0 || (*st->msgs)[st->last].path)
 				continue;
 			m = &(*st->msgs)[st->last];
-			m->path = fix_path(st, GS(r->path), GN(r->path));
+			if (!(m->path = fix_path(st, GS(r->path), GN(r->path))))
+				return true; /* outside: no location */
 			m->line = (uint32_t)strtoul(GS(r->line), NULL, 10);
 			m->col = G(r->col) ? (uint32_t)strtoul(GS(r->col), NULL, 10) : 0;
 			return true;
@@ -336,11 +337,12 @@ static bool match_rules(pstate *st, const char *line)
 		case R_FRAME:
 			free(st->frame_path);
 			st->frame_path = fix_path(st, GS(r->path), GN(r->path));
-			st->frame_line = (uint32_t)strtoul(GS(r->line), NULL, 10);
+			st->frame_line = st->frame_path ? (uint32_t)strtoul(GS(r->line), NULL, 10) : 0;
+			st->in_frame = true;
 			st->last = -1;
 			return true;
 		case R_EXC:
-			if (!st->frame_path)
+			if (!st->in_frame)
 				continue;
 			m = add_msg(st, MI_GROUP_ERROR);
 			m->path = st->frame_path;
@@ -348,6 +350,7 @@ static bool match_rules(pstate *st, const char *line)
 			m->text = cut(line, strlen(line)); /* it names the exception */
 			split_text(m);
 			st->frame_path = NULL;
+			st->in_frame = false;
 			st->in_tb = false;
 			st->last = (long)(*st->n - 1);
 			return true;
@@ -374,8 +377,11 @@ static bool match_rules(pstate *st, const char *line)
 			m = add_msg(st, g);
 			if (G(r->path))
 				m->path = fix_path(st, GS(r->path), GN(r->path));
-			m->line = G(r->line) ? (uint32_t)strtoul(GS(r->line), NULL, 10) : 0;
-			m->col = G(r->col) ? (uint32_t)strtoul(GS(r->col), NULL, 10) : 0;
+			/* a line of a file outside names nothing here */
+			if (!G(r->path) || m->path) {
+				m->line = G(r->line) ? (uint32_t)strtoul(GS(r->line), NULL, 10) : 0;
+				m->col = G(r->col) ? (uint32_t)strtoul(GS(r->col), NULL, 10) : 0;
+			}
 			m->text = cut(GS(r->text), GN(r->text));
 			if (G(r->code))
 				m->code = utf8_dup(GS(r->code), GN(r->code), NULL);
@@ -437,7 +443,7 @@ void mi_compile_parse(const char *output, size_t len, const char *parser,
 		/* indented lines (source excerpts, carets, traceback code) and
 		 * rustc's gutters continue what came before */
 		if (line.buf[0] == ' ' || line.buf[0] == '\t' || line.buf[0] == '|' ||
-		    (st.in_tb && st.frame_path) || (st.last >= 0 && excerpt(line.buf)))
+		    (st.in_tb && st.in_frame) || (st.last >= 0 && excerpt(line.buf)))
 			continue;
 		add_msg(&st, MI_GROUP_INFO)->text = cut(line.buf, line.len);
 		st.last = -1;

@@ -7,11 +7,18 @@
 #include "compile_int.h"
 #include "../format/side.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TASK_KIND "task"          /* task logs: "" \0 "task" \0 task id */
 #define LATEST_KIND "compile-latest" /* "" \0 "compile-latest" \0 "": corr = task id */
+/* Files over this are not hashed: the build's default --max-size, so the
+ * index does not hold them (and a message cannot make us read 800 MB). */
+#define MI_COMPILE_FILE_MAX ((size_t)1 << 20)
 
 /* One file's diagnostics, built before the write transaction. */
 typedef struct file_diags {
@@ -38,6 +45,53 @@ typedef struct store_ctx {
 	task_age *tasks;
 	size_t ntasks, captasks;
 } store_ctx;
+
+/*
+ * The content of root/rel, a file of the repository: resolved, it must
+ * stay under root (a link may point anywhere), be a regular file and hold
+ * at most MI_COMPILE_FILE_MAX bytes.  0, or nonzero when it is none of
+ * the repository's files.
+ */
+static int read_repo_file(const char *root, const char *rel, char **out, size_t *len)
+{
+	mi_buf abs = {0};
+	char *real;
+	size_t rl = strlen(root), n = 0;
+	struct stat st;
+	int fd, rc = ENOENT;
+	mi_buf_addf(&abs, "%s/%s", root, rel);
+	real = realpath(abs.buf, NULL);
+	mi_buf_release(&abs);
+	if (!real)
+		return errno;
+	if (strncmp(real, root, rl) || real[rl] != '/') {
+		free(real);
+		return EACCES;
+	}
+	/* O_NOFOLLOW: a link swapped in since realpath is not followed */
+	fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	free(real);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MI_COMPILE_FILE_MAX)
+		goto out;
+	*out = mi_xmalloc((size_t)st.st_size + 1);
+	/* at most what fstat said: a file growing meanwhile is cut, not followed */
+	while (n < (size_t)st.st_size) {
+		ssize_t got = read(fd, *out + n, (size_t)st.st_size - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	(*out)[n] = 0;
+	*len = n;
+	rc = 0;
+out:
+	close(fd);
+	return rc;
+}
 
 static int collect(void *ctx, const mi_side_rec *r)
 {
@@ -135,7 +189,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 		     mi_buf *err)
 {
 	store_ctx c = {.log = l};
-	mi_buf json = {0}, abs = {0};
+	mi_buf json = {0};
 	mi_side *side = NULL;
 	char *dir = mi_side_locate(index_path, NULL);
 	int rc;
@@ -149,17 +203,15 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 	for (size_t i = 0; i < l->n; i++) {
 		const mi_compile_msg *m = &l->msgs[i];
 		file_diags *f = NULL;
-		char *src;
-		size_t len;
+		char *src = NULL;
+		size_t len = 0;
 		if (m->group == MI_GROUP_INFO || !m->path || m->path[0] == '/')
 			continue;
 		for (size_t k = 0; k < c.nfiles && !f; k++)
 			if (!strcmp(c.files[k].path, m->path))
 				f = &c.files[k];
 		if (!f) {
-			mi_buf_reset(&abs);
-			mi_buf_addf(&abs, "%s/%s", root, m->path);
-			if (mi_read_file(abs.buf, &src, &len))
+			if (read_repo_file(root, m->path, &src, &len))
 				continue; /* not a file of the repository */
 			c.files = mi_xrealloc(c.files, (c.nfiles + 1) * sizeof *c.files);
 			f = &c.files[c.nfiles++];
@@ -190,7 +242,6 @@ out:
 	free(c.files);
 	mi_side_close(side);
 	mi_buf_release(&json);
-	mi_buf_release(&abs);
 	free(dir);
 	return rc;
 }

@@ -162,6 +162,35 @@ TEST(summary_alone_is_the_error)
 	mi_compile_msgs_free(m, n);
 }
 
+/* A path outside the repository (printed relative, absolute, or through
+ * the run's cwd) keeps its message but no location; one inside is made
+ * repo-relative. */
+TEST(paths_outside_have_no_location)
+{
+	const char *out = "../../../../../etc/passwd:1:1: error: outside\n"
+			  "/usr/include/stdio.h:3:4: warning: system\n"
+			  "../sub/../../r/src/a.c:2:3: error: back in\n"
+			  "../../x.c:5: error: up one\n"
+			  "Traceback (most recent call last):\n"
+			  "  File \"/usr/lib/python3/x.py\", line 7, in f\n"
+			  "    g()\n"
+			  "ValueError: deep\n";
+	mi_compile_msg *m = NULL;
+	size_t n = 0;
+	mi_compile_parse(out, strlen(out), "auto", "/r", "/r/sub", &m, &n);
+	CHECK_INT(n, 5);
+	for (size_t i = 0; i < n; i++)
+		if (i != 2)
+			CHECK(!m[i].path && !m[i].line && !m[i].col);
+	CHECK_STR(m[0].text, "outside");
+	CHECK_INT(m[0].group, MI_GROUP_ERROR);
+	CHECK_STR(m[2].path, "src/a.c");
+	CHECK_INT(m[2].line, 2);
+	CHECK_STR(m[4].text, "ValueError: deep");
+	CHECK_INT(m[4].group, MI_GROUP_ERROR);
+	mi_compile_msgs_free(m, n);
+}
+
 static char tmpl[] = "/tmp/mcpidx-cfg.XXXXXX";
 
 /* Writes a config into a fresh repository and loads it. */
@@ -280,6 +309,7 @@ int main(void)
 	RUN(parser_goldens);
 	RUN(log_json_roundtrip);
 	RUN(summary_alone_is_the_error);
+	RUN(paths_outside_have_no_location);
 	RUN(config_refusals);
 	RUN(config_and_allowlist);
 	RUN(diag_lines);
