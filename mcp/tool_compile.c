@@ -65,6 +65,72 @@ static void run_schema(mi_mcp_env *e, mi_buf *out)
 
 /* ---- run_compile -------------------------------------------------------------- */
 
+/* The compiles running in this process, one per target of a repository:
+ * each starts processes, and 80 of one target at once were 80 builds
+ * fighting over the same outputs. */
+typedef struct running {
+	uint64_t serial;     /* what releases it */
+	char *root, *target;
+	char *id;            /* its task id; NULL while the task starts */
+	struct running *next;
+} running;
+
+static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER;
+static running *run_list;
+static uint64_t run_serial;
+
+/* Claims root's target for one compile (task id, or NULL until
+ * claim_name): its serial, or 0 with the running compile's id (or "")
+ * in held. */
+static uint64_t claim(const char *root, const char *target, const char *id, mi_buf *held)
+{
+	running *r;
+	uint64_t serial = 0;
+	pthread_mutex_lock(&run_mu);
+	for (r = run_list; r; r = r->next)
+		if (!strcmp(r->root, root) && !strcmp(r->target, target))
+			break;
+	if (r) {
+		mi_buf_adds(held, r->id ? r->id : "");
+	} else {
+		r = mi_xcalloc(1, sizeof *r);
+		r->serial = serial = ++run_serial;
+		r->root = mi_xstrdup(root);
+		r->target = mi_xstrdup(target);
+		r->id = id ? mi_xstrdup(id) : NULL;
+		r->next = run_list;
+		run_list = r;
+	}
+	pthread_mutex_unlock(&run_mu);
+	return serial;
+}
+
+static void claim_name(uint64_t serial, const char *id)
+{
+	pthread_mutex_lock(&run_mu);
+	for (running *r = run_list; r; r = r->next)
+		if (r->serial == serial && !r->id)
+			r->id = mi_xstrdup(id);
+	pthread_mutex_unlock(&run_mu);
+}
+
+/* Ends a claim; again, or for 0, nothing. */
+static void claim_release(uint64_t serial)
+{
+	running **pp, *r;
+	pthread_mutex_lock(&run_mu);
+	for (pp = &run_list; (r = *pp); pp = &r->next)
+		if (r->serial == serial) {
+			*pp = r->next;
+			free(r->root);
+			free(r->target);
+			free(r->id);
+			free(r);
+			break;
+		}
+	pthread_mutex_unlock(&run_mu);
+}
+
 /* What a compile runs with; owned by the task. */
 typedef struct job_arg {
 	mi_compile_config *cfg;
@@ -72,11 +138,15 @@ typedef struct job_arg {
 	char **flags;        /* NULL-terminated */
 	size_t nflags;
 	char *index_path;
+	uint64_t claim;      /* its target's claim, released when it ends */
 } job_arg;
 
+/* Freed when its task is dropped, or when it never started: the claim
+ * goes then at the latest. */
 static void job_free(void *p)
 {
 	job_arg *a = p;
+	claim_release(a->claim);
 	mi_compile_config_free(a->cfg);
 	free(a->target);
 	for (size_t i = 0; i < a->nflags; i++)
@@ -128,6 +198,7 @@ static int compile_now(mi_mcp_ctx *c, job_arg *a, mi_mcp_result *r)
 		   log.target, log.exit_code);
 	mi_compile_log_release(&log);
 out:
+	claim_release(a->claim);
 	mi_buf_release(&err);
 	return rc;
 }
@@ -185,6 +256,20 @@ static int t_run_compile(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result
 		job_free(a);
 		goto out;
 	}
+	/* One compile of a target at a time: a second one follows the first. */
+	if (!(a->claim = claim(cfg->root, t->name, c->task_id, &err))) {
+		if (err.len)
+			rc = mi_mcp_result_error(r, "Target \"%s\" is already compiling as task "
+						 "%s; read_task_log {\"task_id\": \"%s\"} follows "
+						 "it. One compile of a target runs at a time.",
+						 t->name, err.buf, err.buf);
+		else
+			rc = mi_mcp_result_error(r, "Target \"%s\" is already compiling (its "
+						 "task is starting); ask again in a moment. One "
+						 "compile of a target runs at a time.", t->name);
+		job_free(a);
+		goto out;
+	}
 	if (c->task_id) {
 		/* Already the client's task: compile on its thread. */
 		rc = compile_now(c, a, r);
@@ -194,6 +279,7 @@ static int t_run_compile(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result
 	{
 		/* Started in the background; read_task_log follows it by id. */
 		mi_mcp_task_run run = { "compile", job_run, a, job_free };
+		uint64_t claim_serial = a->claim; /* a is the task's from here */
 		json_t *j;
 		const char *id;
 		if (mi_mcp_task_start(c, "", false, 0, &run, NULL, NULL, &started, &err)) {
@@ -202,6 +288,7 @@ static int t_run_compile(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result
 		}
 		j = json_loadb(started.buf, started.len, 0, NULL);
 		id = mi_mcp_arg_str(json_object_get(j, "task"), "taskId", "");
+		claim_name(claim_serial, id);
 		mi_buf_addf(&r->out.text, "V* task: %s (running)\nV* task_id: %s\n"
 			    "read_task_log {\"task_id\": \"%s\"} gives the log when it ends.\n",
 			    t->name, id, id);

@@ -11,10 +11,10 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cp -r "$here/../../testdata/mcp" "$T/repo"
-cat > "$T/repo/.mcpidx.toml" <<'EOF'
-[compile.nap]
-argv = ["sleep", "3"]
-EOF
+# 33 targets: one compile of a target runs at a time (compile_one_per_target.sh)
+for i in $(seq 0 32); do
+	printf '[compile.nap%d]\nargv = ["sleep", "3"]\n' "$i"
+done > "$T/repo/.mcpidx.toml"
 cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
 import json, re, sys, threading, time
 from mcptest import Stdio, Http, fail, build, text
@@ -56,11 +56,11 @@ if ids[0].rsplit("-", 1)[1][:8] == ids[1].rsplit("-", 1)[1][:8]:
 # 32 compiles of 3 s run at once; the 33rd is refused with a reason.
 running = []
 for i in range(32):
-    res = s.call("run_compile", {"target": "nap"})
+    res = s.call("run_compile", {"target": "nap%d" % i})
     if res.get("isError"):
         fail("compile %d of 32 refused: %s" % (i + 1, text(res)[:300]))
     running.append(res)
-res = s.call("run_compile", {"target": "nap"})
+res = s.call("run_compile", {"target": "nap32"})
 if not res.get("isError") or "tasks are running" not in text(res):
     fail("compile 33 of 32: want a refusal, got %s" % json.dumps(res)[:300])
 s.close()
