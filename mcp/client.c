@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +28,8 @@
 #define CL_TIMEOUT_MS 60000             /* default request timeout */
 #define CL_PAGES 1000                   /* tools/list pages read at most */
 #define CL_STATELESS "2026-07-28"
+#define CL_NOTE_MS 1000                 /* a notification waits this long for the pipe */
+#define CL_REPLY_MS 1000                /* the rest of a reply the pipe took in part */
 
 static bool known_version(const char *v);
 
@@ -106,7 +109,7 @@ bool mi_mcp_client_alive(mi_mcp_client *c)
 
 /* ---- messages from the server ------------------------------------------------ */
 
-static void send_json(mi_mcp_client *c, json_t *msg);
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms);
 static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err);
 
@@ -125,7 +128,7 @@ static void server_request(mi_mcp_client *c, json_t *msg, const char *method)
 		json_object_set_new(e, "message", json_string("method not offered by this client"));
 		json_object_set_new(resp, "error", e);
 	}
-	send_json(c, resp);
+	send_json(c, resp, -1);   /* the reader: never waits on the pipe */
 	json_decref(resp);
 }
 
@@ -206,32 +209,102 @@ static void *reader_main(void *arg)
 
 static void sse_post(mi_mcp_client *c, json_t *msg);
 
-static void send_json(mi_mcp_client *c, json_t *msg)
+/* A server that stops reading its input must not hold us: the connection
+ * is dead and the child goes, so its calls fail at once. */
+static void write_failed(mi_mcp_client *c, const char *why)
+{
+	set_dead(c, why);
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+	}
+}
+
+/* Writes len bytes to the (non-blocking) pipe to the server by deadline. */
+static bool write_by(int fd, const char *s, size_t len, int64_t deadline)
+{
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, s + off, len - off);
+		if (w > 0) {
+			off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return false;
+		int64_t left = deadline - now_ms();
+		if (left <= 0)
+			return false;
+		struct pollfd pf = {.fd = fd, .events = POLLOUT};
+		poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left);
+	}
+	return true;
+}
+
+static bool lock_by(pthread_mutex_t *mu, int64_t deadline)
+{
+	struct timespec ts;
+	int64_t left = deadline - now_ms();
+	if (left < 0)
+		left = 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += left / 1000;
+	ts.tv_nsec += (left % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return pthread_mutex_timedlock(mu, &ts) == 0;
+}
+
+/* Sends one message within timeout_ms; false when it was not sent.  The
+ * reader thread passes -1: it never waits for another writer or a full
+ * pipe, and a reply the pipe cannot take at once is dropped (a server
+ * that asks while it does not read gets no answer). */
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms)
 {
 	char *s;
-	size_t len, off = 0;
+	size_t len;
+	bool ok = false, dropped = false;
 	if (c->transport == MI_MCP_SSE)
 		sse_post(c, msg);
 	if (c->transport != MI_MCP_STDIO)
-		return;
+		return true;
+	if (!mi_mcp_client_alive(c))
+		return false;
 	s = json_dumps(msg, JSON_COMPACT);
 	if (!s)
-		return;
+		return false;
 	len = strlen(s);
-	s[len] = '\n';  /* json_dumps leaves room for the NUL: replace it */
-	pthread_mutex_lock(&c->wmu);
-	while (off < len + 1) {
-		ssize_t w = write(c->to_fd, s + off, len + 1 - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		off += (size_t)w;
+	s[len++] = '\n';  /* json_dumps leaves room for the NUL: replace it */
+	if (timeout_ms < 0) {
+		ssize_t w;
+		if (pthread_mutex_trylock(&c->wmu)) {
+			free(s);
+			return false;
+		}
+		while ((w = write(c->to_fd, s, len)) < 0 && errno == EINTR)
+			;
+		if (w == (ssize_t)len)
+			ok = true;
+		else if (w > 0)   /* part of it is in the pipe: the rest must follow */
+			ok = write_by(c->to_fd, s + w, len - (size_t)w, now_ms() + CL_REPLY_MS);
+		else
+			ok = dropped = errno == EAGAIN || errno == EWOULDBLOCK;
+		pthread_mutex_unlock(&c->wmu);
+	} else {
+		int64_t deadline = now_ms() + timeout_ms;
+		if (lock_by(&c->wmu, deadline)) {
+			ok = write_by(c->to_fd, s, len, deadline);
+			pthread_mutex_unlock(&c->wmu);
+		}
 	}
-	pthread_mutex_unlock(&c->wmu);
 	free(s);
-	if (off < len + 1)
-		set_dead(c, "writing to the server failed");
+	if (!ok)
+		write_failed(c, "writing to the server failed or it stopped reading its input");
+	return ok && !dropped;
 }
 
 /* Adds the 2026-07-28 per-request _meta to params (a new reference). */
@@ -261,7 +334,7 @@ void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params)
 	if (params)
 		json_object_set(msg, "params", params);
 	if (c->transport != MI_MCP_HTTP) {
-		send_json(c, msg);
+		send_json(c, msg, CL_NOTE_MS);
 	} else {
 		json_t *r = NULL;
 		mi_buf err = {0};
@@ -732,9 +805,9 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 	w.next = c->waits;
 	c->waits = &w;
 	pthread_mutex_unlock(&c->mu);
-	send_json(c, msg);
 	{
 		int64_t deadline = now_ms() + timeout_ms;
+		send_json(c, msg, timeout_ms);   /* a failure ends the wait below */
 		pthread_mutex_lock(&c->mu);
 		while (!w.done) {
 			struct timespec ts;
@@ -872,6 +945,8 @@ static int spawn(mi_mcp_client *c, const mi_mcp_upstream *u, mi_buf *err)
 	}
 	c->pid = pid;
 	c->to_fd = in[1];
+	/* writes never block: send_json polls with a deadline */
+	fcntl(c->to_fd, F_SETFL, fcntl(c->to_fd, F_GETFL) | O_NONBLOCK);
 	c->from_fd = out[0];
 	if (pthread_create(&c->reader, NULL, reader_main, c)) {
 		rc = EAGAIN;

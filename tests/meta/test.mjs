@@ -672,5 +672,30 @@ await test('upstream_versions_2024_11_05_to_2026_07_28', async () => {
   check(bad.code !== 0 && bad.stderr.includes('"protocolVersion" is one of 2024-11-05'), `bad version: ${bad.code} ${bad.stderr}`);
 });
 
+
+// ---- hostile upstreams (hostile.py) ---------------------------------------------------
+
+const hostile = (mode, extra = {}) => ({ command: 'python3', args: [join(here, 'hostile.py'), ...mode.split(' ')], ...extra });
+const callMeta = (c, name, args) => c.callTool({ name, arguments: args }, undefined, { timeout: 30000 });
+
+await test('execute_times_out_when_the_upstream_floods_and_stops_reading', async () => {
+  // 200,000 pings to us and never a byte read again: our replies fill the
+  // pipe, yet the call ends at its timeout and the next one is not stuck.
+  const hidx = join(work, 'flood-idx');
+  const b = await buildIndex('flood.servers', { mcpServers: { up: hostile('pingflood', { timeout: 4000 }) } }, hidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(hidx);
+  try {
+    for (const k of [1, 2]) {
+      const t0 = Date.now();
+      const r = await callMeta(c, 'execute', { tool_name: 'up/greet', arguments: {} });
+      const ms = Date.now() - t0;
+      check(r.isError && ms < 10000, `call ${k}: ${ms} ms: ${JSON.stringify(r).slice(0, 300)}`);
+    }
+  } finally {
+    await c.close();
+  }
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
