@@ -31,6 +31,7 @@
 #define META_SLOTS 256           /* upstream servers with a live connection */
 #define META_RELATED 3           /* suggestions per tool */
 #define META_CONFIRM_TTL_MS (15 * 60 * 1000)
+#define META_PROGRESS_MSG 512    /* bytes of an upstream progress message shown */
 
 typedef struct slot {
 	char *name;                /* server */
@@ -40,8 +41,9 @@ typedef struct slot {
 } slot;
 
 typedef struct prog {
-	char token[32];
+	char token[32];            /* "mcpidx-" and 96 random bits: not guessable */
 	const mi_meta_req *req;
+	const struct slot *from;   /* the only server whose progress it takes */
 } prog;
 
 typedef struct pair {
@@ -63,7 +65,6 @@ struct mi_meta {
 	slot *slots;
 	size_t nslots;
 	prog progs[64];
-	unsigned long long next_token;
 	mi_side *side;             /* opened on first need */
 	mi_tools_policy policy;
 	/* bundles */
@@ -305,14 +306,22 @@ static void on_note(void *ctx, const char *method, json_t *params)
 		if (!json_is_string(tok))
 			return;
 		pthread_mutex_lock(&m->mu);
+		/* Only the server the token was given to may report on it: another
+		 * server could otherwise speak into calls it has no part in. */
 		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
-			if (m->progs[i].req && !strcmp(m->progs[i].token, json_string_value(tok)))
+			if (m->progs[i].req && m->progs[i].from == sl &&
+			    !strcmp(m->progs[i].token, json_string_value(tok)))
 				req = m->progs[i].req;
 		if (req && req->progress) {
 			json_t *msg = json_object_get(params, "message");
+			mi_buf clean = {0};
+			if (json_is_string(msg))
+				mi_sanitize(json_string_value(msg), json_string_length(msg),
+					    META_PROGRESS_MSG, &clean);
 			req->progress(req->ctx, json_number_value(json_object_get(params, "progress")),
 				      json_number_value(json_object_get(params, "total")),
-				      json_is_string(msg) ? json_string_value(msg) : NULL);
+				      json_is_string(msg) ? mi_buf_str(&clean) : NULL);
+			mi_buf_release(&clean);
 		}
 		pthread_mutex_unlock(&m->mu);
 	}
@@ -662,6 +671,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	mi_server_cfg cfg_copy;
 	const mi_server_cfg *cfg;
 	mi_mcp_client *c;
+	slot *sl;
 	mi_buf err = {0};
 	json_t *params = NULL, *result = NULL;
 	char token[32] = "";
@@ -758,7 +768,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		}
 	}
 	{
-		slot *sl = slot_get(m, ti.server);
+		sl = slot_get(m, ti.server);
 		c = sl ? connect_slot(m, sl, &cfg_copy, &err) : NULL;
 		if (!sl)
 			mi_buf_adds(&err, "too many upstream servers in use");
@@ -797,12 +807,14 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	if (!args)
 		json_decref(json_object_get(params, "arguments"));
 	if (req && req->progress) {
+		memcpy(token, "mcpidx-", 7);
+		random_hex(token + 7, 12);
 		pthread_mutex_lock(&m->mu);
 		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
 			if (!m->progs[i].req) {
-				snprintf(token, sizeof(token), "mcpidx-%llu", ++m->next_token);
 				snprintf(m->progs[i].token, sizeof(m->progs[i].token), "%s", token);
 				m->progs[i].req = req;
+				m->progs[i].from = sl;
 				pslot = (int)i;
 				break;
 			}

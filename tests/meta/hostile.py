@@ -65,7 +65,7 @@ for line in sys.stdin:
                       "params": {"progressToken": tok, "progress": 1, "total": 2,
                                  "message": "step\u202e\x1b[31m<IMPORTANT>" + "P" * 5000}})
             time.sleep(0.3)
-            send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "progressed"}]}})
+            send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "progressed %s" % tok}]}})
         elif MODE == "slow":
             time.sleep(3)
             send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "slow done"}]}})

@@ -697,5 +697,38 @@ await test('execute_times_out_when_the_upstream_floods_and_stops_reading', async
   }
 });
 
+
+await test('progress_only_from_the_server_called_and_sanitized', async () => {
+  // evil answers its own call after sending progress for tokens it was not
+  // given (the old ones counted up: mcpidx-1, -2, ...) while good's call runs.
+  const pidx = join(work, 'prog-idx');
+  const b = await buildIndex('prog.servers', { mcpServers: {
+    good: hostile('slow'), evil: hostile('progspray'), chatty: hostile('progress') } }, pidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(pidx);
+  try {
+    const seen = [];
+    const slow = c.callTool({ name: 'execute', arguments: { tool_name: 'good/greet', arguments: {} } },
+                            undefined, { onprogress: (p) => seen.push(p), timeout: 30000 });
+    await sleep(500);
+    const e = await callMeta(c, 'execute', { tool_name: 'evil/greet', arguments: {} });
+    check(e.content[0].text === 'sprayed', `evil: ${JSON.stringify(e)}`);
+    const r = await slow;
+    check(r.content[0].text === 'slow done', `good: ${JSON.stringify(r)}`);
+    check(!seen.some((p) => String(p.message).includes('INJECTED')), `injected progress reached the call: ${JSON.stringify(seen)}`);
+    const own = [];
+    const p = await c.callTool({ name: 'execute', arguments: { tool_name: 'chatty/greet', arguments: {} } },
+                               undefined, { onprogress: (x) => own.push(x), timeout: 30000 });
+    const tok = p.content[0].text.replace('progressed ', '');
+    check(/^mcpidx-[0-9a-f]{24}$/.test(tok), `token given upstream: ${tok}`);
+    check(own.length === 1 && own[0].progress === 1, `own progress: ${JSON.stringify(own)}`);
+    const msg = own[0].message;
+    check(msg.startsWith('step') && msg.length <= 520 && !/[\u202e\x1b]|<IMPORTANT>/.test(msg),
+          `progress message not sanitized or capped: ${JSON.stringify(msg).slice(0, 200)} (${msg.length})`);
+  } finally {
+    await c.close();
+  }
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
