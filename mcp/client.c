@@ -28,6 +28,7 @@
 #define CL_TIMEOUT_MS 60000             /* default request timeout */
 #define CL_PAGES 1000                   /* tools/list pages read at most */
 #define CL_STATELESS "2026-07-28"
+#define CL_ERR_MSG 512                  /* bytes of a server's error message quoted */
 #define CL_NOTE_MS 1000                 /* a notification waits this long for the pipe */
 #define CL_REPLY_MS 1000                /* the rest of a reply the pipe took in part */
 
@@ -863,9 +864,12 @@ answer:
 	if ((e = json_object_get(resp, "error"))) {
 		json_t *m = json_object_get(e, "message");
 		json_t *code = json_object_get(e, "code");
-		mi_buf_addf(err, "server '%s' answered %s with error %lld: %s", c->name, method,
-			    (long long)json_integer_value(code),
-			    json_is_string(m) ? json_string_value(m) : "(no message)");
+		const char *ms = json_is_string(m) ? json_string_value(m) : "(no message)";
+		size_t ml = strlen(ms), keep = ml > CL_ERR_MSG ? mi_utf8_cut(ms, CL_ERR_MSG) : ml;
+		/* the server's words are quoted, not all of them: they may be 64 MiB */
+		mi_buf_addf(err, "server '%s' answered %s with error %lld: %.*s%s", c->name, method,
+			    (long long)json_integer_value(code), (int)keep, ms,
+			    keep < ml ? "…" : "");
 		rc = MI_ERR_ARG;
 		*result = json_incref(e);
 		goto out;

@@ -32,6 +32,7 @@
 #define META_RELATED 3           /* suggestions per tool */
 #define META_CONFIRM_TTL_MS (15 * 60 * 1000)
 #define META_PROGRESS_MSG 512    /* bytes of an upstream progress message shown */
+#define META_ECHO 512            /* bytes of an argument or server message an error quotes */
 
 typedef struct slot {
 	char *name;                /* server */
@@ -464,6 +465,15 @@ static int put_pending(mi_side_txn *t, void *ctx)
 
 /* ---- results ------------------------------------------------------------------------ */
 
+/* How much of s an error quotes: at most META_ECHO bytes, at a UTF-8
+ * boundary (ECHO adds the mark of a cut). */
+static int echo_len(const char *s)
+{
+	size_t n = strlen(s);
+	return (int)(n > META_ECHO ? mi_utf8_cut(s, META_ECHO) : n);
+}
+#define ECHO(s) echo_len(s), (s), (s)[echo_len(s)] ? "\u2026" : ""
+
 static void tool_error(mi_buf *out, json_t *structured, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void tool_error(mi_buf *out, json_t *structured, const char *fmt, ...)
@@ -677,12 +687,12 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	char token[32] = "";
 	int64_t t0 = mono_ms();
 	int rc, st, pslot = -1;
-	bool cfg_ok = false;
+	bool cfg_ok = false, passed = false;
 	mi_buf_reset(out);
 	if (mi_query_tool_get(q, tool, &ti)) {
-		tool_error(out, NULL, "Unknown tool %s. find_tools gives the names (\"server/tool\").",
-			   tool);
-		return 0;
+		tool_error(out, NULL, "Unknown tool %.*s%s. find_tools gives the names "
+			   "(\"server/tool\").", ECHO(tool));
+		return 1;
 	}
 	st = policy_state(m, tool, ti.hash, ti.flags);
 	if (st != MI_TOOL_VISIBLE) {
@@ -837,12 +847,19 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		char *s = json_dumps(result, JSON_COMPACT);
 		mi_buf_adds(out, s);
 		free(s);
+		passed = true;
 		log_exec(m, tool, req, mono_ms() - t0,
 			 json_is_true(json_object_get(result, "isError")) ? "tool-error" : "ok");
 	} else if (rc == MI_ERR_ARG) {
 		json_t *msg = json_object_get(result, "message");
+		mi_buf clean = {0};
+		/* the server's words, shown as its descriptions are, and cut */
+		if (json_is_string(msg))
+			mi_sanitize(json_string_value(msg), json_string_length(msg), META_ECHO,
+				    &clean);
 		tool_error(out, NULL, "%s answered with an error: %s", tool,
-			   json_is_string(msg) ? json_string_value(msg) : mi_buf_str(&err));
+			   json_is_string(msg) ? mi_buf_str(&clean) : mi_buf_str(&err));
+		mi_buf_release(&clean);
 		log_exec(m, tool, req, mono_ms() - t0, "error: protocol");
 	} else if (rc == MI_ERR_CANCELLED) {
 		tool_error(out, NULL, "Cancelled.");
@@ -857,7 +874,7 @@ out:
 	json_decref(result);
 	mi_buf_release(&err);
 	mi_tool_info_release(&ti);
-	return 0;
+	return passed ? 0 : 1;
 }
 
 /* ---- re-indexing -------------------------------------------------------------------- */

@@ -730,5 +730,35 @@ await test('progress_only_from_the_server_called_and_sanitized', async () => {
   }
 });
 
+
+await test('error_text_is_cut_not_echoed_whole', async () => {
+  // An upstream error of 8 MiB, a tool name and a query of 3 MB: each
+  // answer quotes at most 512 bytes of them.
+  const eidx2 = join(work, 'bigerr-idx');
+  const b = await buildIndex('bigerr.servers', { mcpServers: { up: hostile('bigerror') } }, eidx2);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(eidx2);
+  try {
+    const text = (r) => r.content.map((x) => x.text || '').join('');
+    let r = await callMeta(c, 'execute', { tool_name: 'up/greet', arguments: {} });
+    check(r.isError && text(r).includes('answered with an error: EEE') && text(r).length < 2048,
+          `upstream error: ${text(r).length} bytes: ${text(r).slice(0, 200)}`);
+    r = await callMeta(c, 'execute', { tool_name: 'X'.repeat(3000000), arguments: {} });
+    check(r.isError && text(r).includes('Unknown tool XXX') && text(r).length < 2048,
+          `unknown tool: ${text(r).length} bytes`);
+    r = await callMeta(c, 'execute', { tool_name: 'x y '.repeat(1000), arguments: {}, max_tokens: 100 });
+    check(r.isError && text(r).startsWith('Unknown tool x y') && text(r).includes('over max_tokens 100'),
+          `own error over max_tokens: ${text(r).length} bytes: ${text(r)}`);
+    r = await callMeta(c, 'find_tools', { query: 'Z'.repeat(3000000) });
+    check(text(r).includes('No tool matches "ZZZ') && JSON.stringify(r).length < 4096,
+          `query echo: ${JSON.stringify(r).length} bytes`);
+  } finally {
+    await c.close();
+  }
+  const e = await run(['tools', '-i', eidx2, 'exec', 'up/greet'], { maxBuffer: 64 << 20 });
+  check(e.code === 1 && e.stderr.includes('EEE') && e.stdout.length + e.stderr.length < 4096,
+        `exec: ${e.stdout.length + e.stderr.length} bytes`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
