@@ -357,6 +357,7 @@ typedef struct http_rx {
 	mi_buf data;          /* SSE: data lines of the current event */
 	const mi_mcp_cancel *cancel;
 	mi_buf session;       /* Mcp-Session-Id header */
+	bool over;            /* a message over CL_MAX_MSG: refused */
 } http_rx;
 
 static void sse_event(http_rx *rx)
@@ -423,12 +424,15 @@ static size_t http_write(char *p, size_t sz, size_t n, void *ctx)
 {
 	http_rx *rx = ctx;
 	mi_buf_add(&rx->body, p, sz * n);
-	if (rx->body.len > CL_MAX_MSG)
-		return 0;
 	if (rx->sse) {
 		sse_lines(&rx->body, &rx->data, NULL, sse_done, rx);
 		if (rx->resp)
 			return 0;   /* got our answer: stop reading the stream */
+	}
+	/* An event's data lines move to data: both count toward one message. */
+	if (rx->body.len + rx->data.len > CL_MAX_MSG) {
+		rx->over = true;
+		return 0;
 	}
 	return sz * n;
 }
@@ -538,6 +542,11 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 	if (rx.resp) {
 		*resp = rx.resp;
 		rx.resp = NULL;
+		goto out;
+	}
+	if (rx.over) {
+		mi_buf_addf(err, "server '%s' sent a message over 64 MiB", c->name);
+		rc = EMSGSIZE;
 		goto out;
 	}
 	if (cc == CURLE_ABORTED_BY_CALLBACK && cancel && cancel->fn && cancel->fn(cancel->ctx)) {

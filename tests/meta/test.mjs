@@ -760,5 +760,29 @@ await test('error_text_is_cut_not_echoed_whole', async () => {
         `exec: ${e.stdout.length + e.stderr.length} bytes`);
 });
 
+
+await test('sse_answer_over_64_mib_is_refused', async () => {
+  // One SSE event whose data lines never end: refused at 64 MiB, not
+  // gathered until the timeout (or memory) runs out.
+  const { spawn } = await import('node:child_process');
+  const p = spawn('python3', [join(here, 'hostile_http.py')], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const port = await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('hostile_http.py did not start')), 10000);
+      p.stdout.once('data', (d) => { clearTimeout(t); resolve(String(d).trim()); });
+    });
+    const hidx = join(work, 'endless-idx');
+    const b = await buildIndex('endless.servers', { mcpServers: {
+      h: { url: `http://127.0.0.1:${port}/mcp`, timeout: 12000 } } }, hidx);
+    check(b.code === 0, `build: ${b.stderr}`);
+    const t0 = Date.now();
+    const e = await run(['tools', '-i', hidx, 'exec', 'h/greet']);
+    check(e.code === 1 && e.stderr.includes('over 64 MiB') && Date.now() - t0 < 10000,
+          `exec: ${Date.now() - t0} ms: ${e.stdout}${e.stderr}`.slice(0, 400));
+  } finally {
+    p.kill();
+  }
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
