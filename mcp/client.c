@@ -27,6 +27,7 @@
 #define CL_MAX_MSG ((size_t)64 << 20)   /* largest message read from a server */
 #define CL_TIMEOUT_MS 60000             /* default request timeout */
 #define CL_PAGES 1000                   /* tools/list pages read at most */
+#define CL_MAX_TOOLS 10000              /* tools of one server taken at most */
 #define CL_STATELESS "2026-07-28"
 #define CL_ERR_MSG 512                  /* bytes of a server's error message quoted */
 #define CL_NOTE_MS 1000                 /* a notification waits this long for the pipe */
@@ -1223,8 +1224,16 @@ int mi_mcp_client_list_tools(mi_mcp_client *c, int timeout_ms, json_t **tools, m
 {
 	json_t *all = json_array(), *r = NULL;
 	char *cursor = NULL;
+	size_t bytes = 0;
 	int rc = 0;
-	for (int page = 0; page < CL_PAGES; page++) {
+	for (int page = 0;; page++) {
+		if (page == CL_PAGES) {
+			/* never a silent cut: the list is more than we read */
+			mi_buf_addf(err, "server '%s' lists its tools on more than %d pages",
+				    c->name, CL_PAGES);
+			rc = EFBIG;
+			break;
+		}
 		json_t *p = cursor ? json_pack("{s:s}", "cursor", cursor) : NULL;
 		rc = mi_mcp_client_request(c, "tools/list", p, timeout_ms, NULL, &r, err);
 		json_decref(p);
@@ -1234,6 +1243,13 @@ int mi_mcp_client_list_tools(mi_mcp_client *c, int timeout_ms, json_t **tools, m
 		if (!json_is_array(t)) {
 			mi_buf_addf(err, "server '%s' answered tools/list without a tools array", c->name);
 			rc = EPROTO;
+			break;
+		}
+		bytes += json_dumpb(t, NULL, 0, JSON_COMPACT);
+		if (json_array_size(all) + json_array_size(t) > CL_MAX_TOOLS || bytes > CL_MAX_MSG) {
+			mi_buf_addf(err, "server '%s' lists more than %d tools or more than 64 MiB "
+				    "of them; mcpidx takes at most that many", c->name, CL_MAX_TOOLS);
+			rc = EFBIG;
 			break;
 		}
 		json_array_extend(all, t);

@@ -5,7 +5,7 @@
 #   progress    tools/call: progress on its own token with a hostile message
 #   bigerror    tools/call: a JSON-RPC error whose message is 8 MiB
 #   weirdnames  lists tools whose names are outside MCP's grammar
-#   many N      lists N tools per page and a next cursor, forever
+#   many N [P]  lists N tools per page on P pages (no P: for ever)
 import sys, json, time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
@@ -41,7 +41,10 @@ for line in sys.stdin:
             c = int(m.get("params", {}).get("cursor", "0"))
             tools = [{"name": "t%d_%d" % (c, i), "description": "tool %d of page %d" % (i, c),
                       "inputSchema": {"type": "object"}} for i in range(per)]
-            send({"jsonrpc": "2.0", "id": mid, "result": {"tools": tools, "nextCursor": str(c + 1)}})
+            res = {"tools": tools}
+            if len(sys.argv) < 4 or c + 1 < int(sys.argv[3]):
+                res["nextCursor"] = str(c + 1)
+            send({"jsonrpc": "2.0", "id": mid, "result": res})
         else:
             send({"jsonrpc": "2.0", "id": mid, "result": {"tools": TOOLS}})
     elif meth == "tools/call":

@@ -784,5 +784,21 @@ await test('sse_answer_over_64_mib_is_refused', async () => {
   }
 });
 
+
+await test('tool_lists_past_the_bounds_fail_not_cut', async () => {
+  // 16,000 tools on 8 pages; 1 tool a page on 1001 pages: each server
+  // fails its fetch saying why (the first was taken whole, the second cut
+  // at page 1000 without a word).
+  const lidx = join(work, 'many-idx');
+  const b = await buildIndex('many.servers', { mcpServers: {
+    wide: hostile('many 2000 8'), deep: hostile('many 1 1001'), fine: hostile('many 3 2') } }, lidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const by = Object.fromEntries(JSON.parse(b.stdout).fetched.map((f) => [f.name, f]));
+  check(by.wide.error.includes('more than 10000 tools') && !by.wide.tools, `wide: ${JSON.stringify(by.wide)}`);
+  check(by.deep.error.includes('more than 1000 pages') && !by.deep.tools, `deep: ${JSON.stringify(by.deep)}`);
+  check(by.fine.error === '' && by.fine.tools === 6, `fine: ${JSON.stringify(by.fine)}`);
+  check(b.stderr.includes("server 'wide' skipped") && b.stderr.includes("server 'deep' skipped"), `stderr: ${b.stderr}`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
