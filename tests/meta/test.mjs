@@ -800,5 +800,34 @@ await test('tool_lists_past_the_bounds_fail_not_cut', async () => {
   check(b.stderr.includes("server 'wide' skipped") && b.stderr.includes("server 'deep' skipped"), `stderr: ${b.stderr}`);
 });
 
+
+await test('tool_names_outside_the_grammar_are_skipped_and_reported', async () => {
+  // A name with "../", U+202E, a newline and <IMPORTANT>, and one of 200
+  // bytes: left out and named in the build's report; a property name of
+  // the same kind never reaches a signature.
+  const widx = join(work, 'weird-idx');
+  const b = await buildIndex('weird.servers', { mcpServers: { w: hostile('weirdnames') } }, widx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const f = JSON.parse(b.stdout).fetched[0];
+  check(f.tools === 2 && f.bad_names === 2, `fetched: ${b.stdout}`);
+  check(b.stderr.includes("server 'w': 2 tools skipped") && b.stderr.includes('\\xe2\\x80\\xae\\x0a<IMPORTANT>') &&
+        !/[\u202e]/.test(b.stderr), `report: ${b.stderr}`);
+  const c = await connect(widx);
+  try {
+    let r = await callMeta(c, 'find_tools', { query: 'odd name property names', limit: 10 });
+    const all = JSON.stringify(r);
+    const names = r.structuredContent.tools.map((t) => t.name);
+    check(names.every((n) => /^w\/[A-Za-z0-9_.-]{1,128}$/.test(n)) && !all.includes('\u202e') && !all.includes('IMPORTANT'),
+          `find_tools: ${all.slice(0, 400)}`);
+    check(r.structuredContent.tools.some((t) => t.name === 'w/sig'), `w/sig not found: ${all.slice(0, 400)}`);
+    r = await callMeta(c, 'describe_tools', { names: ['w/sig'], level: 'L1' });
+    const d = JSON.stringify(r);
+    check(!d.includes('\u202e') && !d.includes('IMPORTANT') && r.content[0].text.includes('(a b?: string)'),
+          `signature: ${d.slice(0, 400)}`);
+  } finally {
+    await c.close();
+  }
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
