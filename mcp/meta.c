@@ -33,6 +33,8 @@
 #define META_CONFIRM_TTL_MS (15 * 60 * 1000)
 #define META_PROGRESS_MSG 512    /* bytes of an upstream progress message shown */
 #define META_ECHO 512            /* bytes of an argument or server message an error quotes */
+#define META_PENDING_MAX 64      /* requests of one tool waiting for a person */
+#define META_PENDING_ARGS (64 << 10)  /* bytes of arguments such a request holds */
 
 typedef struct slot {
 	char *name;                /* server */
@@ -407,6 +409,7 @@ typedef struct confirm_ctx {
 	bool ok;
 	char id[64];
 	json_t *args;
+	const char *args_text;     /* put_pending: the canonical arguments */
 	char pending_id[17];
 } confirm_ctx;
 
@@ -449,17 +452,77 @@ static int use_confirmation(mi_side_txn *t, void *ctx)
 	return 0;
 }
 
+/* When a pending or confirmed request lapses (pending ones written before
+ * they had an expiry: created + the same 15 minutes). */
+static int64_t lapses_ms(const mi_side_rec *r)
+{
+	return r->num ? r->num : r->created_ms + META_CONFIRM_TTL_MS;
+}
+
+typedef struct sweep_ctx {
+	const char *tool;
+	int64_t now;
+	mi_buf dead;               /* path \0 kind \0 name \0 of lapsed requests */
+	struct live { char name[64]; int64_t at; } *live;  /* the tool's pending ones */
+	size_t nlive, cap;
+} sweep_ctx;
+
+static int sweep_each(void *ctx, const mi_side_rec *r)
+{
+	sweep_ctx *w = ctx;
+	bool pending = !strcmp(r->kind, "pending");
+	if (!pending && strcmp(r->kind, "confirmed"))
+		return 0;
+	if (lapses_ms(r) <= w->now) {
+		mi_buf_add(&w->dead, r->path, strlen(r->path) + 1);
+		mi_buf_add(&w->dead, r->kind, strlen(r->kind) + 1);
+		mi_buf_add(&w->dead, r->name, strlen(r->name) + 1);
+	} else if (pending && !strcmp(r->path, w->tool)) {
+		if (w->nlive == w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 64;
+			w->live = mi_xrealloc(w->live, w->cap * sizeof(*w->live));
+		}
+		snprintf(w->live[w->nlive].name, sizeof(w->live[0].name), "%s", r->name);
+		w->live[w->nlive++].at = r->created_ms;
+	}
+	return 0;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Records a request waiting for a person.  Lapsed requests of every tool go
+ * first, and the oldest of this tool's beyond META_PENDING_MAX - 1: a model
+ * calling again and again fills nothing. */
 static int put_pending(mi_side_txn *t, void *ctx)
 {
 	confirm_ctx *c = ctx;
-	char *a = c->args ? json_dumps(c->args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	sweep_ctx w = {.tool = c->tool, .now = mi_side_now_ms()};
 	mi_side_rec r = {.path = c->tool, .kind = "pending", .name = c->pending_id,
-			 .has_hash = true, .text = a ? a : "{}"};
-	int rc;
-	memcpy(r.hash, c->call, 16);
-	r.text_len = strlen(r.text);
-	rc = mi_side_put(t, MI_SIDE_APPROVALS, &r);
-	free(a);
+			 .has_hash = true, .num = w.now + META_CONFIRM_TTL_MS,
+			 .text = c->args_text};
+	int rc = mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, sweep_each, &w);
+	for (size_t o = 0; !rc && o < w.dead.len;) {
+		const char *path = w.dead.buf + o, *kind = path + strlen(path) + 1;
+		const char *name = kind + strlen(kind) + 1;
+		mi_side_del(t, MI_SIDE_APPROVALS, path, kind, name);
+		o = (size_t)(name + strlen(name) + 1 - w.dead.buf);
+	}
+	if (!rc && w.nlive >= META_PENDING_MAX) {
+		qsort(w.live, w.nlive, sizeof(*w.live), by_age);
+		for (size_t i = 0; i + META_PENDING_MAX <= w.nlive; i++)
+			mi_side_del(t, MI_SIDE_APPROVALS, c->tool, "pending", w.live[i].name);
+	}
+	if (!rc) {
+		memcpy(r.hash, c->call, 16);
+		r.text_len = strlen(r.text);
+		rc = mi_side_put(t, MI_SIDE_APPROVALS, &r);
+	}
+	mi_buf_release(&w.dead);
+	free(w.live);
 	return rc;
 }
 
@@ -756,8 +819,23 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 				goto out;
 			}
 			if (a < 0) {
+				char *at = args ? json_dumps(args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+				size_t al = at ? strlen(at) : 2;
+				int wr;
+				if (al > META_PENDING_ARGS) {
+					free(at);
+					tool_error(out, NULL, "%s needs a person's confirmation, and its "
+						   "arguments are %zu bytes, over the %d a request waiting "
+						   "for confirmation may hold: call it with smaller "
+						   "arguments.", tool, al, META_PENDING_ARGS);
+					log_exec(m, tool, req, 0, "refused");
+					goto out;
+				}
+				cc.args_text = at ? at : "{}";
 				random_hex(cc.pending_id, 8);
-				if (!s || mi_side_write(s, put_pending, &cc)) {
+				wr = !s || mi_side_write(s, put_pending, &cc);
+				free(at);
+				if (wr) {
 					tool_error(out, NULL, "%s needs a person's confirmation, and the "
 						   "side store beside the index is not writable to "
 						   "record the request (see --side).", tool);
@@ -1197,7 +1275,8 @@ typedef struct show_ctx {
 static int find_pending(void *ctx, const mi_side_rec *r)
 {
 	show_ctx *c = ctx;
-	if (strcmp(r->kind, "pending") || strcmp(r->name, c->id))
+	if (strcmp(r->kind, "pending") || strcmp(r->name, c->id) ||
+	    lapses_ms(r) <= mi_side_now_ms())
 		return 0;
 	snprintf(c->tool, sizeof(c->tool), "%s", r->path);
 	mi_buf_addf(c->report, "tool:      %s\narguments: %.*s\n", r->path, (int)r->text_len, r->text);
@@ -1213,6 +1292,12 @@ static int confirm_txn(mi_side_txn *t, void *ctx)
 	c->found = false;
 	if ((rc = mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, find_pending, c)) || !c->found)
 		return rc;
+	/* the request lives as long as its code */
+	if (!mi_side_get(t, MI_SIDE_APPROVALS, c->tool, "pending", c->id, &r)) {
+		r.num = mi_side_now_ms() + META_CONFIRM_TTL_MS;
+		if ((rc = mi_side_put(t, MI_SIDE_APPROVALS, &r)))
+			return rc;
+	}
 	memset(&r, 0, sizeof(r));
 	r.path = c->tool;
 	r.kind = "confirmed";

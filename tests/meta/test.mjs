@@ -829,5 +829,35 @@ await test('tool_names_outside_the_grammar_are_skipped_and_reported', async () =
   }
 });
 
+
+await test('pending_confirmations_are_bounded', async () => {
+  // A model calling a sensitive tool again and again: at most 64 requests
+  // of a tool wait (the oldest goes), and arguments too big to hold for a
+  // person are refused, not stored.
+  const cidx = join(work, 'pending-idx');
+  const b = await buildIndex('pending.servers', { mcpServers: { s: hostile('ok', { sensitive: ['greet'] }) } }, cidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(cidx);
+  const ids = [];
+  try {
+    for (let i = 0; i < 70; i++) {
+      const r = await callMeta(c, 'execute', { tool_name: 's/greet', arguments: { who: `n${i}` } });
+      check(r.isError && r.structuredContent?.confirmation_required, `call ${i}: ${JSON.stringify(r).slice(0, 300)}`);
+      ids.push(r.structuredContent.request);
+    }
+    const r = await callMeta(c, 'execute', { tool_name: 's/greet', arguments: { who: 'x'.repeat(100000) } });
+    check(r.isError && !r.structuredContent?.confirmation_required && r.content[0].text.includes('over the 65536'),
+          `big arguments: ${JSON.stringify(r).slice(0, 300)}`);
+  } finally {
+    await c.close();
+  }
+  let e = await run(['tools', '-i', cidx, 'confirm', ids[0]]);
+  check(e.stderr.includes('no pending request'), `oldest kept: ${e.stdout}${e.stderr}`);
+  e = await run(['tools', '-i', cidx, 'confirm', ids[69]]);
+  check(!e.stderr.includes('no pending request') && (e.stdout + e.stderr).includes('"who":"n69"'), `newest: ${e.stdout}${e.stderr}`);
+  e = await run(['tools', '-i', cidx, 'confirm', ids[6]]);
+  check(!e.stderr.includes('no pending request'), `the 64th newest: ${e.stdout}${e.stderr}`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
