@@ -277,6 +277,19 @@ void mi_tool_hash(const char *name, const char *desc, const char *input,
 
 static void type_of(json_t *s, mi_buf *out, int depth);
 
+#define SIG_WORD 64      /* bytes of a property name or type shown */
+
+/* A server's word in a signature (a property name, a type, an enum value):
+ * sanitized like descriptions, on one line, cut. */
+static void sig_word(mi_buf *out, const char *s, size_t len)
+{
+	size_t at = out->len;
+	mi_sanitize(s, len, SIG_WORD, out);
+	for (size_t i = at; i < out->len; i++)
+		if (out->buf[i] == '\n' || out->buf[i] == '\t')
+			out->buf[i] = ' ';
+}
+
 /* One alternative list (anyOf / oneOf / type array) as a|b. */
 static void type_alts(json_t *arr, mi_buf *out, int depth)
 {
@@ -289,7 +302,7 @@ static void type_alts(json_t *arr, mi_buf *out, int depth)
 		if (n++)
 			mi_buf_addc(out, '|');
 		if (json_is_string(v))
-			mi_buf_adds(out, json_string_value(v));
+			sig_word(out, json_string_value(v), json_string_length(v));
 		else
 			type_of(v, out, depth + 1);
 	}
@@ -314,11 +327,14 @@ static void type_of(json_t *s, mi_buf *out, int depth)
 			}
 			if (i)
 				mi_buf_addc(out, '|');
-			if (json_is_string(v))
-				mi_buf_add_json_str(out, json_string_value(v),
-						    json_string_length(v));
-			else {
-				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			if (json_is_string(v)) {
+				mi_buf w = {0};
+				sig_word(&w, json_string_value(v), json_string_length(v));
+				mi_buf_add_json_str(out, mi_buf_str(&w), w.len);
+				mi_buf_release(&w);
+			} else {
+				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT |
+						     JSON_ENSURE_ASCII);
 				mi_buf_adds(out, d ? d : "?");
 				free(d);
 			}
@@ -326,9 +342,16 @@ static void type_of(json_t *s, mi_buf *out, int depth)
 		return;
 	}
 	if ((e = json_object_get(s, "const"))) {
-		char *d = json_dumps(e, JSON_ENCODE_ANY | JSON_COMPACT);
-		mi_buf_adds(out, d ? d : "?");
-		free(d);
+		if (json_is_string(e)) {
+			mi_buf w = {0};
+			sig_word(&w, json_string_value(e), json_string_length(e));
+			mi_buf_add_json_str(out, mi_buf_str(&w), w.len);
+			mi_buf_release(&w);
+		} else {
+			char *d = json_dumps(e, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+			mi_buf_adds(out, d ? d : "?");
+			free(d);
+		}
 		return;
 	}
 	t = json_object_get(s, "type");
@@ -361,7 +384,7 @@ static void type_of(json_t *s, mi_buf *out, int depth)
 		mi_buf_adds(out, "[]");
 		return;
 	}
-	mi_buf_adds(out, json_string_value(t));
+	sig_word(out, json_string_value(t), json_string_length(t));
 }
 
 static bool is_required(json_t *schema, const char *key)
@@ -386,7 +409,7 @@ void mi_tool_signature(const char *input_json, mi_buf *out)
 		json_object_foreach(props, key, v) {
 			if (n++)
 				mi_buf_adds(out, ", ");
-			mi_buf_adds(out, key);
+			sig_word(out, key, strlen(key));
 			if (!is_required(s, key))
 				mi_buf_addc(out, '?');
 			mi_buf_adds(out, ": ");

@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -26,7 +27,11 @@
 #define CL_MAX_MSG ((size_t)64 << 20)   /* largest message read from a server */
 #define CL_TIMEOUT_MS 60000             /* default request timeout */
 #define CL_PAGES 1000                   /* tools/list pages read at most */
+#define CL_MAX_TOOLS 10000              /* tools of one server taken at most */
 #define CL_STATELESS "2026-07-28"
+#define CL_ERR_MSG 512                  /* bytes of a server's error message quoted */
+#define CL_NOTE_MS 1000                 /* a notification waits this long for the pipe */
+#define CL_REPLY_MS 1000                /* the rest of a reply the pipe took in part */
 
 static bool known_version(const char *v);
 
@@ -106,7 +111,7 @@ bool mi_mcp_client_alive(mi_mcp_client *c)
 
 /* ---- messages from the server ------------------------------------------------ */
 
-static void send_json(mi_mcp_client *c, json_t *msg);
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms);
 static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err);
 
@@ -125,7 +130,7 @@ static void server_request(mi_mcp_client *c, json_t *msg, const char *method)
 		json_object_set_new(e, "message", json_string("method not offered by this client"));
 		json_object_set_new(resp, "error", e);
 	}
-	send_json(c, resp);
+	send_json(c, resp, -1);   /* the reader: never waits on the pipe */
 	json_decref(resp);
 }
 
@@ -206,32 +211,102 @@ static void *reader_main(void *arg)
 
 static void sse_post(mi_mcp_client *c, json_t *msg);
 
-static void send_json(mi_mcp_client *c, json_t *msg)
+/* A server that stops reading its input must not hold us: the connection
+ * is dead and the child goes, so its calls fail at once. */
+static void write_failed(mi_mcp_client *c, const char *why)
+{
+	set_dead(c, why);
+	if (c->pid > 0) {
+		kill(-c->pid, SIGKILL);
+		kill(c->pid, SIGKILL);
+	}
+}
+
+/* Writes len bytes to the (non-blocking) pipe to the server by deadline. */
+static bool write_by(int fd, const char *s, size_t len, int64_t deadline)
+{
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, s + off, len - off);
+		if (w > 0) {
+			off += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return false;
+		int64_t left = deadline - now_ms();
+		if (left <= 0)
+			return false;
+		struct pollfd pf = {.fd = fd, .events = POLLOUT};
+		poll(&pf, 1, left > INT_MAX ? INT_MAX : (int)left);
+	}
+	return true;
+}
+
+static bool lock_by(pthread_mutex_t *mu, int64_t deadline)
+{
+	struct timespec ts;
+	int64_t left = deadline - now_ms();
+	if (left < 0)
+		left = 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += left / 1000;
+	ts.tv_nsec += (left % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	return pthread_mutex_timedlock(mu, &ts) == 0;
+}
+
+/* Sends one message within timeout_ms; false when it was not sent.  The
+ * reader thread passes -1: it never waits for another writer or a full
+ * pipe, and a reply the pipe cannot take at once is dropped (a server
+ * that asks while it does not read gets no answer). */
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms)
 {
 	char *s;
-	size_t len, off = 0;
+	size_t len;
+	bool ok = false, dropped = false;
 	if (c->transport == MI_MCP_SSE)
 		sse_post(c, msg);
 	if (c->transport != MI_MCP_STDIO)
-		return;
+		return true;
+	if (!mi_mcp_client_alive(c))
+		return false;
 	s = json_dumps(msg, JSON_COMPACT);
 	if (!s)
-		return;
+		return false;
 	len = strlen(s);
-	s[len] = '\n';  /* json_dumps leaves room for the NUL: replace it */
-	pthread_mutex_lock(&c->wmu);
-	while (off < len + 1) {
-		ssize_t w = write(c->to_fd, s + off, len + 1 - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		off += (size_t)w;
+	s[len++] = '\n';  /* json_dumps leaves room for the NUL: replace it */
+	if (timeout_ms < 0) {
+		ssize_t w;
+		if (pthread_mutex_trylock(&c->wmu)) {
+			free(s);
+			return false;
+		}
+		while ((w = write(c->to_fd, s, len)) < 0 && errno == EINTR)
+			;
+		if (w == (ssize_t)len)
+			ok = true;
+		else if (w > 0)   /* part of it is in the pipe: the rest must follow */
+			ok = write_by(c->to_fd, s + w, len - (size_t)w, now_ms() + CL_REPLY_MS);
+		else
+			ok = dropped = errno == EAGAIN || errno == EWOULDBLOCK;
+		pthread_mutex_unlock(&c->wmu);
+	} else {
+		int64_t deadline = now_ms() + timeout_ms;
+		if (lock_by(&c->wmu, deadline)) {
+			ok = write_by(c->to_fd, s, len, deadline);
+			pthread_mutex_unlock(&c->wmu);
+		}
 	}
-	pthread_mutex_unlock(&c->wmu);
 	free(s);
-	if (off < len + 1)
-		set_dead(c, "writing to the server failed");
+	if (!ok)
+		write_failed(c, "writing to the server failed or it stopped reading its input");
+	return ok && !dropped;
 }
 
 /* Adds the 2026-07-28 per-request _meta to params (a new reference). */
@@ -261,7 +336,7 @@ void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params)
 	if (params)
 		json_object_set(msg, "params", params);
 	if (c->transport != MI_MCP_HTTP) {
-		send_json(c, msg);
+		send_json(c, msg, CL_NOTE_MS);
 	} else {
 		json_t *r = NULL;
 		mi_buf err = {0};
@@ -283,6 +358,7 @@ typedef struct http_rx {
 	mi_buf data;          /* SSE: data lines of the current event */
 	const mi_mcp_cancel *cancel;
 	mi_buf session;       /* Mcp-Session-Id header */
+	bool over;            /* a message over CL_MAX_MSG: refused */
 } http_rx;
 
 static void sse_event(http_rx *rx)
@@ -349,12 +425,15 @@ static size_t http_write(char *p, size_t sz, size_t n, void *ctx)
 {
 	http_rx *rx = ctx;
 	mi_buf_add(&rx->body, p, sz * n);
-	if (rx->body.len > CL_MAX_MSG)
-		return 0;
 	if (rx->sse) {
 		sse_lines(&rx->body, &rx->data, NULL, sse_done, rx);
 		if (rx->resp)
 			return 0;   /* got our answer: stop reading the stream */
+	}
+	/* An event's data lines move to data: both count toward one message. */
+	if (rx->body.len + rx->data.len > CL_MAX_MSG) {
+		rx->over = true;
+		return 0;
 	}
 	return sz * n;
 }
@@ -464,6 +543,11 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 	if (rx.resp) {
 		*resp = rx.resp;
 		rx.resp = NULL;
+		goto out;
+	}
+	if (rx.over) {
+		mi_buf_addf(err, "server '%s' sent a message over 64 MiB", c->name);
+		rc = EMSGSIZE;
 		goto out;
 	}
 	if (cc == CURLE_ABORTED_BY_CALLBACK && cancel && cancel->fn && cancel->fn(cancel->ctx)) {
@@ -732,9 +816,9 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 	w.next = c->waits;
 	c->waits = &w;
 	pthread_mutex_unlock(&c->mu);
-	send_json(c, msg);
 	{
 		int64_t deadline = now_ms() + timeout_ms;
+		send_json(c, msg, timeout_ms);   /* a failure ends the wait below */
 		pthread_mutex_lock(&c->mu);
 		while (!w.done) {
 			struct timespec ts;
@@ -790,9 +874,12 @@ answer:
 	if ((e = json_object_get(resp, "error"))) {
 		json_t *m = json_object_get(e, "message");
 		json_t *code = json_object_get(e, "code");
-		mi_buf_addf(err, "server '%s' answered %s with error %lld: %s", c->name, method,
-			    (long long)json_integer_value(code),
-			    json_is_string(m) ? json_string_value(m) : "(no message)");
+		const char *ms = json_is_string(m) ? json_string_value(m) : "(no message)";
+		size_t ml = strlen(ms), keep = ml > CL_ERR_MSG ? mi_utf8_cut(ms, CL_ERR_MSG) : ml;
+		/* the server's words are quoted, not all of them: they may be 64 MiB */
+		mi_buf_addf(err, "server '%s' answered %s with error %lld: %.*s%s", c->name, method,
+			    (long long)json_integer_value(code), (int)keep, ms,
+			    keep < ml ? "…" : "");
 		rc = MI_ERR_ARG;
 		*result = json_incref(e);
 		goto out;
@@ -872,6 +959,8 @@ static int spawn(mi_mcp_client *c, const mi_mcp_upstream *u, mi_buf *err)
 	}
 	c->pid = pid;
 	c->to_fd = in[1];
+	/* writes never block: send_json polls with a deadline */
+	fcntl(c->to_fd, F_SETFL, fcntl(c->to_fd, F_GETFL) | O_NONBLOCK);
 	c->from_fd = out[0];
 	if (pthread_create(&c->reader, NULL, reader_main, c)) {
 		rc = EAGAIN;
@@ -1135,8 +1224,16 @@ int mi_mcp_client_list_tools(mi_mcp_client *c, int timeout_ms, json_t **tools, m
 {
 	json_t *all = json_array(), *r = NULL;
 	char *cursor = NULL;
+	size_t bytes = 0;
 	int rc = 0;
-	for (int page = 0; page < CL_PAGES; page++) {
+	for (int page = 0;; page++) {
+		if (page == CL_PAGES) {
+			/* never a silent cut: the list is more than we read */
+			mi_buf_addf(err, "server '%s' lists its tools on more than %d pages",
+				    c->name, CL_PAGES);
+			rc = EFBIG;
+			break;
+		}
 		json_t *p = cursor ? json_pack("{s:s}", "cursor", cursor) : NULL;
 		rc = mi_mcp_client_request(c, "tools/list", p, timeout_ms, NULL, &r, err);
 		json_decref(p);
@@ -1146,6 +1243,13 @@ int mi_mcp_client_list_tools(mi_mcp_client *c, int timeout_ms, json_t **tools, m
 		if (!json_is_array(t)) {
 			mi_buf_addf(err, "server '%s' answered tools/list without a tools array", c->name);
 			rc = EPROTO;
+			break;
+		}
+		bytes += json_dumpb(t, NULL, 0, JSON_COMPACT);
+		if (json_array_size(all) + json_array_size(t) > CL_MAX_TOOLS || bytes > CL_MAX_MSG) {
+			mi_buf_addf(err, "server '%s' lists more than %d tools or more than 64 MiB "
+				    "of them; mcpidx takes at most that many", c->name, CL_MAX_TOOLS);
+			rc = EFBIG;
 			break;
 		}
 		json_array_extend(all, t);

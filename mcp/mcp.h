@@ -238,7 +238,9 @@ void mi_meta_related(void *m, const char *name, mi_buf *out);
  * marked destructive or listed as sensitive runs only after a person
  * confirmed: by elicitation when req->ask works, else by the one-time code
  * of `mcpidx tools confirm ID`, passed back as confirm.  Every call is
- * appended to the execution log.  Returns 0.
+ * appended to the execution log.  Returns 0 when out is the upstream's
+ * result, 1 when it is our own error (whose text a caller may hold to a
+ * budget).
  */
 int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		    const char *confirm, const mi_meta_req *req, mi_buf *out);

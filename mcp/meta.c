@@ -31,6 +31,10 @@
 #define META_SLOTS 256           /* upstream servers with a live connection */
 #define META_RELATED 3           /* suggestions per tool */
 #define META_CONFIRM_TTL_MS (15 * 60 * 1000)
+#define META_PROGRESS_MSG 512    /* bytes of an upstream progress message shown */
+#define META_ECHO 512            /* bytes of an argument or server message an error quotes */
+#define META_PENDING_MAX 64      /* requests of one tool waiting for a person */
+#define META_PENDING_ARGS (64 << 10)  /* bytes of arguments such a request holds */
 
 typedef struct slot {
 	char *name;                /* server */
@@ -40,8 +44,9 @@ typedef struct slot {
 } slot;
 
 typedef struct prog {
-	char token[32];
+	char token[32];            /* "mcpidx-" and 96 random bits: not guessable */
 	const mi_meta_req *req;
+	const struct slot *from;   /* the only server whose progress it takes */
 } prog;
 
 typedef struct pair {
@@ -63,7 +68,6 @@ struct mi_meta {
 	slot *slots;
 	size_t nslots;
 	prog progs[64];
-	unsigned long long next_token;
 	mi_side *side;             /* opened on first need */
 	mi_tools_policy policy;
 	/* bundles */
@@ -305,14 +309,22 @@ static void on_note(void *ctx, const char *method, json_t *params)
 		if (!json_is_string(tok))
 			return;
 		pthread_mutex_lock(&m->mu);
+		/* Only the server the token was given to may report on it: another
+		 * server could otherwise speak into calls it has no part in. */
 		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
-			if (m->progs[i].req && !strcmp(m->progs[i].token, json_string_value(tok)))
+			if (m->progs[i].req && m->progs[i].from == sl &&
+			    !strcmp(m->progs[i].token, json_string_value(tok)))
 				req = m->progs[i].req;
 		if (req && req->progress) {
 			json_t *msg = json_object_get(params, "message");
+			mi_buf clean = {0};
+			if (json_is_string(msg))
+				mi_sanitize(json_string_value(msg), json_string_length(msg),
+					    META_PROGRESS_MSG, &clean);
 			req->progress(req->ctx, json_number_value(json_object_get(params, "progress")),
 				      json_number_value(json_object_get(params, "total")),
-				      json_is_string(msg) ? json_string_value(msg) : NULL);
+				      json_is_string(msg) ? mi_buf_str(&clean) : NULL);
+			mi_buf_release(&clean);
 		}
 		pthread_mutex_unlock(&m->mu);
 	}
@@ -397,6 +409,7 @@ typedef struct confirm_ctx {
 	bool ok;
 	char id[64];
 	json_t *args;
+	const char *args_text;     /* put_pending: the canonical arguments */
 	char pending_id[17];
 } confirm_ctx;
 
@@ -439,21 +452,90 @@ static int use_confirmation(mi_side_txn *t, void *ctx)
 	return 0;
 }
 
+/* When a pending or confirmed request lapses (pending ones written before
+ * they had an expiry: created + the same 15 minutes). */
+static int64_t lapses_ms(const mi_side_rec *r)
+{
+	return r->num ? r->num : r->created_ms + META_CONFIRM_TTL_MS;
+}
+
+typedef struct sweep_ctx {
+	const char *tool;
+	int64_t now;
+	mi_buf dead;               /* path \0 kind \0 name \0 of lapsed requests */
+	struct live { char name[64]; int64_t at; } *live;  /* the tool's pending ones */
+	size_t nlive, cap;
+} sweep_ctx;
+
+static int sweep_each(void *ctx, const mi_side_rec *r)
+{
+	sweep_ctx *w = ctx;
+	bool pending = !strcmp(r->kind, "pending");
+	if (!pending && strcmp(r->kind, "confirmed"))
+		return 0;
+	if (lapses_ms(r) <= w->now) {
+		mi_buf_add(&w->dead, r->path, strlen(r->path) + 1);
+		mi_buf_add(&w->dead, r->kind, strlen(r->kind) + 1);
+		mi_buf_add(&w->dead, r->name, strlen(r->name) + 1);
+	} else if (pending && !strcmp(r->path, w->tool)) {
+		if (w->nlive == w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 64;
+			w->live = mi_xrealloc(w->live, w->cap * sizeof(*w->live));
+		}
+		snprintf(w->live[w->nlive].name, sizeof(w->live[0].name), "%s", r->name);
+		w->live[w->nlive++].at = r->created_ms;
+	}
+	return 0;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const struct live *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Records a request waiting for a person.  Lapsed requests of every tool go
+ * first, and the oldest of this tool's beyond META_PENDING_MAX - 1: a model
+ * calling again and again fills nothing. */
 static int put_pending(mi_side_txn *t, void *ctx)
 {
 	confirm_ctx *c = ctx;
-	char *a = c->args ? json_dumps(c->args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	sweep_ctx w = {.tool = c->tool, .now = mi_side_now_ms()};
 	mi_side_rec r = {.path = c->tool, .kind = "pending", .name = c->pending_id,
-			 .has_hash = true, .text = a ? a : "{}"};
-	int rc;
-	memcpy(r.hash, c->call, 16);
-	r.text_len = strlen(r.text);
-	rc = mi_side_put(t, MI_SIDE_APPROVALS, &r);
-	free(a);
+			 .has_hash = true, .num = w.now + META_CONFIRM_TTL_MS,
+			 .text = c->args_text};
+	int rc = mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, sweep_each, &w);
+	for (size_t o = 0; !rc && o < w.dead.len;) {
+		const char *path = w.dead.buf + o, *kind = path + strlen(path) + 1;
+		const char *name = kind + strlen(kind) + 1;
+		mi_side_del(t, MI_SIDE_APPROVALS, path, kind, name);
+		o = (size_t)(name + strlen(name) + 1 - w.dead.buf);
+	}
+	if (!rc && w.nlive >= META_PENDING_MAX) {
+		qsort(w.live, w.nlive, sizeof(*w.live), by_age);
+		for (size_t i = 0; i + META_PENDING_MAX <= w.nlive; i++)
+			mi_side_del(t, MI_SIDE_APPROVALS, c->tool, "pending", w.live[i].name);
+	}
+	if (!rc) {
+		memcpy(r.hash, c->call, 16);
+		r.text_len = strlen(r.text);
+		rc = mi_side_put(t, MI_SIDE_APPROVALS, &r);
+	}
+	mi_buf_release(&w.dead);
+	free(w.live);
 	return rc;
 }
 
 /* ---- results ------------------------------------------------------------------------ */
+
+/* How much of s an error quotes: at most META_ECHO bytes, at a UTF-8
+ * boundary (ECHO adds the mark of a cut). */
+static int echo_len(const char *s)
+{
+	size_t n = strlen(s);
+	return (int)(n > META_ECHO ? mi_utf8_cut(s, META_ECHO) : n);
+}
+#define ECHO(s) echo_len(s), (s), (s)[echo_len(s)] ? "\u2026" : ""
 
 static void tool_error(mi_buf *out, json_t *structured, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -662,17 +744,18 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	mi_server_cfg cfg_copy;
 	const mi_server_cfg *cfg;
 	mi_mcp_client *c;
+	slot *sl;
 	mi_buf err = {0};
 	json_t *params = NULL, *result = NULL;
 	char token[32] = "";
 	int64_t t0 = mono_ms();
 	int rc, st, pslot = -1;
-	bool cfg_ok = false;
+	bool cfg_ok = false, passed = false;
 	mi_buf_reset(out);
 	if (mi_query_tool_get(q, tool, &ti)) {
-		tool_error(out, NULL, "Unknown tool %s. find_tools gives the names (\"server/tool\").",
-			   tool);
-		return 0;
+		tool_error(out, NULL, "Unknown tool %.*s%s. find_tools gives the names "
+			   "(\"server/tool\").", ECHO(tool));
+		return 1;
 	}
 	st = policy_state(m, tool, ti.hash, ti.flags);
 	if (st != MI_TOOL_VISIBLE) {
@@ -736,8 +819,23 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 				goto out;
 			}
 			if (a < 0) {
+				char *at = args ? json_dumps(args, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+				size_t al = at ? strlen(at) : 2;
+				int wr;
+				if (al > META_PENDING_ARGS) {
+					free(at);
+					tool_error(out, NULL, "%s needs a person's confirmation, and its "
+						   "arguments are %zu bytes, over the %d a request waiting "
+						   "for confirmation may hold: call it with smaller "
+						   "arguments.", tool, al, META_PENDING_ARGS);
+					log_exec(m, tool, req, 0, "refused");
+					goto out;
+				}
+				cc.args_text = at ? at : "{}";
 				random_hex(cc.pending_id, 8);
-				if (!s || mi_side_write(s, put_pending, &cc)) {
+				wr = !s || mi_side_write(s, put_pending, &cc);
+				free(at);
+				if (wr) {
 					tool_error(out, NULL, "%s needs a person's confirmation, and the "
 						   "side store beside the index is not writable to "
 						   "record the request (see --side).", tool);
@@ -758,7 +856,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		}
 	}
 	{
-		slot *sl = slot_get(m, ti.server);
+		sl = slot_get(m, ti.server);
 		c = sl ? connect_slot(m, sl, &cfg_copy, &err) : NULL;
 		if (!sl)
 			mi_buf_adds(&err, "too many upstream servers in use");
@@ -797,12 +895,14 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	if (!args)
 		json_decref(json_object_get(params, "arguments"));
 	if (req && req->progress) {
+		memcpy(token, "mcpidx-", 7);
+		random_hex(token + 7, 12);
 		pthread_mutex_lock(&m->mu);
 		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
 			if (!m->progs[i].req) {
-				snprintf(token, sizeof(token), "mcpidx-%llu", ++m->next_token);
 				snprintf(m->progs[i].token, sizeof(m->progs[i].token), "%s", token);
 				m->progs[i].req = req;
+				m->progs[i].from = sl;
 				pslot = (int)i;
 				break;
 			}
@@ -825,12 +925,19 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		char *s = json_dumps(result, JSON_COMPACT);
 		mi_buf_adds(out, s);
 		free(s);
+		passed = true;
 		log_exec(m, tool, req, mono_ms() - t0,
 			 json_is_true(json_object_get(result, "isError")) ? "tool-error" : "ok");
 	} else if (rc == MI_ERR_ARG) {
 		json_t *msg = json_object_get(result, "message");
+		mi_buf clean = {0};
+		/* the server's words, shown as its descriptions are, and cut */
+		if (json_is_string(msg))
+			mi_sanitize(json_string_value(msg), json_string_length(msg), META_ECHO,
+				    &clean);
 		tool_error(out, NULL, "%s answered with an error: %s", tool,
-			   json_is_string(msg) ? json_string_value(msg) : mi_buf_str(&err));
+			   json_is_string(msg) ? mi_buf_str(&clean) : mi_buf_str(&err));
+		mi_buf_release(&clean);
 		log_exec(m, tool, req, mono_ms() - t0, "error: protocol");
 	} else if (rc == MI_ERR_CANCELLED) {
 		tool_error(out, NULL, "Cancelled.");
@@ -845,7 +952,7 @@ out:
 	json_decref(result);
 	mi_buf_release(&err);
 	mi_tool_info_release(&ti);
-	return 0;
+	return passed ? 0 : 1;
 }
 
 /* ---- re-indexing -------------------------------------------------------------------- */
@@ -1168,7 +1275,8 @@ typedef struct show_ctx {
 static int find_pending(void *ctx, const mi_side_rec *r)
 {
 	show_ctx *c = ctx;
-	if (strcmp(r->kind, "pending") || strcmp(r->name, c->id))
+	if (strcmp(r->kind, "pending") || strcmp(r->name, c->id) ||
+	    lapses_ms(r) <= mi_side_now_ms())
 		return 0;
 	snprintf(c->tool, sizeof(c->tool), "%s", r->path);
 	mi_buf_addf(c->report, "tool:      %s\narguments: %.*s\n", r->path, (int)r->text_len, r->text);
@@ -1184,6 +1292,12 @@ static int confirm_txn(mi_side_txn *t, void *ctx)
 	c->found = false;
 	if ((rc = mi_side_scan(t, MI_SIDE_APPROVALS, NULL, 0, find_pending, c)) || !c->found)
 		return rc;
+	/* the request lives as long as its code */
+	if (!mi_side_get(t, MI_SIDE_APPROVALS, c->tool, "pending", c->id, &r)) {
+		r.num = mi_side_now_ms() + META_CONFIRM_TTL_MS;
+		if ((rc = mi_side_put(t, MI_SIDE_APPROVALS, &r)))
+			return rc;
+	}
 	memset(&r, 0, sizeof(r));
 	r.path = c->tool;
 	r.kind = "confirmed";

@@ -139,6 +139,30 @@ static void bundle_session(const mi_mcp_ctx *c, char *out, size_t n)
 		snprintf(out, n, "serve-%ld-%lld", (long)getpid(), atomic_load(&started));
 }
 
+/* Holds the text of an isError result (raw JSON) to max_tokens. */
+static void cap_error(mi_buf *raw, long mt)
+{
+	json_t *j = json_loadb(raw->buf ? raw->buf : "", raw->len, 0, NULL);
+	json_t *t = json_object_get(json_array_get(json_object_get(j, "content"), 0), "text");
+	mi_buf text = {0};
+	if (json_is_string(t)) {
+		mi_buf_add(&text, json_string_value(t), json_string_length(t));
+		if (mi_mcp_cap_text(&text, mt >= 100 && mt <= 200000 ? (size_t)mt : 20000,
+				    "the message quotes a long argument")) {
+			char *s;
+			json_object_set_new(json_array_get(json_object_get(j, "content"), 0), "text",
+					    json_stringn(text.buf, text.len));
+			if ((s = json_dumps(j, JSON_COMPACT))) {
+				mi_buf_reset(raw);
+				mi_buf_adds(raw, s);
+				free(s);
+			}
+		}
+	}
+	mi_buf_release(&text);
+	json_decref(j);
+}
+
 static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 {
 	char session[80];
@@ -157,10 +181,13 @@ static int t_execute(mi_mcp_ctx *c, mi_query *q, json_t *args, mi_mcp_result *r)
 	if (!m)
 		return mi_mcp_result_error(r, "the meta-server could not start");
 	bundle_session(c, session, sizeof(session));
-	/* The upstream tool's result goes back as it came. */
-	return mi_meta_execute(m, q, mi_mcp_arg_str(args, "tool_name", ""),
-			       json_is_object(av) ? av : NULL,
-			       mi_mcp_arg_str(args, "confirm", NULL), &req, &r->raw);
+	/* The upstream tool's result goes back as it came; our own error
+	 * holds to max_tokens as every tool's error does. */
+	if (mi_meta_execute(m, q, mi_mcp_arg_str(args, "tool_name", ""),
+			    json_is_object(av) ? av : NULL,
+			    mi_mcp_arg_str(args, "confirm", NULL), &req, &r->raw) > 0)
+		cap_error(&r->raw, mi_mcp_arg_int(args, "max_tokens", 20000));
+	return 0;
 }
 
 static const mi_mcp_tool meta_tools[] = {

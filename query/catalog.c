@@ -15,6 +15,7 @@
 #define FT_MAX 50
 #define FT_TERMS 32          /* distinct query terms kept */
 #define FT_QUERY_MAX 4096    /* query bytes read */
+#define FT_ECHO 512          /* query bytes quoted back */
 #define FT_SPARE 16          /* hits ranked beyond the limit, for hidden ones */
 #define SUMMARY_MAX 160      /* bytes of an L1 summary line */
 #define DESC_MAX 8192        /* bytes of an L2 description */
@@ -541,9 +542,14 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 		shown++;
 	}
 	mi_buf_addf(&out->json, "],\"total\":%zu}", ntouched);
-	if (!shown)
-		mi_buf_addf(&out->text, "No tool matches \"%s\". Try other words, or "
-			    "list_namespaces to see the servers.\n", o->query);
+	if (!shown) {
+		/* the query quoted back, not all of it: it may be megabytes */
+		size_t ql = strlen(o->query);
+		size_t keep = ql > FT_ECHO ? mi_utf8_cut(o->query, FT_ECHO) : ql;
+		mi_buf_addf(&out->text, "No tool matches \"%.*s%s\". Try other words, or "
+			    "list_namespaces to see the servers.\n", (int)keep, o->query,
+			    keep < ql ? "\u2026" : "");
+	}
 	rc = 0;
 done:
 	free(hits);

@@ -8,6 +8,7 @@
 #include "../mcp/mcp.h"
 #include "../format/side.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ typedef struct fetch {
 	char *protocol, *info, *instructions;
 	mi_buf err;                /* why it failed */
 	double seconds;
+	size_t nbad;               /* tools skipped for their names */
+	mi_buf bad;                /* the first of those names, escaped */
 } fetch;
 
 typedef struct fetch_pool {
@@ -77,6 +80,38 @@ static const char *str(json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
 	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+#define NAME_MAX_LEN 128   /* MCP: a tool name is [A-Za-z0-9_.-]{1,128} */
+#define BAD_SHOWN 5        /* skipped names listed per server */
+
+/* A tool name outside MCP's grammar could carry newlines, bidi controls or
+ * markup into every listing (and a '/' would blur server/tool). */
+static bool name_ok(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (n == NAME_MAX_LEN || !(isalnum((unsigned char)s[n]) || s[n] == '_' ||
+					  s[n] == '.' || s[n] == '-'))
+			return false;
+	return n > 0;
+}
+
+/* Remembers a skipped name for the report: printable ASCII, the rest as
+ * \xNN, cut at 40 bytes. */
+static void note_bad(fetch *f, const char *s)
+{
+	if (f->nbad++ >= BAD_SHOWN)
+		return;
+	mi_buf_adds(&f->bad, f->bad.len ? ", \"" : "\"");
+	for (size_t i = 0; s[i] && i < 40; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch > 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+			mi_buf_addc(&f->bad, (char)ch);
+		else
+			mi_buf_addf(&f->bad, "\\x%02x", ch);
+	}
+	mi_buf_adds(&f->bad, strlen(s) > 40 ? "...\"" : "\"");
 }
 
 /* Owned strings of one converted tool. */
@@ -160,6 +195,10 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 			json_t *al;
 			if (!name || !*name || !mi_server_cfg_allows(f->cfg, name))
 				continue;
+			if (!name_ok(name)) {
+				note_bad(f, name);
+				continue;
+			}
 			mi_catalog_tool *o = &ct[i][k];
 			conv *c = &cv[i][k];
 			k++;
@@ -236,6 +275,11 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 				mi_buf_str(&f->err));
 			continue;
 		}
+		if (f->nbad)
+			fprintf(stderr, "mcpidx build: server '%s': %zu tool%s skipped, %s name "
+				"outside MCP's [A-Za-z0-9_.-]{1,128}: %s%s\n", f->cfg->name, f->nbad,
+				f->nbad == 1 ? "" : "s", f->nbad == 1 ? "its" : "their",
+				mi_buf_str(&f->bad), f->nbad > BAD_SHOWN ? ", ..." : "");
 	}
 	if (json) {
 		mi_buf j = {0};
@@ -253,6 +297,7 @@ int mi_catalog_build(const char *servers_path, const char *index_dir, char *cons
 			mi_buf_adds(&j, ",\"error\":");
 			mi_buf_add_json_str(&j, f->tools ? "" : mi_buf_str(&f->err),
 					    f->tools ? 0 : f->err.len);
+			mi_buf_addf(&j, ",\"bad_names\":%zu", f->nbad);
 			mi_buf_addc(&j, '}');
 		}
 		mi_buf_adds(&j, "]}");
@@ -290,6 +335,7 @@ out:
 		free(f->info);
 		free(f->instructions);
 		mi_buf_release(&f->err);
+		mi_buf_release(&f->bad);
 	}
 	free(cv);
 	free(ct);

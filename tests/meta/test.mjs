@@ -672,5 +672,192 @@ await test('upstream_versions_2024_11_05_to_2026_07_28', async () => {
   check(bad.code !== 0 && bad.stderr.includes('"protocolVersion" is one of 2024-11-05'), `bad version: ${bad.code} ${bad.stderr}`);
 });
 
+
+// ---- hostile upstreams (hostile.py) ---------------------------------------------------
+
+const hostile = (mode, extra = {}) => ({ command: 'python3', args: [join(here, 'hostile.py'), ...mode.split(' ')], ...extra });
+const callMeta = (c, name, args) => c.callTool({ name, arguments: args }, undefined, { timeout: 30000 });
+
+await test('execute_times_out_when_the_upstream_floods_and_stops_reading', async () => {
+  // 200,000 pings to us and never a byte read again: our replies fill the
+  // pipe, yet the call ends at its timeout and the next one is not stuck.
+  const hidx = join(work, 'flood-idx');
+  const b = await buildIndex('flood.servers', { mcpServers: { up: hostile('pingflood', { timeout: 4000 }) } }, hidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(hidx);
+  try {
+    for (const k of [1, 2]) {
+      const t0 = Date.now();
+      const r = await callMeta(c, 'execute', { tool_name: 'up/greet', arguments: {} });
+      const ms = Date.now() - t0;
+      check(r.isError && ms < 10000, `call ${k}: ${ms} ms: ${JSON.stringify(r).slice(0, 300)}`);
+    }
+  } finally {
+    await c.close();
+  }
+});
+
+
+await test('progress_only_from_the_server_called_and_sanitized', async () => {
+  // evil answers its own call after sending progress for tokens it was not
+  // given (the old ones counted up: mcpidx-1, -2, ...) while good's call runs.
+  const pidx = join(work, 'prog-idx');
+  const b = await buildIndex('prog.servers', { mcpServers: {
+    good: hostile('slow'), evil: hostile('progspray'), chatty: hostile('progress') } }, pidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(pidx);
+  try {
+    const seen = [];
+    const slow = c.callTool({ name: 'execute', arguments: { tool_name: 'good/greet', arguments: {} } },
+                            undefined, { onprogress: (p) => seen.push(p), timeout: 30000 });
+    await sleep(500);
+    const e = await callMeta(c, 'execute', { tool_name: 'evil/greet', arguments: {} });
+    check(e.content[0].text === 'sprayed', `evil: ${JSON.stringify(e)}`);
+    const r = await slow;
+    check(r.content[0].text === 'slow done', `good: ${JSON.stringify(r)}`);
+    check(!seen.some((p) => String(p.message).includes('INJECTED')), `injected progress reached the call: ${JSON.stringify(seen)}`);
+    const own = [];
+    const p = await c.callTool({ name: 'execute', arguments: { tool_name: 'chatty/greet', arguments: {} } },
+                               undefined, { onprogress: (x) => own.push(x), timeout: 30000 });
+    const tok = p.content[0].text.replace('progressed ', '');
+    check(/^mcpidx-[0-9a-f]{24}$/.test(tok), `token given upstream: ${tok}`);
+    check(own.length === 1 && own[0].progress === 1, `own progress: ${JSON.stringify(own)}`);
+    const msg = own[0].message;
+    check(msg.startsWith('step') && msg.length <= 520 && !/[\u202e\x1b]|<IMPORTANT>/.test(msg),
+          `progress message not sanitized or capped: ${JSON.stringify(msg).slice(0, 200)} (${msg.length})`);
+  } finally {
+    await c.close();
+  }
+});
+
+
+await test('error_text_is_cut_not_echoed_whole', async () => {
+  // An upstream error of 8 MiB, a tool name and a query of 3 MB: each
+  // answer quotes at most 512 bytes of them.
+  const eidx2 = join(work, 'bigerr-idx');
+  const b = await buildIndex('bigerr.servers', { mcpServers: { up: hostile('bigerror') } }, eidx2);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(eidx2);
+  try {
+    const text = (r) => r.content.map((x) => x.text || '').join('');
+    let r = await callMeta(c, 'execute', { tool_name: 'up/greet', arguments: {} });
+    check(r.isError && text(r).includes('answered with an error: EEE') && text(r).length < 2048,
+          `upstream error: ${text(r).length} bytes: ${text(r).slice(0, 200)}`);
+    r = await callMeta(c, 'execute', { tool_name: 'X'.repeat(3000000), arguments: {} });
+    check(r.isError && text(r).includes('Unknown tool XXX') && text(r).length < 2048,
+          `unknown tool: ${text(r).length} bytes`);
+    r = await callMeta(c, 'execute', { tool_name: 'x y '.repeat(1000), arguments: {}, max_tokens: 100 });
+    check(r.isError && text(r).startsWith('Unknown tool x y') && text(r).includes('over max_tokens 100'),
+          `own error over max_tokens: ${text(r).length} bytes: ${text(r)}`);
+    r = await callMeta(c, 'find_tools', { query: 'Z'.repeat(3000000) });
+    check(text(r).includes('No tool matches "ZZZ') && JSON.stringify(r).length < 4096,
+          `query echo: ${JSON.stringify(r).length} bytes`);
+  } finally {
+    await c.close();
+  }
+  const e = await run(['tools', '-i', eidx2, 'exec', 'up/greet'], { maxBuffer: 64 << 20 });
+  check(e.code === 1 && e.stderr.includes('EEE') && e.stdout.length + e.stderr.length < 4096,
+        `exec: ${e.stdout.length + e.stderr.length} bytes`);
+});
+
+
+await test('sse_answer_over_64_mib_is_refused', async () => {
+  // One SSE event whose data lines never end: refused at 64 MiB, not
+  // gathered until the timeout (or memory) runs out.
+  const { spawn } = await import('node:child_process');
+  const p = spawn('python3', [join(here, 'hostile_http.py')], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const port = await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('hostile_http.py did not start')), 10000);
+      p.stdout.once('data', (d) => { clearTimeout(t); resolve(String(d).trim()); });
+    });
+    const hidx = join(work, 'endless-idx');
+    const b = await buildIndex('endless.servers', { mcpServers: {
+      h: { url: `http://127.0.0.1:${port}/mcp`, timeout: 12000 } } }, hidx);
+    check(b.code === 0, `build: ${b.stderr}`);
+    const t0 = Date.now();
+    const e = await run(['tools', '-i', hidx, 'exec', 'h/greet']);
+    check(e.code === 1 && e.stderr.includes('over 64 MiB') && Date.now() - t0 < 10000,
+          `exec: ${Date.now() - t0} ms: ${e.stdout}${e.stderr}`.slice(0, 400));
+  } finally {
+    p.kill();
+  }
+});
+
+
+await test('tool_lists_past_the_bounds_fail_not_cut', async () => {
+  // 16,000 tools on 8 pages; 1 tool a page on 1001 pages: each server
+  // fails its fetch saying why (the first was taken whole, the second cut
+  // at page 1000 without a word).
+  const lidx = join(work, 'many-idx');
+  const b = await buildIndex('many.servers', { mcpServers: {
+    wide: hostile('many 2000 8'), deep: hostile('many 1 1001'), fine: hostile('many 3 2') } }, lidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const by = Object.fromEntries(JSON.parse(b.stdout).fetched.map((f) => [f.name, f]));
+  check(by.wide.error.includes('more than 10000 tools') && !by.wide.tools, `wide: ${JSON.stringify(by.wide)}`);
+  check(by.deep.error.includes('more than 1000 pages') && !by.deep.tools, `deep: ${JSON.stringify(by.deep)}`);
+  check(by.fine.error === '' && by.fine.tools === 6, `fine: ${JSON.stringify(by.fine)}`);
+  check(b.stderr.includes("server 'wide' skipped") && b.stderr.includes("server 'deep' skipped"), `stderr: ${b.stderr}`);
+});
+
+
+await test('tool_names_outside_the_grammar_are_skipped_and_reported', async () => {
+  // A name with "../", U+202E, a newline and <IMPORTANT>, and one of 200
+  // bytes: left out and named in the build's report; a property name of
+  // the same kind never reaches a signature.
+  const widx = join(work, 'weird-idx');
+  const b = await buildIndex('weird.servers', { mcpServers: { w: hostile('weirdnames') } }, widx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const f = JSON.parse(b.stdout).fetched[0];
+  check(f.tools === 2 && f.bad_names === 2, `fetched: ${b.stdout}`);
+  check(b.stderr.includes("server 'w': 2 tools skipped") && b.stderr.includes('\\xe2\\x80\\xae\\x0a<IMPORTANT>') &&
+        !/[\u202e]/.test(b.stderr), `report: ${b.stderr}`);
+  const c = await connect(widx);
+  try {
+    let r = await callMeta(c, 'find_tools', { query: 'odd name property names', limit: 10 });
+    const all = JSON.stringify(r);
+    const names = r.structuredContent.tools.map((t) => t.name);
+    check(names.every((n) => /^w\/[A-Za-z0-9_.-]{1,128}$/.test(n)) && !all.includes('\u202e') && !all.includes('IMPORTANT'),
+          `find_tools: ${all.slice(0, 400)}`);
+    check(r.structuredContent.tools.some((t) => t.name === 'w/sig'), `w/sig not found: ${all.slice(0, 400)}`);
+    r = await callMeta(c, 'describe_tools', { names: ['w/sig'], level: 'L1' });
+    const d = JSON.stringify(r);
+    check(!d.includes('\u202e') && !d.includes('IMPORTANT') && r.content[0].text.includes('(a b?: string)'),
+          `signature: ${d.slice(0, 400)}`);
+  } finally {
+    await c.close();
+  }
+});
+
+
+await test('pending_confirmations_are_bounded', async () => {
+  // A model calling a sensitive tool again and again: at most 64 requests
+  // of a tool wait (the oldest goes), and arguments too big to hold for a
+  // person are refused, not stored.
+  const cidx = join(work, 'pending-idx');
+  const b = await buildIndex('pending.servers', { mcpServers: { s: hostile('ok', { sensitive: ['greet'] }) } }, cidx);
+  check(b.code === 0, `build: ${b.stderr}`);
+  const c = await connect(cidx);
+  const ids = [];
+  try {
+    for (let i = 0; i < 70; i++) {
+      const r = await callMeta(c, 'execute', { tool_name: 's/greet', arguments: { who: `n${i}` } });
+      check(r.isError && r.structuredContent?.confirmation_required, `call ${i}: ${JSON.stringify(r).slice(0, 300)}`);
+      ids.push(r.structuredContent.request);
+    }
+    const r = await callMeta(c, 'execute', { tool_name: 's/greet', arguments: { who: 'x'.repeat(100000) } });
+    check(r.isError && !r.structuredContent?.confirmation_required && r.content[0].text.includes('over the 65536'),
+          `big arguments: ${JSON.stringify(r).slice(0, 300)}`);
+  } finally {
+    await c.close();
+  }
+  let e = await run(['tools', '-i', cidx, 'confirm', ids[0]]);
+  check(e.stderr.includes('no pending request'), `oldest kept: ${e.stdout}${e.stderr}`);
+  e = await run(['tools', '-i', cidx, 'confirm', ids[69]]);
+  check(!e.stderr.includes('no pending request') && (e.stdout + e.stderr).includes('"who":"n69"'), `newest: ${e.stdout}${e.stderr}`);
+  e = await run(['tools', '-i', cidx, 'confirm', ids[6]]);
+  check(!e.stderr.includes('no pending request'), `the 64th newest: ${e.stdout}${e.stderr}`);
+});
+
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -43,6 +43,18 @@ TEST(signature_shows_required_optional_enums_arrays)
 	mi_buf_release(&b);
 }
 
+TEST(signature_sanitizes_the_servers_words)
+{
+	/* property names, types and enum values come from the server: no
+	 * newline, bidi override or markup reaches a signature */
+	mi_buf b = {0};
+	mi_tool_signature("{\"type\":\"object\",\"properties\":{"
+			  "\"a\u202e\\n<IMPORTANT>b\":{\"type\":\"str\u202eing\\n<b>x</b>\"},"
+			  "\"m\":{\"enum\":[\"p\u202eq\\nr\"]},\"c\":{\"const\":\"k\u2066\"}}}", &b);
+	CHECK_STR(b.buf, "(a b?: string x, m?: \"pq r\", c?: \"k\")");
+	mi_buf_release(&b);
+}
+
 TEST(pin_ignores_key_order_and_sees_wording)
 {
 	uint8_t a[16], b[16], c[16];
@@ -491,6 +503,7 @@ TEST(index_without_catalog_says_how_to_build_one)
 int main(void)
 {
 	RUN(signature_shows_required_optional_enums_arrays);
+	RUN(signature_sanitizes_the_servers_words);
 	RUN(pin_ignores_key_order_and_sees_wording);
 	RUN(sanitizer_drops_hidden_text_and_flags_instructions);
 	RUN(records_round_trip_and_refuse_damage);
