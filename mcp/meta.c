@@ -36,9 +36,18 @@
 #define META_PENDING_MAX 64      /* requests of one tool waiting for a person */
 #define META_PENDING_ARGS (64 << 10)  /* bytes of arguments such a request holds */
 
+/* A connection and the calls using it: a dead one is closed by the
+ * last of them, never under a call still inside it. */
+typedef struct conn {
+	mi_mcp_client *c;
+	int users;
+	struct conn *next;
+} conn;
+
 typedef struct slot {
 	char *name;                /* server */
 	mi_mcp_client *c;          /* NULL until first use or after it died */
+	conn *conns;               /* c and the dead ones calls still use (mu) */
 	pthread_mutex_t mu;        /* connecting */
 	struct mi_meta *m;
 } slot;
@@ -348,20 +357,57 @@ static slot *slot_get(mi_meta *m, const char *server)
 	return s;
 }
 
-/* A live connection to the server, connecting or reconnecting as needed. */
+/* Closes the connections of s no call uses that are not its current
+ * one.  Caller holds s->mu. */
+static void slot_sweep(slot *s)
+{
+	conn **pp = &s->conns, *k;
+	while ((k = *pp)) {
+		if (!k->users && k->c != s->c) {
+			*pp = k->next;
+			mi_mcp_client_close(k->c);
+			free(k);
+		} else {
+			pp = &k->next;
+		}
+	}
+}
+
+/* A live connection to the server, connecting or reconnecting as needed;
+ * the caller gives it back with release_slot.  A dead connection another
+ * call is still inside stays open until that call ends (it was closed
+ * under it). */
 static mi_mcp_client *connect_slot(mi_meta *m, slot *s, const mi_server_cfg *cfg, mi_buf *err)
 {
 	mi_mcp_client *c;
 	pthread_mutex_lock(&s->mu);
-	if (s->c && !mi_mcp_client_alive(s->c)) {
-		mi_mcp_client_close(s->c);
+	if (s->c && !mi_mcp_client_alive(s->c))
 		s->c = NULL;
+	slot_sweep(s);
+	if (!s->c && !mi_server_connect(cfg, on_note, s, &s->c, err) && s->c) {
+		conn *k = mi_xcalloc(1, sizeof *k);
+		k->c = s->c;
+		k->next = s->conns;
+		s->conns = k;
 	}
-	if (!s->c)
-		mi_server_connect(cfg, on_note, s, &s->c, err);
 	c = s->c;
+	for (conn *k = s->conns; c && k; k = k->next)
+		if (k->c == c)
+			k->users++;
 	pthread_mutex_unlock(&s->mu);
 	return c;
+}
+
+static void release_slot(slot *s, mi_mcp_client *c)
+{
+	if (!s || !c)
+		return;
+	pthread_mutex_lock(&s->mu);
+	for (conn *k = s->conns; k; k = k->next)
+		if (k->c == c)
+			k->users--;
+	slot_sweep(s);
+	pthread_mutex_unlock(&s->mu);
 }
 
 /* ---- confirmation ------------------------------------------------------------------- */
@@ -743,8 +789,8 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 	mi_tool_info ti;
 	mi_server_cfg cfg_copy;
 	const mi_server_cfg *cfg;
-	mi_mcp_client *c;
-	slot *sl;
+	mi_mcp_client *c = NULL;
+	slot *sl = NULL;
 	mi_buf err = {0};
 	json_t *params = NULL, *result = NULL;
 	char token[32] = "";
@@ -948,6 +994,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		log_exec(m, tool, req, mono_ms() - t0, rc == ETIMEDOUT ? "timeout" : "error: died");
 	}
 out:
+	release_slot(sl, c);
 	json_decref(params);
 	json_decref(result);
 	mi_buf_release(&err);
@@ -1135,7 +1182,12 @@ void mi_meta_close(mi_meta *m)
 	if (w)
 		pthread_join(m->waiter, NULL);
 	for (size_t i = 0; i < m->nslots; i++) {
-		mi_mcp_client_close(m->slots[i].c);
+		while (m->slots[i].conns) {
+			conn *k = m->slots[i].conns;
+			m->slots[i].conns = k->next;
+			mi_mcp_client_close(k->c);
+			free(k);
+		}
 		free(m->slots[i].name);
 		pthread_mutex_destroy(&m->slots[i].mu);
 	}
