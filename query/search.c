@@ -2523,7 +2523,6 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	k = o->limit ? o->limit : docs ? 10 : 20;
 	if (k > Q_MAX_LIMIT)
 		k = Q_MAX_LIMIT;
-	k += o->offset;   /* a page: rank offset + limit, show the last limit */
 
 	if ((err = mi_txn_begin(mi_query_store(q), false, &t))) {
 		mi_out_error(out, err, "cannot read the index at %s: %s. Rebuild it: "
@@ -2536,6 +2535,10 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 				   mi_query_path(q));
 		goto out;
 	}
+	/* A page: rank offset + limit, show the last limit.  No offset
+	 * reaches past the index's chunks (a huge one wrapped the heap's
+	 * size: a 320-byte heap written as a large one). */
+	k += o->offset < (uint64_t)(n > 0 ? n : 0) ? (size_t)o->offset : (size_t)(n > 0 ? n : 0);
 	{
 		static const char *const lk[MI_SF__COUNT] = {
 			"search.len.name", "search.len.path", "search.len.sig",
