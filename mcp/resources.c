@@ -100,11 +100,14 @@ static bool uri_decode(const char *s, size_t n, mi_buf *out)
 			unsigned v = 0, k;
 			for (k = 1; k <= 2; k++) {
 				char ch = i + k < n ? s[i + k] : 0;
-				v = v * 16 + (unsigned)(ch >= '0' && ch <= '9' ? ch - '0' :
+				int d = ch >= '0' && ch <= '9' ? ch - '0' :
 					ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 :
-					ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : 99);
+					ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+				if (d < 0)
+					return false; /* "%0g" was 'c', a trailing "%4" 0xa3 */
+				v = v * 16 + (unsigned)d;
 			}
-			if (v > 255 || v == 0)
+			if (v == 0)
 				return false;
 			mi_buf_addc(out, (char)v);
 			i += 2;
