@@ -621,8 +621,13 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 					damaged = true; /* names and symbols disagree */
 					continue;
 				}
-				if (strlen(s.parent) < parent_len ||
-				    memcmp(s.parent + strlen(s.parent) - parent_len, parent, parent_len))
+				/* The parent, or its last parts ("Outer.Inner" for
+				 * "Inner"): "t.validate_token" is not Account's. */
+				size_t pn = strlen(s.parent);
+				if (pn < parent_len ||
+				    memcmp(s.parent + pn - parent_len, parent, parent_len) ||
+				    (pn > parent_len && s.parent[pn - parent_len - 1] != '.' &&
+				     s.parent[pn - parent_len - 1] != ':'))
 					continue;
 				kind = s.kind;
 				vis = s.vis;

@@ -9,6 +9,9 @@ q def Shape --json > $T/j || fail "def Shape"
 expect_eq "$(json $T/j "j['definitions'][0]['kind'], j['definitions'][0]['path'], j['definitions'][0]['line']")" "class shapes.py 4" "def Shape"
 q def Circle.area --json > $T/j || fail "def Circle.area"
 expect_eq "$(json $T/j "j['total'], j['definitions'][0]['line'], j['definitions'][0]['kind']")" "1 15 method" "Circle.area"
+# A parent is matched whole or by its last parts, not by any suffix.
+q def ircle.area > $T/o 2>&1
+expect_eq "$?" "1" "ircle.area is not Circle's"
 q def area --json > $T/j
 expect_eq "$(json $T/j "j['total']")" "3" "three area methods"
 q def read Reader.java --json > $T/j
