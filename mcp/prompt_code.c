@@ -38,7 +38,9 @@ static int p_outline(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *err)
 	memset(&o, 0, sizeof o);
 	memset(&vo, 0, sizeof vo);
 	if (mi_path_normalize(path, &norm)) {
-		mi_buf_addf(err, "path must be repo-relative: %s", path);
+		size_t n = strlen(path) > 200 ? mi_utf8_cut(path, 200) : strlen(path);
+		mi_buf_addf(err, "path must be repo-relative: %.*s%s", (int)n, path,
+			    path[n] ? "..." : "");
 		rc = MI_RPC_INVALID_PARAMS;
 		goto out;
 	}
@@ -51,7 +53,8 @@ static int p_outline(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *err)
 	mi_query_read_file(q, norm.buf, &vo, &o);
 	mi_mcp_index_put(c->env);
 	if (o.is_error) {
-		mi_buf_add(err, o.text.buf, o.text.len);
+		size_t n = o.text.len > 512 ? mi_utf8_cut(o.text.buf, 512) : o.text.len;
+		mi_buf_add(err, o.text.buf, n);
 		rc = MI_RPC_INVALID_PARAMS;
 		goto out;
 	}
@@ -72,6 +75,8 @@ out:
 	return rc;
 }
 
+#define MAX_SYMBOL_ARG 1024       /* bytes of a symbol argument */
+
 static int p_explain_symbol(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *err)
 {
 	const char *sym = mi_mcp_arg_str(args, "symbol", "");
@@ -80,12 +85,19 @@ static int p_explain_symbol(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *er
 	mi_query *q;
 	int rc = 0;
 	memset(&o, 0, sizeof o);
+	if (strlen(sym) > MAX_SYMBOL_ARG) {
+		mi_buf_addf(err, "symbol is %zu bytes; a name is at most %d", strlen(sym),
+			    MAX_SYMBOL_ARG);
+		return MI_RPC_INVALID_PARAMS;
+	}
 	if (mi_mcp_index_get(c->env, &q, err))
 		return MI_RPC_INTERNAL;
 	mi_query_definition(q, sym, NULL, &o);
 	mi_mcp_index_put(c->env);
-	if (o.is_error) {
-		mi_buf_add(err, o.text.buf, o.text.len);
+	/* Nothing to explain is the caller's mistake, not a prompt. */
+	if (o.is_error || strstr(mi_buf_str(&o.json), "\"total\":0}")) {
+		size_t n = o.text.len > 512 ? mi_utf8_cut(o.text.buf, 512) : o.text.len;
+		mi_buf_add(err, o.text.buf, n);
 		rc = MI_RPC_INVALID_PARAMS;
 		goto out;
 	}

@@ -708,8 +708,11 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		mi_buf_addf(x, "V* %zu more definitions; pass path to narrow\n", nh - shown);
 	if (!nh) {
 		mi_buf_reset(x);
-		mi_buf_addf(x, "No definition of '%s'%s%s. Try search_code with a description, "
-			    "or check the spelling.", symbol, norm.len ? " in " : "", norm.len ? norm.buf : "");
+		size_t sl = strlen(symbol) > 200 ? mi_utf8_cut(symbol, 200) : strlen(symbol);
+		mi_buf_addf(x, "No definition of '%.*s%s'%s%s. Try search_code with a "
+			    "description, or check the spelling.", (int)sl, symbol,
+			    symbol[sl] ? "..." : "", norm.len ? " in " : "",
+			    norm.len ? norm.buf : "");
 	}
 	goto done;
 damaged:
