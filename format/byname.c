@@ -885,7 +885,13 @@ bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl)
 	const char *fp;
 	size_t fl;
 	uint32_t idx;
-	bool found = !mi_names_open(t, name, path, pl, &it) && !mi_names_next(&it, &fp, &fl, &idx);
+	bool found = false;
+	/* A prototype (`int foo(int);` above its callers) declares the name
+	 * and defines nothing: the file's calls still mean the definition
+	 * elsewhere. */
+	if (!mi_names_open(t, name, path, pl, &it))
+		while (!found && !mi_names_next(&it, &fp, &fl, &idx))
+			found = it.kind != MI_KIND_PROTOTYPE;
 	mi_byname_close(&it);
 	return found;
 }

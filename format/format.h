@@ -670,7 +670,7 @@ typedef struct mi_refs_counter {
 int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void *v, size_t vl,
 			mi_kv_fn fn, void *ctx);
 int mi_refs_counter_finish(mi_refs_counter *c, mi_kv_fn fn, void *ctx);
-/* Does path define name? */
+/* Does path define name (a prototype is no definition)? */
 bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
 /* The file id of an indexed path (MI_ERR_NOTFOUND: none). */
 int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
