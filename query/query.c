@@ -567,6 +567,9 @@ static void folded_symbol(const mi_symbol *s, mi_buf *b)
 		mi_buf_adds(b, " { ... }");
 }
 
+#define DEF_KEEP 1000           /* definitions ranked for the page */
+#define DEF_SCAN 200000         /* names entries counted at most */
+
 int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_out *out)
 {
 	mi_out_reset(out);
@@ -601,7 +604,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_parsed arena;
 	mi_parsed_init(&arena);
 	def_hit *hits = NULL;
-	size_t nh = 0, cap = 0;
+	size_t nh = 0, cap = 0, total = 0;
 	bool damaged = false;
 	mi_byname it;
 	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
@@ -611,7 +614,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		/* Paths are looked up for the hits shown only, unless the
 		 * parent filter reads every symbol. */
 		it.nopath = !parent;
-		while (nh < 1000 && !mi_names_next(&it, &fp, &fl, &idx)) {
+		while (total < DEF_SCAN && !mi_names_next(&it, &fp, &fl, &idx)) {
 			/* Ranked by the kind the names entry gives; symbols are
 			 * read for the parent filter and for the hits shown. */
 			mi_symbol s = {0};
@@ -632,18 +635,34 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 				kind = s.kind;
 				vis = s.vis;
 			}
-			if (nh == cap) {
-				cap = cap ? cap * 2 : 16;
-				hits = mi_xrealloc(hits, cap * sizeof(*hits));
+			/* All are counted; the best DEF_KEEP by rank are kept
+			 * (the first 1,000 in path order used to be all that was
+			 * ranked: a class named init after them was never shown). */
+			int rank = mi_q_def_rank(kind, vis, it.testlike);
+			total++;
+			def_hit *h;
+			if (nh < DEF_KEEP) {
+				if (nh == cap) {
+					cap = cap ? cap * 2 : 16;
+					hits = mi_xrealloc(hits, cap * sizeof(*hits));
+				}
+				h = &hits[nh++];
+			} else {
+				size_t w = 0;
+				for (size_t i = 1; i < nh; i++)
+					if (hits[i].rank > hits[w].rank)
+						w = i;
+				if (rank >= hits[w].rank)
+					continue;
+				h = &hits[w];
 			}
-			def_hit *h = &hits[nh++];
 			h->path = fp;
 			h->pl = fl;
 			h->fid = it.fid;
 			h->idx = idx;
 			h->sym = s;
 			h->loaded = parent != NULL;
-			h->rank = mi_q_def_rank(kind, vis, it.testlike);
+			h->rank = rank;
 		}
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);
@@ -703,9 +722,10 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		mi_buf_addc(x, '\n');
 		mi_buf_release(&fold);
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", nh);
-	if (nh > shown)
-		mi_buf_addf(x, "V* %zu more definitions; pass path to narrow\n", nh - shown);
+	mi_buf_addf(j, "],\"total\":%zu}", total);
+	if (total > shown)
+		mi_buf_addf(x, "V* %s%zu more definitions; pass path to narrow\n",
+			    total >= DEF_SCAN ? "at least " : "", total - shown);
 	if (!nh) {
 		mi_buf_reset(x);
 		size_t sl = strlen(symbol) > 200 ? mi_utf8_cut(symbol, 200) : strlen(symbol);
