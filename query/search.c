@@ -2689,6 +2689,23 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		q_render_docs(o, res, nres, total, q->scores, out);
 	else
 		q_render_code(o, res, nres, total, q->scores, out);
+	/* A full page from a full top-k may have more after it: total then
+	 * counts what was ranked, and next_offset says where the next page
+	 * starts (a client saw "total": 5 of 425 hits and stopped). */
+	if (nh == kb && nres && (uint64_t)n > kb) {
+		size_t next = o->offset + nres;
+		bool json_text = fmt && !strcmp(fmt, "json");
+		if (out->json.len && out->json.buf[out->json.len - 1] == '}') {
+			out->json.len--;
+			mi_buf_addf(&out->json, ",\"next_offset\":%zu}", next);
+		}
+		if (json_text && out->text.len && out->text.buf[out->text.len - 1] == '}') {
+			out->text.len--;
+			mi_buf_addf(&out->text, ",\"next_offset\":%zu}", next);
+		} else if (!json_text) {
+			mi_buf_addf(&out->text, "V* more results may follow: offset %zu\n", next);
+		}
+	}
 	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
 		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
 			    Q_MAX_TERMS);

@@ -556,7 +556,10 @@ TEST(limit_and_text_formats)
 	/* toon: a header row of field names, then one row per hit. */
 	CHECK(!strncmp(mi_buf_str(&out.text), "results[2]{path,start_line,end_line,"
 		       "relevance_percent,kind,", 40));
-	CHECK_INT(mi_count_lines(out.text.buf, out.text.len), 3);
+	/* ... and, the page being full, where the next one starts */
+	CHECK_INT(mi_count_lines(out.text.buf, out.text.len), 4);
+	CHECK_CONTAINS(mi_buf_str(&out.text), "V* more results may follow: offset 2\n");
+	CHECK_INT(json_integer_value(json_object_get(j, "next_offset")), 2);
 	json_decref(j);
 	mi_out_release(&out);
 	j = run(q, false, "start http server", NULL, NULL, false, "human", NULL, &text);
