@@ -1062,6 +1062,8 @@ static void add_section(mi_buf *t, const char *repo, const mi_buf *text)
 		mi_buf_addc(t, '\n');
 }
 
+#define FAN_DEPTH 200   /* results a workspace page reaches (a search's deepest page) */
+
 /* The row run on every repository of the call, the answers merged. */
 static int fan_fn(mi_mcp_ctx *c, mi_query *unused, json_t *args, mi_mcp_result *r)
 {
@@ -1084,6 +1086,17 @@ static int fan_fn(mi_mcp_ctx *c, mi_query *unused, json_t *args, mi_mcp_result *
 	char *s;
 	int rc = 0;
 	(void)unused;
+	if (paged && (off > FAN_DEPTH || lim > FAN_DEPTH || off + lim > FAN_DEPTH)) {
+		/* Each repository ranks the top offset + limit of its own to
+		 * merge: past a search's deepest page (200) a page came back
+		 * empty with a wrong total, and offset + limit could wrap. */
+		json_decref(a1);
+		free(p);
+		return mi_mcp_result_error(r, "In a workspace a page reaches at most %d results "
+					   "deep (offset %zu + limit %zu); pass repo to page "
+					   "one repository further, or narrow the query",
+					   FAN_DEPTH, off, lim);
+	}
 	if (paged) {
 		json_object_set_new(a1, "offset", json_integer(0));
 		json_object_set_new(a1, "limit", json_integer((json_int_t)(off + lim)));
@@ -1184,11 +1197,16 @@ static int fan_fn(mi_mcp_ctx *c, mi_query *unused, json_t *args, mi_mcp_result *
 			}
 			pp->on_page = false;
 		}
-		if (from == to && !as_json)
+		/* No repository has a result: what each said (no match, a
+		 * hint).  A page past the end says only that. */
+		if (from == to && !as_json && !ni)
 			for (i = 0; i < f->n; i++)
 				if (p[i].ok)
 					add_section(&r->out.text, f->repos[i]->name,
 						    &p[i].res.out.text);
+		if (from == to && !as_json && ni)
+			mi_buf_addf(&r->out.text, "V* page past the end: %zu results in all "
+				    "(offset %zu)\n", ni, off);
 	}
 	un = json_array();
 	for (i = 0; i < f->n; i++) {
