@@ -644,19 +644,25 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 			    total, k->budget, ntargets - lout_targets,
 			    ntargets - lout_targets == 1 ? "" : "s", nuses, ncallers);
 		if (lout_uses || lout_callers || lout_targets || k->unread_calls) {
+			const char *sep = "";
 			mi_buf_adds(&summary, "; left out:");
-			if (lout_targets)
-				mi_buf_addf(&summary, " %zu target%s,", lout_targets,
+			if (lout_targets) {
+				mi_buf_addf(&summary, " %zu target%s", lout_targets,
 					    lout_targets == 1 ? "" : "s");
-			if (lout_uses)
-				mi_buf_addf(&summary, " %zu uses (%s%s)", lout_uses, mi_buf_str(&left),
-					    lout_uses > 6 ? ", ..." : "");
-			if (lout_callers)
-				mi_buf_addf(&summary, "%s %zu callers", lout_uses ? "," : "", lout_callers);
+				sep = ",";
+			}
+			if (lout_uses) {
+				mi_buf_addf(&summary, "%s %zu uses (%s%s)", sep, lout_uses,
+					    mi_buf_str(&left), lout_uses > 6 ? ", ..." : "");
+				sep = ",";
+			}
+			if (lout_callers) {
+				mi_buf_addf(&summary, "%s %zu callers", sep, lout_callers);
+				sep = ",";
+			}
 			if (k->unread_calls)
 				mi_buf_addf(&summary, "%s %zu more call sites (find_references "
-					    "pages through them)", lout_uses || lout_callers ? "," : "",
-					    k->unread_calls);
+					    "pages through them)", sep, k->unread_calls);
 			mi_buf_adds(&summary, "; raise budget_tokens for them");
 		}
 		for (size_t i = 0; i < k->n; i++)
@@ -733,6 +739,10 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 			break;
 	}
 	free(items);
+	if (!k.err.len && !k.n)
+		/* ",,," names nothing: a pack of nothing is no answer */
+		mi_buf_adds(&k.err, "Give a target (a symbol, Parent.symbol or a file): "
+			    "the target names nothing");
 	if (k.err.len) {
 		rc = mi_out_error(out, MI_ERR_NOTFOUND, "%s", k.err.buf);
 		goto out_free;

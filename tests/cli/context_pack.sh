@@ -103,4 +103,10 @@ mkdir -p "$T/many"
 "$MCPIDX" build "$T/many" -q || fail "build many"
 "$MCPIDX" query "$T/many" pack target --budget 4000 > "$T/many.txt" || fail "pack many"
 expect_contains "$(tail -1 "$T/many.txt")" "40 more call sites" "call sites past those read are counted"
+# A target of only commas names nothing: an error, not an empty pack.
+"$MCPIDX" query "$T/many" pack ",,," > "$T/o" 2>&1 && fail "pack ,,, succeeded: $(cat "$T/o")"
+expect_contains "$(cat "$T/o")" "names nothing" "pack ,,,"
+# What was left out is listed with commas between, none before the ';'.
+"$MCPIDX" query "$T/many" pack target caller_1 --budget 60 > "$T/o" 2>&1
+case "$(tail -1 "$T/o")" in *",;"*) fail "a comma before ';': $(tail -1 "$T/o")";; esac
 exit 0
