@@ -174,10 +174,16 @@ class Http:
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 fail("the HTTP server did not stop within 20 s of SIGTERM")
+        tail = b""
+        if self.p.returncode != 0:
+            try:
+                tail = self.p.stderr.read()[-2000:]
+            except (OSError, ValueError):
+                pass
         self.p.stderr.close()
         if self.p.returncode != 0:
-            fail("the HTTP server exited with status %d (86: a sanitizer report)"
-                 % self.p.returncode)
+            fail("the HTTP server exited with status %d (86: a sanitizer report): %s"
+                 % (self.p.returncode, tail.decode("utf-8", "replace")))
 
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
