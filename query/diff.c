@@ -11,6 +11,7 @@
 #include "query_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
 #define DIFF_MAX_FILES 5000       /* changed files looked at */
+#define DIFF_MAX_FILE (1u << 20)  /* a working-tree file read: the build's size cap */
 
 enum { CH_ADDED, CH_REMOVED, CH_CHANGED };
 static const char ch_mark[] = { '+', '-', '~' };
@@ -41,35 +43,62 @@ static void fver_release(fver *v)
 /* Reads the working tree's root/path when it is a regular file inside root,
  * as a build would index it: a link (or a folder link on the way) leading
  * out of the repository, a FIFO or a device is not read (a link to
- * /dev/zero or a FIFO would never end) and counts as absent. */
-static void read_worktree(const char *root, const char *path, fver *v)
+ * /dev/zero or a FIFO would never end) and counts as absent.  One over the
+ * size cap is not read either: false (the file is left out, as the build
+ * leaves it out). */
+static bool read_worktree(const char *root, const char *path, fver *v)
 {
-	mi_buf full = {0};
+	mi_buf full = {0}, text = {0};
 	struct stat st;
 	char *real_root = NULL, *real = NULL;
+	bool fits = true;
+	int fd = -1;
 	mi_buf_addf(&full, "%s/%s", root, path);
 	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (real_root = realpath(root, NULL)) && (real = realpath(full.buf, NULL))) {
 		size_t rl = strlen(real_root);
 		bool inside = !strncmp(real, real_root, rl) &&
 			      (real[rl] == '/' || (rl == 1 && real_root[0] == '/'));
-		if (inside && mi_read_file(real, &v->text, &v->len))
-			v->text = NULL;
+		if (inside)
+			fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	}
+	/* read at most the cap and one byte (it may grow after the stat) */
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (fits = (uint64_t)st.st_size <= DIFF_MAX_FILE)) {
+		char chunk[65536];
+		ssize_t n = -1;
+		while (text.len <= DIFF_MAX_FILE &&
+		       (n = read(fd, chunk, sizeof(chunk))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			mi_buf_add(&text, chunk, (size_t)n);
+		}
+		if (text.len > DIFF_MAX_FILE)
+			fits = false;
+		else if (n == 0) {
+			v->len = text.len;
+			v->text = text.buf ? mi_buf_detach(&text) : mi_xstrdup("");
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	mi_buf_release(&text);
 	free(real_root);
 	free(real);
 	mi_buf_release(&full);
+	return fits;
 }
 
-/* Reads `rev:path` (rev NULL: the working tree under root). */
-static void read_version(const char *root, const char *rev, const char *path, fver *v)
+/* Reads `rev:path` (rev NULL: the working tree under root); false when the
+ * working tree's file is over the size cap. */
+static bool read_version(const char *root, const char *rev, const char *path, fver *v)
 {
 	memset(v, 0, sizeof(*v));
 	mi_parsed_init(&v->p);
-	if (!rev) {
-		read_worktree(root, path, v);
-		return;
-	}
+	if (!rev)
+		return read_worktree(root, path, v);
 	mi_buf spec = {0}, out = {0};
 	mi_buf_addf(&spec, "%s:./%s", rev, path);  /* ./: from root, not git's top */
 	const char *argv[] = { "git", "show", spec.buf, NULL };
@@ -79,6 +108,7 @@ static void read_version(const char *root, const char *rev, const char *path, fv
 	}
 	mi_buf_release(&out);
 	mi_buf_release(&spec);
+	return true;
 }
 
 static bool shown_kind(int kind)
@@ -361,10 +391,13 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		if (!*line || (norm.len && strcmp(line, norm.buf)))
 			continue;
 		int lang = o->detect(line);
-		if (lang == MI_LANG_NONE)
+		if (lang == MI_LANG_NONE || (o->indexable && !o->indexable(root, line)))
 			continue;
 		fver old, new;
-		read_version(root, rev_new, line, &new);
+		if (!read_version(root, rev_new, line, &new)) {
+			fver_release(&new);
+			continue;
+		}
 		if (since) {
 			read_version(root, rev_old, line, &old);
 			if (old.text)
