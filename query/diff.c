@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
-#define DIFF_MAX_FILES 5000       /* changed files looked at */
+#define DIFF_MAX_FILES 5000u      /* files with changes looked at */
 #define DIFF_MAX_FILE (1u << 20)  /* a working-tree file read: the build's size cap */
 
 enum { CH_ADDED, CH_REMOVED, CH_CHANGED };
@@ -338,7 +338,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	char *root = NULL;
 	mi_buf paths = {0}, norm = {0};
 	changes c = {0};
-	size_t nfiles = 0;
+	size_t nfiles = 0, unread = 0;
 	if (mi_meta_get_str(t, "root", &root) || !root) {
 		rc = mi_out_error(out, MI_ERR_NOTFOUND, "The index does not say which repository it "
 				  "was built from; rebuild it: mcpidx build REPO");
@@ -384,14 +384,21 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 			rev_old = since;
 		}
 	}
-	for (char *line = paths.buf, *nl; line && *line && nfiles < DIFF_MAX_FILES; line = nl ? nl + 1 : NULL) {
+	for (char *line = paths.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = 0;
 		if (!*line || (norm.len && strcmp(line, norm.buf)))
 			continue;
 		int lang = o->detect(line);
-		if (lang == MI_LANG_NONE || (o->indexable && !o->indexable(root, line)))
+		if (lang == MI_LANG_NONE)
+			continue;
+		/* past the cap the rest is only counted, and said */
+		if (nfiles >= DIFF_MAX_FILES) {
+			unread++;
+			continue;
+		}
+		if (o->indexable && !o->indexable(root, line))
 			continue;
 		fver old, new;
 		if (!read_version(root, rev_new, line, &new)) {
@@ -456,6 +463,13 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		    "%zu changed\n", o->unicode ? "V\xe2\x80\xa2" : "V*", c.n, c.n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
 		    since ? since : "the index was built", count[CH_ADDED], count[CH_REMOVED],
 		    count[CH_CHANGED]);
+	if (unread)
+		mi_buf_addf(x, "%s [cut: diff mode stops after %u files with changes; %zu more "
+			    "file%s not compared: narrow it with path or since A..B]\n",
+			    o->unicode ? "V\xe2\x80\xa2" : "V*", DIFF_MAX_FILES, unread,
+			    unread == 1 ? " was" : "s were");
+	if (o->unread)
+		*o->unread = unread;
 	mi_buf_adds(j, "{\"since\":");
 	if (since)
 		mi_buf_add_json_str(j, since, strlen(since));
@@ -475,7 +489,10 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		mi_buf_add_json_str(j, e->text, tl && e->text[tl - 1] == '\n' ? tl - 1 : tl);
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu,\"files\":%zu,\"text\":", c.n, nfiles);
+	mi_buf_addf(j, "],\"total\":%zu,\"files\":%zu,", c.n, nfiles);
+	if (unread)
+		mi_buf_addf(j, "\"truncated\":true,\"files_not_compared\":%zu,", unread);
+	mi_buf_adds(j, "\"text\":");
 	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
 	mi_buf_addc(j, '}');
 	rc = 0;

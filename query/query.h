@@ -181,6 +181,8 @@ typedef struct mi_diff_opts {
 	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
 				   added or changed symbol (context_pack since) */
 	bool unicode;           /* seed 000 glyphs: changed is "±", "…", "V•" */
+	size_t *unread;         /* when set, gets the count of files not compared
+				   past the 5,000 files with changes */
 } mi_diff_opts;
 
 /*
@@ -190,8 +192,10 @@ typedef struct mi_diff_opts {
  * then a count line.  Files are those whose content differs from the index
  * (by hash), or that git lists as changed, and new files git does not track
  * yet (not between two revisions); git runs as a child process with an argv.
+ * Past 5,000 files with changes the rest are counted, not compared: a
+ * closing V* [cut: ...] line and truncated, files_not_compared say so.
  * {since, changed: [{change, name, kind, parent, path, line, text}], total,
- * files, text}
+ * files, [truncated, files_not_compared,] text}
  */
 int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out);
 
