@@ -123,31 +123,70 @@ static bool container(int kind)
 }
 
 /* Whether two symbols are the same one in two versions: kind, name, parent
- * and rank among the symbols of the same kind, name and parent. */
-static int rank_of(const mi_parsed *p, size_t i)
+ * and rank among the symbols of the same kind, name and parent.  Each
+ * version's symbols are sorted once by that key (namesakes in file order),
+ * so a match is a binary search, not a scan of every symbol per symbol. */
+typedef struct skey {
+	const mi_symbol *s;
+	size_t i;        /* index in the version's symbols */
+} skey;
+
+typedef struct sindex {
+	skey *v;         /* sorted by key, then i */
+	uint32_t *rank;  /* rank[i]: among namesakes before i */
+	size_t n;
+} sindex;
+
+static int key_cmp(const mi_symbol *x, const mi_symbol *y)
 {
-	int r = 0;
-	const mi_symbol *s = &p->syms[i];
-	for (size_t j = 0; j < i; j++) {
-		const mi_symbol *o = &p->syms[j];
-		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
-		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : ""))
-			r++;
-	}
-	return r;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	int r = strcmp(x->parent ? x->parent : "", y->parent ? y->parent : "");
+	return r ? r : strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
-static long match(const mi_parsed *a, size_t i, const mi_parsed *b)
+static int skey_cmp(const void *a, const void *b)
+{
+	const skey *x = a, *y = b;
+	int r = key_cmp(x->s, y->s);
+	return r ? r : x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void sindex_build(sindex *x, const mi_parsed *p)
+{
+	x->n = p->nsyms;
+	x->v = mi_xmalloc((x->n ? x->n : 1) * sizeof(*x->v));
+	x->rank = mi_xmalloc((x->n ? x->n : 1) * sizeof(*x->rank));
+	for (size_t i = 0; i < x->n; i++)
+		x->v[i] = (skey){&p->syms[i], i};
+	if (x->n)
+		qsort(x->v, x->n, sizeof(*x->v), skey_cmp);
+	for (size_t k = 0, r = 0; k < x->n; k++) {
+		r = k && !key_cmp(x->v[k - 1].s, x->v[k].s) ? r + 1 : 0;
+		x->rank[x->v[k].i] = (uint32_t)r;
+	}
+}
+
+static void sindex_release(sindex *x)
+{
+	free(x->v);
+	free(x->rank);
+}
+
+/* The symbol of b that is symbol i of a (ai: a's index), or -1. */
+static long match(const mi_parsed *a, const sindex *ai, size_t i, const sindex *bi)
 {
 	const mi_symbol *s = &a->syms[i];
-	int want = rank_of(a, i), r = 0;
-	for (size_t j = 0; j < b->nsyms; j++) {
-		const mi_symbol *o = &b->syms[j];
-		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
-		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : "") && r++ == want)
-			return (long)j;
+	size_t lo = 0, hi = bi->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key_cmp(bi->v[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -1;
+	lo += ai->rank[i];
+	return lo < bi->n && !key_cmp(bi->v[lo].s, s) ? (long)bi->v[lo].i : -1;
 }
 
 static bool same_text(const fver *a, const mi_symbol *x, const fver *b, const mi_symbol *y, bool sig_only)
@@ -174,8 +213,10 @@ typedef struct changes {
 	size_t n, cap;
 } changes;
 
-static void add_change(changes *c, int what, const char *path, const fver *v, size_t i,
-		       const mi_diff_opts *o)
+/* lv: the version's line view, made at its first line and kept for the
+ * rest (one per line made the diff quadratic in the symbols). */
+static void add_change(changes *c, int what, const char *path, const fver *v,
+		       mi_line_view **lv, size_t i, const mi_diff_opts *o)
 {
 	static const mi_view_opts uni = {.unicode = true};
 	const mi_symbol *s = &v->p.syms[i];
@@ -195,8 +236,10 @@ static void add_change(changes *c, int what, const char *path, const fver *v, si
 		mi_buf_adds(&b, "\xc2\xb1");  /* ± */
 	else
 		mi_buf_addc(&b, ch_mark[what]);
-	mi_render_line_opts(path, v->text ? v->text : "", v->len, &v->p, i,
-			    o->unicode ? &uni : NULL, &b);
+	if (!*lv)
+		*lv = mi_line_view_new(path, v->text ? v->text : "", v->len, &v->p,
+				       o->unicode ? &uni : NULL);
+	mi_line_view_put(*lv, i, &b);
 	if (b.len && b.buf[b.len - 1] == '\n')
 		b.len--;
 	mi_buf_addf(&b, "  %s:%u", path, s->start_line);
@@ -211,20 +254,28 @@ static void diff_file(const char *path, const fver *old, const fver *new, change
 		      const mi_diff_opts *o)
 {
 	const mi_parsed *a = &old->p, *b = &new->p;
+	sindex ai, bi;
+	mi_line_view *av = NULL, *bv = NULL;  /* made at the first line */
+	sindex_build(&ai, a);
+	sindex_build(&bi, b);
 	/* file order of the new version, removed ones where they were */
 	for (size_t i = 0; i < a->nsyms; i++)
-		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, i, b) < 0))
-			add_change(c, CH_REMOVED, path, old, i, o);
+		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, &ai, i, &bi) < 0))
+			add_change(c, CH_REMOVED, path, old, &av, i, o);
 	for (size_t j = 0; new->text && j < b->nsyms; j++) {
 		const mi_symbol *y = &b->syms[j];
 		if (!shown_kind(y->kind))
 			continue;
-		long i = old->text ? match(b, j, a) : -1;
+		long i = old->text ? match(b, &bi, j, &ai) : -1;
 		if (i < 0)
-			add_change(c, CH_ADDED, path, new, j, o);
+			add_change(c, CH_ADDED, path, new, &bv, j, o);
 		else if (!same_text(old, &a->syms[i], new, y, container(y->kind)))
-			add_change(c, CH_CHANGED, path, new, j, o);
+			add_change(c, CH_CHANGED, path, new, &bv, j, o);
 	}
+	mi_line_view_free(av);
+	mi_line_view_free(bv);
+	sindex_release(&ai);
+	sindex_release(&bi);
 }
 
 static int change_cmp(const void *x, const void *y)
