@@ -1091,6 +1091,14 @@ void mi_render_line(const char *path, const char *src, size_t len, const mi_pars
 void mi_render_line_opts(const char *path, const char *src, size_t len,
 			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
 			 mi_buf *out);
+/* The same for many symbols of one file: the view of the file is made once
+ * (mi_render_line_opts makes it per line, O(symbols) each).  path, src and
+ * p must outlive it; mi_line_view_free(NULL) does nothing. */
+typedef struct mi_line_view mi_line_view;
+mi_line_view *mi_line_view_new(const char *path, const char *src, size_t len,
+			       const mi_parsed *p, const mi_view_opts *o);
+void mi_line_view_put(mi_line_view *v, size_t idx, mi_buf *out);
+void mi_line_view_free(mi_line_view *v);
 
 /* ---- blame (blame.c) ----------------------------------------------------------
  * `mcpidx build --blame` keeps the last commit of each symbol beside the

@@ -568,18 +568,30 @@ void mi_render_line(const char *path, const char *src, size_t len, const mi_pars
 	mi_render_line_opts(path, src, len, p, idx, NULL, out);
 }
 
-void mi_render_line_opts(const char *path, const char *src, size_t len,
-			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
-			 mi_buf *out)
+struct mi_line_view {
+	mi_view_opts o;   /* the context points here */
+	mi_out tmp;
+	vctx c;           /* never written by a line: each renders a copy */
+};
+
+mi_line_view *mi_line_view_new(const char *path, const char *src, size_t len,
+			       const mi_parsed *p, const mi_view_opts *o)
 {
-	mi_view_opts all = {.all = true, .unicode = o && o->unicode};
-	mi_out tmp = { 0 };
-	vctx c;
-	if (!p || idx >= p->nsyms)
+	mi_line_view *v = mi_xcalloc(1, sizeof(*v));
+	v->o = (mi_view_opts){.all = true, .unicode = o && o->unicode};
+	mi_v_ctx_init(&v->c, path, src, len, p, &v->o, &v->tmp);
+	v->c.mode = VM_OUTLINE;
+	return v;
+}
+
+void mi_line_view_put(mi_line_view *v, size_t idx, mi_buf *out)
+{
+	/* a copy: the counters a line moves (tokens, diagnostics written)
+	 * start from zero for each, as they did in a context of its own */
+	vctx c = v->c;
+	if (idx >= c.p->nsyms)
 		return;
-	mi_v_ctx_init(&c, path, src, len, p, &all, &tmp);
 	c.out = out;
-	c.mode = VM_OUTLINE;
 	if (is_block(ekind(&c, idx))) {
 		put_sym_line(&c, idx, 0);
 		if (mi_v_has_body(&c, idx))
@@ -587,9 +599,27 @@ void mi_render_line_opts(const char *path, const char *src, size_t len,
 	} else {
 		mi_buf_adds(out, c.vmark);
 		mi_buf_addc(out, ' ');
-		mi_v_put_code(&c, &p->syms[idx], true);
+		mi_v_put_code(&c, &c.p->syms[idx], true);
 	}
 	mi_buf_addc(out, '\n');
-	mi_v_ctx_release(&c);
-	mi_out_release(&tmp);
+}
+
+void mi_line_view_free(mi_line_view *v)
+{
+	if (!v)
+		return;
+	mi_v_ctx_release(&v->c);
+	mi_out_release(&v->tmp);
+	free(v);
+}
+
+void mi_render_line_opts(const char *path, const char *src, size_t len,
+			 const mi_parsed *p, size_t idx, const mi_view_opts *o,
+			 mi_buf *out)
+{
+	if (!p || idx >= p->nsyms)
+		return;
+	mi_line_view *v = mi_line_view_new(path, src, len, p, o);
+	mi_line_view_put(v, idx, out);
+	mi_line_view_free(v);
 }

@@ -112,6 +112,15 @@ int mi_build(const mi_build_opts *o, mi_build_stats *st, mi_buf *err);
 int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err);
 void mi_build_list_free(char **paths, size_t n);
 
+/*
+ * Whether a build with the default options would index repo-relative path
+ * under root (the real path of the repository): not ignored (.gitignore,
+ * .git/info/exclude, .mcpidxignore), not in a vendored or generated folder,
+ * not minified, not over the 1 MiB size cap.  A missing file passes.  Diff
+ * mode's filter (query.h mi_indexable_fn).
+ */
+bool mi_build_would_index(const char *root, const char *path);
+
 /* ---- blame (blame.c) --------------------------------------------------- */
 
 typedef struct mi_blame_stats {

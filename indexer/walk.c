@@ -494,3 +494,61 @@ void mi_walk_release(mi_walk *w)
 	w->skips = NULL;
 	w->nskips = w->capskips = 0;
 }
+
+/* Whether a build with the default options would index root/path: the walk's
+ * rules, applied to one path down from the root (the file's language and a
+ * link's target are left to the caller). */
+bool mi_build_would_index(const char *root, const char *path)
+{
+	char f[PATH_MAX], dir[PATH_MAX], abs[PATH_MAX];
+	size_t n = strlen(path);
+	struct stat st;
+	bool keep = false;
+	if (!n || n >= sizeof(dir) || path[0] == '/')
+		return false;
+	mi_ignore *ig = mi_ignore_new();
+	static const char *const names[] = {".gitignore", ".mcpidxignore"};
+	snprintf(f, sizeof(f), "%s/.git/info/exclude", root);
+	mi_ignore_push_file(ig, "", f);
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(f, sizeof(f), "%s/%s", root, names[k]);
+		mi_ignore_push_file(ig, "", f);
+	}
+	/* each folder on the way: decided by the rules above it, as the walk
+	 * does, then its own rules pushed */
+	for (const char *sl = path; (sl = strchr(sl, '/')); sl++) {
+		size_t i = (size_t)(sl - path);
+		memcpy(dir, path, i);
+		dir[i] = 0;
+		const char *name = strrchr(dir, '/');
+		name = name ? name + 1 : dir;
+		if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, dir) >= sizeof(abs))
+			goto out;
+		int verdict = mi_ignore_decide(ig, dir, true);
+		char tag[PATH_MAX];
+		bool tag_fits = (size_t)snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG",
+						 abs) < sizeof(tag);
+		if (verdict == 1 || in_names(vcs_dirs, name) ||
+		    (verdict != 0 && (in_names(vendored_dirs, name) ||
+				      (tag_fits && access(tag, F_OK) == 0) ||
+				      is_virtualenv(abs, name))))
+			goto out;
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(f, sizeof(f), "%s/%s/%s", root, dir, names[k]);
+			mi_ignore_push_file(ig, dir, f);
+		}
+	}
+	const char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	int verdict = mi_ignore_decide(ig, path, false);
+	if (verdict == 1 || (verdict != 0 && (has_suffix(name, ".min.js") ||
+					      has_suffix(name, ".min.css"))))
+		goto out;
+	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, path) >= sizeof(abs))
+		goto out;
+	/* a missing file is kept: it was removed, which diff mode shows */
+	keep = stat(abs, &st) != 0 || (uint64_t)st.st_size <= (1u << 20);
+out:
+	mi_ignore_free(ig);
+	return keep;
+}

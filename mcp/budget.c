@@ -143,6 +143,22 @@ static void cut_string(longest *l, size_t keep)
 	mi_buf_release(&b);
 }
 
+/* Halves the longest array (never below one item); false when none has two. */
+static bool halve_array(json_t *j, json_t **arr, size_t *arr_before)
+{
+	json_t *a = find_array(j, NULL);
+	size_t n = a ? json_array_size(a) : 0;
+	if (n <= 1)
+		return false;
+	if (!*arr) {
+		*arr = a;
+		*arr_before = n;
+	}
+	while (json_array_size(a) > n / 2 && json_array_size(a) > 1)
+		json_array_remove(a, json_array_size(a) - 1);
+	return true;
+}
+
 bool mi_mcp_cap_json(mi_buf *json, size_t max, const mi_mcp_cut *cut)
 {
 	json_t *j;
@@ -165,35 +181,53 @@ bool mi_mcp_cap_json(mi_buf *json, size_t max, const mi_mcp_cut *cut)
 	budget = mi_mcp_room(max);
 	for (rounds = 0; tok > budget && rounds < MI_FIT_ROUNDS; rounds++) {
 		longest l = {0};
+		size_t over = tok - budget + 8, ltok = 0;
+		json_t *big;
 		find_longest(j, &l);
-		if (l.holder && l.len > 96) {
+		if (l.holder)
+			ltok = mi_token_estimate(json_string_value(l.key ?
+				json_object_get(l.holder, l.key) :
+				json_array_get(l.holder, l.index)), l.len);
+		/* Cutting one string pays only when it holds much of what is
+		 * over; many long strings (600 signatures) need the array
+		 * halved, or the rounds run out over budget. */
+		big = find_array(j, NULL);
+		if (l.holder && l.len > 96 &&
+		    (ltok * 2 >= over || !big || json_array_size(big) <= 1)) {
 			/* Remove what is over, scaled from tokens to bytes. */
-			size_t over = tok - budget + 8;
-			size_t drop = over * l.len / (mi_token_estimate(
-				json_string_value(l.key ? json_object_get(l.holder, l.key) :
-						  json_array_get(l.holder, l.index)), l.len) + 1) + 16;
+			size_t drop = over * l.len / (ltok + 1) + 16;
 			cut_string(&l, drop < l.len - 32 ? l.len - drop : 32);
-		} else {
-			json_t *a = find_array(j, NULL);
-			size_t n = a ? json_array_size(a) : 0;
-			if (n <= 1) {
-				/* One item left: it stays (an empty page would send a
-				 * client paging by next_offset round in a loop), and
-				 * its shorter strings are cut instead. */
-				if (!l.holder || l.len <= 16)
-					break;
-				cut_string(&l, l.len / 2);
-			} else {
-				if (!arr) {
-					arr = a;
-					arr_before = n;
-				}
-				while (json_array_size(a) > n / 2 && json_array_size(a) > 1)
-					json_array_remove(a, json_array_size(a) - 1);
-			}
+		} else if (!halve_array(j, &arr, &arr_before)) {
+			/* One item left: it stays (an empty page would send a
+			 * client paging by next_offset round in a loop), and
+			 * its shorter strings are cut instead. */
+			if (!l.holder || l.len <= 16)
+				break;
+			cut_string(&l, l.len / 2);
 		}
 		changed = true;
 		tok = json_tokens(j);
+	}
+	/* Never over budget: drop array tails, then halve strings, then keep
+	 * nothing but the cut's own fields. */
+	for (rounds = 0; tok > budget && rounds < 64 * MI_FIT_ROUNDS; rounds++) {
+		longest l = {0};
+		if (!halve_array(j, &arr, &arr_before)) {
+			find_longest(j, &l);
+			/* Over 32 bytes a cut always shortens (its mark is 9). */
+			if (!l.holder || l.len <= 32)
+				break;
+			cut_string(&l, l.len / 2);
+		}
+		changed = true;
+		tok = json_tokens(j);
+	}
+	/* Only short strings left and still over: nothing of it can be sent
+	 * within max_tokens (the fields below need about 16 tokens). */
+	bool emptied = tok + 16 > max;
+	if (emptied) {
+		json_object_clear(j);
+		changed = true;
 	}
 	if (changed || (cut && cut->cut)) {
 		json_object_set_new(j, "truncated", json_true());
@@ -201,8 +235,10 @@ bool mi_mcp_cap_json(mi_buf *json, size_t max, const mi_mcp_cut *cut)
 			json_t *a = json_object_get(j, cut->items);
 			size_t shown = json_is_array(a) ? json_array_size(a) : 0;
 			json_object_set_new(j, "total", json_integer((json_int_t)cut->total));
+			/* An emptied page still moves on, or paging would loop. */
 			json_object_set_new(j, "next_offset",
-					    json_integer((json_int_t)(cut->offset + shown)));
+					    json_integer((json_int_t)(cut->offset +
+								      (emptied && !shown ? 1 : shown))));
 		} else if (arr && !json_object_get(j, "total")) {
 			json_object_set_new(j, "total", json_integer((json_int_t)arr_before));
 		}

@@ -37,6 +37,7 @@ typedef struct mi_mcp_opts {
 	mi_parse_fn parse;     /* diff mode's parser and language detector */
 	mi_detect_fn detect;   /* (mi_parse_source, mi_lang_detect); NULL: the
 				  diff tools answer that they cannot run */
+	mi_indexable_fn indexable; /* diff mode's filter (mi_build_would_index) */
 } mi_mcp_opts;
 
 /* What one server offers: its identity and the tables of its tools,

@@ -21,6 +21,7 @@ static int diff_opts(mi_mcp_ctx *c, mi_diff_opts *d, mi_mcp_result *r)
 	memset(d, 0, sizeof *d);
 	d->parse = c->env->opts->parse;
 	d->detect = c->env->opts->detect;
+	d->indexable = c->env->opts->indexable;
 	if (!d->parse || !d->detect)
 		return mi_mcp_result_error(r, "This server was started without a "
 					   "parser, so it cannot compare versions; "

@@ -11,6 +11,7 @@
 #include "query_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 #include <unistd.h>
 
 #define DIFF_MAX_OUT (64u << 20)  /* bytes of git output read */
-#define DIFF_MAX_FILES 5000       /* changed files looked at */
+#define DIFF_MAX_FILES 5000u      /* files with changes looked at */
+#define DIFF_MAX_FILE (1u << 20)  /* a working-tree file read: the build's size cap */
 
 enum { CH_ADDED, CH_REMOVED, CH_CHANGED };
 static const char ch_mark[] = { '+', '-', '~' };
@@ -41,35 +43,62 @@ static void fver_release(fver *v)
 /* Reads the working tree's root/path when it is a regular file inside root,
  * as a build would index it: a link (or a folder link on the way) leading
  * out of the repository, a FIFO or a device is not read (a link to
- * /dev/zero or a FIFO would never end) and counts as absent. */
-static void read_worktree(const char *root, const char *path, fver *v)
+ * /dev/zero or a FIFO would never end) and counts as absent.  One over the
+ * size cap is not read either: false (the file is left out, as the build
+ * leaves it out). */
+static bool read_worktree(const char *root, const char *path, fver *v)
 {
-	mi_buf full = {0};
+	mi_buf full = {0}, text = {0};
 	struct stat st;
 	char *real_root = NULL, *real = NULL;
+	bool fits = true;
+	int fd = -1;
 	mi_buf_addf(&full, "%s/%s", root, path);
 	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (real_root = realpath(root, NULL)) && (real = realpath(full.buf, NULL))) {
 		size_t rl = strlen(real_root);
 		bool inside = !strncmp(real, real_root, rl) &&
 			      (real[rl] == '/' || (rl == 1 && real_root[0] == '/'));
-		if (inside && mi_read_file(real, &v->text, &v->len))
-			v->text = NULL;
+		if (inside)
+			fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	}
+	/* read at most the cap and one byte (it may grow after the stat) */
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (fits = (uint64_t)st.st_size <= DIFF_MAX_FILE)) {
+		char chunk[65536];
+		ssize_t n = -1;
+		while (text.len <= DIFF_MAX_FILE &&
+		       (n = read(fd, chunk, sizeof(chunk))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				break;
+			mi_buf_add(&text, chunk, (size_t)n);
+		}
+		if (text.len > DIFF_MAX_FILE)
+			fits = false;
+		else if (n == 0) {
+			v->len = text.len;
+			v->text = text.buf ? mi_buf_detach(&text) : mi_xstrdup("");
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	mi_buf_release(&text);
 	free(real_root);
 	free(real);
 	mi_buf_release(&full);
+	return fits;
 }
 
-/* Reads `rev:path` (rev NULL: the working tree under root). */
-static void read_version(const char *root, const char *rev, const char *path, fver *v)
+/* Reads `rev:path` (rev NULL: the working tree under root); false when the
+ * working tree's file is over the size cap. */
+static bool read_version(const char *root, const char *rev, const char *path, fver *v)
 {
 	memset(v, 0, sizeof(*v));
 	mi_parsed_init(&v->p);
-	if (!rev) {
-		read_worktree(root, path, v);
-		return;
-	}
+	if (!rev)
+		return read_worktree(root, path, v);
 	mi_buf spec = {0}, out = {0};
 	mi_buf_addf(&spec, "%s:./%s", rev, path);  /* ./: from root, not git's top */
 	const char *argv[] = { "git", "show", spec.buf, NULL };
@@ -79,6 +108,7 @@ static void read_version(const char *root, const char *rev, const char *path, fv
 	}
 	mi_buf_release(&out);
 	mi_buf_release(&spec);
+	return true;
 }
 
 static bool shown_kind(int kind)
@@ -93,31 +123,70 @@ static bool container(int kind)
 }
 
 /* Whether two symbols are the same one in two versions: kind, name, parent
- * and rank among the symbols of the same kind, name and parent. */
-static int rank_of(const mi_parsed *p, size_t i)
+ * and rank among the symbols of the same kind, name and parent.  Each
+ * version's symbols are sorted once by that key (namesakes in file order),
+ * so a match is a binary search, not a scan of every symbol per symbol. */
+typedef struct skey {
+	const mi_symbol *s;
+	size_t i;        /* index in the version's symbols */
+} skey;
+
+typedef struct sindex {
+	skey *v;         /* sorted by key, then i */
+	uint32_t *rank;  /* rank[i]: among namesakes before i */
+	size_t n;
+} sindex;
+
+static int key_cmp(const mi_symbol *x, const mi_symbol *y)
 {
-	int r = 0;
-	const mi_symbol *s = &p->syms[i];
-	for (size_t j = 0; j < i; j++) {
-		const mi_symbol *o = &p->syms[j];
-		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
-		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : ""))
-			r++;
-	}
-	return r;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	int r = strcmp(x->parent ? x->parent : "", y->parent ? y->parent : "");
+	return r ? r : strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
-static long match(const mi_parsed *a, size_t i, const mi_parsed *b)
+static int skey_cmp(const void *a, const void *b)
+{
+	const skey *x = a, *y = b;
+	int r = key_cmp(x->s, y->s);
+	return r ? r : x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void sindex_build(sindex *x, const mi_parsed *p)
+{
+	x->n = p->nsyms;
+	x->v = mi_xmalloc((x->n ? x->n : 1) * sizeof(*x->v));
+	x->rank = mi_xmalloc((x->n ? x->n : 1) * sizeof(*x->rank));
+	for (size_t i = 0; i < x->n; i++)
+		x->v[i] = (skey){&p->syms[i], i};
+	if (x->n)
+		qsort(x->v, x->n, sizeof(*x->v), skey_cmp);
+	for (size_t k = 0, r = 0; k < x->n; k++) {
+		r = k && !key_cmp(x->v[k - 1].s, x->v[k].s) ? r + 1 : 0;
+		x->rank[x->v[k].i] = (uint32_t)r;
+	}
+}
+
+static void sindex_release(sindex *x)
+{
+	free(x->v);
+	free(x->rank);
+}
+
+/* The symbol of b that is symbol i of a (ai: a's index), or -1. */
+static long match(const mi_parsed *a, const sindex *ai, size_t i, const sindex *bi)
 {
 	const mi_symbol *s = &a->syms[i];
-	int want = rank_of(a, i), r = 0;
-	for (size_t j = 0; j < b->nsyms; j++) {
-		const mi_symbol *o = &b->syms[j];
-		if (o->kind == s->kind && !strcmp(o->name ? o->name : "", s->name ? s->name : "") &&
-		    !strcmp(o->parent ? o->parent : "", s->parent ? s->parent : "") && r++ == want)
-			return (long)j;
+	size_t lo = 0, hi = bi->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (key_cmp(bi->v[mid].s, s) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return -1;
+	lo += ai->rank[i];
+	return lo < bi->n && !key_cmp(bi->v[lo].s, s) ? (long)bi->v[lo].i : -1;
 }
 
 static bool same_text(const fver *a, const mi_symbol *x, const fver *b, const mi_symbol *y, bool sig_only)
@@ -144,8 +213,10 @@ typedef struct changes {
 	size_t n, cap;
 } changes;
 
-static void add_change(changes *c, int what, const char *path, const fver *v, size_t i,
-		       const mi_diff_opts *o)
+/* lv: the version's line view, made at its first line and kept for the
+ * rest (one per line made the diff quadratic in the symbols). */
+static void add_change(changes *c, int what, const char *path, const fver *v,
+		       mi_line_view **lv, size_t i, const mi_diff_opts *o)
 {
 	static const mi_view_opts uni = {.unicode = true};
 	const mi_symbol *s = &v->p.syms[i];
@@ -165,8 +236,10 @@ static void add_change(changes *c, int what, const char *path, const fver *v, si
 		mi_buf_adds(&b, "\xc2\xb1");  /* ± */
 	else
 		mi_buf_addc(&b, ch_mark[what]);
-	mi_render_line_opts(path, v->text ? v->text : "", v->len, &v->p, i,
-			    o->unicode ? &uni : NULL, &b);
+	if (!*lv)
+		*lv = mi_line_view_new(path, v->text ? v->text : "", v->len, &v->p,
+				       o->unicode ? &uni : NULL);
+	mi_line_view_put(*lv, i, &b);
 	if (b.len && b.buf[b.len - 1] == '\n')
 		b.len--;
 	mi_buf_addf(&b, "  %s:%u", path, s->start_line);
@@ -181,20 +254,28 @@ static void diff_file(const char *path, const fver *old, const fver *new, change
 		      const mi_diff_opts *o)
 {
 	const mi_parsed *a = &old->p, *b = &new->p;
+	sindex ai, bi;
+	mi_line_view *av = NULL, *bv = NULL;  /* made at the first line */
+	sindex_build(&ai, a);
+	sindex_build(&bi, b);
 	/* file order of the new version, removed ones where they were */
 	for (size_t i = 0; i < a->nsyms; i++)
-		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, i, b) < 0))
-			add_change(c, CH_REMOVED, path, old, i, o);
+		if (shown_kind(a->syms[i].kind) && (!new->text || match(a, &ai, i, &bi) < 0))
+			add_change(c, CH_REMOVED, path, old, &av, i, o);
 	for (size_t j = 0; new->text && j < b->nsyms; j++) {
 		const mi_symbol *y = &b->syms[j];
 		if (!shown_kind(y->kind))
 			continue;
-		long i = old->text ? match(b, j, a) : -1;
+		long i = old->text ? match(b, &bi, j, &ai) : -1;
 		if (i < 0)
-			add_change(c, CH_ADDED, path, new, j, o);
+			add_change(c, CH_ADDED, path, new, &bv, j, o);
 		else if (!same_text(old, &a->syms[i], new, y, container(y->kind)))
-			add_change(c, CH_CHANGED, path, new, j, o);
+			add_change(c, CH_CHANGED, path, new, &bv, j, o);
 	}
+	mi_line_view_free(av);
+	mi_line_view_free(bv);
+	sindex_release(&ai);
+	sindex_release(&bi);
 }
 
 static int change_cmp(const void *x, const void *y)
@@ -308,7 +389,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	char *root = NULL;
 	mi_buf paths = {0}, norm = {0};
 	changes c = {0};
-	size_t nfiles = 0;
+	size_t nfiles = 0, unread = 0;
 	if (mi_meta_get_str(t, "root", &root) || !root) {
 		rc = mi_out_error(out, MI_ERR_NOTFOUND, "The index does not say which repository it "
 				  "was built from; rebuild it: mcpidx build REPO");
@@ -354,7 +435,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 			rev_old = since;
 		}
 	}
-	for (char *line = paths.buf, *nl; line && *line && nfiles < DIFF_MAX_FILES; line = nl ? nl + 1 : NULL) {
+	for (char *line = paths.buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = 0;
@@ -363,8 +444,18 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		int lang = o->detect(line);
 		if (lang == MI_LANG_NONE)
 			continue;
+		/* past the cap the rest is only counted, and said */
+		if (nfiles >= DIFF_MAX_FILES) {
+			unread++;
+			continue;
+		}
+		if (o->indexable && !o->indexable(root, line))
+			continue;
 		fver old, new;
-		read_version(root, rev_new, line, &new);
+		if (!read_version(root, rev_new, line, &new)) {
+			fver_release(&new);
+			continue;
+		}
 		if (since) {
 			read_version(root, rev_old, line, &old);
 			if (old.text)
@@ -423,6 +514,13 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		    "%zu changed\n", o->unicode ? "V\xe2\x80\xa2" : "V*", c.n, c.n == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s",
 		    since ? since : "the index was built", count[CH_ADDED], count[CH_REMOVED],
 		    count[CH_CHANGED]);
+	if (unread)
+		mi_buf_addf(x, "%s [cut: diff mode stops after %u files with changes; %zu more "
+			    "file%s not compared: narrow it with path or since A..B]\n",
+			    o->unicode ? "V\xe2\x80\xa2" : "V*", DIFF_MAX_FILES, unread,
+			    unread == 1 ? " was" : "s were");
+	if (o->unread)
+		*o->unread = unread;
 	mi_buf_adds(j, "{\"since\":");
 	if (since)
 		mi_buf_add_json_str(j, since, strlen(since));
@@ -442,7 +540,10 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		mi_buf_add_json_str(j, e->text, tl && e->text[tl - 1] == '\n' ? tl - 1 : tl);
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu,\"files\":%zu,\"text\":", c.n, nfiles);
+	mi_buf_addf(j, "],\"total\":%zu,\"files\":%zu,", c.n, nfiles);
+	if (unread)
+		mi_buf_addf(j, "\"truncated\":true,\"files_not_compared\":%zu,", unread);
+	mi_buf_adds(j, "\"text\":");
 	mi_buf_add_json_str(j, mi_buf_str(x), x->len);
 	mi_buf_addc(j, '}');
 	rc = 0;

@@ -49,6 +49,7 @@ typedef struct pack {
 	int depth;          /* 1 or 2 */
 	mi_buf err;         /* first resolution error */
 	size_t unread_calls; /* call sites past PK_MAX_CALLERS: counted, not read */
+	size_t unread_files; /* since: files diff mode did not compare (its cap) */
 } pack;
 
 /* A callee name seen in a target's references, and how often. */
@@ -665,6 +666,10 @@ static size_t build_text(pack *k, size_t ntargets, mi_buf *x)
 					    "pages through them)", sep, k->unread_calls);
 			mi_buf_adds(&summary, "; raise budget_tokens for them");
 		}
+		if (k->unread_files)
+			mi_buf_addf(&summary, "; changed files past the first 5000 with changes: "
+				    "%zu more not compared (narrow since to A..B)",
+				    k->unread_files);
 		for (size_t i = 0; i < k->n; i++)
 			if (k->e[i].role == PK_TARGET && k->e[i].folded && k->e[i].in) {
 				mi_buf_adds(&summary, "; a target body over budget is folded: expand_at shows it");
@@ -705,6 +710,7 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 		mi_buf list = {0};
 		mi_out tmp = {0};
 		d.targets = &list;
+		d.unread = &k.unread_files;
 		rc = mi_query_changed(q, &d, &tmp);
 		if (rc || tmp.is_error) {
 			mi_buf_add(&k.err, tmp.text.buf ? tmp.text.buf : "", tmp.text.len);
@@ -855,7 +861,10 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *po, mi_out *out)
 		}
 		first = false;
 	}
-	mi_buf_addf(j, "],\"left_out_total\":%zu,\"text\":", nleft);
+	mi_buf_addf(j, "],\"left_out_total\":%zu,", nleft);
+	if (k.unread_files)
+		mi_buf_addf(j, "\"truncated\":true,\"files_not_compared\":%zu,", k.unread_files);
+	mi_buf_adds(j, "\"text\":");
 	/* the rows beside the text may take the structured form over the
 	 * budget: its copy of the text is then cut at a line (the text content
 	 * holds the whole pack) and says so */

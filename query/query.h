@@ -166,6 +166,8 @@ int mi_query_pack(mi_query *q, const mi_pack_opts *o, mi_out *out);
  */
 typedef int (*mi_parse_fn)(int lang, const char *src, size_t len, mi_parsed *out);
 typedef int (*mi_detect_fn)(const char *path);
+/* Whether a build would index root/path (mi_build_would_index). */
+typedef bool (*mi_indexable_fn)(const char *root, const char *path);
 typedef struct mi_diff_opts {
 	const char *since;      /* NULL or "": the index against the working tree;
 				   "REV": that git revision against the working tree;
@@ -173,9 +175,14 @@ typedef struct mi_diff_opts {
 	const char *path;       /* one file only, NULL = the whole repository */
 	mi_parse_fn parse;      /* required */
 	mi_detect_fn detect;    /* required */
+	mi_indexable_fn indexable; /* the files a build leaves out (ignored,
+				   vendored, over the size cap) are left out
+				   here too; NULL: only the size cap holds */
 	mi_buf *targets;        /* when set, gets "path\tParent\tname\n" for each
 				   added or changed symbol (context_pack since) */
 	bool unicode;           /* seed 000 glyphs: changed is "±", "…", "V•" */
+	size_t *unread;         /* when set, gets the count of files not compared
+				   past the 5,000 files with changes */
 } mi_diff_opts;
 
 /*
@@ -185,8 +192,10 @@ typedef struct mi_diff_opts {
  * then a count line.  Files are those whose content differs from the index
  * (by hash), or that git lists as changed, and new files git does not track
  * yet (not between two revisions); git runs as a child process with an argv.
+ * Past 5,000 files with changes the rest are counted, not compared: a
+ * closing V* [cut: ...] line and truncated, files_not_compared say so.
  * {since, changed: [{change, name, kind, parent, path, line, text}], total,
- * files, text}
+ * files, [truncated, files_not_compared,] text}
  */
 int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out);
 

@@ -304,13 +304,14 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
 		po.depth = d ? atoi(d) : 0;
 		mi_diff_opts since = {.since = opt_get(&a, "since"), .parse = mi_parse_source,
-				      .detect = mi_lang_detect};
+				      .detect = mi_lang_detect, .indexable = mi_build_would_index};
 		if (since.since)
 			po.since = &since;
 		rc = mi_query_pack(q, &po, &o);
 	} else if (!strcmp(name, "changed")) {
 		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
-				  .parse = mi_parse_source, .detect = mi_lang_detect};
+				  .parse = mi_parse_source, .detect = mi_lang_detect,
+				  .indexable = mi_build_would_index};
 		const char *marks = opt_get(&a, "marks");
 		d.unicode = opt_get(&a, "unicode") || (marks && !strcmp(marks, "unicode"));
 		rc = mi_query_changed(q, &d, &o);

@@ -407,6 +407,7 @@ int mi_cmd_serve(int argc, char **argv)
 	o.art = &art;
 	o.parse = mi_parse_source;
 	o.detect = mi_lang_detect;
+	o.indexable = mi_build_would_index;
 	rc = mi_mcp_serve(&o) ? 1 : 0;
 out:
 	mi_buf_release(&lerr);
