@@ -351,12 +351,16 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;
 			}
+			/* (walk_dir's depth cap is past it: each level is 2 bytes or more) */
+			if (strlen(crel) > MI_WALK_MAX_PATH || depth >= 256) {
+				mi_walk_skip_add(w, MI_SKIP_TOOLONG, crel, true);
+				continue;
+			}
 			if (sp && depth < WK_SPLIT) {
 				wk_enqueue(sp, crel);
 				continue;
 			}
-			if (depth < 256)
-				walk_dir(w, ig, crel, depth + 1, NULL);
+			walk_dir(w, ig, crel, depth + 1, NULL);
 			if (!w->no_ignore)
 				mi_ignore_pop_to(ig, rel);
 			continue;
@@ -376,6 +380,10 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 		if (verdict != 0 && !w->no_ignore &&
 		    (has_suffix(name, ".min.js") || has_suffix(name, ".min.css"))) {
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
+			continue;
+		}
+		if (strlen(crel) > MI_WALK_MAX_PATH) {
+			mi_walk_skip_add(w, MI_SKIP_TOOLONG, crel, false);
 			continue;
 		}
 		int lang = langs[i] >= 0 ? langs[i] : mi_lang_detect(crel);
