@@ -485,7 +485,13 @@ int mi_cmd_status(int argc, char **argv)
 		switch (c) {
 		case 'J': json = true; break;
 		case 'q': quiet = true; break;
-		case 'M': max_size = strtoull(optarg, NULL, 10); break;
+		case 'M': {
+			unsigned long long n;
+			if (!mi_arg_uint("status", "--max-size", optarg, 1, MI_MAX_SIZE_CAP, &n))
+				return 2;
+			max_size = n;
+			break;
+		}
 		case 'h': fputs(status_usage, stdout); return 0;
 		default: fputs(status_usage, stderr); return 2;
 		}

@@ -3,13 +3,32 @@
  */
 #include "tools.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 const char *mi_prog = "mcpidx";
+
+bool mi_arg_uint(const char *cmd, const char *opt, const char *v, unsigned long long min,
+		 unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	/* strtoull alone takes "-1" (as 2^64-1), " 7", "" and "1e3" (as 1) */
+	bool ok = *v >= '0' && *v <= '9';
+	errno = 0;
+	unsigned long long n = ok ? strtoull(v, &end, 10) : 0;
+	if (!ok || *end || errno || n < min || n > max) {
+		fprintf(stderr, "mcpidx %s: %s needs a whole number from %llu to %llu, not '%s'\n",
+			cmd, opt, min, max, v);
+		return false;
+	}
+	*out = n;
+	return true;
+}
 
 char *mi_resolve_index(const char *arg)
 {

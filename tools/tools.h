@@ -91,6 +91,15 @@ extern const char *const mi_query_cmd_names[];
 int mi_catalog_build(const char *servers_path, const char *index_dir, char *const *only,
 		     bool offline, bool json, bool quiet);
 
+/* The largest --max-size taken: 1 GiB (a larger one only removed the cap). */
+#define MI_MAX_SIZE_CAP (1ull << 30)
+
+/* Parses option opt's value v, a decimal number from min to max: digits
+ * only (no sign, blank, suffix or exponent), in range.  false, having said
+ * why on stderr as "mcpidx CMD: ...", when it is not. */
+bool mi_arg_uint(const char *cmd, const char *opt, const char *v, unsigned long long min,
+		 unsigned long long max, unsigned long long *out);
+
 /* Resolves the index path: an index dir, a packed file, or a repo holding
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);
