@@ -222,10 +222,15 @@ int mi_cmd_build(int argc, char **argv)
 			printf(list ? "\n" : " (--list-skipped lists them)\n");
 	}
 	if (list && !json) {
+		mi_buf name = {0};
 		for (int r = 0; r < MI_SKIP__COUNT; r++)
 			for (size_t i = 0; i < st.nskips; i++)
-				if (st.skips[i].reason == r)
-					printf("%-11s %s\n", mi_skip_name(r), st.skips[i].path);
+				if (st.skips[i].reason == r) {
+					mi_buf_reset(&name);
+					mi_quote_name(&name, st.skips[i].path);
+					printf("%-11s %s\n", mi_skip_name(r), mi_buf_str(&name));
+				}
+		mi_buf_release(&name);
 	}
 	mi_build_stats_release(&st);
 	if (blame) {

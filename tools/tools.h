@@ -91,6 +91,12 @@ extern const char *const mi_query_cmd_names[];
 int mi_catalog_build(const char *servers_path, const char *index_dir, char *const *only,
 		     bool offline, bool json, bool quiet);
 
+/* Appends a file name for a terminal line: as it is, or, when it holds a
+ * control byte (a newline would forge a line, ESC reach the terminal), a
+ * C1 control, bytes that are not UTF-8, '"' or '\\', in double quotes
+ * with C escapes (\n, \t, \", \\, \ooo), as git's core.quotePath does. */
+void mi_quote_name(mi_buf *b, const char *name);
+
 /* The largest --max-size taken: 1 GiB (a larger one only removed the cap). */
 #define MI_MAX_SIZE_CAP (1ull << 30)
 
