@@ -44,7 +44,7 @@ typedef struct pool {
 
 static const char *const skip_names[MI_SKIP__COUNT] = {
 	"ignored", "binary", "too_big", "symlink", "unreadable", "vendored",
-	"unsupported",
+	"unsupported", "too_long",
 };
 
 const char *mi_skip_name(int reason)

@@ -144,13 +144,72 @@ static int wm_bracket(const unsigned char **pp, int c)
 }
 
 /*
- * Matches pattern p (NUL-terminated; p0 is where it starts, for the "**"
- * rule) against text [t, te).  pathname: '*', '?' and brackets never match
- * '/', and "**" between slashes spans directories.
+ * One match of a pattern against a text.  wm's result depends only on the
+ * pattern and text positions, so past WM_MEMO_AFTER calls (a pattern with
+ * many "**" retries the rest at every position: exponential time) each
+ * result is kept: each (position, position) pair is then computed once.
  */
-static int wm(const unsigned char *p0, const unsigned char *p,
-	      const unsigned char *t, const unsigned char *te, bool pathname)
+#define WM_MEMO_AFTER 256
+
+typedef struct wm_ctx {
+	const unsigned char *p0;     /* the pattern's start, for the "**" rule */
+	const unsigned char *t0, *te; /* the text */
+	bool pathname;
+	size_t calls;                /* wm calls before the memo */
+	int *row;                    /* row[p - p0]: p's memo row, -1 none yet */
+	signed char *memo;           /* nrows rows of te - t0 + 1: result + 3, 0 unknown */
+	size_t nrows, maxrows;
+} wm_ctx;
+
+/* Where wm's result for (p, t) is kept, or NULL (no memo yet). */
+static signed char *wm_slot(wm_ctx *c, const unsigned char *p, const unsigned char *t)
 {
+	if (!c->memo) {
+		if (++c->calls < WM_MEMO_AFTER)
+			return NULL;
+		/* wm starts at p0 or just past a run of stars (or its "/") */
+		size_t plen = strlen((const char *)c->p0), stars = 0;
+		for (size_t i = 0; i < plen; i++)
+			stars += c->p0[i] == '*';
+		c->maxrows = 2 * stars + 1;
+		c->row = mi_xmalloc((plen + 1) * sizeof(*c->row));
+		for (size_t i = 0; i <= plen; i++)
+			c->row[i] = -1;
+		c->memo = mi_xcalloc(c->maxrows, (size_t)(c->te - c->t0) + 1);
+	}
+	size_t off = (size_t)(p - c->p0);
+	if (c->row[off] < 0) {
+		if (c->nrows == c->maxrows)
+			return NULL;
+		c->row[off] = (int)c->nrows++;
+	}
+	return c->memo + (size_t)c->row[off] * ((size_t)(c->te - c->t0) + 1) + (t - c->t0);
+}
+
+static int wm_run(wm_ctx *c, const unsigned char *p, const unsigned char *t);
+
+static int wm(wm_ctx *c, const unsigned char *p, const unsigned char *t)
+{
+	signed char *slot = wm_slot(c, p, t);
+	if (slot && *slot)
+		return *slot - 3;
+	int r = wm_run(c, p, t);
+	if (!slot)
+		slot = c->memo ? wm_slot(c, p, t) : NULL;
+	if (slot)
+		*slot = (signed char)(r + 3);
+	return r;
+}
+
+/*
+ * Matches pattern p (NUL-terminated; c->p0 is where it starts, for the "**"
+ * rule) against text [t, c->te).  pathname: '*', '?' and brackets never
+ * match '/', and "**" between slashes spans directories.
+ */
+static int wm_run(wm_ctx *c, const unsigned char *p, const unsigned char *t)
+{
+	const unsigned char *p0 = c->p0, *te = c->te;
+	bool pathname = c->pathname;
 	for (; *p; p++, t++) {
 		int tc, r;
 
@@ -185,7 +244,7 @@ static int wm(const unsigned char *p0, const unsigned char *p,
 					(p[1] == '\\' && p[2] == '/');
 				if (after_sep && before_sep) {
 					if (p[1] == '/' &&
-					    wm(p0, p + 2, t, te, pathname) == WM_MATCH)
+					    wm(c, p + 2, t) == WM_MATCH)
 						return WM_MATCH;
 					slash = true;
 				}
@@ -209,7 +268,7 @@ static int wm(const unsigned char *p0, const unsigned char *p,
 					if (t == te || *t != *p)
 						return WM_NOMATCH;
 				}
-				r = wm(p0, p, t, te, pathname);
+				r = wm(c, p, t);
 				if (r != WM_NOMATCH) {
 					if (!slash || r != WM_ABORT_TO_STARSTAR)
 						return r;
@@ -232,7 +291,11 @@ static bool glob(const char *pat, const char *t, size_t n, bool pathname)
 {
 	const unsigned char *p = (const unsigned char *)pat;
 	const unsigned char *s = (const unsigned char *)t;
-	return wm(p, p, s, s + n, pathname) == WM_MATCH;
+	wm_ctx c = { .p0 = p, .t0 = s, .te = s + n, .pathname = pathname };
+	bool m = wm(&c, p, s) == WM_MATCH;
+	free(c.row);
+	free(c.memo);
+	return m;
 }
 
 /* ---- rules ------------------------------------------------------------------ */

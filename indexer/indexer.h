@@ -42,6 +42,11 @@ typedef struct mi_build_opts {
 	void *progress_ctx;
 } mi_build_opts;
 
+/* The longest repo-relative path indexed, in bytes: the index's keys hold
+ * a path and a few bytes more, and LMDB refuses keys over 511 bytes (one
+ * such path failed every build). */
+#define MI_WALK_MAX_PATH 480
+
 /* Skip reasons, counted per build.  Append only. */
 enum {
 	MI_SKIP_IGNORED,   /* .gitignore / .mcpidxignore */
@@ -51,6 +56,7 @@ enum {
 	MI_SKIP_UNREADABLE,/* open/read failed or vanished */
 	MI_SKIP_VENDORED,  /* node_modules, vendor/, generated trees */
 	MI_SKIP_UNKNOWN,   /* language not supported (not indexed) */
+	MI_SKIP_TOOLONG,   /* path over MI_WALK_MAX_PATH, or folders too deep */
 	MI_SKIP__COUNT
 };
 

@@ -100,6 +100,54 @@ static bool inside(const char *root, const char *real)
 	return !strncmp(root, real, n) && (real[n] == '/' || real[n] == 0);
 }
 
+static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);
+
+/*
+ * Would the walk leave out the file real (absolute, real, inside the
+ * root) found through a link?  A target in a VCS folder (.git/config holds
+ * credentials), in the index folder, or ignored (with every ignore file
+ * above it, not those of the link's folder) is refused like a link out.
+ */
+static bool link_target_refused(const mi_walk *w, const char *real)
+{
+	if (w->index_dir && inside(w->index_dir, real))
+		return true;
+	const char *trel = real + strlen(w->root);
+	while (*trel == '/')
+		trel++;
+	char comp[PATH_MAX];
+	for (const char *c = trel; *c;) {
+		size_t cl = strcspn(c, "/");
+		if (cl < sizeof(comp)) {
+			memcpy(comp, c, cl);
+			comp[cl] = 0;
+			if (in_names(vcs_dirs, comp))
+				return true;
+		}
+		c += cl;
+		while (*c == '/')
+			c++;
+	}
+	if (w->no_ignore)
+		return false;
+	char dir[PATH_MAX], f[PATH_MAX];
+	const char *slash = strrchr(trel, '/');
+	size_t dl = slash ? (size_t)(slash - trel) : 0;
+	if (dl >= sizeof(dir))
+		return true;
+	memcpy(dir, trel, dl);
+	dir[dl] = 0;
+	mi_ignore *ig = wk_ignore(w, dir);
+	/* wk_ignore leaves the folder's own files to walk_dir */
+	snprintf(f, sizeof(f), "%s%s%s/.gitignore", w->root, dl ? "/" : "", dir);
+	mi_ignore_push_file(ig, dir, f);
+	snprintf(f, sizeof(f), "%s%s%s/.mcpidxignore", w->root, dl ? "/" : "", dir);
+	mi_ignore_push_file(ig, dir, f);
+	bool refused = mi_ignore_decide(ig, trel, false) == 1;
+	mi_ignore_free(ig);
+	return refused;
+}
+
 /*
  * The parallel walk.  Directories down to WK_SPLIT levels below the root are
  * units any thread may take; a deeper one is walked by the thread that found
@@ -274,9 +322,10 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 				mi_walk_skip_add(w, MI_SKIP_UNREADABLE, crel, false);
 				continue;
 			}
-			/* Links leaving the root, and links to directories (loops),
-			 * are not followed. */
-			if (!inside(w->root, real) || S_ISDIR(st.st_mode)) {
+			/* Links leaving the root, links to directories (loops),
+			 * and links to what the walk leaves out are not followed. */
+			if (!inside(w->root, real) || S_ISDIR(st.st_mode) ||
+			    link_target_refused(w, real)) {
 				mi_walk_skip_add(w, MI_SKIP_SYMLINK, crel, false);
 				continue;
 			}
@@ -302,12 +351,16 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 				mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, true);
 				continue;
 			}
+			/* (walk_dir's depth cap is past it: each level is 2 bytes or more) */
+			if (strlen(crel) > MI_WALK_MAX_PATH || depth >= 256) {
+				mi_walk_skip_add(w, MI_SKIP_TOOLONG, crel, true);
+				continue;
+			}
 			if (sp && depth < WK_SPLIT) {
 				wk_enqueue(sp, crel);
 				continue;
 			}
-			if (depth < 256)
-				walk_dir(w, ig, crel, depth + 1, NULL);
+			walk_dir(w, ig, crel, depth + 1, NULL);
 			if (!w->no_ignore)
 				mi_ignore_pop_to(ig, rel);
 			continue;
@@ -327,6 +380,10 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 		if (verdict != 0 && !w->no_ignore &&
 		    (has_suffix(name, ".min.js") || has_suffix(name, ".min.css"))) {
 			mi_walk_skip_add(w, MI_SKIP_VENDORED, crel, false);
+			continue;
+		}
+		if (strlen(crel) > MI_WALK_MAX_PATH) {
+			mi_walk_skip_add(w, MI_SKIP_TOOLONG, crel, false);
 			continue;
 		}
 		int lang = langs[i] >= 0 ? langs[i] : mi_lang_detect(crel);

@@ -3,7 +3,9 @@
  */
 #include "tools.h"
 
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,10 +20,12 @@ static const char build_usage[] =
 	"A first build and --force write a fresh file renamed into place at the end.\n\n"
 	"  -o, --out DIR       index directory (default REPO/.mcpidx)\n"
 	"  -f, --force         rebuild from scratch\n"
-	"  -j, --jobs N        threads that walk and parse (default: number of cores)\n"
+	"  -j, --jobs N        threads that walk and parse, 1-64 (default: number of\n"
+	"                      cores)\n"
 	"      --no-ignore     do not read .gitignore / .mcpidxignore, and index\n"
 	"                      vendored and generated trees too\n"
-	"      --max-size N    skip files over N bytes (default 1048576)\n"
+	"      --max-size N    skip files over N bytes, 1 to 1073741824 (default\n"
+	"                      1048576)\n"
 	"      --progress      progress bar even when stderr is not a terminal\n"
 	"      --progress-fd N write 'progress DONE TOTAL' lines to file descriptor N\n"
 	"      --json          print the stats as one JSON object (with the skipped\n"
@@ -77,17 +81,42 @@ int mi_cmd_build(int argc, char **argv)
 	mi_build_opts o = {0};
 	bool json = false, quiet = false, force_progress = false, list = false, blame = false;
 	int c;
+	unsigned long long n;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:fj:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.out_dir = optarg; break;
 		case 'f': o.force = true; break;
-		case 'j': o.jobs = atoi(optarg); break;
+		case 'j':
+			if (!mi_arg_uint("build", "--jobs", optarg, 1, 64, &n)) {
+				free(only);
+				return 2;
+			}
+			o.jobs = (int)n;
+			break;
 		case 'I': o.no_ignore = true; break;
-		case 'M': o.max_file_size = strtoull(optarg, NULL, 10); break;
+		case 'M':
+			if (!mi_arg_uint("build", "--max-size", optarg, 1, MI_MAX_SIZE_CAP, &n)) {
+				free(only);
+				return 2;
+			}
+			o.max_file_size = n;
+			break;
 		case 'J': json = true; break;
 		case 'P': force_progress = true; break;
-		case 'F': progress_fd = atoi(optarg); break;
+		case 'F':
+			if (!mi_arg_uint("build", "--progress-fd", optarg, 0, INT_MAX, &n)) {
+				free(only);
+				return 2;
+			}
+			if (fcntl((int)n, F_GETFD) < 0) {
+				fprintf(stderr, "mcpidx build: --progress-fd %s is not an open "
+					"file descriptor\n", optarg);
+				free(only);
+				return 2;
+			}
+			progress_fd = (int)n;
+			break;
 		case 'q': quiet = true; break;
 		case 'L': list = true; break;
 		case 'S': servers = optarg; break;
@@ -193,10 +222,15 @@ int mi_cmd_build(int argc, char **argv)
 			printf(list ? "\n" : " (--list-skipped lists them)\n");
 	}
 	if (list && !json) {
+		mi_buf name = {0};
 		for (int r = 0; r < MI_SKIP__COUNT; r++)
 			for (size_t i = 0; i < st.nskips; i++)
-				if (st.skips[i].reason == r)
-					printf("%-11s %s\n", mi_skip_name(r), st.skips[i].path);
+				if (st.skips[i].reason == r) {
+					mi_buf_reset(&name);
+					mi_quote_name(&name, st.skips[i].path);
+					printf("%-11s %s\n", mi_skip_name(r), mi_buf_str(&name));
+				}
+		mi_buf_release(&name);
 	}
 	mi_build_stats_release(&st);
 	if (blame) {

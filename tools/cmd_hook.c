@@ -232,9 +232,12 @@ static void hook_script(mi_buf *b, const char *exe)
 
 static int write_file(const char *path, const mi_buf *b, mode_t mode)
 {
+	/* A fresh, randomly named file (mkstemp: O_CREAT|O_EXCL), never a fixed
+	 * name a planted link could send elsewhere. */
 	char tmp[PATH_MAX + 16];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return ENAMETOOLONG;
+	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return errno;
 	int rc = 0;

@@ -430,7 +430,8 @@ static const char status_usage[] =
 	"Lists the files whose content differs from the index (xxh3-128 of the\n"
 	"working tree against the hashes stored at build time), one per line:\n"
 	"  M path   modified        A path   new (would be indexed)\n"
-	"  D path   deleted\n"
+	"  D path   deleted         U path (why)   unreadable (counts as stale)\n"
+	"Names with control bytes, '\"' or '\\' are quoted in \"...\" with C escapes.\n"
 	"Exit status 0 when the index is up to date, 1 when it is stale, 2 on errors.\n"
 	"INDEX defaults to the current directory's .mcpidx; REPO to the folder the\n"
 	"index was built from.  New files are found with 'git ls-files' in a git\n"
@@ -438,7 +439,8 @@ static const char status_usage[] =
 
 /* One changed file. */
 typedef struct change {
-	char what;   /* 'M', 'A' or 'D' */
+	char what;   /* 'M', 'A', 'D' or 'U' */
+	int err;     /* why a 'U' could not be read */
 	char *path;  /* repo-relative, owned */
 } change;
 
@@ -455,6 +457,7 @@ static void changes_add(changes *cs, char what, const char *path, size_t len)
 		cs->v = mi_xrealloc(cs->v, cs->cap * sizeof(*cs->v));
 	}
 	cs->v[cs->n].what = what;
+	cs->v[cs->n].err = 0;
 	cs->v[cs->n++].path = mi_xstrndup(path, len);
 }
 
@@ -485,7 +488,13 @@ int mi_cmd_status(int argc, char **argv)
 		switch (c) {
 		case 'J': json = true; break;
 		case 'q': quiet = true; break;
-		case 'M': max_size = strtoull(optarg, NULL, 10); break;
+		case 'M': {
+			unsigned long long n;
+			if (!mi_arg_uint("status", "--max-size", optarg, 1, MI_MAX_SIZE_CAP, &n))
+				return 2;
+			max_size = n;
+			break;
+		}
 		case 'h': fputs(status_usage, stdout); return 0;
 		default: fputs(status_usage, stderr); return 2;
 		}
@@ -558,8 +567,12 @@ int mi_cmd_status(int argc, char **argv)
 		struct stat lsb;
 		int e = lstat(abs, &lsb) < 0 ? errno : S_ISLNK(lsb.st_mode) ? ENOENT :
 			mi_read_file(abs, &src, &len);
-		if (e) {
+		if (e == ENOENT || e == ENOTDIR) {
 			changes_add(&cs, 'D', k, kl);
+		} else if (e) {
+			/* there but not readable (permissions, a FIFO): not deleted */
+			changes_add(&cs, 'U', k, kl);
+			cs.v[cs.n - 1].err = e;
 		} else {
 			mi_hash128(src, len, h);
 			if (memcmp(h, f.hash, 16))
@@ -582,9 +595,10 @@ int mi_cmd_status(int argc, char **argv)
 	if (cs.n)
 		qsort(cs.v, cs.n, sizeof(*cs.v), change_cmp);
 
-	size_t nm = 0, na = 0, nd = 0;
+	size_t nm = 0, na = 0, nd = 0, nu = 0;
 	for (size_t i = 0; i < cs.n; i++)
-		nm += cs.v[i].what == 'M', na += cs.v[i].what == 'A', nd += cs.v[i].what == 'D';
+		nm += cs.v[i].what == 'M', na += cs.v[i].what == 'A', nd += cs.v[i].what == 'D',
+			nu += cs.v[i].what == 'U';
 	if (json) {
 		mi_buf j = {0};
 		mi_buf_adds(&j, "{\"index\":");
@@ -592,20 +606,40 @@ int mi_cmd_status(int argc, char **argv)
 		mi_buf_adds(&j, ",\"repo\":");
 		mi_buf_add_json_str(&j, repo, strlen(repo));
 		mi_buf_addf(&j, ",\"stale\":%s,\"files\":%zu,\"modified\":%zu,\"added\":%zu,"
-			    "\"deleted\":%zu,\"changes\":[", cs.n ? "true" : "false", nfiles, nm, na, nd);
+			    "\"deleted\":%zu,\"unreadable\":%zu,\"changes\":[", cs.n ? "true" : "false",
+			    nfiles, nm, na, nd, nu);
 		for (size_t i = 0; i < cs.n; i++) {
+			char w = cs.v[i].what;
 			mi_buf_addf(&j, "%s{\"status\":\"%s\",\"path\":", i ? "," : "",
-				    cs.v[i].what == 'M' ? "modified" : cs.v[i].what == 'A' ? "added" : "deleted");
+				    w == 'M' ? "modified" : w == 'A' ? "added" : w == 'D' ? "deleted" :
+				    "unreadable");
 			mi_buf_add_json_str(&j, cs.v[i].path, strlen(cs.v[i].path));
+			if (w == 'U') {
+				const char *why = mi_strerror(cs.v[i].err);
+				mi_buf_adds(&j, ",\"reason\":");
+				mi_buf_add_json_str(&j, why, strlen(why));
+			}
 			mi_buf_addc(&j, '}');
 		}
 		mi_buf_adds(&j, "]}");
 		puts(mi_buf_str(&j));
 		mi_buf_release(&j);
 	} else if (!quiet) {
-		for (size_t i = 0; i < cs.n; i++)
-			printf("%c %s\n", cs.v[i].what, cs.v[i].path);
-		if (cs.n)
+		mi_buf line = {0};
+		for (size_t i = 0; i < cs.n; i++) {
+			mi_buf_reset(&line);
+			mi_buf_addc(&line, cs.v[i].what);
+			mi_buf_addc(&line, ' ');
+			mi_quote_name(&line, cs.v[i].path);
+			if (cs.v[i].what == 'U')
+				mi_buf_addf(&line, " (%s)", mi_strerror(cs.v[i].err));
+			puts(mi_buf_str(&line));
+		}
+		mi_buf_release(&line);
+		if (cs.n && nu)
+			fprintf(stderr, "index %s is stale: %zu modified, %zu new, %zu deleted, %zu "
+				"unreadable. Run: mcpidx build %s\n", index, nm, na, nd, nu, repo);
+		else if (cs.n)
 			fprintf(stderr, "index %s is stale: %zu modified, %zu new, %zu deleted. Run: mcpidx build %s\n",
 				index, nm, na, nd, repo);
 		else

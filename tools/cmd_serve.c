@@ -182,25 +182,49 @@ static int ws_arg(ws_list *w, const char *arg)
 	return ws_add(w, NULL, 0, arg, "");
 }
 
-/* Reads a workspace file: one "[NAME] INDEX" per line. */
+/* A workspace file lists indexes, not data: past this it is refused. */
+#define WS_FILE_MAX (1 << 20)
+
+/* Reads a workspace file: one "[NAME] INDEX" per line.  Read whole, as a
+ * regular file (a FIFO would block for ever); a line too long for a path
+ * is refused, not split (its tail would be read as a line of its own). */
 static int ws_file(ws_list *w, const char *file)
 {
-	FILE *f = fopen(file, "r");
-	char line[PATH_MAX + 128], where[PATH_MAX + 32], *fd, *dir;
+	char where[PATH_MAX + 32], *fd, *dir, *text = NULL;
+	size_t len = 0;
 	int ln = 0, rc = 0;
 	size_t before = w->n;
-	if (!f) {
+	struct stat st;
+	int err = stat(file, &st) < 0 ? errno : 0;
+	if (!err && S_ISREG(st.st_mode) && st.st_size > WS_FILE_MAX)
+		err = EFBIG;
+	if (!err)
+		err = mi_read_file(file, &text, &len);
+	if (!err && len > WS_FILE_MAX)
+		err = EFBIG;
+	if (err) {
 		fprintf(stderr, "mcpidx serve: cannot read --workspace %s: %s\n", file,
-			strerror(errno));
+			err == EFBIG ? "over 1 MiB" : mi_strerror(err));
+		free(text);
 		return -1;
 	}
 	fd = mi_xstrdup(file);
 	dir = dirname(fd);
-	while (!rc && fgets(line, sizeof line, f)) {
-		char *p = line, *a, *b = NULL, path[PATH_MAX + 8];
-		size_t al;
+	for (char *line = text, *next; !rc && line < text + len; line = next) {
+		char *p, *a, *b = NULL, path[PATH_MAX + 8];
+		size_t al, ll = strcspn(line, "\n");
+		next = line + ll + (line[ll] == '\n');
+		line[ll] = 0;
 		ln++;
-		line[strcspn(line, "\r\n")] = 0;
+		snprintf(where, sizeof where, "%s:%d: ", file, ln);
+		if (ll >= PATH_MAX + 128 || strlen(line) != ll) {
+			fprintf(stderr, "mcpidx serve: %s%s\n", where, ll >= PATH_MAX + 128 ?
+				"line too long" : "a NUL byte in the line");
+			rc = -1;
+			break;
+		}
+		line[strcspn(line, "\r")] = 0;
+		p = line;
 		while (isspace((unsigned char)*p))
 			p++;
 		if (!*p || *p == '#')
@@ -214,7 +238,6 @@ static int ws_file(ws_list *w, const char *file)
 			for (size_t n = strlen(b); n && isspace((unsigned char)b[n - 1]); n--)
 				b[n - 1] = 0;
 		}
-		snprintf(where, sizeof where, "%s:%d: ", file, ln);
 		if (b && *b) {
 			snprintf(path, sizeof path, "%s%s%s", b[0] == '/' ? "" : dir,
 				 b[0] == '/' ? "" : "/", b);
@@ -226,7 +249,7 @@ static int ws_file(ws_list *w, const char *file)
 			rc = ws_add(w, NULL, 0, path, where);
 		}
 	}
-	fclose(f);
+	free(text);
 	free(fd);
 	if (!rc && w->n == before) {
 		fprintf(stderr, "mcpidx serve: --workspace %s lists no repository: "

@@ -91,6 +91,21 @@ extern const char *const mi_query_cmd_names[];
 int mi_catalog_build(const char *servers_path, const char *index_dir, char *const *only,
 		     bool offline, bool json, bool quiet);
 
+/* Appends a file name for a terminal line: as it is, or, when it holds a
+ * control byte (a newline would forge a line, ESC reach the terminal), a
+ * C1 control, bytes that are not UTF-8, '"' or '\\', in double quotes
+ * with C escapes (\n, \t, \", \\, \ooo), as git's core.quotePath does. */
+void mi_quote_name(mi_buf *b, const char *name);
+
+/* The largest --max-size taken: 1 GiB (a larger one only removed the cap). */
+#define MI_MAX_SIZE_CAP (1ull << 30)
+
+/* Parses option opt's value v, a decimal number from min to max: digits
+ * only (no sign, blank, suffix or exponent), in range.  false, having said
+ * why on stderr as "mcpidx CMD: ...", when it is not. */
+bool mi_arg_uint(const char *cmd, const char *opt, const char *v, unsigned long long min,
+		 unsigned long long max, unsigned long long *out);
+
 /* Resolves the index path: an index dir, a packed file, or a repo holding
  * .mcpidx/; NULL arg means the current directory.  Result is malloc'd. */
 char *mi_resolve_index(const char *arg);

@@ -747,6 +747,33 @@ out:
 	free(work);
 }
 
+/* "**" retried the rest of the pattern at every position with no memory:
+ * "**\/a/" twelve times then "**\/b" over 60 nested a/ took hours. */
+TEST(starstar_runs_are_polynomial)
+{
+	char rules[128] = "", path[256] = "";
+	for (int i = 0; i < 12; i++)
+		strcat(rules, "**/a/");
+	strcat(rules, "**/b\n");
+	mi_ignore *ig = mi_ignore_new();
+	mi_ignore_push_text(ig, "", rules);
+	clock_t t0 = clock();
+	for (int i = 0; i < 60; i++) {
+		strcat(path, "a/");
+		char x[256];
+		snprintf(x, sizeof(x), "%sx", path);
+		CHECK(!mi_ignore_match(ig, x, false));
+		snprintf(x, sizeof(x), "%sb", path);
+		if (mi_ignore_match(ig, x, false) != (i >= 11))
+			TEST_FAIL_("%s: wrong verdict", x);
+		CHECK(!mi_ignore_match(ig, path, true));
+	}
+	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	if (secs > 0.5)
+		TEST_FAIL_("12 \"**/a/\" took %.2fs", secs);
+	mi_ignore_free(ig);
+}
+
 /* Patterns that defeat naive backtracking must still answer at once, and a
  * kernel-sized walk must stay fast. */
 TEST(speed)
@@ -896,6 +923,7 @@ int main(void)
 	RUN(stack);
 	RUN(parent_cache);
 	RUN(push_file_reads_rules);
+	RUN(starstar_runs_are_polynomial);
 	RUN(speed);
 	RUN(parallel_walk_lists_what_one_thread_lists);
 	return test_done();

@@ -1,0 +1,39 @@
+#!/bin/sh
+# status tells an unreadable file from a deleted one: `U path (why)`,
+# counted as stale, "unreadable" in --json with its reason (it was listed as
+# deleted).  Names with control bytes are quoted with C escapes as git does
+# (core.quotePath), in status and in build --list-skipped: a newline in a
+# name no longer forges a line, an escape sequence no longer reaches the
+# terminal.
+. tests/cli/lib.sh
+R=$T/repo
+mkdir -p $R
+echo 'int a(void) { return 0; }' > $R/a.c
+echo 'int b(void) { return 0; }' > $R/b.c
+echo 'int c(void) { return 0; }' > $R/c.c
+nl=$(printf 'x.c\nD forged.c')
+esc=$(printf 'e\033[31mred.c')
+echo 'int n(void) { return 0; }' > "$R/$nl"
+echo 'int e(void) { return 0; }' > "$R/$esc"
+printf 'x\n' > "$R/$(printf 'bin\nary.txt')"
+"$MCPIDX" build -q "$R" || fail "build"
+# b.c is there but not a file it can read; c.c is gone
+rm $R/b.c && mkfifo $R/b.c && rm $R/c.c
+echo 'int a(void) { return 1; }' > $R/a.c
+echo 'int m(void) { return 1; }' > "$R/$nl"
+"$MCPIDX" status "$R" > $T/s.out 2> $T/s.err; rc=$?
+expect_eq "$rc" "1" "status exit"
+expect_eq "$(cat $T/s.out)" 'M a.c
+U b.c (not a regular file (a FIFO, socket or device))
+D c.c
+M "x.c\nD forged.c"' "status lines"
+grep -q '1 deleted, 1 unreadable' $T/s.err || fail "summary: $(cat $T/s.err)"
+"$MCPIDX" status --json "$R" > $T/s.json
+expect_eq "$(json $T/s.json "[c for c in j['changes'] if c['status']=='unreadable']")" \
+	"[{'status': 'unreadable', 'path': 'b.c', 'reason': 'not a regular file (a FIFO, socket or device)'}]" "json unreadable"
+expect_eq "$(json $T/s.json "(j['unreadable'], j['deleted'], j['stale'])")" "(1, 1, True)" "json counts"
+"$MCPIDX" build "$R" --list-skipped > $T/l.out || fail "build --list-skipped"
+grep -q "$(printf '\033')" $T/l.out $T/s.out && fail "an escape byte reached the output"
+grep -q '^unsupported "bin\\nary.txt"$' $T/l.out || fail "list-skipped quoting: $(cat $T/l.out)"
+grep -q '^unreadable  b.c$' $T/l.out || fail "list-skipped b.c: $(cat $T/l.out)"
+echo ok
