@@ -1132,6 +1132,18 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 		pthread_mutex_unlock(&h.mu);
 	}
 	MHD_stop_daemon(d);
+	/* A stream's worker can outlive its connection (it ends the call it
+	 * runs, then drops the stream and its session): sessions are freed
+	 * once every stream is (bounded: 10 s). */
+	for (int i = 0; i < 1000; i++) {
+		pthread_mutex_lock(&h.mu);
+		bool open = h.streams != NULL;
+		pthread_mutex_unlock(&h.mu);
+		if (!open)
+			break;
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
 	while (h.sessions) {
 		mi_hsess *n = h.sessions->next;
 		mi_mcp_session_release(&h.sessions->ss);
