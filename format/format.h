@@ -101,6 +101,9 @@ void mi_hash_hex(const uint8_t h[16], char out[33]);
  * MI_ERR_NOTREG (a FIFO, socket or device: never waited on or read) or
  * errno. */
 int mi_read_file(const char *path, char **out, size_t *len);
+/* mi_read_file of at most max bytes: MI_ERR_TOOBIG for a larger file (or
+ * one that grows past max while read), nothing read beyond max + 1. */
+int mi_read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);

@@ -331,6 +331,11 @@ void mi_hash_hex(const uint8_t h[16], char out[33])
 
 int mi_read_file(const char *path, char **out, size_t *len)
 {
+	return mi_read_file_max(path, SIZE_MAX, out, len);
+}
+
+int mi_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
 	int err = 0;
 	char *buf = NULL;
 	/* O_NONBLOCK: a FIFO in a file's place opens at once and is refused
@@ -349,6 +354,10 @@ int mi_read_file(const char *path, char **out, size_t *len)
 	}
 	if (!S_ISREG(st.st_mode)) { /* a FIFO, socket or device (/dev/zero never ends) */
 		err = MI_ERR_NOTREG;
+		goto out_close;
+	}
+	if ((uint64_t)st.st_size > max) {
+		err = MI_ERR_TOOBIG;
 		goto out_close;
 	}
 	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
@@ -370,6 +379,12 @@ int mi_read_file(const char *path, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) { /* it grew while read */
+			err = MI_ERR_TOOBIG;
+			free(buf);
+			buf = NULL;
+			goto out_close;
+		}
 	}
 	buf[n] = 0;
 	*out = buf;

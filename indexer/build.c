@@ -262,12 +262,15 @@ static bool is_object_id(const char *s, size_t n)
  * in a crafted .git must not copy a file from outside the repository.
  * (mi_read_file reads regular files only: a FIFO or a link to /dev/zero
  * in a tarball's .git neither blocks nor fills the build.) */
+#define GIT_REF_MAX 4096                /* bytes of HEAD or a ref file */
+#define GIT_PACKED_MAX (64u << 20)      /* bytes of packed-refs */
+
 static char *git_head(const char *root)
 {
 	char path[PATH_MAX], *buf = NULL, *res = NULL;
 	size_t len;
 	snprintf(path, sizeof(path), "%s/.git/HEAD", root);
-	if (mi_read_file(path, &buf, &len))
+	if (mi_read_file_max(path, GIT_REF_MAX, &buf, &len))
 		return NULL;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 		buf[--len] = 0;
@@ -279,7 +282,7 @@ static char *git_head(const char *root)
 			return NULL;
 		}
 		snprintf(path, sizeof(path), "%s/.git/%s", root, ref);
-		if (!mi_read_file(path, &rbuf, &rl)) {
+		if (!mi_read_file_max(path, GIT_REF_MAX, &rbuf, &rl)) {
 			while (rl && (rbuf[rl - 1] == '\n' || rbuf[rl - 1] == '\r'))
 				rbuf[--rl] = 0;
 			if (is_object_id(rbuf, rl))
@@ -291,7 +294,7 @@ static char *git_head(const char *root)
 			char *pk = NULL;
 			size_t pl;
 			snprintf(path, sizeof(path), "%s/.git/packed-refs", root);
-			if (!mi_read_file(path, &pk, &pl)) {
+			if (!mi_read_file_max(path, GIT_PACKED_MAX, &pk, &pl)) {
 				for (char *line = strtok(pk, "\n"); line; line = strtok(NULL, "\n")) {
 					char *sp = strchr(line, ' ');
 					if (sp && !strcmp(sp + 1, ref) && is_object_id(line, (size_t)(sp - line))) {
@@ -836,9 +839,14 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		}
 		char abs[PATH_MAX];
 		snprintf(abs, sizeof(abs), "%s/%s", root, wf->path);
-		char *src;
+		char *src = NULL;
 		size_t len;
-		if (mi_read_file(abs, &src, &len)) {
+		/* Read no more than the cap allows (a file swapped for a huge one
+		 * after the walk saw it small used to be read whole). */
+		int rr = mi_read_file_max(abs, w.max_size, &src, &len);
+		if (rr == MI_ERR_TOOBIG)
+			len = w.max_size + 1;
+		else if (rr) {
 			read_skip(bs, o, MI_SKIP_UNREADABLE, wf->path);
 			if (e)
 				e->r.seen = false; /* vanished: remove it */
@@ -990,7 +998,11 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 		char abs[PATH_MAX], *src;
 		size_t len;
 		snprintf(abs, sizeof(abs), "%s/%s", root, w.files[i].path);
-		if (mi_read_file(abs, &src, &len))
+		src = NULL;
+		int rr = mi_read_file_max(abs, w.max_size, &src, &len);
+		if (rr == MI_ERR_TOOBIG)
+			len = w.max_size + 1;
+		else if (rr)
 			continue;
 		bool skip = len > w.max_size || looks_binary(src, len);
 		free(src);

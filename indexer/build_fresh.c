@@ -144,7 +144,12 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 	uint8_t b4[4];
 
 	snprintf(abs, sizeof(abs), "%s/%s", p->root, path);
-	if (mi_read_file(abs, &src, &len)) {
+	/* no more than the cap (the file may have grown since the walk) */
+	int rr = mi_read_file_max(abs, p->max_size, &src, &len);
+	if (rr == MI_ERR_TOOBIG) {
+		src = NULL;
+		len = p->max_size + 1;
+	} else if (rr) {
 		j->outcome = FR_SKIPPED;
 		j->skip = MI_SKIP_UNREADABLE;
 		return;

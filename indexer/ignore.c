@@ -557,9 +557,11 @@ int mi_ignore_push_file(mi_ignore *ig, const char *dir_rel, const char *file)
 		return (errno == ENOENT || errno == ENOTDIR) ? 0 : -errno;
 	if (!S_ISREG(st.st_mode))
 		return 0;
-	err = mi_read_file(file, &text, &len);
+	/* As git: an ignore file over 100 MiB is not read (it held a build's
+	 * memory at its size, per walk thread). */
+	err = mi_read_file_max(file, (size_t)100 << 20, &text, &len);
 	if (err)
-		return err == ENOENT ? 0 : -err;
+		return err == ENOENT || err == MI_ERR_TOOBIG ? 0 : -err;
 	return push_owned(ig, dir_rel, text, len);
 }
 

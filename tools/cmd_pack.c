@@ -566,8 +566,13 @@ int mi_cmd_status(int argc, char **argv)
 		 * files only: no FIFO, no /dev/zero) */
 		struct stat lsb;
 		int e = lstat(abs, &lsb) < 0 ? errno : S_ISLNK(lsb.st_mode) ? ENOENT :
-			mi_read_file(abs, &src, &len);
-		if (e == ENOENT || e == ENOTDIR) {
+			/* a size other than the indexed one is a change, read no
+			 * further (a 600 MB file in an indexed one's place was
+			 * read whole to hash it) */
+			mi_read_file_max(abs, f.size, &src, &len);
+		if (e == MI_ERR_TOOBIG) {
+			changes_add(&cs, 'M', k, kl);
+		} else if (e == ENOENT || e == ENOTDIR) {
 			changes_add(&cs, 'D', k, kl);
 		} else if (e) {
 			/* there but not readable (permissions, a FIFO): not deleted */
