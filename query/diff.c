@@ -362,7 +362,9 @@ static void sort_unique(mi_buf *paths)
  * option, and writes F) nor hold a blank. */
 static bool since_ok(const char *since)
 {
-	if (since[0] == '-' || strpbrk(since, " \t\r\n"))
+	/* ':' names a tree or a path in one (HEAD:src): git diff takes it,
+	 * then no file is found in it and every symbol reads as added */
+	if (since[0] == '-' || strpbrk(since, " \t\r\n:"))
 		return false;
 	for (const char *p = since; (p = strstr(p, ".."));) {
 		while (*p == '.')
@@ -381,7 +383,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	const char *since = o->since && *o->since ? o->since : NULL;
 	if (since && !since_ok(since))
 		return mi_out_error(out, MI_ERR_ARG, "since must be a git revision (HEAD~1, a tag, "
-				    "A..B), not '%s'", since);
+				    "A..B), not '%.200s%s'", since, strlen(since) > 200 ? "..." : "");
 	mi_txn *t;
 	int rc = mi_txn_begin(q->st, false, &t);
 	if (rc)

@@ -3,11 +3,13 @@
 # changed_symbols, context_pack and `query changed` is refused when either
 # side of A..B starts with '-' (git would read "HEAD..--output=F" as HEAD
 # and its --output option, and create or truncate F from a read-only
-# server).  A real A..B still answers.
+# server).  A tree (HEAD:src) is refused too (every symbol read as added).
+# A real A..B still answers.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 mkdir -p "$T/repo" && cd "$T/repo" || fail "no repo"
 printf 'int login(void) { return 1; }\n' > a.c
+mkdir src && printf 'int helper(void) { return 0; }\n' > src/b.c
 git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm one || fail "git commit"
 printf 'int login(void) { return 2; }\nint more(void) { return 3; }\n' > a.c
 git -c user.name=t -c user.email=t@t commit -qam two || fail "git commit two"
@@ -21,9 +23,9 @@ build(repo)
 s = Stdio([repo])
 s.init()
 bad = ["HEAD~1..--output=%s/w1", "..--output=%s/w2", "HEAD~1..-o%s/w3", "--output=%s/w4",
-       "HEAD~1...--output=%s/w6"]
+       "HEAD~1...--output=%s/w6", "HEAD:src", "HEAD~1:src"]
 for i, b in enumerate(bad):
-    since = b % t
+    since = b % t if "%s" in b else b
     for tool, args in [("changed_symbols", {"since": since}),
                        ("context_pack", {"since": since})]:
         r = s.call(tool, args)
