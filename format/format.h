@@ -107,6 +107,9 @@ int mi_read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);
+/* bytes (at most 32) bytes from /dev/urandom as hex into out (2 * bytes +
+ * 1 chars): ids and codes a client must not guess. */
+void mi_random_hex(char *out, size_t bytes);
 /* true when s[0..len) is valid UTF-8. */
 bool mi_utf8_valid(const char *s, size_t len);
 /* Appends s[0..len) with each byte that is not part of valid UTF-8

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 #if defined(__APPLE__)
@@ -819,3 +820,22 @@ char *mi_exe_path(const char *argv0)
 	return r;
 }
 
+/* bytes (at most 32) random bytes from /dev/urandom as hex into out (2 *
+ * bytes + 1): ids and codes a client must not guess. */
+void mi_random_hex(char *out, size_t bytes)
+{
+	uint8_t b[32];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, b, bytes) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)bytes) {
+		uint64_t x = mi_hash64(&n, sizeof(n)) ^ (uint64_t)time(NULL) ^ (uint64_t)getpid();
+		for (size_t i = 0; i < bytes; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			b[i] = (uint8_t)(x >> 56);
+		}
+	}
+	for (size_t i = 0; i < bytes; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+}

@@ -412,24 +412,6 @@ static void release_slot(slot *s, mi_mcp_client *c)
 
 /* ---- confirmation ------------------------------------------------------------------- */
 
-static void random_hex(char *out, size_t bytes)
-{
-	uint8_t b[32];
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, b, bytes) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)bytes) {
-		uint64_t x = mi_hash64(&n, sizeof(n)) ^ (uint64_t)time(NULL) ^ (uint64_t)getpid();
-		for (size_t i = 0; i < bytes; i++) {
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-			b[i] = (uint8_t)(x >> 56);
-		}
-	}
-	for (size_t i = 0; i < bytes; i++)
-		sprintf(out + 2 * i, "%02x", b[i]);
-}
-
 static void call_hash(const char *tool, json_t *args, uint8_t out[16])
 {
 	mi_buf b = {0};
@@ -730,7 +712,7 @@ static int ask_by_retry(mi_meta *m, const mi_meta_req *req, const char *tool,
 		pthread_mutex_unlock(&m->mu);
 		return rc;
 	}
-	random_hex(nonce, 8);
+	mi_random_hex(nonce, 8);
 	input_state(m, nonce, tool, call, &want);
 	json_t *p = confirm_params(tool, args);
 	char *ps = json_dumps(p, JSON_COMPACT);
@@ -878,7 +860,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 					goto out;
 				}
 				cc.args_text = at ? at : "{}";
-				random_hex(cc.pending_id, 8);
+				mi_random_hex(cc.pending_id, 8);
 				wr = !s || mi_side_write(s, put_pending, &cc);
 				free(at);
 				if (wr) {
@@ -942,7 +924,7 @@ int mi_meta_execute(mi_meta *m, mi_query *q, const char *tool, json_t *args,
 		json_decref(json_object_get(params, "arguments"));
 	if (req && req->progress) {
 		memcpy(token, "mcpidx-", 7);
-		random_hex(token + 7, 12);
+		mi_random_hex(token + 7, 12);
 		pthread_mutex_lock(&m->mu);
 		for (size_t i = 0; i < sizeof(m->progs) / sizeof(m->progs[0]); i++)
 			if (!m->progs[i].req) {
@@ -1133,7 +1115,7 @@ int mi_meta_open(const mi_meta_opts *o, mi_meta **out, mi_buf *err)
 	m->changed = o->changed;
 	m->changed_ctx = o->changed_ctx;
 	m->side_dir = mi_side_locate(o->index, o->side);
-	random_hex(m->secret, 16);
+	mi_random_hex(m->secret, 16);
 	pthread_mutex_init(&m->mu, NULL);
 	pthread_cond_init(&m->stop_cv, NULL);
 	m->policy.state = policy_state;
@@ -1381,7 +1363,7 @@ int mi_meta_confirm(const char *index, const char *side, const char *id, bool dr
 			mi_side_abort(t);
 		}
 	} else {
-		random_hex(c.code, 6);
+		mi_random_hex(c.code, 6);
 		rc = mi_side_write(s, confirm_txn, &c);
 	}
 	if (!rc && !c.found) {

@@ -11,11 +11,9 @@
  */
 #include "area.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define MI_TASK_TTL_MS 3600000        /* default retention of a finished task */
 #define MI_TASK_TTL_MAX 86400000
@@ -265,21 +263,8 @@ static void *task_main(void *arg)
  * a stateless request, so it must not be guessable). */
 static void task_id(mi_task *t, const char *kind, uint64_t seq)
 {
-	uint8_t rnd[16], h[16];
 	char hex[33];
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, rnd, sizeof rnd) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)sizeof rnd) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		int64_t x[2] = { (int64_t)ts.tv_nsec ^ ((int64_t)getpid() << 32),
-				 (int64_t)ts.tv_sec ^ (int64_t)seq };
-		memcpy(rnd, x, sizeof rnd);
-	}
-	mi_hash128(rnd, sizeof rnd, h);
-	mi_hash_hex(h, hex);
+	mi_random_hex(hex, 16);
 	snprintf(t->id, sizeof t->id, "%s-%llu-%s", kind ? kind : "task",
 		 (unsigned long long)seq, hex);
 }
