@@ -107,6 +107,9 @@ int mi_read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);
+/* The length of s[0..len) cut to at most max bytes at a UTF-8 boundary:
+ * how much of an argument an error quotes. */
+size_t mi_utf8_prefix(const char *s, size_t len, size_t max);
 /* bytes (at most 32) bytes from /dev/urandom as hex into out (2 * bytes +
  * 1 chars): ids and codes a client must not guess. */
 void mi_random_hex(char *out, size_t bytes);

@@ -163,6 +163,11 @@ size_t mi_utf8_cut(const char *s, size_t n)
 	return n;
 }
 
+size_t mi_utf8_prefix(const char *s, size_t len, size_t max)
+{
+	return len > max ? mi_utf8_cut(s, max) : len;
+}
+
 bool mi_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -875,7 +875,7 @@ answer:
 		json_t *m = json_object_get(e, "message");
 		json_t *code = json_object_get(e, "code");
 		const char *ms = json_is_string(m) ? json_string_value(m) : "(no message)";
-		size_t ml = strlen(ms), keep = ml > CL_ERR_MSG ? mi_utf8_cut(ms, CL_ERR_MSG) : ml;
+		size_t ml = strlen(ms), keep = mi_utf8_prefix(ms, ml, CL_ERR_MSG);
 		/* the server's words are quoted, not all of them: they may be 64 MiB */
 		mi_buf_addf(err, "server '%s' answered %s with error %lld: %.*s%s", c->name, method,
 			    (long long)json_integer_value(code), (int)keep, ms,

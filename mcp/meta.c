@@ -561,7 +561,7 @@ static int put_pending(mi_side_txn *t, void *ctx)
 static int echo_len(const char *s)
 {
 	size_t n = strlen(s);
-	return (int)(n > META_ECHO ? mi_utf8_cut(s, META_ECHO) : n);
+	return (int)mi_utf8_prefix(s, n, META_ECHO);
 }
 #define ECHO(s) echo_len(s), (s), (s)[echo_len(s)] ? "\u2026" : ""
 

@@ -38,7 +38,7 @@ static int p_outline(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *err)
 	memset(&o, 0, sizeof o);
 	memset(&vo, 0, sizeof vo);
 	if (mi_path_normalize(path, &norm)) {
-		size_t n = strlen(path) > 200 ? mi_utf8_cut(path, 200) : strlen(path);
+		size_t n = mi_utf8_prefix(path, strlen(path), 200);
 		mi_buf_addf(err, "path must be repo-relative: %.*s%s", (int)n, path,
 			    path[n] ? "..." : "");
 		rc = MI_RPC_INVALID_PARAMS;
@@ -53,7 +53,7 @@ static int p_outline(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *err)
 	mi_query_read_file(q, norm.buf, &vo, &o);
 	mi_mcp_index_put(c->env);
 	if (o.is_error) {
-		size_t n = o.text.len > 512 ? mi_utf8_cut(o.text.buf, 512) : o.text.len;
+		size_t n = mi_utf8_prefix(o.text.buf, o.text.len, 512);
 		mi_buf_add(err, o.text.buf, n);
 		rc = MI_RPC_INVALID_PARAMS;
 		goto out;
@@ -96,7 +96,7 @@ static int p_explain_symbol(mi_mcp_ctx *c, json_t *args, mi_buf *out, mi_buf *er
 	mi_mcp_index_put(c->env);
 	/* Nothing to explain is the caller's mistake, not a prompt. */
 	if (o.is_error || strstr(mi_buf_str(&o.json), "\"total\":0}")) {
-		size_t n = o.text.len > 512 ? mi_utf8_cut(o.text.buf, 512) : o.text.len;
+		size_t n = mi_utf8_prefix(o.text.buf, o.text.len, 512);
 		mi_buf_add(err, o.text.buf, n);
 		rc = MI_RPC_INVALID_PARAMS;
 		goto out;

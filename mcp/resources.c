@@ -423,8 +423,7 @@ int mi_mcp_resources_read(mi_mcp_ctx *c, const mi_mcp_spec *spec, json_t *params
 		mi_buf_addf(msg, "Resource not found: %.200s", uri);
 		mi_buf_adds(data, "{\"uri\":");
 		/* the URI asked for, cut as the message's is */
-		mi_buf_add_json_str(data, uri, strlen(uri) > 512 ? mi_utf8_cut(uri, 512) :
-					       strlen(uri));
+		mi_buf_add_json_str(data, uri, mi_utf8_prefix(uri, strlen(uri), 512));
 		mi_buf_addc(data, '}');
 		rc = modern ? MI_RPC_INVALID_PARAMS : MI_RPC_RESOURCE_NOT_FOUND_OLD;
 		goto out;

@@ -545,7 +545,7 @@ int mi_query_find_tools(mi_query *q, const mi_tools_opts *o, mi_out *out)
 	if (!shown) {
 		/* the query quoted back, not all of it: it may be megabytes */
 		size_t ql = strlen(o->query);
-		size_t keep = ql > FT_ECHO ? mi_utf8_cut(o->query, FT_ECHO) : ql;
+		size_t keep = mi_utf8_prefix(o->query, ql, FT_ECHO);
 		mi_buf_addf(&out->text, "No tool matches \"%.*s%s\". Try other words, or "
 			    "list_namespaces to see the servers.\n", (int)keep, o->query,
 			    keep < ql ? "\u2026" : "");

@@ -728,7 +728,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			    total >= DEF_SCAN ? "at least " : "", total - shown);
 	if (!nh) {
 		mi_buf_reset(x);
-		size_t sl = strlen(symbol) > 200 ? mi_utf8_cut(symbol, 200) : strlen(symbol);
+		size_t sl = mi_utf8_prefix(symbol, strlen(symbol), 200);
 		mi_buf_addf(x, "No definition of '%.*s%s'%s%s. Try search_code with a "
 			    "description, or check the spelling.", (int)sl, symbol,
 			    symbol[sl] ? "..." : "", norm.len ? " in " : "",
