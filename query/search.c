@@ -2281,8 +2281,25 @@ static void q_put_score(mi_buf *j, bool scores, const q_res *r)
 		mi_buf_addf(j, "\"score\":%.6g,", r->score);
 }
 
+/* The JSON answer's end: total, and where the next page starts when more
+ * may follow (next, 0: none). */
+static void q_put_total(mi_buf *j, size_t total, size_t next)
+{
+	mi_buf_addf(j, "],\"total\":%zu", total);
+	if (next)
+		mi_buf_addf(j, ",\"next_offset\":%zu", next);
+	mi_buf_addc(j, '}');
+}
+
+/* The text's last line when more may follow. */
+static void q_put_more(mi_buf *t, const char *fmt, size_t next)
+{
+	if (next && strcmp(fmt, "json"))
+		mi_buf_addf(t, "V* more results may follow: offset %zu\n", next);
+}
+
 static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, size_t total,
-			  bool scores, mi_out *out)
+			  size_t next, bool scores, mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -2318,7 +2335,7 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, size_t to
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", total);
+	q_put_total(j, total, next);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -2353,10 +2370,11 @@ static void q_render_code(const mi_search_opts *o, q_res *r, size_t n, size_t to
 			mi_buf_addc(t, '\n');
 		}
 	}
+	q_put_more(t, fmt, next);
 }
 
 static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t total,
-			  bool scores, mi_out *out)
+			  size_t next, bool scores, mi_out *out)
 {
 	const char *fmt = o->format && *o->format ? o->format : "toon";
 	mi_buf *j = &out->json, *t = &out->text;
@@ -2376,7 +2394,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t to
 		q_json_strn(j, "content", r[i].content, strlen(r[i].content));
 		mi_buf_addc(j, '}');
 	}
-	mi_buf_addf(j, "],\"total\":%zu}", total);
+	q_put_total(j, total, next);
 
 	if (!strcmp(fmt, "json")) {
 		mi_buf_add(t, j->buf, j->len);
@@ -2405,6 +2423,7 @@ static void q_render_docs(const mi_search_opts *o, q_res *r, size_t n, size_t to
 			mi_buf_addc(t, '\n');
 		}
 	}
+	q_put_more(t, fmt, next);
 }
 
 /* ---- entry points ------------------------------------------------------------------ */
@@ -2685,27 +2704,14 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	/* total counts from the first result, so a page at an offset and
 	 * the budget's next_offset speak of the same list. */
 	size_t total = (nh > o->offset ? o->offset : nh) + nres;
-	if (docs)
-		q_render_docs(o, res, nres, total, q->scores, out);
-	else
-		q_render_code(o, res, nres, total, q->scores, out);
 	/* A full page from a full top-k may have more after it: total then
 	 * counts what was ranked, and next_offset says where the next page
 	 * starts (a client saw "total": 5 of 425 hits and stopped). */
-	if (nh == kb && nres && (uint64_t)n > kb) {
-		size_t next = o->offset + nres;
-		bool json_text = fmt && !strcmp(fmt, "json");
-		if (out->json.len && out->json.buf[out->json.len - 1] == '}') {
-			out->json.len--;
-			mi_buf_addf(&out->json, ",\"next_offset\":%zu}", next);
-		}
-		if (json_text && out->text.len && out->text.buf[out->text.len - 1] == '}') {
-			out->text.len--;
-			mi_buf_addf(&out->text, ",\"next_offset\":%zu}", next);
-		} else if (!json_text) {
-			mi_buf_addf(&out->text, "V* more results may follow: offset %zu\n", next);
-		}
-	}
+	size_t next = nh == kb && nres && (uint64_t)n > kb ? o->offset + nres : 0;
+	if (docs)
+		q_render_docs(o, res, nres, total, next, q->scores, out);
+	else
+		q_render_code(o, res, nres, total, next, q->scores, out);
 	if (qt.dropped && (!fmt || strcmp(fmt, "json")))
 		mi_buf_addf(&out->text, "note: the query was cut to its first %d terms\n",
 			    Q_MAX_TERMS);
