@@ -167,9 +167,13 @@ int mi_cmd_build(int argc, char **argv)
 		fprintf(stderr, "mcpidx build: the damaged index was kept as %s%s/data.mdb.damaged "
 			"(delete it when done)\n", o.out_dir ? o.out_dir : o.repo,
 			o.out_dir ? "" : "/.mcpidx");
-	for (size_t i = 0; i < st.nfails && !json; i++)
+	for (size_t i = 0; i < st.nfails && !json; i++) {
+		mi_buf name = {0};
+		mi_quote_name(&name, st.fails[i].path); /* a newline in a name forges no line */
 		fprintf(stderr, "mcpidx build: could not parse %s: %s (indexed without symbols)\n",
-			st.fails[i].path, st.fails[i].why);
+			mi_buf_str(&name), st.fails[i].why);
+		mi_buf_release(&name);
+	}
 	if (json) {
 		mi_buf j = {0};
 		mi_buf_addf(&j, "{\"files\":%zu,\"indexed\":%zu,\"unchanged\":%zu,\"removed\":%zu,"

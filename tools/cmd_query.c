@@ -83,6 +83,36 @@ static const char *opt_get(const qargs *a, const char *name)
 	return NULL;
 }
 
+/* The whole-number options and their ranges (checked once, after parsing,
+ * so a bad value is an error and not 0 or 2^64-1). */
+static const struct {
+	const char *name;
+	unsigned long long min, max;
+} num_opts[] = {
+	{"limit", 1, 1000000}, {"max-tokens", 1, 1000000000}, {"budget", 1, 1000000000},
+	{"depth", 1, 5},
+};
+
+static bool num_opts_ok(const qargs *a, const char *cmd)
+{
+	unsigned long long n;
+	char opt[32];
+	for (size_t i = 0; i < sizeof num_opts / sizeof *num_opts; i++) {
+		const char *v = opt_get(a, num_opts[i].name);
+		snprintf(opt, sizeof opt, "--%s", num_opts[i].name);
+		if (v && !mi_arg_uint(cmd, opt, v, num_opts[i].min, num_opts[i].max, &n))
+			return false;
+	}
+	return true;
+}
+
+/* A whole-number option's value (num_opts_ok has checked it), or dflt. */
+static unsigned long long opt_num(const qargs *a, const char *name, unsigned long long dflt)
+{
+	const char *v = opt_get(a, name);
+	return v ? strtoull(v, NULL, 10) : dflt;
+}
+
 /* Positionals from index i joined by spaces (for free-text queries). */
 static const char *joined(qargs *a, int i)
 {
@@ -127,9 +157,7 @@ static int view_opts(const qargs *a, mi_view_opts *v, mi_buf *err)
 	v->blame = opt_get(a, "blame") != NULL;
 	v->coverage = opt_get(a, "coverage") || opt_get(a, "show-coverage") || opt_get(a, "lcov");
 	v->lcov_path = opt_get(a, "lcov");
-	const char *mt = opt_get(a, "max-tokens");
-	if (mt)
-		v->max_tokens = strtoull(mt, NULL, 10);
+	v->max_tokens = opt_num(a, "max-tokens", v->max_tokens);
 	return 0;
 }
 
@@ -234,6 +262,12 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	}
 	if (opt_get(&a, "json"))
 		json = true;
+	char cname[64];
+	snprintf(cname, sizeof cname, "query %s", cmd->name);
+	if (!num_opts_ok(&a, cname)) {
+		status = 2;
+		goto out;
+	}
 	if (a.npos < cmd->minpos) {
 		fprintf(stderr, "mcpidx query %s: missing arguments\nusage: %s %s\n", cmd->name,
 			cmd->name, cmd->usage);
@@ -244,9 +278,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	if (!strcmp(name, "def")) {
 		rc = mi_query_definition(q, a.pos[0], a.npos > 1 ? a.pos[1] : opt_get(&a, "path"), &o);
 	} else if (!strcmp(name, "refs")) {
-		const char *lim = opt_get(&a, "limit");
 		rc = mi_query_references(q, a.pos[0], opt_get(&a, "all") ? "all" : opt_get(&a, "kind"),
-					 lim ? strtoull(lim, NULL, 10) : 0, &o);
+					 opt_num(&a, "limit", 0), &o);
 	} else if (!strcmp(name, "outline") || !strcmp(name, "expand")) {
 		mi_view_opts v;
 		int fmt = view_format(&a, json);
@@ -278,8 +311,7 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 	} else if (!strcmp(name, "search") || !strcmp(name, "docs")) {
 		mi_search_opts s = {0};
 		s.query = joined(&a, 0);
-		const char *lim = opt_get(&a, "limit");
-		s.limit = lim ? strtoull(lim, NULL, 10) : 0;
+		s.limit = opt_num(&a, "limit", 0);
 		s.path_filter = opt_get(&a, "path");
 		s.extensions = opt_get(&a, "ext");
 		s.format = opt_get(&a, "format");
@@ -289,11 +321,10 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		s.all = name[0] == 's' ? !(sf && !strcmp(sf, "public")) : opt_get(&a, "all") != NULL;
 		rc = name[0] == 's' ? mi_query_search(q, &s, &o) : mi_query_docs(q, &s, &o);
 	} else if (!strcmp(name, "research")) {
-		const char *d = opt_get(&a, "depth");
-		rc = mi_query_research(q, joined(&a, 0), d ? atoi(d) : 2, opt_get(&a, "focus"), &o);
+		rc = mi_query_research(q, joined(&a, 0), (int)opt_num(&a, "depth", 2),
+				       opt_get(&a, "focus"), &o);
 	} else if (!strcmp(name, "pack")) {
 		mi_pack_opts po = {0};
-		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
 		mi_buf_reset(&a.rest);
 		for (int k = 0; k < a.npos; k++) {
 			if (k)
@@ -301,8 +332,8 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 			mi_buf_adds(&a.rest, a.pos[k]);
 		}
 		po.target = mi_buf_str(&a.rest);
-		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
-		po.depth = d ? atoi(d) : 0;
+		po.budget_tokens = opt_num(&a, "budget", 0);
+		po.depth = (int)opt_num(&a, "depth", 0);
 		mi_diff_opts since = {.since = opt_get(&a, "since"), .parse = mi_parse_source,
 				      .detect = mi_lang_detect, .indexable = mi_build_would_index};
 		if (since.since)
@@ -519,6 +550,10 @@ int mi_cmd_context(int argc, char **argv)
 		free_args(&a);
 		return 2;
 	}
+	if (!num_opts_ok(&a, "context")) {
+		free_args(&a);
+		return 2;
+	}
 	if (!a.npos) {
 		fprintf(stderr, "mcpidx context: missing TARGET\n");
 		free_args(&a);
@@ -531,15 +566,14 @@ int mi_cmd_context(int argc, char **argv)
 		status = 1;
 	} else {
 		mi_pack_opts po = {0};
-		const char *b = opt_get(&a, "budget"), *d = opt_get(&a, "depth");
 		for (int k = 0; k < a.npos; k++) {
 			if (k)
 				mi_buf_addc(&a.rest, ',');
 			mi_buf_adds(&a.rest, a.pos[k]);
 		}
 		po.target = mi_buf_str(&a.rest);
-		po.budget_tokens = b ? strtoull(b, NULL, 10) : 0;
-		po.depth = d ? atoi(d) : 0;
+		po.budget_tokens = opt_num(&a, "budget", 0);
+		po.depth = (int)opt_num(&a, "depth", 0);
 		int rc = mi_query_pack(q, &po, &o);
 		const mi_buf *out = json ? &o.json : &o.text;
 		fputs(mi_buf_str(out), o.is_error && !json ? stderr : stdout);

@@ -210,7 +210,13 @@ int mi_cmd_tools(int argc, char **argv)
 		switch (c) {
 		case 'i': index = optarg; break;
 		case 'J': json = true; break;
-		case 'n': limit = strtoul(optarg, NULL, 10); break;
+		case 'n': {
+			unsigned long long n;
+			if (!mi_arg_uint("tools", "--limit", optarg, 1, 1000, &n))
+				return 2;
+			limit = (size_t)n;
+			break;
+		}
 		case 'l':
 			if ((level = mi_tool_level(optarg)) < 0) {
 				fprintf(stderr, "mcpidx tools: --level is L0, L1 or L2\n");

@@ -24,6 +24,15 @@ MCPIDX_PARSE_TIMEOUT_MS=0 "$MCPIDX" build "$R" > $T/upd.out 2> $T/upd.err || fai
 expect_contains "$(cat $T/upd.err)" "could not parse src/big.c: the parser gave up" "update names the file on stderr"
 expect_contains "$(cat $T/upd.out)" "parse errors 1" "update counts it"
 
+# A name with a newline is quoted on stderr: it cannot forge a line.
+nl='src/x
+mcpidx build: all good.c'
+cp "$R/src/big.c" "$R/$nl"
+MCPIDX_PARSE_TIMEOUT_MS=0 "$MCPIDX" build "$R" > $T/nl.out 2> $T/nl.err || fail "build with a newline name"
+expect_contains "$(cat $T/nl.err)" 'could not parse "src/x\nmcpidx build: all good.c": the parser gave up' "quoted name"
+grep -q '^mcpidx build: all good' $T/nl.err && fail "a name forged a line: $(cat $T/nl.err)"
+rm "$R/$nl"
+
 "$MCPIDX" build "$R" --force --json > $T/ok.json || fail "build without the limit"
 expect_eq "$(json $T/ok.json "j['failures']")" "[]" "no failures without the limit"
 "$MCPIDX" query "$R" def f10 > /dev/null || fail "symbols of the file once it parses"

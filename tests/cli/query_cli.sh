@@ -34,8 +34,28 @@ expect_eq "$(json $T/j "sorted(n['name'] for n in j['nodes'] if n['depth'] == 1)
 q research "implementations of Shape" --json > $T/j || fail "research impl py"
 expect_eq "$(json $T/j "sorted(e['from'] for e in j['edges'] if e['kind'] == 'implements')")" "['Circle', 'Square']" "subclasses"
 q research "what calls" > $T/o 2>&1 && fail "research without a name accepted"
-q research x --depth 9 > $T/o 2>&1 && fail "depth 9 accepted"
-expect_contains "$(cat $T/o)" "depth must be 1 to 5" "depth message"
+q research x --depth 9 > $T/o 2>&1
+expect_eq "$?" "2" "depth 9 is a usage error"
+expect_contains "$(cat $T/o)" "--depth needs a whole number from 1 to 5, not '9'" "depth message"
+# Whole-number options: a bad value is a usage error (status 2, nothing on
+# stdout), never read as 0 (the default) or -1 as 2^64-1 (every result).
+for bad in "search area --limit -1" "search area --limit abc" "search area --limit 0" \
+	   "refs area --limit 0x10" "refs area --limit ''" "docs area --limit 1e3" \
+	   "outline shapes.py --max-tokens -5" "pack area --budget x" "pack area --depth -3" \
+	   "research x --depth 2.5"; do
+	eval q $bad > $T/o 2> $T/e
+	expect_eq "$?" "2" "$bad: status"
+	expect_eq "$(wc -c < $T/o)" "0" "$bad: nothing on stdout"
+	expect_contains "$(cat $T/e)" "needs a whole number" "$bad: message"
+done
+q search area --limit 1 --json > $T/j || fail "search --limit 1"
+expect_eq "$(json $T/j "len(j['results'])")" "1" "--limit 1 gives one"
+"$MCPIDX" context -i $T/idx area --budget 12x > $T/o 2> $T/e
+expect_eq "$?" "2" "context --budget 12x"
+expect_contains "$(cat $T/e)" "mcpidx context: --budget needs a whole number" "context message"
+"$MCPIDX" tools --limit -2 find x > $T/o 2> $T/e
+expect_eq "$?" "2" "tools --limit -2"
+expect_contains "$(cat $T/e)" "mcpidx tools: --limit needs a whole number" "tools message"
 # Views and search through the index.
 q outline shapes.py > $T/o || fail "outline"
 expect_contains "$(cat $T/o)" "C> class Circle(Shape)" "outline class"
