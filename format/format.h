@@ -1137,7 +1137,9 @@ void mi_blame_free(mi_blame_sym *v, size_t n);
  * given) or the one holding .git.  malloc'd, or NULL.  (view_cover.c) */
 char *mi_lcov_find(const char *dir, const char *stop);
 
-/* Rough o200k-like token estimate used for budgets and savings figures. */
+/* Rough o200k-like token estimate used for budgets and savings figures;
+ * never more than len (every token it counts takes a byte or more), so a
+ * text of at most N bytes is within a budget of N tokens unread. */
 size_t mi_token_estimate(const char *s, size_t len);
 
 /* ---- tool catalog (catalog.c, sanitize.c; docs/format-catalog.md) ----------------

@@ -340,6 +340,8 @@ typedef struct mi_mcp_cut {
 size_t mi_mcp_room(size_t max);
 /* Estimated tokens of s[0..n). */
 size_t mi_mcp_tokens(const char *s, size_t n);
+/* Whether s's estimate is at most max (without reading it when n <= max). */
+bool mi_mcp_tokens_within(const char *s, size_t n, size_t max);
 /* Cuts text to max tokens at a line boundary, ending with a V* line that
  * carries note (how to see the rest).  True when it cut. */
 bool mi_mcp_cap_text(mi_buf *t, size_t max, const char *note);

@@ -24,10 +24,16 @@ size_t mi_mcp_tokens(const char *s, size_t n)
 	return n ? mi_token_estimate(s, n) : 0;
 }
 
+bool mi_mcp_tokens_within(const char *s, size_t n, size_t max)
+{
+	/* the estimate is at most n: no need to read what is that short */
+	return n <= max || mi_token_estimate(s, n) <= max;
+}
+
 bool mi_mcp_cap_text(mi_buf *t, size_t max, const char *note)
 {
 	size_t total, used = 0, pos = 0, cut = 0, budget;
-	if (!t->len || (total = mi_token_estimate(t->buf, t->len)) <= max)
+	if (t->len <= max || (total = mi_token_estimate(t->buf, t->len)) <= max)
 		return false;
 	budget = mi_mcp_room(max);
 	while (pos < t->len) {

@@ -735,8 +735,8 @@ static int validate(const tool_entry *te, json_t *args, mi_buf *err)
 /* True when both forms of o fit max tokens with room for a note. */
 static bool fits(const mi_out *o, size_t max)
 {
-	return mi_mcp_tokens(o->text.buf, o->text.len) <= mi_mcp_room(max) &&
-	       mi_mcp_tokens(o->json.buf, o->json.len) <= mi_mcp_room(max);
+	return mi_mcp_tokens_within(o->text.buf, o->text.len, mi_mcp_room(max)) &&
+	       mi_mcp_tokens_within(o->json.buf, o->json.len, mi_mcp_room(max));
 }
 
 /*
@@ -752,8 +752,8 @@ static bool fit_answer(mi_mcp_ctx *c, const mi_mcp_tool *t, mi_query *q,
 	mi_mcp_cut cut = {0};
 	mi_buf note = {0};
 	bool text_cut, json_cut;
-	if (mi_mcp_tokens(o->text.buf, o->text.len) <= max &&
-	    mi_mcp_tokens(o->json.buf, o->json.len) <= max) {
+	if (mi_mcp_tokens_within(o->text.buf, o->text.len, max) &&
+	    mi_mcp_tokens_within(o->json.buf, o->json.len, max)) {
 		/* A folded view cuts itself to max_tokens; say so here too. */
 		if (!t->items && strstr(mi_buf_str(&o->text), "[truncated: ")) {
 			cut.cut = true;

@@ -558,6 +558,34 @@ TEST(token_estimate)
 	CHECK(mi_token_estimate(point_c, strlen(point_c)) > t);
 	CHECK_INT(mi_token_estimate(point_c, strlen(point_c)),
 		  mi_token_estimate(point_c, strlen(point_c)));
+	/* Never more tokens than bytes (the MCP layer's budget check relies
+	 * on it): every prefix of every byte mix, and short runs of each. */
+	static const char *const mixes[] = {
+		"a", " ", "\n", "1", "+", "\xe4\xb8\xad", "\xc3\xa9", "\x80", "\xff",
+		" \n \n  x", "+a", "++a", "a1b2", "\t\t\n\t\tz", ".,;:(){}[]<>",
+	};
+	unsigned seed = 12345;
+	char buf[256];
+	for (int r = 0; r < 2000; r++) {
+		size_t n = 0;
+		while (n < sizeof buf - 8) {
+			seed = seed * 1103515245 + 12345;
+			const char *m = mixes[(seed >> 16) % 15];
+			size_t ml = strlen(m);
+			if (n + ml >= sizeof buf)
+				break;
+			memcpy(buf + n, m, ml);
+			n += ml;
+			if ((seed >> 20 & 7) == 0)
+				break;
+		}
+		for (size_t k = 0; k <= n; k++)
+			if (mi_token_estimate(buf, k) > k) {
+				CHECK(mi_token_estimate(buf, k) <= k);
+				break;
+			}
+	}
+	CHECK(mi_token_estimate(point_c, strlen(point_c)) <= strlen(point_c));
 }
 
 TEST(bad_input)
