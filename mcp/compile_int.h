@@ -53,7 +53,9 @@ typedef struct mi_child_result {
 /*
  * Runs argv (never through a shell) with stdin from /dev/null and stdout
  * and stderr into one pipe, in its own process group: timeout or cancel
- * sends SIGTERM to the group, then SIGKILL 3 s later, and the run ends
+ * sends SIGTERM to the group (and to the processes that left it carrying
+ * the run's MCPIDX_RUN_<id> environment entry), then SIGKILL 3 s later,
+ * and the run ends
  * then whoever holds the pipe; once the child has exited the pipe gets 3 s
  * to end, then is no longer read.  Returns 0 when the
  * child ran (whatever its status), or errno when it could not be started

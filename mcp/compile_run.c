@@ -5,6 +5,7 @@
  */
 #include "compile_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -56,6 +57,87 @@ static void keep(mi_child_result *r, size_t cap, const char *data, size_t n)
 	r->dropped += n - take;
 }
 
+/* Every run's processes carry MCPIDX_RUN_<random id>=1 in their
+ * environment, which a process that leaves the group (setsid, a daemon's
+ * double fork) takes along: a cancelled or timed-out run's are found by
+ * it, as their group is not.  A run inside a run keeps the outer one's
+ * entry beside its own. */
+
+/* env (or ours) with the run's entry put first; malloc'd, the strings
+ * borrowed but the first. */
+static char **run_env(char *const *env, const char *id)
+{
+	char *const *e = env ? env : environ;
+	size_t n = 0;
+	while (e[n])
+		n++;
+	char **out = mi_xmalloc((n + 2) * sizeof(*out));
+	mi_buf v = {0};
+	mi_buf_addf(&v, "MCPIDX_RUN_%s=1", id);
+	out[0] = (char *)mi_buf_str(&v); /* freed by run_env_free */
+	memcpy(out + 1, e, n * sizeof(*out));
+	out[n + 1] = NULL;
+	return out;
+}
+
+static void run_env_free(char **env)
+{
+	free(env[0]);
+	free(env);
+}
+
+/* Whether /proc/PID/environ (its first MiB) holds the entry want. */
+static bool environ_has(const char *pid, const char *want, size_t wl)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%s/environ", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	mi_buf b = {0};
+	ssize_t got;
+	do {
+		mi_buf_grow(&b, 65536);
+		got = read(fd, b.buf + b.len, 65536);
+		if (got > 0)
+			b.len += (size_t)got;
+	} while (got > 0 && b.len < (1u << 20));
+	close(fd);
+	bool found = false;
+	for (size_t at = 0; at < b.len && !found;) {
+		const char *nul = memchr(b.buf + at, 0, b.len - at);
+		size_t el = nul ? (size_t)(nul - (b.buf + at)) : b.len - at;
+		found = el == wl && !memcmp(b.buf + at, want, wl);
+		at += el + 1;
+	}
+	mi_buf_release(&b);
+	return found;
+}
+
+/* Sends sig to every process of ours carrying the run's entry; how many. */
+static int kill_marked(const char *entry, int sig)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+	size_t el = strlen(entry);
+	pid_t self = getpid();
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		const char *c = de->d_name;
+		if (*c < '1' || *c > '9' || strspn(c, "0123456789") != strlen(c))
+			continue;
+		pid_t p = (pid_t)atol(c);
+		if (p == self || !environ_has(c, entry, el))
+			continue;
+		if (kill(p, sig) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 /* The exit status as a number: the code, 128 + signal, or -1. */
 static int exit_code_of(int wstatus)
 {
@@ -75,16 +157,24 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	int wstatus = 0;
 	bool reaped = false;
 
+	char id[33];
+	mi_random_hex(id, 16);
+	char **env = run_env(o->env, id);
+	const char *mark = env[0];
+
 	memset(r, 0, sizeof *r);
 	r->exit_code = -1;
 	mi_buf_adds(&r->output, "");
 	deadline = o->timeout_s > 0 ? t0 + (int64_t)o->timeout_s * 1000000 : 0;
-	if (mi_pipe_cloexec(pfd) != 0)
+	if (mi_pipe_cloexec(pfd) != 0) {
+		run_env_free(env);
 		return r->err = errno;
+	}
 	if (o->on_fd3 && mi_pipe_cloexec(ffd) != 0) {
 		r->err = errno;
 		close(pfd[0]);
 		close(pfd[1]);
+		run_env_free(env);
 		return r->err;
 	}
 	pid = fork();
@@ -96,6 +186,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 			close(ffd[0]);
 			close(ffd[1]);
 		}
+		run_env_free(env);
 		return r->err;
 	}
 	if (pid == 0) {
@@ -112,8 +203,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 			dprintf(2, "cannot enter %s: %s\n", o->cwd, strerror(errno));
 			_exit(127);
 		}
-		if (o->env)
-			environ = (char **)o->env;
+		environ = env;
 		execvp(o->argv[0], o->argv);
 		dprintf(2, "cannot run %s: %s\n", o->argv[0], strerror(errno));
 		_exit(127);
@@ -149,12 +239,16 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 			kill(-pid, SIGTERM);
 			if (!reaped) /* once reaped, pid may be another process's */
 				kill(pid, SIGTERM);
+			kill_marked(mark, SIGTERM); /* those that left the group */
 			kill_at = now + MI_KILL_GRACE_US;
 		}
 		if (kill_at > 0 && now > kill_at) {
 			kill(-pid, SIGKILL);
 			if (!reaped)
 				kill(pid, SIGKILL);
+			/* a fork between the scans is caught by the next */
+			for (int k = 0; k < 8 && kill_marked(mark, SIGKILL); k++)
+				;
 			kill_at = -1;
 			stop_at = now + MI_DRAIN_US;
 		}
@@ -199,6 +293,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	}
 	r->exit_code = exit_code_of(wstatus);
 	r->seconds = (double)(now_us() - t0) / 1e6;
+	run_env_free(env);
 	return 0;
 }
 
