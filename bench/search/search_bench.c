@@ -1086,7 +1086,9 @@ static int cmp_ms(const void *a, const void *b)
  * search_bench list INDEX FILE [code|docs] [LIMIT]: each line of FILE a
  * query, asked as search_code (limit 20) or search_docs (limit 10) are,
  * once untimed, then timed: per query the best of three (CPU time with
- * SEARCH_BENCH_CLOCK=cpu).  Prints p50/p99/max and the slowest queries;
+ * SEARCH_BENCH_CLOCK=cpu: the calling thread's, so a split query's second
+ * pass is not in it; SEARCH_BENCH_SPLIT=N splits queries of N postings or
+ * more, 1000000000 none).  Prints p50/p99/max and the slowest queries;
  * SEARCH_BENCH_DUMP=FILE writes each answer with its scores, so two
  * builds' answers can be compared hit for hit.  For the query set of
  * bench-mcp (the names of its sampled functions split into words).
@@ -1127,6 +1129,8 @@ static int cmd_list(const char *index, const char *file, bool docs, size_t limit
 		return 1;
 	}
 	mi_query_set_scores(idx, dump != NULL);
+	if (getenv("SEARCH_BENCH_SPLIT")) /* postings from which a query splits */
+		mi_query_set_split(idx, strtoull(getenv("SEARCH_BENCH_SPLIT"), NULL, 10));
 	double *ms = calloc(n, sizeof(*ms)), *sorted = calloc(n, sizeof(*ms));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
