@@ -474,6 +474,24 @@ static bool not_indexed(mi_txn *t, const char *path)
 	return mi_get(t, MI_DB_FILES, path, strlen(path), &v, &vl) == MI_ERR_NOTFOUND;
 }
 
+/* What status reads for an indexed path: the path, or for a link the file
+ * it names when that is a regular file inside repo (a realpath), as the
+ * build's walk follows it (resolved into real, PATH_MAX bytes); NULL when
+ * the link leads anywhere else: then the indexed file is gone. */
+static const char *status_target(const char *repo, const char *abs, const struct stat *lsb,
+				 char *real)
+{
+	struct stat sb;
+	size_t rl = strlen(repo);
+	if (!S_ISLNK(lsb->st_mode))
+		return abs;
+	if (!realpath(abs, real) || strncmp(real, repo, rl) ||
+	    (real[rl] != '/' && strcmp(repo, "/")) || stat(real, &sb) != 0 ||
+	    !S_ISREG(sb.st_mode))
+		return NULL;
+	return real;
+}
+
 int mi_cmd_status(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -562,14 +580,19 @@ int mi_cmd_status(int argc, char **argv)
 			changes_add(&cs, 'M', k, kl);
 			continue;
 		}
-		/* a link is not the file (mi_read_file itself takes regular
-		 * files only: no FIFO, no /dev/zero) */
+		/* a link is read as the build reads it: the regular file it
+		 * names inside the repository, else the indexed file is gone
+		 * (mi_read_file itself takes regular files only: no FIFO, no
+		 * /dev/zero) */
 		struct stat lsb;
-		int e = lstat(abs, &lsb) < 0 ? errno : S_ISLNK(lsb.st_mode) ? ENOENT :
+		char real[PATH_MAX];
+		const char *target = NULL;
+		int e = lstat(abs, &lsb) < 0 ? errno :
+			!(target = status_target(repo, abs, &lsb, real)) ? ENOENT :
 			/* a size other than the indexed one is a change, read no
 			 * further (a 600 MB file in an indexed one's place was
 			 * read whole to hash it) */
-			mi_read_file_max(abs, f.size, &src, &len);
+			mi_read_file_max(target, f.size, &src, &len);
 		if (e == MI_ERR_TOOBIG) {
 			changes_add(&cs, 'M', k, kl);
 		} else if (e == ENOENT || e == ENOTDIR) {

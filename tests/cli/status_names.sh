@@ -36,4 +36,25 @@ expect_eq "$(json $T/s.json "(j['unreadable'], j['deleted'], j['stale'])")" "(1,
 grep -q "$(printf '\033')" $T/l.out $T/s.out && fail "an escape byte reached the output"
 grep -q '^unsupported "bin\\nary.txt"$' $T/l.out || fail "list-skipped quoting: $(cat $T/l.out)"
 grep -q '^unreadable  b.c$' $T/l.out || fail "list-skipped b.c: $(cat $T/l.out)"
+
+# Links are read as the build follows them: a link to a file inside the
+# repository is that file (it was reported deleted, every time: 42 of the
+# kernel's files), a link that now leads outside is gone.
+L=$T/links
+mkdir -p "$L/sub" "$T/outside"
+echo 'int real(void) { return 1; }' > "$L/sub/real.c"
+echo 'int other(void) { return 2; }' > "$T/outside/other.c"
+ln -s sub/real.c "$L/alias.c"
+"$MCPIDX" build -q "$L" || fail "build links"
+"$MCPIDX" query "$L" def real > $T/d.out || fail "the link's file is not indexed"
+"$MCPIDX" status "$L" > $T/s.out 2> $T/s.err
+expect_eq "$?" "0" "status of a fresh index with a link: $(cat $T/s.out $T/s.err)"
+echo '/* edit */' >> "$L/sub/real.c"
+"$MCPIDX" status "$L" > $T/s.out 2> /dev/null
+expect_eq "$(cat $T/s.out)" 'M alias.c
+M sub/real.c' "a changed target changes its link"
+"$MCPIDX" build -q "$L" || fail "rebuild links"
+ln -sf "$T/outside/other.c" "$L/alias.c"
+"$MCPIDX" status "$L" > $T/s.out 2> /dev/null
+expect_eq "$(cat $T/s.out)" 'D alias.c' "a link that leads outside is gone"
 echo ok
