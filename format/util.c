@@ -10,10 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+#ifdef __linux__
+#include <linux/openat2.h>
+#endif
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
 #elif defined(__FreeBSD__)
@@ -340,15 +344,44 @@ int mi_read_file(const char *path, char **out, size_t *len)
 	return mi_read_file_max(path, SIZE_MAX, out, len);
 }
 
+static int read_fd_max(int fd, size_t max, char **out, size_t *len);
+
 int mi_read_file_max(const char *path, size_t max, char **out, size_t *len)
 {
-	int err = 0;
-	char *buf = NULL;
 	/* O_NONBLOCK: a FIFO in a file's place opens at once and is refused
 	 * below instead of waiting for a writer. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return errno;
+	return read_fd_max(fd, max, out, len);
+}
+
+int mi_read_file_beneath(int dirfd, const char *rel, size_t max, char **out, size_t *len)
+{
+	int fd = -1;
+#if defined(__linux__) && defined(SYS_openat2)
+	/* Resolved by the kernel with every component beneath dirfd: a
+	 * folder or file swapped for a link out of the tree after the walk
+	 * looked is refused (EXDEV), not read. */
+	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+	fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+	if (fd < 0 && errno != ENOSYS && errno != EPERM)
+		return errno;
+#endif
+	if (fd < 0) { /* a kernel before 5.6, or a filter that refuses openat2 */
+		fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			return errno;
+	}
+	return read_fd_max(fd, max, out, len);
+}
+
+/* Reads fd (closed here) as mi_read_file_max does. */
+static int read_fd_max(int fd, size_t max, char **out, size_t *len)
+{
+	int err = 0;
+	char *buf = NULL;
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		err = errno;

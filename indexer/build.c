@@ -6,6 +6,7 @@
 #include "walk.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -598,6 +599,29 @@ typedef struct fresh_ctx {
 	const char *root;
 } fresh_ctx;
 
+int mi_build_read(int rootfd, const char *root, const char *rel, size_t max, char **out,
+		  size_t *len)
+{
+	char abs[PATH_MAX], real[PATH_MAX];
+	size_t rl = strlen(root);
+	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, rel) >= sizeof(abs))
+		return ENAMETOOLONG;
+	if (rootfd < 0)
+		return mi_read_file_max(abs, max, out, len);
+	int rr = mi_read_file_beneath(rootfd, rel, max, out, len);
+	/* An absolute link is refused beneath the root even when it names a
+	 * file inside, which the walk follows: its target, made relative, is
+	 * read beneath the root in turn. */
+	if (rr == EXDEV && realpath(abs, real) && !strncmp(real, root, rl) && real[rl] == '/')
+		rr = mi_read_file_beneath(rootfd, real + rl + 1, max, out, len);
+	return rr;
+}
+
+int mi_build_root_fd(const char *root)
+{
+	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
 		     const char *why);
 static const char *parse_failure(int err);
@@ -702,6 +726,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	uint32_t next_id = 1;
 	struct stat sb;
 	bool fresh = o->force;
+	int rootfd = -1;
 	memset(bs, 0, sizeof(*bs));
 
 	if (!realpath(o->repo, root)) {
@@ -713,6 +738,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		mi_buf_addf(err, "'%s' is not a directory: give the repository's root folder", o->repo);
 		return ENOTDIR;
 	}
+	rootfd = mi_build_root_fd(root); /* -1: files are read by path */
 	if (o->out_dir)
 		snprintf(idx, sizeof(idx), "%s", o->out_dir);
 	else
@@ -805,7 +831,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 					 .meta = fresh_meta};
 		double t1 = mi_build_now();
 		bs->walk_seconds = t1 - t0;
-		rc = mi_build_fresh(o, st, root, mi_store_fresh_dir(st), &w, bs, &fo);
+		rc = mi_build_fresh(o, st, root, rootfd, mi_store_fresh_dir(st), &w, bs, &fo);
 		if (!rc && !bs->rebuilt_from)
 			rc = carry_catalog(st, idx);
 		if (!rc)
@@ -837,13 +863,11 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 				continue;
 			}
 		}
-		char abs[PATH_MAX];
-		snprintf(abs, sizeof(abs), "%s/%s", root, wf->path);
 		char *src = NULL;
 		size_t len;
 		/* Read no more than the cap allows (a file swapped for a huge one
 		 * after the walk saw it small used to be read whole). */
-		int rr = mi_read_file_max(abs, w.max_size, &src, &len);
+		int rr = mi_build_read(rootfd, root, wf->path, w.max_size, &src, &len);
 		if (rr == MI_ERR_TOOBIG)
 			len = w.max_size + 1;
 		else if (rr) {
@@ -948,6 +972,8 @@ out:
 	free(old);
 	mi_walk_release(&w);
 	mi_store_close(st);
+	if (rootfd >= 0)
+		close(rootfd);
 	bs->seconds = mi_build_now() - t0;
 	return rc;
 }
@@ -994,12 +1020,11 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;
+	int rootfd = mi_build_root_fd(root);
 	for (size_t i = 0; i < w.n; i++) {
-		char abs[PATH_MAX], *src;
+		char *src = NULL;
 		size_t len;
-		snprintf(abs, sizeof(abs), "%s/%s", root, w.files[i].path);
-		src = NULL;
-		int rr = mi_read_file_max(abs, w.max_size, &src, &len);
+		int rr = mi_build_read(rootfd, root, w.files[i].path, w.max_size, &src, &len);
 		if (rr == MI_ERR_TOOBIG)
 			len = w.max_size + 1;
 		else if (rr)
@@ -1012,6 +1037,8 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 		}
 	}
 	mi_walk_release(&w);
+	if (rootfd >= 0)
+		close(rootfd);
 	if (k)
 		qsort(out, k, sizeof(*out), mi_walk_cmp);
 	*paths = out;

@@ -54,6 +54,7 @@ typedef struct fr_pool {
 	mi_store *st;          /* the fresh store (packs values) */
 	bool sample;           /* the dictionary pass: plain values, no sorters */
 	const char *root;
+	int rootfd;                /* root opened for mi_build_read, or -1 */
 	uint64_t max_size;
 	fr_job *jobs;
 	size_t n;
@@ -135,7 +136,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 {
 	const char *path = j->wf->path;
 	size_t pl = strlen(path);
-	char abs[PATH_MAX], *src = NULL;
+	char *src = NULL;
 	size_t len = 0;
 	mi_parsed parsed;
 	mi_out outline = {0};
@@ -143,9 +144,8 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 	mi_buf k = {0}, v = {0};
 	uint8_t b4[4];
 
-	snprintf(abs, sizeof(abs), "%s/%s", p->root, path);
 	/* no more than the cap (the file may have grown since the walk) */
-	int rr = mi_read_file_max(abs, p->max_size, &src, &len);
+	int rr = mi_build_read(p->rootfd, p->root, path, p->max_size, &src, &len);
 	if (rr == MI_ERR_TOOBIG) {
 		src = NULL;
 		len = p->max_size + 1;
@@ -689,8 +689,8 @@ static void fr_collect(fr_job *jobs, size_t n, int db, size_t cap, mi_buf *all, 
  * once more later: a fraction of a percent of the work).  Small values
  * compress far better with one; docs/format.md gives the figures.
  */
-static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_walk *w,
-		     int nth)
+static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, int rootfd,
+		     mi_walk *w, int nth)
 {
 	static const struct { int db; size_t cap, dict; } what[] = {
 		{MI_DB_SRC, FR_SAMPLE_SRC, 256u << 10},
@@ -700,7 +700,8 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_
 		{MI_DB_CHUNKS, 4u << 20, 128u << 10},
 	};
 	size_t stride = w->n / FR_SAMPLE_FILES + 1, n = 0;
-	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st, .sample = true};
+	fr_pool p = {.o = o, .root = root, .rootfd = rootfd, .max_size = w->max_size, .st = st,
+		     .sample = true};
 	fr_lane lanes[FR_MAX_LANES];
 	pthread_t th[FR_MAX_LANES];
 	int started = 0;
@@ -742,10 +743,10 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, mi_
 	free(p.jobs);
 }
 
-int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const char *tmpdir,
-		   mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out)
+int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int rootfd,
+		   const char *tmpdir, mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out)
 {
-	fr_pool p = {.o = o, .root = root, .max_size = w->max_size, .st = st};
+	fr_pool p = {.o = o, .root = root, .rootfd = rootfd, .max_size = w->max_size, .st = st};
 	fr_txn x = {.st = st};
 	fr_lane lanes[FR_MAX_LANES];
 	pthread_t th[FR_MAX_LANES];
@@ -766,7 +767,7 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, const
 	int nth = mi_build_threads(o);
 	if (nth > FR_MAX_LANES)
 		nth = FR_MAX_LANES;
-	fr_train(st, o, root, w, nth);
+	fr_train(st, o, root, rootfd, w, nth);
 	p.names = mi_sorter_new(tmpdir, "names", nth, FR_SORT_BUDGET / 2);
 	p.refs = mi_sorter_new(tmpdir, "refs", nth, FR_SORT_BUDGET);
 	p.post[0] = mi_sorter_new(tmpdir, "post0", nth, FR_SORT_BUDGET / 2);

@@ -45,14 +45,18 @@ mkdir -p "$L/sub" "$T/outside"
 echo 'int real(void) { return 1; }' > "$L/sub/real.c"
 echo 'int other(void) { return 2; }' > "$T/outside/other.c"
 ln -s sub/real.c "$L/alias.c"
+ln -s "$L/sub/real.c" "$L/absalias.c" # absolute, inside: read beneath the root too
 "$MCPIDX" build -q "$L" || fail "build links"
 "$MCPIDX" query "$L" def real > $T/d.out || fail "the link's file is not indexed"
+"$MCPIDX" query "$L" outline absalias.c > $T/d.out || fail "an absolute link inside is not indexed"
+expect_contains "$(cat $T/d.out)" "int real(void)" "absolute link's outline"
 "$MCPIDX" status "$L" > $T/s.out 2> $T/s.err
 expect_eq "$?" "0" "status of a fresh index with a link: $(cat $T/s.out $T/s.err)"
 echo '/* edit */' >> "$L/sub/real.c"
 "$MCPIDX" status "$L" > $T/s.out 2> /dev/null
-expect_eq "$(cat $T/s.out)" 'M alias.c
-M sub/real.c' "a changed target changes its link"
+expect_eq "$(cat $T/s.out)" 'M absalias.c
+M alias.c
+M sub/real.c' "a changed target changes its links"
 "$MCPIDX" build -q "$L" || fail "rebuild links"
 ln -sf "$T/outside/other.c" "$L/alias.c"
 "$MCPIDX" status "$L" > $T/s.out 2> /dev/null

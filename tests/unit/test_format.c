@@ -7,6 +7,8 @@
 #include "../../format/format.h"
 #include "../../query/query.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <lmdb.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -266,6 +268,42 @@ TEST(cursor_prefix_scan)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* Reads beneath a folder: links that stay inside are followed, a path or
+ * link that leads out is refused (EXDEV), and nothing is read from it. */
+TEST(read_beneath)
+{
+	char dir[] = "/tmp/mi-beneath-XXXXXX", path[256], cmd[512];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir -p root/sub out && echo inside > root/sub/a.c && "
+		 "echo secret > out/s.c && ln -s sub/a.c root/in.c && "
+		 "ln -s ../out/s.c root/up.c && ln -s %s/out/s.c root/abs.c && "
+		 "ln -s ../../out root/sub/door && mkfifo root/fifo", dir, dir);
+	CHECK_INT(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/root", dir);
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CHECK(fd >= 0);
+	char *s = NULL;
+	size_t n = 0;
+	CHECK_INT(mi_read_file_beneath(fd, "sub/a.c", 100, &s, &n), 0);
+	CHECK_STR(s, "inside\n");
+	free(s);
+	CHECK_INT(mi_read_file_beneath(fd, "in.c", 100, &s, &n), 0);
+	CHECK_STR(s, "inside\n");
+	free(s);
+	s = NULL;
+	CHECK_INT(mi_read_file_beneath(fd, "up.c", 100, &s, &n), EXDEV);
+	CHECK_INT(mi_read_file_beneath(fd, "abs.c", 100, &s, &n), EXDEV);
+	CHECK_INT(mi_read_file_beneath(fd, "sub/door/s.c", 100, &s, &n), EXDEV);
+	CHECK_INT(mi_read_file_beneath(fd, "../out/s.c", 100, &s, &n), EXDEV);
+	CHECK(s == NULL);
+	CHECK_INT(mi_read_file_beneath(fd, "fifo", 100, &s, &n), MI_ERR_NOTREG);
+	CHECK_INT(mi_read_file_beneath(fd, "sub/a.c", 3, &s, &n), MI_ERR_TOOBIG);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_INT(system(cmd), 0);
+}
+
 int main(void)
 {
 	RUN(json_escape);
@@ -280,5 +318,6 @@ int main(void)
 	RUN(store_version_check);
 	RUN(older_layout_is_a_version_error);
 	RUN(cursor_prefix_scan);
+	RUN(read_beneath);
 	return test_done();
 }
