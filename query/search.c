@@ -1065,16 +1065,26 @@ static float q_priors(const q_ctx *qc, unsigned flags, float score)
  * grows with the words met, so it bounds every chunk holding a subset of
  * the terms whose covers make cov.  1 when no factor applies.
  */
-static float q_cover(q_ctx *qc, uint64_t cov)
+static float q_cover_slow(q_ctx *qc, uint64_t cov, size_t h);
+
+static inline float q_cover(q_ctx *qc, uint64_t cov)
+{
+	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 56);
+	if (qc->covm[h].cov == cov + 1) /* the memo answers nearly every call */
+		return qc->covm[h].f;
+	return q_cover_slow(qc, cov, h);
+}
+
+static float q_cover_slow(q_ctx *qc, uint64_t cov, size_t h)
 {
 	const mi_rank_params *rp = qc->rp;
 	float matched = 0;
 
-	if (qc->docs || !(rp->cover > 0) || !(qc->wsum > 0))
+	if (qc->docs || !(rp->cover > 0) || !(qc->wsum > 0)) {
+		qc->covm[h].cov = cov + 1;
+		qc->covm[h].f = 1;
 		return 1;
-	size_t h = (size_t)((cov * 0x9e3779b97f4a7c15ull) >> 56);
-	if (qc->covm[h].cov == cov + 1)
-		return qc->covm[h].f;
+	}
 	/* Summed in q_score's order: a superset's sum is never smaller. */
 	for (uint64_t c = cov; c; c &= c - 1)
 		matched += qc->wof[__builtin_ctzll(c)];
