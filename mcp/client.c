@@ -209,7 +209,7 @@ static void *reader_main(void *arg)
 
 /* ---- sending ------------------------------------------------------------------ */
 
-static void sse_post(mi_mcp_client *c, json_t *msg);
+static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms);
 
 /* A server that stops reading its input must not hold us: the connection
  * is dead and the child goes, so its calls fail at once. */
@@ -271,7 +271,7 @@ static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms)
 	size_t len;
 	bool ok = false, dropped = false;
 	if (c->transport == MI_MCP_SSE)
-		sse_post(c, msg);
+		sse_post(c, msg, timeout_ms);
 	if (c->transport != MI_MCP_STDIO)
 		return true;
 	if (!mi_mcp_client_alive(c))
@@ -721,9 +721,16 @@ static size_t sse_discard(char *p, size_t sz, size_t n, void *ctx)
 	return sz * n;
 }
 
-/* One message to the endpoint the stream named; its answer comes on the stream. */
-static void sse_post(mi_mcp_client *c, json_t *msg)
+/* One message to the endpoint the stream named, within timeout_ms (the
+ * client's own when longer); its answer comes on the stream.  The reader
+ * (timeout_ms < 0: a reply to the server's request) waits CL_REPLY_MS at
+ * most and drops a reply not taken by then: while it posts, nothing on the
+ * stream is read, so a server that holds the POST would hold every call. */
+static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms)
 {
+	bool reply = timeout_ms < 0;
+	long limit = reply ? CL_REPLY_MS :
+		     timeout_ms > 0 && timeout_ms < c->timeout_ms ? timeout_ms : c->timeout_ms;
 	CURL *h = curl_easy_init();
 	struct curl_slist *hd = NULL;
 	char *body = json_dumps(msg, JSON_COMPACT), *to;
@@ -741,11 +748,13 @@ static void sse_post(mi_mcp_client *c, json_t *msg)
 		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_discard);
 		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)c->timeout_ms);
+		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, limit);
 		cc = curl_easy_perform(h);
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	}
-	if (cc != CURLE_OK || status < 200 || status >= 300)
+	if (reply && cc == CURLE_OPERATION_TIMEDOUT)
+		; /* dropped: the server asked and does not take the answer */
+	else if (cc != CURLE_OK || status < 200 || status >= 300)
 		set_dead(c, cc != CURLE_OK ? "posting to the server failed" :
 			    "the server refused a posted message");
 	curl_slist_free_all(hd);
