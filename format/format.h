@@ -104,11 +104,13 @@ int mi_read_file(const char *path, char **out, size_t *len);
 /* mi_read_file of at most max bytes: MI_ERR_TOOBIG for a larger file (or
  * one that grows past max while read), nothing read beyond max + 1. */
 int mi_read_file_max(const char *path, size_t max, char **out, size_t *len);
-/* mi_read_file_max of rel beneath the folder dirfd: on Linux every part
- * of the path, links included, must resolve inside it (EXDEV otherwise),
- * so a file or folder swapped for a link out of the tree between a walk
- * and the read is not read. */
-int mi_read_file_beneath(int dirfd, const char *rel, size_t max, char **out, size_t *len);
+/* mi_read_file_max of rel beneath the folder root (dirfd: root opened, or
+ * -1): the path, links included, must resolve inside it (EXDEV
+ * otherwise).  On Linux the kernel resolves it beneath dirfd, so a file or
+ * folder swapped for a link out of the tree between a walk and the read is
+ * not read either; elsewhere realpath checks it first. */
+int mi_read_file_beneath(const char *root, int dirfd, const char *rel, size_t max, char **out,
+			 size_t *len);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,25 +357,48 @@ int mi_read_file_max(const char *path, size_t max, char **out, size_t *len)
 	return read_fd_max(fd, max, out, len);
 }
 
-int mi_read_file_beneath(int dirfd, const char *rel, size_t max, char **out, size_t *len)
+/* The POSIX way: the path resolved by realpath must stay inside root, and
+ * the file it names is opened without following a last link (a swap
+ * between the two is not caught: Linux's openat2 above is what closes it). */
+static int read_beneath_posix(const char *root, const char *rel, size_t max, char **out,
+			      size_t *len)
 {
-	int fd = -1;
-#if defined(__linux__) && defined(SYS_openat2)
+	char abs[PATH_MAX], real[PATH_MAX], rroot[PATH_MAX];
+	if (!realpath(root, rroot))
+		return errno;
+	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", rroot, rel) >= sizeof(abs))
+		return ENAMETOOLONG;
+	if (!realpath(abs, real))
+		return errno;
+	size_t rl = strlen(rroot);
+	if (strncmp(real, rroot, rl) || (real[rl] != '/' && strcmp(rroot, "/")))
+		return EXDEV;
+	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return errno;
+	return read_fd_max(fd, max, out, len);
+}
+
+int mi_read_file_beneath(const char *root, int dirfd, const char *rel, size_t max, char **out,
+			 size_t *len)
+{
+#if defined(__linux__) && defined(SYS_openat2) && !defined(MI_POSIX_ONLY)
 	/* Resolved by the kernel with every component beneath dirfd: a
 	 * folder or file swapped for a link out of the tree after the walk
 	 * looked is refused (EXDEV), not read. */
-	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
-			       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
-	fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
-	if (fd < 0 && errno != ENOSYS && errno != EPERM)
-		return errno;
-#endif
-	if (fd < 0) { /* a kernel before 5.6, or a filter that refuses openat2 */
-		fd = openat(dirfd, rel, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd < 0)
+	if (dirfd >= 0) {
+		struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+				       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+		int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+		if (fd >= 0)
+			return read_fd_max(fd, max, out, len);
+		if (errno != ENOSYS && errno != EPERM) /* else: a kernel before 5.6, a filter */
 			return errno;
 	}
-	return read_fd_max(fd, max, out, len);
+#else
+	(void)dirfd;
+#endif
+	return read_beneath_posix(root, rel, max, out, len);
 }
 
 /* Reads fd (closed here) as mi_read_file_max does. */

@@ -606,20 +606,22 @@ int mi_build_read(int rootfd, const char *root, const char *rel, size_t max, cha
 	size_t rl = strlen(root);
 	if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, rel) >= sizeof(abs))
 		return ENAMETOOLONG;
-	if (rootfd < 0)
-		return mi_read_file_max(abs, max, out, len);
-	int rr = mi_read_file_beneath(rootfd, rel, max, out, len);
-	/* An absolute link is refused beneath the root even when it names a
-	 * file inside, which the walk follows: its target, made relative, is
-	 * read beneath the root in turn. */
+	int rr = mi_read_file_beneath(root, rootfd, rel, max, out, len);
+	/* Linux refuses an absolute link beneath the root even when it names
+	 * a file inside, which the walk follows: its target, made relative,
+	 * is read beneath the root in turn. */
 	if (rr == EXDEV && realpath(abs, real) && !strncmp(real, root, rl) && real[rl] == '/')
-		rr = mi_read_file_beneath(rootfd, real + rl + 1, max, out, len);
+		rr = mi_read_file_beneath(root, rootfd, real + rl + 1, max, out, len);
 	return rr;
 }
 
 int mi_build_root_fd(const char *root)
 {
+#if defined(__linux__) && !defined(MI_POSIX_ONLY)
 	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+	return open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
 }
 
 static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,

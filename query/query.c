@@ -564,6 +564,8 @@ static void sort_hits(def_hit *hits, size_t nh)
 	enum { RANKS = 64 };
 	size_t at[RANKS + 1] = {0};
 	bool ordered = true;
+	if (nh < 2)
+		return;
 	for (size_t i = 0; i < nh && ordered; i++) {
 		ordered = hits[i].rank >= 0 && hits[i].rank < RANKS &&
 			  (!i || cmp_hit(&(def_hit){.fid = hits[i - 1].fid, .idx = hits[i - 1].idx},

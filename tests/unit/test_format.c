@@ -281,24 +281,28 @@ TEST(read_beneath)
 		 "ln -s ../../out root/sub/door && mkfifo root/fifo", dir, dir);
 	CHECK_INT(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/root", dir);
-	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(fd >= 0);
-	char *s = NULL;
-	size_t n = 0;
-	CHECK_INT(mi_read_file_beneath(fd, "sub/a.c", 100, &s, &n), 0);
-	CHECK_STR(s, "inside\n");
-	free(s);
-	CHECK_INT(mi_read_file_beneath(fd, "in.c", 100, &s, &n), 0);
-	CHECK_STR(s, "inside\n");
-	free(s);
-	s = NULL;
-	CHECK_INT(mi_read_file_beneath(fd, "up.c", 100, &s, &n), EXDEV);
-	CHECK_INT(mi_read_file_beneath(fd, "abs.c", 100, &s, &n), EXDEV);
-	CHECK_INT(mi_read_file_beneath(fd, "sub/door/s.c", 100, &s, &n), EXDEV);
-	CHECK_INT(mi_read_file_beneath(fd, "../out/s.c", 100, &s, &n), EXDEV);
-	CHECK(s == NULL);
-	CHECK_INT(mi_read_file_beneath(fd, "fifo", 100, &s, &n), MI_ERR_NOTREG);
-	CHECK_INT(mi_read_file_beneath(fd, "sub/a.c", 3, &s, &n), MI_ERR_TOOBIG);
+	/* with the folder open (openat2 on Linux), then by realpath alone */
+	for (int k = 0; k < 2; k++) {
+		int d = k ? -1 : fd;
+		char *s = NULL;
+		size_t n = 0;
+		CHECK_INT(mi_read_file_beneath(path, d, "sub/a.c", 100, &s, &n), 0);
+		CHECK_STR(s, "inside\n");
+		free(s);
+		CHECK_INT(mi_read_file_beneath(path, d, "in.c", 100, &s, &n), 0);
+		CHECK_STR(s, "inside\n");
+		free(s);
+		s = NULL;
+		CHECK_INT(mi_read_file_beneath(path, d, "up.c", 100, &s, &n), EXDEV);
+		CHECK_INT(mi_read_file_beneath(path, d, "abs.c", 100, &s, &n), EXDEV);
+		CHECK_INT(mi_read_file_beneath(path, d, "sub/door/s.c", 100, &s, &n), EXDEV);
+		CHECK_INT(mi_read_file_beneath(path, d, "../out/s.c", 100, &s, &n), EXDEV);
+		CHECK(s == NULL);
+		CHECK_INT(mi_read_file_beneath(path, d, "fifo", 100, &s, &n), MI_ERR_NOTREG);
+		CHECK_INT(mi_read_file_beneath(path, d, "sub/a.c", 3, &s, &n), MI_ERR_TOOBIG);
+	}
 	close(fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK_INT(system(cmd), 0);
