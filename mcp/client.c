@@ -120,7 +120,7 @@ static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 static void server_request(mi_mcp_client *c, json_t *msg, const char *method)
 {
 	json_t *resp = json_object();
-	json_object_set(resp, "jsonrpc", json_string("2.0"));
+	json_object_set_new(resp, "jsonrpc", json_string("2.0"));
 	json_object_set(resp, "id", json_object_get(msg, "id"));
 	if (!strcmp(method, "ping")) {
 		json_object_set_new(resp, "result", json_object());
