@@ -131,6 +131,45 @@ static bool link_target_refused(const mi_walk *w, const char *real)
 	if (w->no_ignore)
 		return false;
 	char dir[PATH_MAX], f[PATH_MAX];
+	/* A folder on the way the walk leaves out as vendored (node_modules,
+	 * vendor, a virtualenv, a CACHEDIR.TAG cache) unless a rule names it
+	 * back in, as walk_dir decides for the folder itself. */
+	for (const char *c = trel; *c;) {
+		size_t cl = strcspn(c, "/");
+		if (!c[cl])
+			break; /* the file's own name */
+		size_t pl = (size_t)(c - trel) + cl, par = c > trel ? (size_t)(c - trel) - 1 : 0;
+		char abs[PATH_MAX], tag[PATH_MAX];
+		if (pl >= sizeof(dir) || cl >= sizeof(f))
+			return true;
+		memcpy(dir, trel, pl);
+		dir[pl] = 0;
+		memcpy(f, c, cl);
+		f[cl] = 0;
+		bool fits = (size_t)snprintf(abs, sizeof(abs), "%s/%s", w->root, dir) < sizeof(abs) &&
+			    (size_t)snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", abs) < sizeof(tag);
+		if (!fits)
+			return true;
+		if (in_names(vendored_dirs, f) || access(tag, F_OK) == 0 || is_virtualenv(abs, f)) {
+			char parent[PATH_MAX], pf[PATH_MAX];
+			memcpy(parent, trel, par);
+			parent[par] = 0;
+			mi_ignore *ig = wk_ignore(w, parent);
+			static const char *const names[] = {".gitignore", ".mcpidxignore"};
+			for (size_t k = 0; k < 2; k++) {
+				snprintf(pf, sizeof(pf), "%s%s%s/%s", w->root, par ? "/" : "", parent,
+					 names[k]);
+				mi_ignore_push_file(ig, parent, pf);
+			}
+			int verdict = mi_ignore_decide(ig, dir, true);
+			mi_ignore_free(ig);
+			if (verdict != 0)
+				return true;
+		}
+		c += cl;
+		while (*c == '/')
+			c++;
+	}
 	const char *slash = strrchr(trel, '/');
 	size_t dl = slash ? (size_t)(slash - trel) : 0;
 	if (dl >= sizeof(dir))
