@@ -209,7 +209,8 @@ static void *reader_main(void *arg)
 
 /* ---- sending ------------------------------------------------------------------ */
 
-static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms);
+static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms,
+		     const mi_mcp_cancel *cancel);
 
 /* A server that stops reading its input must not hold us: the connection
  * is dead and the child goes, so its calls fail at once. */
@@ -271,7 +272,7 @@ static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms)
 	size_t len;
 	bool ok = false, dropped = false;
 	if (c->transport == MI_MCP_SSE)
-		sse_post(c, msg, timeout_ms);
+		sse_post(c, msg, timeout_ms, NULL);
 	if (c->transport != MI_MCP_STDIO)
 		return true;
 	if (!mi_mcp_client_alive(c))
@@ -721,12 +722,20 @@ static size_t sse_discard(char *p, size_t sz, size_t n, void *ctx)
 	return sz * n;
 }
 
+static int sse_post_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t x, curl_off_t y)
+{
+	const mi_mcp_cancel *cancel = ctx;
+	return cancel->fn(cancel->ctx) ? 1 : 0;
+}
+
 /* One message to the endpoint the stream named, within timeout_ms (the
- * client's own when longer); its answer comes on the stream.  The reader
- * (timeout_ms < 0: a reply to the server's request) waits CL_REPLY_MS at
- * most and drops a reply not taken by then: while it posts, nothing on the
- * stream is read, so a server that holds the POST would hold every call. */
-static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms)
+ * client's own when longer) and until cancel says so; its answer comes on
+ * the stream.  The reader (timeout_ms < 0: a reply to the server's
+ * request) waits CL_REPLY_MS at most and drops a reply not taken by then:
+ * while it posts, nothing on the stream is read, so a server that holds
+ * the POST would hold every call. */
+static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms,
+		     const mi_mcp_cancel *cancel)
 {
 	bool reply = timeout_ms < 0;
 	long limit = reply ? CL_REPLY_MS :
@@ -749,11 +758,16 @@ static void sse_post(mi_mcp_client *c, json_t *msg, int timeout_ms)
 		curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sse_discard);
 		curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, limit);
+		if (cancel && cancel->fn) {
+			curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, sse_post_progress);
+			curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)cancel);
+			curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+		}
 		cc = curl_easy_perform(h);
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	}
-	if (reply && cc == CURLE_OPERATION_TIMEDOUT)
-		; /* dropped: the server asked and does not take the answer */
+	if ((reply && cc == CURLE_OPERATION_TIMEDOUT) || cc == CURLE_ABORTED_BY_CALLBACK)
+		; /* dropped: the server asked and does not take the answer; cancelled */
 	else if (cc != CURLE_OK || status < 200 || status >= 300)
 		set_dead(c, cc != CURLE_OK ? "posting to the server failed" :
 			    "the server refused a posted message");
@@ -827,7 +841,10 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 	pthread_mutex_unlock(&c->mu);
 	{
 		int64_t deadline = now_ms() + timeout_ms;
-		send_json(c, msg, timeout_ms);   /* a failure ends the wait below */
+		if (c->transport == MI_MCP_SSE) /* a failure ends the wait below */
+			sse_post(c, msg, timeout_ms, cancel);
+		else
+			send_json(c, msg, timeout_ms);
 		pthread_mutex_lock(&c->mu);
 		while (!w.done) {
 			struct timespec ts;

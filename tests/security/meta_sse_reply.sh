@@ -5,7 +5,8 @@
 # whole timeout, reading nothing else meanwhile: the call's own answer,
 # already on the stream, was not seen and the call timed out.  Now a reply
 # gets 1 s, is dropped when the server does not take it, and the call is
-# answered.
+# answered.  A call cancelled while the server holds its own POST ends
+# then (it ended at the server's timeout, 8 s here).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cat > "$T/sse.py" <<'PY'
@@ -51,6 +52,8 @@ class H(BaseHTTPRequestHandler):
         m = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
         if "method" not in m:
             time.sleep(30)  # the client's answer to our ping: held
+        if m.get("method") == "tools/call" and m["params"].get("name") == "hold":
+            time.sleep(30)  # this call's own POST: held
         self.send_response(202)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -62,6 +65,8 @@ class H(BaseHTTPRequestHandler):
         elif meth == "tools/list":
             push({"jsonrpc": "2.0", "id": mid, "result": {"tools": [
                 {"name": "greet", "description": "Say hello to someone.",
+                 "inputSchema": {"type": "object", "properties": {}}},
+                {"name": "hold", "description": "Wait for a long time.",
                  "inputSchema": {"type": "object", "properties": {}}}]}})
         elif meth == "tools/call":
             push({"jsonrpc": "2.0", "id": "ask-1", "method": "ping"})
@@ -92,4 +97,35 @@ rc=$? took=$(($(date +%s) - s))
 expect_eq "$rc" "0" "exec while the server holds the reply's POST: $(cat "$T/e.out")"
 expect_contains "$(cat "$T/e.out")" "hello back" "the call's answer"
 [ $took -le 5 ] || fail "exec took ${took}s (the reply's POST held the reader)"
+
+# Cancelled over MCP while its POST is held: the call ends at once.
+MCPIDX="$MCPIDX" IDX="$T/idx" LOG="$T/serve.log" python3 - <<'PY' || fail "cancel over MCP"
+import json, os, subprocess, sys, time
+p = subprocess.Popen([os.environ["MCPIDX"], "serve", os.environ["IDX"], "--log", os.environ["LOG"]],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def send(o):
+    p.stdin.write((json.dumps(o) + "\n").encode()); p.stdin.flush()
+def read(want):
+    while True:
+        m = json.loads(p.stdout.readline())
+        if m.get("id") == want:
+            return m
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+      "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+read(1)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "execute",
+      "arguments": {"tool_name": "holder/hold", "arguments": {}}}})
+time.sleep(1)
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
+time.sleep(2)
+send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+read(3)
+p.stdin.close()
+p.wait(timeout=20)
+PY
+ms=$(sed -n 's/.* id=2 method=tools\/call tool=execute ms=\([0-9.]*\).*/\1/p' "$T/serve.log")
+[ -n "$ms" ] || fail "no log line for the cancelled call: $(cat "$T/serve.log")"
+awk -v ms="$ms" 'BEGIN { exit !(ms < 3000) }' ||
+	fail "the cancelled call ran ${ms} ms (its POST was waited for)"
 echo ok
