@@ -103,6 +103,58 @@ static bool inside(const char *root, const char *real)
 static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);
 
 /*
+ * Does the path trel (relative to the root) pass through a folder the walk
+ * leaves out as vendored (node_modules, vendor, a virtualenv, a
+ * CACHEDIR.TAG cache) and no rule names back in, as walk_dir decides for
+ * the folder itself?  Its buffers are on the heap: this runs inside the
+ * walk's recursion, where a frame of several PATH_MAX buffers per level
+ * overflowed the stack of a tree 256 folders deep.
+ */
+static bool link_through_vendored(const mi_walk *w, const char *trel)
+{
+	enum { DIR, NAME, ABS, TAG, PARENT, PF, NBUF };
+	char *b = mi_xmalloc((size_t)NBUF * PATH_MAX), *buf[NBUF];
+	bool refused = false;
+	for (int i = 0; i < NBUF; i++)
+		buf[i] = b + (size_t)i * PATH_MAX;
+	for (const char *c = trel; *c && !refused;) {
+		size_t cl = strcspn(c, "/");
+		if (!c[cl])
+			break; /* the file's own name */
+		size_t pl = (size_t)(c - trel) + cl, par = c > trel ? (size_t)(c - trel) - 1 : 0;
+		if (pl >= PATH_MAX || cl >= PATH_MAX ||
+		    (size_t)snprintf(buf[ABS], PATH_MAX, "%s/%.*s", w->root, (int)pl, trel) >= PATH_MAX ||
+		    (size_t)snprintf(buf[TAG], PATH_MAX, "%s/CACHEDIR.TAG", buf[ABS]) >= PATH_MAX) {
+			refused = true;
+			break;
+		}
+		memcpy(buf[DIR], trel, pl);
+		buf[DIR][pl] = 0;
+		memcpy(buf[NAME], c, cl);
+		buf[NAME][cl] = 0;
+		if (in_names(vendored_dirs, buf[NAME]) || access(buf[TAG], F_OK) == 0 ||
+		    is_virtualenv(buf[ABS], buf[NAME])) {
+			static const char *const names[] = {".gitignore", ".mcpidxignore"};
+			memcpy(buf[PARENT], trel, par);
+			buf[PARENT][par] = 0;
+			mi_ignore *ig = wk_ignore(w, buf[PARENT]);
+			for (size_t k = 0; k < 2; k++) {
+				snprintf(buf[PF], PATH_MAX, "%s%s%s/%s", w->root, par ? "/" : "",
+					 buf[PARENT], names[k]);
+				mi_ignore_push_file(ig, buf[PARENT], buf[PF]);
+			}
+			refused = mi_ignore_decide(ig, buf[DIR], true) != 0;
+			mi_ignore_free(ig);
+		}
+		c += cl;
+		while (*c == '/')
+			c++;
+	}
+	free(b);
+	return refused;
+}
+
+/*
  * Would the walk leave out the file real (absolute, real, inside the
  * root) found through a link?  A target in a VCS folder (.git/config holds
  * credentials), in the index folder, or ignored (with every ignore file
@@ -131,45 +183,8 @@ static bool link_target_refused(const mi_walk *w, const char *real)
 	if (w->no_ignore)
 		return false;
 	char dir[PATH_MAX], f[PATH_MAX];
-	/* A folder on the way the walk leaves out as vendored (node_modules,
-	 * vendor, a virtualenv, a CACHEDIR.TAG cache) unless a rule names it
-	 * back in, as walk_dir decides for the folder itself. */
-	for (const char *c = trel; *c;) {
-		size_t cl = strcspn(c, "/");
-		if (!c[cl])
-			break; /* the file's own name */
-		size_t pl = (size_t)(c - trel) + cl, par = c > trel ? (size_t)(c - trel) - 1 : 0;
-		char abs[PATH_MAX], tag[PATH_MAX];
-		if (pl >= sizeof(dir) || cl >= sizeof(f))
-			return true;
-		memcpy(dir, trel, pl);
-		dir[pl] = 0;
-		memcpy(f, c, cl);
-		f[cl] = 0;
-		bool fits = (size_t)snprintf(abs, sizeof(abs), "%s/%s", w->root, dir) < sizeof(abs) &&
-			    (size_t)snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG", abs) < sizeof(tag);
-		if (!fits)
-			return true;
-		if (in_names(vendored_dirs, f) || access(tag, F_OK) == 0 || is_virtualenv(abs, f)) {
-			char parent[PATH_MAX], pf[PATH_MAX];
-			memcpy(parent, trel, par);
-			parent[par] = 0;
-			mi_ignore *ig = wk_ignore(w, parent);
-			static const char *const names[] = {".gitignore", ".mcpidxignore"};
-			for (size_t k = 0; k < 2; k++) {
-				snprintf(pf, sizeof(pf), "%s%s%s/%s", w->root, par ? "/" : "", parent,
-					 names[k]);
-				mi_ignore_push_file(ig, parent, pf);
-			}
-			int verdict = mi_ignore_decide(ig, dir, true);
-			mi_ignore_free(ig);
-			if (verdict != 0)
-				return true;
-		}
-		c += cl;
-		while (*c == '/')
-			c++;
-	}
+	if (link_through_vendored(w, trel))
+		return true;
 	const char *slash = strrchr(trel, '/');
 	size_t dl = slash ? (size_t)(slash - trel) : 0;
 	if (dl >= sizeof(dir))
