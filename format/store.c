@@ -505,8 +505,17 @@ static int check_data_file(const char *data, bool is_file)
 	uint64_t size = (uint64_t)sb.st_size, data_len = size;
 	lmdb_meta m;
 	/* A data file is whole pages; anything else must end with a trailer
-	 * that gives the length before it. */
-	rc = check_meta(fd, size, &m);
+	 * that gives the length before it.  A writer in another process
+	 * grows the file, then writes the meta page that counts the new
+	 * pages: a meta read after the size was taken may count past it, so a
+	 * file that grew meanwhile is looked at again. */
+	for (int tries = 0;; tries++) {
+		rc = check_meta(fd, size, &m);
+		if (rc != MI_ERR_DAMAGED || tries == 8 || fstat(fd, &sb) < 0 ||
+		    (uint64_t)sb.st_size == size)
+			break;
+		size = data_len = (uint64_t)sb.st_size;
+	}
 	if (is_file && (rc || size % m.psize)) {
 		if (size < MI_PACK_TRAILER ||
 		    pread(fd, raw, sizeof(raw), (off_t)(size - MI_PACK_TRAILER)) != (ssize_t)sizeof(raw) ||

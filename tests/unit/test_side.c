@@ -592,6 +592,48 @@ TEST(export)
 	free(d);
 }
 
+/* Opening while another process commits and grows the file: the data
+ * file's size was taken before its meta page was read, and a commit in
+ * between made a whole file look truncated (one of four concurrent
+ * writers failed to open now and then). */
+TEST(open_while_another_process_grows_it)
+{
+	char *d = tmpdir(), data[400];
+	mi_side *s;
+	CHECK_INT(mi_side_open(d, MI_SIDE_CREATE, &s), 0);
+	mi_side_close(s);
+	snprintf(data, sizeof data, "%s/data.mdb", d);
+	pid_t w = fork();
+	if (w == 0) {
+		char name[32];
+		int bad = 0;
+		if (mi_side_open(d, MI_SIDE_CREATE, &s))
+			_exit(3);
+		for (int i = 0; i < 400; i++) {
+			mi_side_rec r;
+			put_ctx pc = {&r, MI_SIDE_ARTIFACTS, 0};
+			char big[2048];
+			memset(big, 'x', sizeof big - 1);
+			big[sizeof big - 1] = 0;
+			snprintf(name, sizeof name, "g%d", i);
+			r = rec("src/grow.c", "annotate", name, big);
+			bad |= mi_side_write(s, do_put, &pc);
+		}
+		mi_side_close(s);
+		_exit(bad ? 4 : 0);
+	}
+	int fails = 0, checks = 0, st = -1;
+	while (waitpid(w, &st, WNOHANG) == 0) {
+		fails += mi_store_check(d, false) != 0;
+		checks++;
+	}
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(checks > 0);
+	CHECK_INT(fails, 0);
+	rmtree(d);
+	free(d);
+}
+
 int main(void)
 {
 	RUN(locate);
@@ -601,6 +643,7 @@ int main(void)
 	RUN(version_and_place);
 	RUN(map_grows);
 	RUN(concurrent_writers);
+	RUN(open_while_another_process_grows_it);
 	RUN(threads_share_one_environment);
 	RUN(links_are_refused);
 	RUN(killed_mid_write);
