@@ -103,55 +103,69 @@ static bool inside(const char *root, const char *real)
 static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);
 
 /*
- * Does the path trel (relative to the root) pass through a folder the walk
- * leaves out as vendored (node_modules, vendor, a virtualenv, a
- * CACHEDIR.TAG cache) and no rule names back in, as walk_dir decides for
- * the folder itself?  Its buffers are on the heap: this runs inside the
- * walk's recursion, where a frame of several PATH_MAX buffers per level
+ * Decides the folders on the way to path (relative to root) as walk_dir
+ * decides each: false when one is a VCS folder or, with ignore files
+ * (ig non-NULL, holding the rules in force at the root), ignored or
+ * vendored (node_modules, vendor, a virtualenv, a CACHEDIR.TAG cache) and
+ * not named back in.  ig then holds the rules in force for path's own
+ * name.  Its buffers are on the heap: this runs inside the walk's
+ * recursion (a link's target), where a frame of PATH_MAX buffers per level
  * overflowed the stack of a tree 256 folders deep.
  */
-static bool link_through_vendored(const mi_walk *w, const char *trel)
+static bool wk_folders_pass(const char *root, const char *path, mi_ignore *ig)
 {
-	enum { DIR, NAME, ABS, TAG, PARENT, PF, NBUF };
-	char *b = mi_xmalloc((size_t)NBUF * PATH_MAX), *buf[NBUF];
-	bool refused = false;
-	for (int i = 0; i < NBUF; i++)
-		buf[i] = b + (size_t)i * PATH_MAX;
-	for (const char *c = trel; *c && !refused;) {
-		size_t cl = strcspn(c, "/");
-		if (!c[cl])
-			break; /* the file's own name */
-		size_t pl = (size_t)(c - trel) + cl, par = c > trel ? (size_t)(c - trel) - 1 : 0;
-		if (pl >= PATH_MAX || cl >= PATH_MAX ||
-		    (size_t)snprintf(buf[ABS], PATH_MAX, "%s/%.*s", w->root, (int)pl, trel) >= PATH_MAX ||
-		    (size_t)snprintf(buf[TAG], PATH_MAX, "%s/CACHEDIR.TAG", buf[ABS]) >= PATH_MAX) {
-			refused = true;
+	static const char *const names[] = {".gitignore", ".mcpidxignore"};
+	struct { char dir[PATH_MAX], abs[PATH_MAX], tag[PATH_MAX], f[PATH_MAX]; } *b =
+		mi_xmalloc(sizeof(*b));
+	bool pass = true;
+	for (const char *sl = path; pass && (sl = strchr(sl, '/')); sl++) {
+		size_t i = (size_t)(sl - path);
+		if (i >= PATH_MAX ||
+		    (size_t)snprintf(b->abs, PATH_MAX, "%s/%.*s", root, (int)i, path) >= PATH_MAX ||
+		    (size_t)snprintf(b->tag, PATH_MAX, "%s/CACHEDIR.TAG", b->abs) >= PATH_MAX) {
+			pass = false;
 			break;
 		}
-		memcpy(buf[DIR], trel, pl);
-		buf[DIR][pl] = 0;
-		memcpy(buf[NAME], c, cl);
-		buf[NAME][cl] = 0;
-		if (in_names(vendored_dirs, buf[NAME]) || access(buf[TAG], F_OK) == 0 ||
-		    is_virtualenv(buf[ABS], buf[NAME])) {
-			static const char *const names[] = {".gitignore", ".mcpidxignore"};
-			memcpy(buf[PARENT], trel, par);
-			buf[PARENT][par] = 0;
-			mi_ignore *ig = wk_ignore(w, buf[PARENT]);
-			for (size_t k = 0; k < 2; k++) {
-				snprintf(buf[PF], PATH_MAX, "%s%s%s/%s", w->root, par ? "/" : "",
-					 buf[PARENT], names[k]);
-				mi_ignore_push_file(ig, buf[PARENT], buf[PF]);
-			}
-			refused = mi_ignore_decide(ig, buf[DIR], true) != 0;
-			mi_ignore_free(ig);
+		memcpy(b->dir, path, i);
+		b->dir[i] = 0;
+		const char *name = strrchr(b->dir, '/');
+		name = name ? name + 1 : b->dir;
+		if (in_names(vcs_dirs, name)) {
+			pass = false;
+			break;
 		}
-		c += cl;
-		while (*c == '/')
-			c++;
+		if (!ig)
+			continue;
+		int verdict = mi_ignore_decide(ig, b->dir, true);
+		if (verdict == 1 || (verdict != 0 && (in_names(vendored_dirs, name) ||
+						      access(b->tag, F_OK) == 0 ||
+						      is_virtualenv(b->abs, name)))) {
+			pass = false;
+			break;
+		}
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(b->f, PATH_MAX, "%s/%s", b->abs, names[k]);
+			mi_ignore_push_file(ig, b->dir, b->f);
+		}
 	}
 	free(b);
-	return refused;
+	return pass;
+}
+
+/* The rules in force at the root: .git/info/exclude and the root's own
+ * ignore files. */
+static mi_ignore *wk_root_ignore(const char *root)
+{
+	static const char *const names[] = {".gitignore", ".mcpidxignore"};
+	char f[PATH_MAX];
+	mi_ignore *ig = mi_ignore_new();
+	snprintf(f, sizeof(f), "%s/.git/info/exclude", root);
+	mi_ignore_push_file(ig, "", f);
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(f, sizeof(f), "%s/%s", root, names[k]);
+		mi_ignore_push_file(ig, "", f);
+	}
+	return ig;
 }
 
 /*
@@ -167,37 +181,12 @@ static bool link_target_refused(const mi_walk *w, const char *real)
 	const char *trel = real + strlen(w->root);
 	while (*trel == '/')
 		trel++;
-	char comp[PATH_MAX];
-	for (const char *c = trel; *c;) {
-		size_t cl = strcspn(c, "/");
-		if (cl < sizeof(comp)) {
-			memcpy(comp, c, cl);
-			comp[cl] = 0;
-			if (in_names(vcs_dirs, comp))
-				return true;
-		}
-		c += cl;
-		while (*c == '/')
-			c++;
-	}
-	if (w->no_ignore)
-		return false;
-	char dir[PATH_MAX], f[PATH_MAX];
-	if (link_through_vendored(w, trel))
+	const char *name = strrchr(trel, '/');
+	if (in_names(vcs_dirs, name ? name + 1 : trel))
 		return true;
-	const char *slash = strrchr(trel, '/');
-	size_t dl = slash ? (size_t)(slash - trel) : 0;
-	if (dl >= sizeof(dir))
-		return true;
-	memcpy(dir, trel, dl);
-	dir[dl] = 0;
-	mi_ignore *ig = wk_ignore(w, dir);
-	/* wk_ignore leaves the folder's own files to walk_dir */
-	snprintf(f, sizeof(f), "%s%s%s/.gitignore", w->root, dl ? "/" : "", dir);
-	mi_ignore_push_file(ig, dir, f);
-	snprintf(f, sizeof(f), "%s%s%s/.mcpidxignore", w->root, dl ? "/" : "", dir);
-	mi_ignore_push_file(ig, dir, f);
-	bool refused = mi_ignore_decide(ig, trel, false) == 1;
+	mi_ignore *ig = w->no_ignore ? NULL : wk_root_ignore(w->root);
+	bool refused = !wk_folders_pass(w->root, trel, ig) ||
+		       (ig && mi_ignore_decide(ig, trel, false) == 1);
 	mi_ignore_free(ig);
 	return refused;
 }
@@ -611,44 +600,15 @@ void mi_walk_release(mi_walk *w)
  * link's target are left to the caller). */
 bool mi_build_would_index(const char *root, const char *path)
 {
-	char f[PATH_MAX], dir[PATH_MAX], abs[PATH_MAX];
+	char abs[PATH_MAX];
 	size_t n = strlen(path);
 	struct stat st;
 	bool keep = false;
-	if (!n || n >= sizeof(dir) || path[0] == '/')
+	if (!n || n >= PATH_MAX || path[0] == '/')
 		return false;
-	mi_ignore *ig = mi_ignore_new();
-	static const char *const names[] = {".gitignore", ".mcpidxignore"};
-	snprintf(f, sizeof(f), "%s/.git/info/exclude", root);
-	mi_ignore_push_file(ig, "", f);
-	for (size_t k = 0; k < 2; k++) {
-		snprintf(f, sizeof(f), "%s/%s", root, names[k]);
-		mi_ignore_push_file(ig, "", f);
-	}
-	/* each folder on the way: decided by the rules above it, as the walk
-	 * does, then its own rules pushed */
-	for (const char *sl = path; (sl = strchr(sl, '/')); sl++) {
-		size_t i = (size_t)(sl - path);
-		memcpy(dir, path, i);
-		dir[i] = 0;
-		const char *name = strrchr(dir, '/');
-		name = name ? name + 1 : dir;
-		if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, dir) >= sizeof(abs))
-			goto out;
-		int verdict = mi_ignore_decide(ig, dir, true);
-		char tag[PATH_MAX];
-		bool tag_fits = (size_t)snprintf(tag, sizeof(tag), "%s/CACHEDIR.TAG",
-						 abs) < sizeof(tag);
-		if (verdict == 1 || in_names(vcs_dirs, name) ||
-		    (verdict != 0 && (in_names(vendored_dirs, name) ||
-				      (tag_fits && access(tag, F_OK) == 0) ||
-				      is_virtualenv(abs, name))))
-			goto out;
-		for (size_t k = 0; k < 2; k++) {
-			snprintf(f, sizeof(f), "%s/%s/%s", root, dir, names[k]);
-			mi_ignore_push_file(ig, dir, f);
-		}
-	}
+	mi_ignore *ig = wk_root_ignore(root);
+	if (!wk_folders_pass(root, path, ig))
+		goto out;
 	const char *name = strrchr(path, '/');
 	name = name ? name + 1 : path;
 	int verdict = mi_ignore_decide(ig, path, false);
