@@ -10,6 +10,12 @@
 // target (exit 1 only when the bench itself cannot run).
 //
 //   node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json] [--ours-only]
+//                  [--calls FILE.jsonl]
+//
+// --calls writes the sampled calls, one JSON line each ({tool, arguments}),
+// in the order they are measured: the server log's lines of the measured
+// pass follow the same order, so a slow call can be named and replayed
+// (bench/mcp/lean.py).
 //
 // --ours-only measures mcpidx alone (no peers), for before/after runs of one
 // change; BENCH_MCP_OURS_ONLY=1 make bench-mcp passes it.
@@ -65,6 +71,7 @@ const opt = (name) => {
 const gtagsArg = opt('--gtags');
 const gtagsDb = gtagsArg ? path.resolve(gtagsArg) : null;
 const outFile = opt('--out');
+const callsFile = opt('--calls');
 const oursOnly = argv.includes('--ours-only');
 if (oursOnly) argv.splice(argv.indexOf('--ours-only'), 1);
 const [mcpidxArg, indexArg, corpusArg, nArg] = argv;
@@ -331,6 +338,10 @@ const ourCalls = {
   search_code: syms.map((s) => ['search_code', { query: words(s.name), limit: 20 }]),
   search_docs: syms.map((s) => ['search_docs', { query: words(s.name) }]),
 };
+if (callsFile) {
+  fs.writeFileSync(callsFile, Object.values(ourCalls).flat()
+    .map(([tool, args]) => JSON.stringify({ tool, arguments: args })).join('\n') + '\n');
+}
 log('mcpidx: warm-up pass');
 for (const calls of Object.values(ourCalls)) await pass(ours.client, ours.pid, ourPeaks, calls, { timed: false });
 log('mcpidx: measured pass');
