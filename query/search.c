@@ -30,6 +30,7 @@
 #define Q_DOC_CHARS 600         /* doc text in docs results */
 #define Q_END UINT64_MAX
 #define Q_NAMED 0x10000u        /* q_score: the chunk is named as the identifier asked for */
+#define Q_TFX 32                /* term frequencies whose bound parts are kept in a table */
 
 /* Fitted on the tuning halves of bench/search's query sets, except where a
  * comment says otherwise (docs/benchmarks.md has what each earned).  k1, w
@@ -91,6 +92,8 @@ typedef struct q_it {
 	float cov1;                /* q_cover of its own words: a chunk it alone meets */
 	float ones_ub[1u << MI_SF__COUNT]; /* q_tf_bound of a chunk holding it once per
 				    * field, by its fields (after fmask) */
+	float one_ub[MI_SF__COUNT][Q_TFX]; /* the same for a chunk holding it in one
+				    * field f, tf times (tf < Q_TFX) */
 	uint32_t df;               /* chunks holding the term */
 	int err;                   /* MI_ERR_CORRUPT on bad bytes */
 } q_it;
@@ -277,17 +280,16 @@ static const uint32_t *it_tf(q_it *it)
 		return it->tf;
 	}
 	const uint8_t *p = it->tfp;
-	for (int f = 0; f < MI_SF__COUNT; f++) {
-		uint64_t x = 0;
-		it->tf[f] = 0;
-		if (!(it->flags & (1u << f)))
-			continue;
+	memset(it->tf, 0, sizeof(it->tf));
+	/* Only the fields it is in: most entries are in one, the body. */
+	for (unsigned m = it->flags & MI_POST_FIELDS; m; m &= m - 1) {
+		uint64_t x;
 		if (!q_varint(&p, it->e, &x) || x > UINT32_MAX) {
 			memset(it->tf, 0, sizeof(it->tf));
 			it->err = MI_ERR_CORRUPT;
 			return it->tf;
 		}
-		it->tf[f] = (uint32_t)x;
+		it->tf[__builtin_ctz(m)] = (uint32_t)x;
 	}
 	return it->tf;
 }
@@ -882,6 +884,11 @@ typedef struct q_ctx {
 		uint32_t cur[MI_LENS_W];   /* its values */
 	} lens;
 	int err;                   /* MI_ERR_CORRUPT: a file's lengths are bad or missing */
+	/* q_tf_bound's part of field f for a term frequency below Q_TFX, per
+	 * scoring mode (search_docs has two), and whether f's weights are out
+	 * of the range its argument needs (q_tfx_init). */
+	float tfx[2][MI_SF__COUNT][Q_TFX];
+	bool tfx_bad[2][MI_SF__COUNT];
 	uint64_t end;              /* chunks from here on are another pass's (q_wand_split) */
 	size_t split_min;          /* postings of a query worth a second pass (q_wand_split) */
 	_Atomic uint32_t *shared;  /* the k-th score of the passes, as float bits, or NULL */
@@ -1211,27 +1218,52 @@ static float q_block_bound(const q_ctx *qc, q_it *it)
  * of a Markdown section's and a code chunk's).  INFINITY when a weight
  * or length normalisation is out of the range that argument needs.
  */
-static float q_tf_bound(const q_ctx *qc, unsigned fl, const uint32_t *tf)
+/* Field f's part of q_tf_bound in scoring mode sm for term frequency tf. */
+static float q_tf_part(const q_ctx *qc, int sm, int f, uint32_t tf)
 {
-	float best = 0;
+	const float *w = qc->docs ? mi_bm25f_params.w[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+			 qc->rp->w;
+	const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+			 qc->rp->b;
+	const float *cap = qc->docs ? mi_bm25f_params.cap[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
+			   qc->rp->cap;
+	if (w[f] == 0)
+		return 0;
+	float x = (float)tf / (1 - b[f] + b[f] * (float)tf / qc->avg[f]);
+	if (cap[f] > 0 && x > cap[f])
+		x = cap[f];
+	return w[f] * x;
+}
 
+/* Fills qc->tfx and qc->tfx_bad once the average lengths are known. */
+static void q_tfx_init(q_ctx *qc)
+{
 	for (int sm = 0; sm < (qc->docs ? 2 : 1); sm++) {
 		const float *w = qc->docs ? mi_bm25f_params.w[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
 				 qc->rp->w;
 		const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
 				 qc->rp->b;
-		const float *cap = qc->docs ? mi_bm25f_params.cap[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-				   qc->rp->cap;
-		float t = 0;
 		for (int f = 0; f < MI_SF__COUNT; f++) {
-			if (!(fl & (1u << f)) || w[f] == 0)
-				continue;
-			if (w[f] < 0 || !(b[f] >= 0 && b[f] <= 1))
+			qc->tfx_bad[sm][f] = w[f] != 0 && (w[f] < 0 || !(b[f] >= 0 && b[f] <= 1));
+			for (uint32_t tf = 0; tf < Q_TFX; tf++)
+				qc->tfx[sm][f][tf] = q_tf_part(qc, sm, f, tf);
+		}
+	}
+}
+
+static float q_tf_bound(const q_ctx *qc, unsigned fl, const uint32_t *tf)
+{
+	float best = 0;
+
+	/* Summed field by field in order, as the parts are not kept in a
+	 * table: the same float either way. */
+	for (int sm = 0; sm < (qc->docs ? 2 : 1); sm++) {
+		float t = 0;
+		for (unsigned m = fl & MI_POST_FIELDS; m; m &= m - 1) {
+			int f = __builtin_ctz(m);
+			if (qc->tfx_bad[sm][f])
 				return INFINITY;
-			float x = (float)tf[f] / (1 - b[f] + b[f] * (float)tf[f] / qc->avg[f]);
-			if (cap[f] > 0 && x > cap[f])
-				x = cap[f];
-			t += w[f] * x;
+			t += tf[f] < Q_TFX ? qc->tfx[sm][f][tf[f]] : q_tf_part(qc, sm, f, tf[f]);
 		}
 		best = t > best ? t : best;
 	}
@@ -1248,7 +1280,7 @@ static float q_part_bound(const q_ctx *qc, const q_it *it, float tb)
 	return it->w * tb * (k1 + 1) / (k1 + tb) * 1.0001f + 1e-6f;
 }
 
-/* Fills it->ones_ub. */
+/* Fills it->ones_ub and it->one_ub. */
 static void q_ones_init(const q_ctx *qc, q_it *it)
 {
 	static const uint32_t one[MI_SF__COUNT] = { 1, 1, 1, 1, 1 };
@@ -1257,6 +1289,13 @@ static void q_ones_init(const q_ctx *qc, q_it *it)
 		float b = q_part_bound(qc, it, q_tf_bound(qc, fl, one));
 		it->ones_ub[fl] = b < it->ub ? b : it->ub;
 	}
+	for (int f = 0; f < MI_SF__COUNT; f++)
+		for (uint32_t n = 0; n < Q_TFX; n++) {
+			uint32_t tf[MI_SF__COUNT] = { 0 };
+			tf[f] = n;
+			float b = q_part_bound(qc, it, q_tf_bound(qc, 1u << f, tf));
+			it->one_ub[f][n] = b < it->ub ? b : it->ub;
+		}
 }
 
 /* The bound of what term it adds to its current chunk: its block's
@@ -1276,7 +1315,14 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
 			it->bmax2 = q_block_bound_of(qc, it, it->bq2);
 		b = it->bmax2;
 	}
-	t = it->ones ? it->ones_ub[fl] : q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
+	if (it->ones) {
+		t = it->ones_ub[fl];
+	} else if (fl && !(fl & (fl - 1)) && it_tf(it)[__builtin_ctz(fl)] < Q_TFX) {
+		/* one field (most often the body): from the table */
+		t = it->one_ub[__builtin_ctz(fl)][it->tf[__builtin_ctz(fl)]];
+	} else {
+		t = q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
+	}
 	return t < b ? t : b;
 }
 
@@ -2583,6 +2629,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	}
 	qc.t = t;
 	qc.bounds = docs || q_bounds_hold(qc.rp);
+	q_tfx_init(&qc);
 	q_joined(tk, o->query, qlen, &qt, t);
 	/* A name written with hyphens (power-domains, i2c1-default: the
 	 * identifiers of devicetree, YAML, CSS) is searched as written too. */
