@@ -8,6 +8,7 @@
  * form.
  */
 #include "format.h"
+#include "mp_read.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -87,68 +88,27 @@ static void mp_bin(mi_buf *b, const void *p, size_t n)
 	mp_raw(b, 0, 0xc6, p, n);
 }
 
-typedef struct mp_rd {
-	const uint8_t *p, *e; /* cursor and end */
-	bool bad;             /* a read failed; every later read fails too */
-} mp_rd;
-
+/* A record's whole number (a negative one is bad). */
 static uint64_t rd_uint(mp_rd *r)
 {
-	uint64_t v = 0;
-	if (r->bad || r->p >= r->e)
-		goto bad;
-	if (*r->p < 0x80) {
-		v = *r->p++;
-	} else if (*r->p == 0xce && r->e - r->p >= 5) {
-		v = mi_rd32(r->p + 1);
-		r->p += 5;
-	} else if (*r->p == 0xcf && r->e - r->p >= 9) {
-		v = (uint64_t)mi_rd32(r->p + 1) << 32 | mi_rd32(r->p + 5);
-		r->p += 9;
-	} else {
-		goto bad;
-	}
-	return v;
-bad:
-	r->bad = true;
-	return 0;
-}
-
-static const char *rd_raw(mp_rd *r, bool str, uint32_t *len)
-{
-	uint32_t n;
-	const char *s;
-	if (r->bad || r->p >= r->e)
-		goto bad;
-	if (str && (*r->p & 0xe0) == 0xa0) {
-		n = *r->p & 0x1f;
-		r->p++;
-	} else if (*r->p == (str ? 0xdb : 0xc6) && r->e - r->p >= 5) {
-		n = mi_rd32(r->p + 1);
-		r->p += 5;
-	} else {
-		goto bad;
-	}
-	if ((size_t)(r->e - r->p) < n)
-		goto bad;
-	s = (const char *)r->p;
-	r->p += n;
-	*len = n;
-	return s;
-bad:
-	r->bad = true;
-	*len = 0;
-	return "";
-}
-
-static bool rd_arr(mp_rd *r, unsigned want)
-{
-	if (r->p >= r->e || *r->p != (0x90 | want)) {
+	int64_t v = rd_int(r);
+	if (v < 0)
 		r->bad = true;
-		return false;
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+/* A record's str (str false: its bin), in place: "" when bad. */
+static const char *rd_text(mp_rd *r, bool str, uint32_t *len)
+{
+	size_t n;
+	const uint8_t *p = rd_raw(r, !str, &n);
+	if (!p || n > UINT32_MAX) {
+		r->bad = true;
+		*len = 0;
+		return "";
 	}
-	r->p++;
-	return true;
+	*len = (uint32_t)n;
+	return (const char *)p;
 }
 
 /* ---- tool and server records ----------------------------------------------- */
@@ -181,25 +141,25 @@ int mi_tool_decode(const void *data, size_t len, mi_tool_rec *r)
 	uint32_t hl;
 	const char *h;
 	memset(r, 0, sizeof(*r));
-	if (!rd_arr(&rd, TOOL_FIELDS))
+	if (rd_array(&rd) != TOOL_FIELDS)
 		return MI_ERR_CORRUPT;
 	r->id = (uint32_t)rd_uint(&rd);
 	r->flags = (uint32_t)rd_uint(&rd);
-	h = rd_raw(&rd, false, &hl);
+	h = rd_text(&rd, false, &hl);
 	if (hl == 16)
 		memcpy(r->hash, h, 16);
 	else
 		rd.bad = true;
-	r->server = rd_raw(&rd, true, &r->server_len);
-	r->name = rd_raw(&rd, true, &r->name_len);
-	r->title = rd_raw(&rd, true, &r->title_len);
-	r->desc = rd_raw(&rd, true, &r->desc_len);
-	r->input = rd_raw(&rd, true, &r->input_len);
-	r->output = rd_raw(&rd, true, &r->output_len);
-	r->annot = rd_raw(&rd, true, &r->annot_len);
-	r->icons = rd_raw(&rd, true, &r->icons_len);
-	r->sig = rd_raw(&rd, true, &r->sig_len);
-	r->aliases = rd_raw(&rd, true, &r->aliases_len);
+	r->server = rd_text(&rd, true, &r->server_len);
+	r->name = rd_text(&rd, true, &r->name_len);
+	r->title = rd_text(&rd, true, &r->title_len);
+	r->desc = rd_text(&rd, true, &r->desc_len);
+	r->input = rd_text(&rd, true, &r->input_len);
+	r->output = rd_text(&rd, true, &r->output_len);
+	r->annot = rd_text(&rd, true, &r->annot_len);
+	r->icons = rd_text(&rd, true, &r->icons_len);
+	r->sig = rd_text(&rd, true, &r->sig_len);
+	r->aliases = rd_text(&rd, true, &r->aliases_len);
 	rd_uint(&rd);
 	return rd.bad ? MI_ERR_CORRUPT : 0;
 }
@@ -221,14 +181,14 @@ int mi_server_decode(const void *data, size_t len, mi_server_rec *r)
 {
 	mp_rd rd = {data, (const uint8_t *)data + len, false};
 	memset(r, 0, sizeof(*r));
-	if (!rd_arr(&rd, SERVER_FIELDS))
+	if (rd_array(&rd) != SERVER_FIELDS)
 		return MI_ERR_CORRUPT;
-	r->name = rd_raw(&rd, true, &r->name_len);
-	r->transport = rd_raw(&rd, true, &r->transport_len);
-	r->protocol = rd_raw(&rd, true, &r->protocol_len);
-	r->info = rd_raw(&rd, true, &r->info_len);
-	r->instructions = rd_raw(&rd, true, &r->instructions_len);
-	r->error = rd_raw(&rd, true, &r->error_len);
+	r->name = rd_text(&rd, true, &r->name_len);
+	r->transport = rd_text(&rd, true, &r->transport_len);
+	r->protocol = rd_text(&rd, true, &r->protocol_len);
+	r->info = rd_text(&rd, true, &r->info_len);
+	r->instructions = rd_text(&rd, true, &r->instructions_len);
+	r->error = rd_text(&rd, true, &r->error_len);
 	r->ntools = (uint32_t)rd_uint(&rd);
 	r->fetched = (int64_t)rd_uint(&rd);
 	return rd.bad ? MI_ERR_CORRUPT : 0;

@@ -5,6 +5,7 @@
  * lmdb.h.
  */
 #include "side.h"
+#include "mp_read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -348,102 +349,12 @@ void mi_side_rec_encode(const mi_side_rec *r, mi_buf *out)
 	pack_str(&pk, r->text, r->text ? r->text_len : 0);
 }
 
-/*
- * A bounded reader for record values: every length is checked against the
- * end before it is used, so damaged bytes give MI_ERR_CORRUPT, never a
- * large allocation (msgpack-c's object model trusts declared sizes).
- */
-typedef struct rd {
-	const uint8_t *p;   /* next byte */
-	const uint8_t *end; /* one past the last */
-	bool bad;           /* a read failed */
-} rd;
-
-static uint64_t rd_be(rd *r, int n)
-{
-	uint64_t v = 0;
-	if (r->bad || r->end - r->p < n) {
-		r->bad = true;
-		return 0;
-	}
-	for (int i = 0; i < n; i++)
-		v = v << 8 | r->p[i];
-	r->p += n;
-	return v;
-}
-
-static uint32_t rd_array(rd *r)
-{
-	uint8_t c = (uint8_t)rd_be(r, 1);
-	if (c >= 0x90 && c <= 0x9f)
-		return c & 0x0f;
-	if (c == 0xdc)
-		return (uint32_t)rd_be(r, 2);
-	if (c == 0xdd)
-		return (uint32_t)rd_be(r, 4);
-	r->bad = true;
-	return 0;
-}
-
-static int64_t rd_int(rd *r)
-{
-	uint8_t c = (uint8_t)rd_be(r, 1);
-	uint64_t u;
-	if (c <= 0x7f)
-		return c;
-	if (c >= 0xe0)
-		return (int8_t)c;
-	switch (c) {
-	case 0xcc: return (int64_t)rd_be(r, 1);
-	case 0xcd: return (int64_t)rd_be(r, 2);
-	case 0xce: return (int64_t)rd_be(r, 4);
-	case 0xcf:
-		u = rd_be(r, 8);
-		if (u > INT64_MAX)
-			r->bad = true;
-		return (int64_t)u;
-	case 0xd0: return (int8_t)rd_be(r, 1);
-	case 0xd1: return (int16_t)rd_be(r, 2);
-	case 0xd2: return (int32_t)rd_be(r, 4);
-	case 0xd3: return (int64_t)rd_be(r, 8);
-	}
-	r->bad = true;
-	return 0;
-}
-
-/* A str (bin: a bin) without copying; *n bytes at the returned pointer. */
-static const uint8_t *rd_raw(rd *r, bool bin, size_t *n)
-{
-	uint8_t c = (uint8_t)rd_be(r, 1);
-	uint64_t len = 0;
-	const uint8_t *p;
-	if (!bin && c >= 0xa0 && c <= 0xbf)
-		len = c & 0x1f;
-	else if (c == (bin ? 0xc4 : 0xd9))
-		len = rd_be(r, 1);
-	else if (c == (bin ? 0xc5 : 0xda))
-		len = rd_be(r, 2);
-	else if (c == (bin ? 0xc6 : 0xdb))
-		len = rd_be(r, 4);
-	else
-		r->bad = true;
-	if (r->bad || (uint64_t)(r->end - r->p) < len) {
-		r->bad = true;
-		*n = 0;
-		return NULL;
-	}
-	p = r->p;
-	r->p += len;
-	*n = (size_t)len;
-	return p;
-}
-
 int mi_side_rec_decode(const void *data, size_t len, mi_side_rec *r, char **mem)
 {
 	const uint8_t *sp[5];
 	size_t sn[5], total = 0;
 	const char **dst[5] = {&r->path, &r->kind, &r->name, &r->corr, &r->text};
-	rd in = {data, (const uint8_t *)data + len, false};
+	mp_rd in = {data, (const uint8_t *)data + len, false};
 	const uint8_t *h;
 	size_t hn;
 	char *p;
