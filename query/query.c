@@ -556,9 +556,9 @@ static int cmp_hit(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Sorts hits by cmp_hit.  They come in index order unless a better one
- * took a worse one's place past DEF_KEEP: then a stable counting sort by
- * rank is the same order, and a tenth of a qsort's time on a thousand. */
+/* Sorts hits by cmp_hit.  They come in index order (a name's entries are
+ * read in file id order), so a stable counting sort by rank is the same
+ * order, and a tenth of a qsort's time on a thousand; qsort when not. */
 static void sort_hits(def_hit *hits, size_t nh)
 {
 	enum { RANKS = 64 };
@@ -597,6 +597,7 @@ static void folded_symbol(const mi_symbol *s, mi_buf *b)
 }
 
 #define DEF_KEEP 1000           /* definitions ranked for the page */
+#define DEF_RANKS 64            /* ranks mi_q_def_rank gives (sort_hits' too) */
 #define DEF_SCAN 200000         /* names entries counted at most */
 #define DEF_SHOW 50             /* definitions shown */
 
@@ -635,7 +636,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_parsed_init(&arena);
 	def_hit *hits = NULL;
 	mi_symbol shown_sym[DEF_SHOW];
-	size_t nh = 0, cap = 0, total = 0, worst = 0;
+	size_t nh = 0, cap = 0, total = 0, kept[DEF_RANKS] = {0};
 	bool damaged = false;
 	mi_byname it;
 	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
@@ -669,33 +670,23 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			/* All are counted; the best DEF_KEEP by rank are kept
 			 * (the first 1,000 in path order used to be all that was
 			 * ranked: a class named init after them was never shown).
-			 * Past DEF_KEEP a better one takes the place of the first
-			 * worst (the worst is found again only then). */
+			 * Entries come in path order, so one ranks after every
+			 * one kept of its rank or better: it is kept while fewer
+			 * than DEF_KEEP are (the worse ones kept are cut after). */
 			int rank = mi_q_def_rank(kind, vis, it.testlike);
 			total++;
-			def_hit *h;
-			if (nh < DEF_KEEP) {
-				if (nh == cap) {
-					cap = cap ? cap * 2 : 16;
-					hits = mi_xrealloc(hits, cap * sizeof(*hits));
-				}
-				if (nh && rank > hits[worst].rank)
-					worst = nh;
-				h = &hits[nh++];
-			} else {
-				if (rank >= hits[worst].rank)
-					continue;
-				h = &hits[worst];
+			size_t ahead = 0;
+			for (int r = 0; r <= rank && r < DEF_RANKS; r++)
+				ahead += kept[r];
+			if (ahead >= DEF_KEEP || rank >= DEF_RANKS)
+				continue;
+			kept[rank]++;
+			if (nh == cap) {
+				cap = cap ? cap * 2 : 16;
+				hits = mi_xrealloc(hits, cap * sizeof(*hits));
 			}
-			h->path = fp;
-			h->pl = (uint32_t)fl;
-			h->fid = it.fid;
-			h->idx = idx;
-			h->rank = rank;
-			if (nh == DEF_KEEP && h == &hits[worst])
-				for (size_t i = worst = 0; i < nh; i++)
-					if (hits[i].rank > hits[worst].rank)
-						worst = i;
+			hits[nh++] = (def_hit){.path = fp, .pl = (uint32_t)fl, .fid = it.fid,
+					       .idx = idx, .rank = rank};
 		}
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);
@@ -704,6 +695,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	if (!nh && damaged)
 		goto damaged;
 	sort_hits(hits, nh);
+	nh = nh < DEF_KEEP ? nh : DEF_KEEP;
 	/* The first DEF_SHOW are shown: read their symbols. */
 	for (size_t i = 0; i < nh && shown < DEF_SHOW; i++) {
 		size_t pl = hits[i].pl;
