@@ -636,7 +636,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_parsed_init(&arena);
 	def_hit *hits = NULL;
 	mi_symbol shown_sym[DEF_SHOW];
-	size_t nh = 0, cap = 0, total = 0, kept[DEF_RANKS] = {0};
+	size_t nh = 0, cap = 0, total = 0, kept[DEF_RANKS] = {0}, nkept = 0;
+	int cut = DEF_RANKS;    /* ranks from here on cannot be among the DEF_KEEP best */
 	bool damaged = false;
 	mi_byname it;
 	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
@@ -672,15 +673,19 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			 * ranked: a class named init after them was never shown).
 			 * Entries come in path order, so one ranks after every
 			 * one kept of its rank or better: it is kept while fewer
-			 * than DEF_KEEP are (the worse ones kept are cut after). */
+			 * than DEF_KEEP are (the worse ones kept are cut after
+			 * the sort). */
 			int rank = mi_q_def_rank(kind, vis, it.testlike);
 			total++;
-			size_t ahead = 0;
-			for (int r = 0; r <= rank && r < DEF_RANKS; r++)
-				ahead += kept[r];
-			if (ahead >= DEF_KEEP || rank >= DEF_RANKS)
+			if (rank >= cut)
 				continue;
 			kept[rank]++;
+			if (++nkept >= DEF_KEEP) {
+				/* the best rank that DEF_KEEP kept reach */
+				size_t a = 0;
+				for (cut = 0; cut < DEF_RANKS && (a += kept[cut]) < DEF_KEEP; cut++)
+					;
+			}
 			if (nh == cap) {
 				cap = cap ? cap * 2 : 16;
 				hits = mi_xrealloc(hits, cap * sizeof(*hits));
