@@ -46,53 +46,6 @@ typedef struct store_ctx {
 	size_t ntasks, captasks;
 } store_ctx;
 
-/*
- * The content of root/rel, a file of the repository: resolved, it must
- * stay under root (a link may point anywhere), be a regular file and hold
- * at most MI_COMPILE_FILE_MAX bytes.  0, or nonzero when it is none of
- * the repository's files.
- */
-static int read_repo_file(const char *root, const char *rel, char **out, size_t *len)
-{
-	mi_buf abs = {0};
-	char *real;
-	size_t rl = strlen(root), n = 0;
-	struct stat st;
-	int fd, rc = ENOENT;
-	mi_buf_addf(&abs, "%s/%s", root, rel);
-	real = realpath(abs.buf, NULL);
-	mi_buf_release(&abs);
-	if (!real)
-		return errno;
-	if (strncmp(real, root, rl) || real[rl] != '/') {
-		free(real);
-		return EACCES;
-	}
-	/* O_NOFOLLOW: a link swapped in since realpath is not followed */
-	fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-	free(real);
-	if (fd < 0)
-		return errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MI_COMPILE_FILE_MAX)
-		goto out;
-	*out = mi_xmalloc((size_t)st.st_size + 1);
-	/* at most what fstat said: a file growing meanwhile is cut, not followed */
-	while (n < (size_t)st.st_size) {
-		ssize_t got = read(fd, *out + n, (size_t)st.st_size - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	(*out)[n] = 0;
-	*len = n;
-	rc = 0;
-out:
-	close(fd);
-	return rc;
-}
-
 static int collect(void *ctx, const mi_side_rec *r)
 {
 	store_ctx *c = ctx;
@@ -199,7 +152,9 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 			    "beside it; build one first: mcpidx build %s", index_path, root);
 		return MI_ERR_NOINDEX;
 	}
-	/* the files the messages name, each once, with its hash now */
+	/* the files the messages name, each once, with its hash now (read
+	 * as the build reads them: a link out of the repository, a FIFO or
+	 * a file over MI_COMPILE_FILE_MAX is none of its files) */
 	for (size_t i = 0; i < l->n; i++) {
 		const mi_compile_msg *m = &l->msgs[i];
 		file_diags *f = NULL;
@@ -211,7 +166,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 			if (!strcmp(c.files[k].path, m->path))
 				f = &c.files[k];
 		if (!f) {
-			if (read_repo_file(root, m->path, &src, &len))
+			if (mi_read_file_beneath(root, -1, m->path, MI_COMPILE_FILE_MAX, &src, &len))
 				continue; /* not a file of the repository */
 			c.files = mi_xrealloc(c.files, (c.nfiles + 1) * sizeof *c.files);
 			f = &c.files[c.nfiles++];

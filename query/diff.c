@@ -41,54 +41,23 @@ static void fver_release(fver *v)
 }
 
 /* Reads the working tree's root/path when it is a regular file inside root,
- * as a build would index it: a link (or a folder link on the way) leading
- * out of the repository, a FIFO or a device is not read (a link to
- * /dev/zero or a FIFO would never end) and counts as absent.  One over the
- * size cap is not read either: false (the file is left out, as the build
- * leaves it out). */
+ * as a build would index it (mi_read_file_beneath): a link (or a folder
+ * link on the way) leading out of the repository, a FIFO or a device is
+ * not read (a link to /dev/zero or a FIFO would never end) and counts as
+ * absent.  One over the size cap is not read either: false (the file is
+ * left out, as the build leaves it out). */
 static bool read_worktree(const char *root, const char *path, fver *v)
 {
-	mi_buf full = {0}, text = {0};
-	struct stat st;
-	char *real_root = NULL, *real = NULL;
-	bool fits = true;
-	int fd = -1;
-	mi_buf_addf(&full, "%s/%s", root, path);
-	if (lstat(full.buf, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (real_root = realpath(root, NULL)) && (real = realpath(full.buf, NULL))) {
-		size_t rl = strlen(real_root);
-		bool inside = !strncmp(real, real_root, rl) &&
-			      (real[rl] == '/' || (rl == 1 && real_root[0] == '/'));
-		if (inside)
-			fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *text;
+	size_t len;
+	int rc = mi_read_file_beneath(root, -1, path, DIFF_MAX_FILE, &text, &len);
+	if (rc == MI_ERR_TOOBIG)
+		return false;
+	if (!rc) {
+		v->text = text;
+		v->len = len;
 	}
-	/* read at most the cap and one byte (it may grow after the stat) */
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (fits = (uint64_t)st.st_size <= DIFF_MAX_FILE)) {
-		char chunk[65536];
-		ssize_t n = -1;
-		while (text.len <= DIFF_MAX_FILE &&
-		       (n = read(fd, chunk, sizeof(chunk))) != 0) {
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				break;
-			mi_buf_add(&text, chunk, (size_t)n);
-		}
-		if (text.len > DIFF_MAX_FILE)
-			fits = false;
-		else if (n == 0) {
-			v->len = text.len;
-			v->text = text.buf ? mi_buf_detach(&text) : mi_xstrdup("");
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	mi_buf_release(&text);
-	free(real_root);
-	free(real);
-	mi_buf_release(&full);
-	return fits;
+	return true;
 }
 
 /* Reads `rev:path` (rev NULL: the working tree under root); false when the
