@@ -130,6 +130,10 @@ uint32_t mi_count_lines(const char *s, size_t len);
 /* Normalises a user-supplied repo-relative path into out: strips "./",
  * collapses "//", refuses "..", absolute paths and NUL.  0 or MI_ERR_PATH. */
 int mi_path_normalize(const char *in, mi_buf *out);
+/* Where path lies in root (both absolute and canonical, as realpath gives
+ * them): what follows "root/" when path is below it, "" when it is root,
+ * NULL when it is outside ("/" holds every absolute path). */
+const char *mi_path_below(const char *root, const char *path);
 /* fnmatch-style glob with '**' spanning directories. */
 bool mi_glob_match(const char *pat, const char *path);
 

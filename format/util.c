@@ -370,8 +370,8 @@ static int read_beneath_posix(const char *root, const char *rel, size_t max, cha
 		return ENAMETOOLONG;
 	if (!realpath(abs, real))
 		return errno;
-	size_t rl = strlen(rroot);
-	if (strncmp(real, rroot, rl) || (real[rl] != '/' && strcmp(rroot, "/")))
+	const char *in = mi_path_below(rroot, real);
+	if (!in || !*in)
 		return EXDEV;
 	int fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0)
@@ -468,6 +468,16 @@ uint32_t mi_count_lines(const char *s, size_t len)
 	if (len && s[len - 1] != '\n')
 		n++;
 	return n;
+}
+
+const char *mi_path_below(const char *root, const char *path)
+{
+	size_t rl = strlen(root);
+	if (rl == 1 && root[0] == '/')
+		return path[0] == '/' ? path + 1 : NULL;
+	if (strncmp(path, root, rl))
+		return NULL;
+	return path[rl] == '/' ? path + rl + 1 : path[rl] == 0 ? path + rl : NULL;
 }
 
 int mi_path_normalize(const char *in, mi_buf *out)

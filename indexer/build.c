@@ -603,14 +603,14 @@ int mi_build_read(int rootfd, const char *root, const char *rel, size_t max, cha
 		  size_t *len)
 {
 	char abs[PATH_MAX], real[PATH_MAX];
-	size_t rl = strlen(root);
+	const char *in;
 	int rr = mi_read_file_beneath(root, rootfd, rel, max, out, len);
 	/* Linux refuses an absolute link beneath the root even when it names
 	 * a file inside, which the walk follows: its target, made relative,
 	 * is read beneath the root in turn. */
 	if (rr == EXDEV && (size_t)snprintf(abs, sizeof(abs), "%s/%s", root, rel) < sizeof(abs) &&
-	    realpath(abs, real) && !strncmp(real, root, rl) && real[rl] == '/')
-		rr = mi_read_file_beneath(root, rootfd, real + rl + 1, max, out, len);
+	    realpath(abs, real) && (in = mi_path_below(root, real)) && *in)
+		rr = mi_read_file_beneath(root, rootfd, in, max, out, len);
 	return rr;
 }
 

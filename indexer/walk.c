@@ -96,8 +96,7 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st, int la
 /* true if the absolute path real stays inside root (a prefix dir). */
 static bool inside(const char *root, const char *real)
 {
-	size_t n = strlen(root);
-	return !strncmp(root, real, n) && (real[n] == '/' || real[n] == 0);
+	return mi_path_below(root, real) != NULL;
 }
 
 static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);

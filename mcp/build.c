@@ -258,11 +258,7 @@ static void trim_output(mi_buf *o)
 /* True when dir is root or lies under it (both real paths). */
 static bool path_within(const char *dir, const char *root)
 {
-	size_t n = strlen(root);
-	while (n > 1 && root[n - 1] == '/')
-		n--;
-	return strncmp(dir, root, n) == 0 && (dir[n] == 0 || dir[n] == '/' ||
-					      (n == 1 && root[0] == '/'));
+	return mi_path_below(root, dir) != NULL;
 }
 
 /* The repository the served index was built from: the parent of a .mcpidx

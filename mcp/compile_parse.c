@@ -175,8 +175,7 @@ static char *fix_path(const pstate *st, const char *raw, size_t n)
 {
 	mi_buf abs = {0}, out = {0};
 	char *res = NULL;
-	const char *p, *end;
-	size_t rl = strlen(st->root);
+	const char *p, *end, *in;
 	if (!n)
 		return NULL;
 	if (raw[0] != '/')
@@ -203,8 +202,8 @@ static char *fix_path(const pstate *st, const char *raw, size_t n)
 		mi_buf_addc(&out, '/');
 		mi_buf_add(&out, s, sl);
 	}
-	if (out.len > rl && !strncmp(out.buf, st->root, rl) && out.buf[rl] == '/' &&
-	    !mi_path_normalize(out.buf + rl + 1, &abs))
+	if (out.buf && (in = mi_path_below(st->root, out.buf)) && *in &&
+	    !mi_path_normalize(in, &abs))
 		res = utf8_dup(abs.buf, abs.len, NULL);
 	mi_buf_release(&out);
 	mi_buf_release(&abs);

@@ -308,17 +308,13 @@ mi_mcp_env *mi_mcp_env_repo(mi_mcp_env *e, const char *name)
 bool mi_mcp_env_holds(mi_mcp_env *e, const char *path, mi_buf *norm)
 {
 	const char *repo = e->repo_real ? e->repo_real : e->repo_path;
-	size_t rl = strlen(repo);
 	mi_buf n = {0}, err = {0};
 	mi_query *q;
 	char *src = NULL;
 	size_t len;
 	bool ok = false;
-	if (path[0] == '/') {
-		if (strncmp(path, repo, rl) || path[rl] != '/')
-			goto out;
-		path += rl + 1;
-	}
+	if (path[0] == '/' && (!(path = mi_path_below(repo, path)) || !*path))
+		goto out;
 	if (mi_path_normalize(path, &n) || mi_mcp_index_get(e, &q, &err))
 		goto out;
 	ok = mi_query_source(q, n.buf, &src, &len) == 0;

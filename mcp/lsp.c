@@ -202,18 +202,11 @@ char *mi_lsp_rel_path(mi_lsp_server *s, const char *abs)
 	/* The real path decides, the path as given only when there is none
 	 * (no such file): a link out of the root leads outside it. */
 	const char *cands[2] = {real, real ? NULL : abs};
-	size_t rl = strlen(s->root);
 	char *rel = NULL;
 	for (int i = 0; i < 2 && !rel; i++) {
 		const char *p = cands[i];
 		mi_buf norm = {0};
-		if (!p)
-			continue;
-		if (rl == 1 && p[0] == '/')
-			p++;
-		else if (!strncmp(p, s->root, rl) && p[rl] == '/')
-			p += rl + 1;
-		else
+		if (!p || !(p = mi_path_below(s->root, p)))
 			continue;
 		if (*p && !mi_path_normalize(p, &norm))
 			rel = mi_buf_detach(&norm);

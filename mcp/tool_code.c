@@ -33,9 +33,9 @@
 static int repo_path(mi_mcp_ctx *c, const char *in, mi_buf *norm, mi_mcp_result *r)
 {
 	const char *repo = c->env->repo_real ? c->env->repo_real : c->env->repo_path;
-	size_t rl = strlen(repo);
-	if (in[0] == '/' && strncmp(in, repo, rl) == 0 && in[rl] == '/')
-		in += rl + 1;
+	const char *below = in[0] == '/' ? mi_path_below(repo, in) : NULL;
+	if (below && *below)
+		in = below;
 	if (mi_path_normalize(in, norm) != 0)
 		return mi_mcp_result_error(r, "Path must be relative to the repository "
 					   "root and stay inside it (no \"..\"): %s. "

@@ -482,12 +482,11 @@ static const char *status_target(const char *repo, const char *abs, const struct
 				 char *real)
 {
 	struct stat sb;
-	size_t rl = strlen(repo);
+	const char *in;
 	if (!S_ISLNK(lsb->st_mode))
 		return abs;
-	if (!realpath(abs, real) || strncmp(real, repo, rl) ||
-	    (real[rl] != '/' && strcmp(repo, "/")) || stat(real, &sb) != 0 ||
-	    !S_ISREG(sb.st_mode))
+	if (!realpath(abs, real) || !(in = mi_path_below(repo, real)) || !*in ||
+	    stat(real, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return NULL;
 	return real;
 }

@@ -39,6 +39,16 @@ TEST(paths)
 	CHECK_INT(mi_path_normalize("/etc/passwd", &b), MI_ERR_PATH);
 	CHECK_INT(mi_path_normalize("", &b), MI_ERR_PATH);
 	mi_buf_release(&b);
+	/* below a root: the rest, "" for the root itself, NULL outside (a
+	 * sibling sharing the root's name as a prefix is outside) */
+	CHECK_STR(mi_path_below("/srv/repo", "/srv/repo/src/a.c"), "src/a.c");
+	CHECK_STR(mi_path_below("/srv/repo", "/srv/repo"), "");
+	CHECK(mi_path_below("/srv/repo", "/srv/repo2/a.c") == NULL);
+	CHECK(mi_path_below("/srv/repo", "/srv") == NULL);
+	CHECK(mi_path_below("/srv/repo", "srv/repo/a.c") == NULL);
+	CHECK_STR(mi_path_below("/", "/etc/passwd"), "etc/passwd");
+	CHECK_STR(mi_path_below("/", "/"), "");
+	CHECK(mi_path_below("/", "etc") == NULL);
 }
 
 TEST(globs)
