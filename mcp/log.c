@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@
 #include <unistd.h>
 
 #define MI_LOG_QUEUE ((size_t)256 << 10) /* bytes waiting before lines drop */
-#define MI_LOG_DRAIN_MS 1000            /* how long close waits for the writer */
+#define MI_LOG_DRAIN_MS 1000            /* how long close waits for a writer that
+					 * writes nothing */
 #define MI_LOG_LINGER_MS 20             /* after a write, lines gather this long */
 #define MI_LOG_BATCH ((size_t)64 << 10) /* ... or until this many bytes wait */
 
@@ -44,6 +46,7 @@ struct mi_mcp_logger {
 	bool stop;               /* close asked the writer to end */
 	bool dead;               /* the stream failed (EPIPE, EBADF): discard */
 	bool has_thread;         /* th runs */
+	_Atomic uint64_t wrote;  /* bytes written in all (read by close, unlocked) */
 	pthread_t th;            /* the writer */
 };
 
@@ -85,6 +88,7 @@ static void write_all(mi_mcp_logger *l, const char *p, size_t n)
 		}
 		p += w;
 		n -= (size_t)w;
+		atomic_fetch_add_explicit(&l->wrote, (uint64_t)w, memory_order_relaxed);
 	}
 }
 
@@ -183,10 +187,19 @@ void mi_mcp_log_close(mi_mcp_logger *l)
 	pthread_cond_broadcast(&l->cv);
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_sec += MI_LOG_DRAIN_MS / 1000;
+	/* A reader that is reading, however slowly (a client on a loaded
+	 * machine draining stderr as the server ends), is waited for: only
+	 * a writer that wrote nothing for MI_LOG_DRAIN_MS is given up on. */
+	uint64_t seen = atomic_load_explicit(&l->wrote, memory_order_relaxed);
 	while (l->has_thread && (l->q.len || l->writing || l->dropped))
 		if (pthread_cond_timedwait(&l->idle_cv, &l->mu, &dl) == ETIMEDOUT) {
-			drained = false;
-			break;
+			uint64_t now = atomic_load_explicit(&l->wrote, memory_order_relaxed);
+			if (now == seen) {
+				drained = false;
+				break;
+			}
+			seen = now;
+			dl.tv_sec += MI_LOG_DRAIN_MS / 1000;
 		}
 	pthread_mutex_unlock(&l->mu);
 	if (!drained) {

@@ -2,7 +2,9 @@
 # Logging never blocks serving: a client that pipes stderr and never reads
 # it gets every answer (3,000 calls, the default log level and then debug,
 # a line per call); a full pipe drops lines and the log says how many once
-# it is read again.  Per-call lines go to stderr only at debug level.
+# it is read again (the server waits at exit for a reader that reads,
+# however slowly, but not for one that never does).  Per-call lines go to
+# stderr only at debug level.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../cli/lib.sh"
 cp -r "$here/../../testdata/mcp" "$T/repo"
@@ -36,5 +38,19 @@ for level in ([], ["--log-level", "debug"]):
         fail("%d per-call lines on stderr at the default level" % calls)
     if level and "log lines dropped" not in err:
         fail("a full stderr pipe should drop lines and say so; stderr ends: %s" % err[-300:])
+# stdin closed with stderr full and never read: the server still exits.
+s = Stdio([repo, "--log-level", "debug"], stderr=subprocess.PIPE)
+s.init()
+for i in range(N):
+    s.send({"jsonrpc": "2.0", "id": 100 + i, "method": "tools/call",
+            "params": {"name": "goto_definition", "arguments": {"symbol": "login"}}})
+    if "result" not in s.read(100 + i, timeout=30):
+        fail("call %d without a reader of stderr" % i)
+s.p.stdin.close()
+try:
+    s.p.wait(timeout=20)
+except subprocess.TimeoutExpired:
+    s.p.kill()
+    fail("the server did not exit while nobody read its stderr")
 print("ok")
 PY
