@@ -104,6 +104,8 @@ int mi_read_file(const char *path, char **out, size_t *len);
 /* mi_read_file of at most max bytes: MI_ERR_TOOBIG for a larger file (or
  * one that grows past max while read), nothing read beyond max + 1. */
 int mi_read_file_max(const char *path, size_t max, char **out, size_t *len);
+/* mkdir -p: creates dir and its missing parents.  0 or errno. */
+int mi_make_dirs(const char *dir);
 /* mi_read_file_max of rel beneath the folder root (dirfd: root opened, or
  * -1): the path, links included, must resolve inside it (EXDEV
  * otherwise).  On Linux the kernel resolves it beneath dirfd, so a file or

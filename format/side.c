@@ -103,27 +103,6 @@ char *mi_side_locate(const char *index_path, const char *override)
 	return mi_buf_detach(&b);
 }
 
-/* mkdir -p: creates dir and its missing parents.  0 or errno. */
-static int make_dirs(const char *dir)
-{
-	char tmp[PATH_MAX];
-	size_t n = strlen(dir);
-	if (n == 0 || n >= sizeof tmp)
-		return ENAMETOOLONG;
-	memcpy(tmp, dir, n + 1);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-			return errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-		return errno;
-	return 0;
-}
-
 /* Records the layout version in a new store, or checks an existing one. */
 static int check_version(mi_side_txn *t, void *ctx)
 {
@@ -172,7 +151,7 @@ int mi_side_open(const char *dir, int flags, mi_side **out)
 		return ENOTDIR;
 	if ((rc = side_not_linked(dir)))
 		return rc;
-	if ((flags & MI_SIDE_CREATE) && (rc = make_dirs(dir)))
+	if ((flags & MI_SIDE_CREATE) && (rc = mi_make_dirs(dir)))
 		return rc;
 	key = realpath(dir, real) ? real : dir;
 	pthread_mutex_lock(&side_mu);

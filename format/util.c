@@ -340,6 +340,26 @@ void mi_hash_hex(const uint8_t h[16], char out[33])
 
 /* ---- files and text ------------------------------------------------------------ */
 
+int mi_make_dirs(const char *dir)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(dir);
+	if (n == 0 || n >= sizeof tmp)
+		return ENAMETOOLONG;
+	memcpy(tmp, dir, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+			return errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+		return errno;
+	return 0;
+}
+
 int mi_read_file(const char *path, char **out, size_t *len)
 {
 	return mi_read_file_max(path, SIZE_MAX, out, len);

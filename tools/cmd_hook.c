@@ -175,24 +175,6 @@ static bool is_ours(const char *path)
 	return ours;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-	char tmp[PATH_MAX];
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-			return errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-		return errno;
-	return 0;
-}
-
 /* Single-quotes s for sh. */
 static void add_sh_quoted(mi_buf *b, const char *s)
 {
@@ -368,7 +350,7 @@ int mi_cmd_hook(int argc, char **argv)
 	}
 	if (!strcmp(action, "uninstall"))
 		return hook_uninstall(hook, chained);
-	int rc = make_dirs(dir);
+	int rc = mi_make_dirs(dir);
 	if (rc) {
 		fprintf(stderr, "mcpidx hook: cannot create the hooks folder %s: %s\n", dir, strerror(rc));
 		return 1;
