@@ -512,4 +512,52 @@ struct mi_mcp_spec {
 
 extern const mi_mcp_spec mi_mcp_spec_mcpidx;
 
+/* ---- running a child process (child.c): compile runs, index builds ----------------------------------------- */
+
+#define MI_CHILD_OUTPUT_CAP ((size_t)1 << 20)  /* output kept by default */
+
+typedef struct mi_child_opts {
+	char *const *argv;     /* program (PATH search) and arguments */
+	const char *cwd;       /* working directory, NULL = ours */
+	char *const *env;      /* "NAME=value" entries, NULL-terminated; NULL = ours */
+	int timeout_s;         /* killed after this many seconds; 0 = never */
+	size_t cap;            /* output bytes kept (the head); 0 = MI_CHILD_OUTPUT_CAP */
+	bool tail;             /* keep the last cap bytes instead (a failing
+				* command says why at its end) */
+	atomic_int *cancel;    /* polled; set to kill the child (may be NULL) */
+	/* Polled with ctx as cancel is; true kills the child like it. */
+	bool (*stop)(void *ctx);
+	/* Called with each complete line of output (no newline), for
+	 * progress; may be NULL. */
+	void (*on_line)(void *ctx, const char *line, size_t len);
+	void *ctx;             /* on_line's, stop's and on_fd3's */
+	/* When set, the child gets a second pipe as fd 3 (for progress lines
+	 * such as `mcpidx build --progress-fd 3`) and its bytes come here. */
+	void (*on_fd3)(void *ctx, const char *data, size_t len);
+} mi_child_opts;
+
+typedef struct mi_child_result {
+	int exit_code;         /* exit status, 128 + signal, or -1 when not started */
+	bool timed_out;        /* killed after timeout_s */
+	bool cancelled;        /* killed because *cancel was set */
+	mi_buf output;         /* stdout and stderr interleaved, at most cap bytes */
+	size_t dropped;        /* bytes past the cap (cut from the end, or with
+				* tail from the start) */
+	double seconds;        /* wall time */
+	int err;               /* errno when it could not start */
+} mi_child_result;
+
+/*
+ * Runs argv (never through a shell) with stdin from /dev/null and stdout
+ * and stderr into one pipe, in its own process group: timeout or cancel
+ * sends SIGTERM to the group (and to the processes that left it carrying
+ * the run's MCPIDX_RUN_<id> environment entry), then SIGKILL 3 s later,
+ * and the run ends then whoever holds the pipe; once the child has exited
+ * the pipe gets 3 s to end, then is no longer read.  Returns 0 when the
+ * child ran (whatever its status), or errno when it could not be started
+ * (r->err too); r->output must be released by the caller.
+ */
+int mi_child_run(const mi_child_opts *o, mi_child_result *r);
+void mi_child_result_release(mi_child_result *r);
+
 #endif

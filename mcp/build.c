@@ -63,17 +63,6 @@ static void release_path(const char *path)
 	pthread_mutex_unlock(&bd_mu);
 }
 
-/* Keeps the last MI_OUTPUT_CAP bytes of the child's output. */
-static void keep_tail(mi_buf *b, const char *data, size_t n)
-{
-	mi_buf_add(b, data, n);
-	if (b->len > 2 * MI_OUTPUT_CAP) {
-		memmove(b->buf, b->buf + b->len - MI_OUTPUT_CAP, MI_OUTPUT_CAP);
-		b->len = MI_OUTPUT_CAP;
-		b->buf[b->len] = 0;
-	}
-}
-
 /* A progress line: "DONE/TOTAL message", "DONE TOTAL message" or text. */
 static void parse_progress(const char *line, double *done, double *total)
 {
@@ -96,6 +85,7 @@ static void parse_progress(const char *line, double *done, double *total)
 
 typedef struct mi_build_state {
 	mi_mcp_ctx *c;       /* the request: progress goes there */
+	mi_mcp_env *env;     /* the server: stopping ends the build too */
 	mi_buf line;         /* partial progress line */
 	double last;         /* last progress value */
 	double total;        /* last total reported, 0 = unknown */
@@ -129,8 +119,10 @@ static void on_progress_line(mi_build_state *st, const char *raw)
 	st->c->progress(st->c, done, total, line);
 }
 
-static void on_progress(mi_build_state *st, const char *data, size_t n)
+/* The build's --progress-fd bytes (mi_child_opts.on_fd3). */
+static void on_progress(void *arg, const char *data, size_t n)
 {
+	mi_build_state *st = arg;
 	size_t i;
 	for (i = 0; i < n; i++) {
 		if (data[i] == '\n' || data[i] == '\r') {
@@ -143,16 +135,20 @@ static void on_progress(mi_build_state *st, const char *data, size_t n)
 	}
 }
 
-/* Runs one child build; returns its wait status or -1 (errno in *err). */
-static int spawn_build(mi_mcp_env *s, const mi_mcp_target *bt, bool force,
-		       bool progress_fd, mi_build_state *st,
-		       mi_buf *output, bool *cancelled, int *err)
+/* Whether the build should end: the request cancelled, or the server
+ * stopping (mi_child_opts.stop). */
+static bool build_stop(void *arg)
 {
-	int opipe[2], ppipe[2] = {-1, -1}, wstatus = -1;
-	struct pollfd pf[2];
-	int64_t kill_at = 0;
-	pid_t pid;
-	char buf[8192];
+	mi_build_state *st = arg;
+	return st->c->cancelled(st->c) || atomic_load(&st->env->stopping);
+}
+
+/* Runs one child build (mi_child_run: its own process group, killed with
+ * what it started when cancelled); the last MI_OUTPUT_CAP bytes of its
+ * output in r->output. */
+static int spawn_build(mi_mcp_env *s, const mi_mcp_target *bt, bool force,
+		       bool progress_fd, mi_build_state *st, mi_child_result *r)
+{
 	const char *argv[10];
 	int argc = 0;
 
@@ -170,83 +166,10 @@ static int spawn_build(mi_mcp_env *s, const mi_mcp_target *bt, bool force,
 		argv[argc++] = "3";
 	}
 	argv[argc] = NULL;
-	if (mi_pipe_cloexec(opipe) != 0 ||
-	    (progress_fd && mi_pipe_cloexec(ppipe) != 0)) {
-		*err = errno;
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		*err = errno;
-		close(opipe[0]);
-		close(opipe[1]);
-		if (progress_fd) {
-			close(ppipe[0]);
-			close(ppipe[1]);
-		}
-		return -1;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(opipe[1], 1);
-		dup2(opipe[1], 2);
-		if (progress_fd)
-			dup2(ppipe[1], 3);
-		execv(argv[0], (char *const *)argv);
-		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(opipe[1]);
-	if (progress_fd)
-		close(ppipe[1]);
-	pf[0].fd = opipe[0];
-	pf[0].events = POLLIN;
-	pf[1].fd = ppipe[0];
-	pf[1].events = POLLIN;
-	while (pf[0].fd >= 0 || pf[1].fd >= 0) {
-		int i, n = poll(pf, 2, 100);
-		if (n < 0 && errno != EINTR)
-			break;
-		if ((st->c->cancelled(st->c) || atomic_load(&s->stopping)) && !*cancelled) {
-			*cancelled = true;
-			kill(-pid, SIGTERM);
-			kill(pid, SIGTERM);
-			kill_at = mi_mcp_now_us() + 3000000;
-		}
-		if (kill_at && mi_mcp_now_us() > kill_at) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			kill_at = 0;
-		}
-		for (i = 0; i < 2 && n > 0; i++) {
-			ssize_t r;
-			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			r = read(pf[i].fd, buf, sizeof buf);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				close(pf[i].fd);
-				pf[i].fd = -1;
-				continue;
-			}
-			if (i == 0)
-				keep_tail(output, buf, (size_t)r);
-			else
-				on_progress(st, buf, (size_t)r);
-		}
-	}
-	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-		;
-	if (pf[0].fd >= 0)
-		close(pf[0].fd);
-	if (pf[1].fd >= 0)
-		close(pf[1].fd);
-	return wstatus;
+	mi_child_opts o = {.argv = (char *const *)argv, .cap = MI_OUTPUT_CAP, .tail = true,
+			   .stop = build_stop, .ctx = st,
+			   .on_fd3 = progress_fd ? on_progress : NULL};
+	return mi_child_run(&o, r);
 }
 
 static void trim_output(mi_buf *o)
@@ -368,19 +291,21 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 		      mi_mcp_result *r)
 {
 	mi_build_state st;
-	mi_buf output = {0}, qerr = {0}, idx = {0};
+	mi_child_result run = {0};
+	mi_buf qerr = {0}, idx = {0};
+	mi_buf *output = &run.output;
 	mi_out stats;
 	mi_query *q;
 	mi_mcp_env *s = c->env;
 	const char *abs = bt->root;
-	bool cancelled = false;
-	int wstatus, err = 0, code;
+	int err;
 	int64_t t0 = mi_mcp_now_us();
 	double secs;
 
 	memset(&st, 0, sizeof st);
 	memset(&stats, 0, sizeof stats);
 	st.c = c;
+	st.env = s;
 	if (!claim_path(abs)) {
 		mi_mcp_result_error(r, "A build of %s is already running; wait for it "
 				  "(tasks/result) or cancel it (tasks/cancel).", abs);
@@ -389,36 +314,34 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 	mi_mcp_log(s, "build %s%s: starting %s", abs, force ? " --force" : "",
 		   s->self_exe);
 	c->progress(c, 0, 0, "starting the build");
-	wstatus = spawn_build(s, bt, force, true, &st, &output, &cancelled, &err);
-	if (wstatus >= 0 && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 &&
-	    strstr(mi_buf_str(&output), "progress-fd") && !cancelled) {
+	err = spawn_build(s, bt, force, true, &st, &run);
+	if (!err && run.exit_code == 2 && strstr(mi_buf_str(output), "progress-fd") &&
+	    !run.cancelled) {
 		/* A build command without --progress-fd: run it without. */
-		mi_buf_reset(&output);
-		wstatus = spawn_build(s, bt, force, false, &st, &output, &cancelled,
-				      &err);
+		mi_child_result_release(&run);
+		err = spawn_build(s, bt, force, false, &st, &run);
 	}
 	if (st.line.len)
 		on_progress_line(&st, st.line.buf);
 	release_path(abs);
 	secs = (double)(mi_mcp_now_us() - t0) / 1e6;
-	trim_output(&output);
-	if (wstatus < 0) {
+	trim_output(output);
+	if (err) {
 		mi_mcp_result_error(r, "Could not start %s build %s: %s.", s->self_exe,
 				  abs, strerror(err));
 		goto out;
 	}
-	if (cancelled) {
+	if (run.cancelled) {
 		mi_mcp_log(s, "build %s: cancelled after %.1fs", abs, secs);
 		mi_mcp_result_error(r, "Build of %s cancelled after %.1fs; the "
 				  "previous index (if any) is unchanged.", abs, secs);
 		goto out;
 	}
-	code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-	if (code != 0) {
-		mi_mcp_log(s, "build %s: failed with exit %d", abs, code);
+	if (run.exit_code != 0) {
+		mi_mcp_log(s, "build %s: failed with exit %d", abs, run.exit_code);
 		mi_mcp_result_error(r, "mcpidx build %s failed (exit %d) after %.1fs; "
 				  "the previous index (if any) is unchanged.\n%s", abs,
-				  code, secs, mi_buf_str(&output));
+				  run.exit_code, secs, mi_buf_str(output));
 		goto out;
 	}
 	mi_mcp_log(s, "build %s: done in %.1fs", abs, secs);
@@ -439,8 +362,8 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 		}
 	}
 	mi_buf_addf(&r->out.text, "Indexed %s in %.1fs.\n", abs, secs);
-	if (output.len)
-		mi_buf_addf(&r->out.text, "%s\n", output.buf);
+	if (output->len)
+		mi_buf_addf(&r->out.text, "%s\n", output->buf);
 	mi_buf_adds(&r->out.json, "{\"path\":");
 	mi_buf_add_json_str(&r->out.json, abs, strlen(abs));
 	mi_buf_addf(&r->out.json, ",\"status\":\"completed\",\"exit_code\":0,"
@@ -450,11 +373,11 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 		mi_buf_add(&r->out.json, stats.json.buf, stats.json.len);
 	}
 	mi_buf_adds(&r->out.json, ",\"output\":");
-	mi_buf_add_json_str(&r->out.json, mi_buf_str(&output), output.len);
+	mi_buf_add_json_str(&r->out.json, mi_buf_str(output), output->len);
 	mi_buf_addc(&r->out.json, '}');
 out:
 	mi_out_release(&stats);
-	mi_buf_release(&output);
+	mi_child_result_release(&run);
 	mi_buf_release(&qerr);
 	mi_buf_release(&idx);
 	mi_buf_release(&st.line);

@@ -1,9 +1,10 @@
 /*
- * compile_run.c - runs one command as a child process: no shell, its own process
+ * child.c - runs one command as a child process: no shell, its own process
  * group, stdout and stderr through one pipe (kept up to a cap, streamed a
- * line at a time to a callback), killed on timeout or cancellation.
+ * line at a time to a callback), killed on timeout or cancellation.  Used
+ * by compile runs (compile_task.c) and index builds (build.c).
  */
-#include "compile_int.h"
+#include "area.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -49,8 +50,19 @@ static void feed_lines(line_state *ls, const char *data, size_t n)
 	}
 }
 
-static void keep(mi_child_result *r, size_t cap, const char *data, size_t n)
+static void keep(mi_child_result *r, size_t cap, bool tail, const char *data, size_t n)
 {
+	if (tail) { /* the last cap bytes: cut once twice that wait */
+		mi_buf_add(&r->output, data, n);
+		if (r->output.len > 2 * cap) {
+			size_t cut = r->output.len - cap;
+			memmove(r->output.buf, r->output.buf + cut, cap);
+			r->output.len = cap;
+			r->output.buf[cap] = 0;
+			r->dropped += cut;
+		}
+		return;
+	}
 	size_t room = r->output.len < cap ? cap - r->output.len : 0;
 	size_t take = n < room ? n : room;
 	mi_buf_add(&r->output, data, take);
@@ -222,7 +234,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 		bool piped = pf[0].fd >= 0 || pf[1].fd >= 0;
 		int n = poll(pf, 2, piped ? 100 : 10);
 		int64_t now = now_us();
-		bool cancel = o->cancel && atomic_load(o->cancel);
+		bool cancel = (o->cancel && atomic_load(o->cancel)) || (o->stop && o->stop(o->ctx));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (!reaped && waitpid(pid, &wstatus, WNOHANG) == pid) {
@@ -271,7 +283,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 				o->on_fd3(o->ctx, buf, (size_t)got);
 				continue;
 			}
-			keep(r, cap, buf, (size_t)got);
+			keep(r, cap, o->tail, buf, (size_t)got);
 			if (o->on_line)
 				feed_lines(&ls, buf, (size_t)got);
 		}
@@ -290,6 +302,13 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 			kill(pid, SIGKILL);
 		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
+	}
+	if (o->tail && r->output.len > cap) {
+		size_t cut = r->output.len - cap;
+		memmove(r->output.buf, r->output.buf + cut, cap);
+		r->output.len = cap;
+		r->output.buf[cap] = 0;
+		r->dropped += cut;
 	}
 	r->exit_code = exit_code_of(wstatus);
 	r->seconds = (double)(now_us() - t0) / 1e6;
