@@ -1872,7 +1872,9 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 #define Q_SPLIT_MIN 100000      /* postings of a query worth a second thread */
 #endif
 #define Q_SPLIT_HEADS 8192      /* block heads looked at for the slices */
-#define Q_SLICES 8              /* slices of the file ids the two passes share out */
+#define Q_SLICES 64             /* slices of the file ids the two passes share out (8 left
+				 * one pass most of a query whose words crowd one part of
+				 * the tree: "test" in tools/testing/) */
 
 /* The slices of a split query: slice s is the chunks of files cut[s] to
  * cut[s + 1] - 1 (the last: to the end); each pass takes the next one not

@@ -1090,7 +1090,8 @@ static int cmp_ms(const void *a, const void *b)
  * pass is not in it; SEARCH_BENCH_SPLIT=N splits queries of N postings or
  * more, 1000000000 none).  Prints p50/p99/max and the slowest queries;
  * SEARCH_BENCH_DUMP=FILE writes each answer with its scores, so two
- * builds' answers can be compared hit for hit.  For the query set of
+ * builds' answers can be compared hit for hit, SEARCH_BENCH_TIMES=FILE
+ * each query's time.  For the query set of
  * bench-mcp (the names of its sampled functions split into words).
  */
 static int cmd_list(const char *index, const char *file, bool docs, size_t limit)
@@ -1164,6 +1165,13 @@ static int cmd_list(const char *index, const char *file, bool docs, size_t limit
 	       docs ? "search_docs" : "search_code", n, sorted[n / 2], sorted[n * 9 / 10],
 	       sorted[(n - 1) * 99 / 100], sorted[n - 1], sum / n,
 	       clk == CLOCK_MONOTONIC ? "wall, best of 3" : "CPU, best of 3");
+	if (getenv("SEARCH_BENCH_TIMES")) { /* each query's time, for comparing two builds */
+		FILE *tf = fopen(getenv("SEARCH_BENCH_TIMES"), "w");
+		for (size_t i = 0; tf && i < n; i++)
+			fprintf(tf, "%.3f\t%s\n", ms[i], qs[i]);
+		if (tf)
+			fclose(tf);
+	}
 	for (int s = 0; s < 8; s++) {
 		size_t w = 0;
 		for (size_t i = 1; i < n; i++)
