@@ -50,17 +50,24 @@ static void feed_lines(line_state *ls, const char *data, size_t n)
 	}
 }
 
+/* Cuts the output to its last cap bytes. */
+static void keep_last(mi_child_result *r, size_t cap)
+{
+	if (r->output.len <= cap)
+		return;
+	size_t cut = r->output.len - cap;
+	memmove(r->output.buf, r->output.buf + cut, cap);
+	r->output.len = cap;
+	r->output.buf[cap] = 0;
+	r->dropped += cut;
+}
+
 static void keep(mi_child_result *r, size_t cap, bool tail, const char *data, size_t n)
 {
 	if (tail) { /* the last cap bytes: cut once twice that wait */
 		mi_buf_add(&r->output, data, n);
-		if (r->output.len > 2 * cap) {
-			size_t cut = r->output.len - cap;
-			memmove(r->output.buf, r->output.buf + cut, cap);
-			r->output.len = cap;
-			r->output.buf[cap] = 0;
-			r->dropped += cut;
-		}
+		if (r->output.len > 2 * cap)
+			keep_last(r, cap);
 		return;
 	}
 	size_t room = r->output.len < cap ? cap - r->output.len : 0;
@@ -303,13 +310,8 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 		while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (o->tail && r->output.len > cap) {
-		size_t cut = r->output.len - cap;
-		memmove(r->output.buf, r->output.buf + cut, cap);
-		r->output.len = cap;
-		r->output.buf[cap] = 0;
-		r->dropped += cut;
-	}
+	if (o->tail)
+		keep_last(r, cap);
 	r->exit_code = exit_code_of(wstatus);
 	r->seconds = (double)(now_us() - t0) / 1e6;
 	run_env_free(env);
