@@ -1,8 +1,9 @@
 /*
- * test_compile.c - compile tasks without running anything: the log parsers
+ * test_compile.c - compile tasks without running a compiler: the log parsers
  * on real compiler output recorded by tests/compile/regen.sh (goldens under
  * testdata/compile/NAME/expected/), the config reader and what it refuses,
- * the flag allowlist, and the stored diagnostic lines.
+ * the flag allowlist, the stored diagnostic lines, and the child runner
+ * (mcp/child.c) on sh and sleep.
  *
  * MI_UPDATE_GOLDEN=1 rewrites expected/TARGET.log and .expand from the
  * current parser; read `git diff testdata/compile` before committing.
@@ -304,9 +305,50 @@ TEST(diag_lines)
 	mi_buf_release(&b);
 }
 
+/* The child runner keeps the head of a command's output, or with tail its
+ * last bytes (a failing build says why at its end), and counts the rest;
+ * a stop callback ends the command like a cancel. */
+static int calls;
+static bool stop_after_two(void *ctx)
+{
+	(void)ctx;
+	return ++calls > 2;
+}
+
+TEST(child_output_head_tail_and_stop)
+{
+	char *argv[] = {"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; "
+			"echo the reason", NULL};
+	mi_child_opts o = {.argv = argv, .cap = 100};
+	mi_child_result r;
+	size_t total = 0;
+	for (int i = 0; i < 2000; i++)
+		total += (size_t)snprintf(NULL, 0, "line %d\n", i);
+	total += strlen("the reason\n");
+	CHECK_INT(mi_child_run(&o, &r), 0);
+	CHECK_INT(r.exit_code, 0);
+	CHECK_INT(r.output.len, 100);
+	CHECK(!strncmp(r.output.buf, "line 0\nline 1\n", 14));
+	CHECK_INT(r.dropped, total - 100);
+	mi_child_result_release(&r);
+	o.tail = true;
+	CHECK_INT(mi_child_run(&o, &r), 0);
+	CHECK_INT(r.output.len, 100);
+	CHECK(r.output.len >= 11 && !strcmp(r.output.buf + r.output.len - 11, "the reason\n"));
+	CHECK_INT(r.dropped, total - 100);
+	mi_child_result_release(&r);
+	char *sleeper[] = {"sleep", "30", NULL};
+	mi_child_opts s = {.argv = sleeper, .stop = stop_after_two};
+	CHECK_INT(mi_child_run(&s, &r), 0);
+	CHECK(r.cancelled);
+	CHECK(r.seconds < 10);
+	mi_child_result_release(&r);
+}
+
 int main(void)
 {
 	RUN(parser_goldens);
+	RUN(child_output_head_tail_and_stop);
 	RUN(log_json_roundtrip);
 	RUN(summary_alone_is_the_error);
 	RUN(paths_outside_have_no_location);
