@@ -3,10 +3,8 @@
 # lock out a new client, whose request is answered within 2 s; idle
 # connections are closed after --idle-timeout; past --max-requests a
 # request gets 503 rather than waiting.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import socket, sys, time
 from mcptest import Http, INIT, fail, build
 

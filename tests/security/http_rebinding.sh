@@ -4,10 +4,8 @@
 # with --allow-host pass the Host and Origin checks, on every method; every
 # look-alike gets 403 and no session, and a request carrying two Host or two
 # Origin headers, or HTTP/1.1 without Host, gets 400.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, socket, sys
 from mcptest import Http, INIT, fail, build
 

@@ -7,10 +7,8 @@
 # URIs are bounded like resources/subscribe's, and all sessions' and
 # listens' URIs together within 16 MiB (8 sessions of 1,024 URIs of 8 KiB
 # used to take 64 MiB, 4,096 sessions 32 GiB).
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, socket, sys, time
 from mcptest import Http, fail, build
 

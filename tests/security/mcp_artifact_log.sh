@@ -4,10 +4,8 @@
 # most 512 bytes of each.  Before: each call with a 4 MiB path grew the
 # side store by 4 MiB, and any MCP client of serve --artifacts could fill
 # the disk with calls that all failed.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, os, sys
 from mcptest import Stdio, fail, build
 

@@ -6,17 +6,12 @@
 # whole in the error (a megabyte answer for a budget of 100 tokens).
 # (context_pack takes budget_tokens, not max_tokens: its error holds to
 # the default; the artifact tools' errors keep 4 KiB of their message.)
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
-from mcptest import Stdio, fail, build, text
+from mcptest import Stdio, fail, build, text, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init()
+repo, s = served()
 big = "x" * (1 << 20)
 calls = [("read_file", {"path": "src/" + big + ".c"}),
          ("expand_at", {"path": "src/auth.c", "selector": big}),

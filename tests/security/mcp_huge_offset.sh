@@ -2,17 +2,12 @@
 # search_code and search_docs with offsets near 2^63: an empty page past
 # the end, the server alive (the offset was added to the top-k's size,
 # which wrapped: a 320-byte heap written as a huge one, then abort).
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
-from mcptest import Stdio, fail, build, text
+from mcptest import Stdio, fail, build, text, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init("2025-11-25")
+repo, s = served("2025-11-25")
 for tool in ("search_code", "search_docs"):
     for off in (1 << 60, 9223372036854775790, 9223372036854775807, 8e15, 1000000000):
         r = s.request("tools/call", {"name": tool, "arguments": {"query": "token", "offset": off}})

@@ -7,10 +7,8 @@
 # after initialize the same call is answered.  A 2026-07-28 request, which
 # has no initialize, is answered when its _meta names its version and
 # capabilities.  A NUL in a string gets -32700 saying so.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
 from mcptest import Stdio, Http, fail, build
 

@@ -5,17 +5,12 @@
 # which a client could take for the answer to its own request 12.  Over
 # HTTP a header value in base64 that decodes to a NUL is malformed
 # ("index_status\0anything" used to pass for Mcp-Name: index_status).
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import base64, json, sys
-from mcptest import Stdio, Http, fail, build
+from mcptest import Stdio, Http, fail, build, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init("2025-11-25")
+repo, s = served("2025-11-25")
 s.send({"jsonrpc": "2.0", "method": "notifications/initialized", "params": [1]})
 s.send({"jsonrpc": "2.0", "id": 12, "error": 5})
 s.send({"jsonrpc": "2.0", "id": 13, "result": 1, "error": "x"})

@@ -3,17 +3,12 @@
 # than the string MCP's prompt arguments are is refused as such (it was
 # called missing), a missing one is named, a good one answers.  Huge
 # arguments are quoted cut; a symbol with no definition is -32602.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
-from mcptest import Stdio, fail, build
+from mcptest import Stdio, fail, build, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init()
+repo, s = served()
 for args, want in [({"path": 5}, "Argument path of prompt outline must be a string"),
                    ({"path": ["src/auth.c"]}, "must be a string"),
                    ({}, "Missing required argument: path")]:

@@ -5,10 +5,8 @@
 # it is read again (the server waits at exit for a reader that reads,
 # however slowly, but not for one that never does).  Per-call lines go to
 # stderr only at debug level.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, subprocess, sys, threading
 from mcptest import Stdio, fail, build
 

@@ -4,17 +4,12 @@
 # and past 1024 subscriptions a session is told to unsubscribe first
 # (before: every distinct URI was kept, and a client could grow the server
 # without end).
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
-from mcptest import Stdio, fail, build
+from mcptest import Stdio, fail, build, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init("2025-06-18")
+repo, s = served("2025-06-18")
 
 def sub(uri, method="resources/subscribe"):
     return s.request(method, {"uri": uri})

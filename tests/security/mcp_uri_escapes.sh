@@ -2,17 +2,12 @@
 # A resource URI's %XX escapes take two hex digits or nothing: "%0g" used
 # to decode to 'c' (src/auth.%0g served src/auth.c) and a trailing "%4" to
 # the byte 0xa3; both are bad URIs now.  "%63" is 'c'.
-here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../cli/lib.sh"
-cp -r "$here/../../testdata/mcp" "$T/repo"
-cd "$T" && PYTHONPATH="$here" python3 - "$T/repo" <<'PY'
+. "$(dirname "$0")/../cli/lib.sh"
+mcp_py <<'PY'
 import json, sys
-from mcptest import Stdio, fail, build
+from mcptest import Stdio, fail, build, served
 
-repo = sys.argv[1]
-build(repo)
-s = Stdio([repo])
-s.init("2025-11-25")
+repo, s = served("2025-11-25")
 r = s.request("resources/read", {"uri": "mcpidx://file/src/auth.%63"})
 if "result" not in r:
     fail("a good escape: %s" % json.dumps(r)[:300])

@@ -34,6 +34,16 @@ def build(repo, *extra):
         fail("mcpidx build %s failed: %s" % (repo, r.stderr))
 
 
+def served(version="2025-11-25"):
+    """The test's repository (its first argument) built, and a Stdio session
+    on it initialized with version: (repo, session)."""
+    repo = sys.argv[1]
+    build(repo)
+    s = Stdio([repo])
+    s.init(version)
+    return repo, s
+
+
 class Stdio:
     """One `mcpidx serve` on pipes; stderr goes where the caller says."""
 
