@@ -50,7 +50,8 @@ typedef struct mi_mcp_sink {
  * Returns 0, or an errno with a message in err. */
 int mi_mcp_log_open(mi_mcp_logger **out, const char *path, int level,
 		    mi_buf *err);
-/* Waits up to a second for queued lines to be written, then frees. */
+/* Waits for queued lines to be written while the stream takes them (it
+ * gives up after a second in which nothing could be written), then frees. */
 void mi_mcp_log_close(mi_mcp_logger *l);
 /* True when a line at level would be written. */
 bool mi_mcp_log_wants(const mi_mcp_logger *l, int level);
