@@ -93,10 +93,16 @@ static void add_entry(mi_walk *w, const char *rel, const struct stat *st, int la
 	f->lang = lang;
 }
 
-/* true if the absolute path real stays inside root (a prefix dir). */
-static bool inside(const char *root, const char *real)
+/* Pushes the ignore files of folder dir (relative to root, "" the root). */
+static void wk_push_folder(mi_ignore *ig, const char *root, const char *dir)
 {
-	return mi_path_below(root, real) != NULL;
+	static const char *const names[] = {".gitignore", ".mcpidxignore"};
+	char f[PATH_MAX];
+	for (size_t k = 0; k < 2; k++) {
+		if ((size_t)snprintf(f, sizeof(f), "%s%s%s/%s", root, *dir ? "/" : "", dir,
+				     names[k]) < sizeof(f))
+			mi_ignore_push_file(ig, dir, f);
+	}
 }
 
 static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);
@@ -113,8 +119,7 @@ static mi_ignore *wk_ignore(const mi_walk *w, const char *rel);
  */
 static bool wk_folders_pass(const char *root, const char *path, mi_ignore *ig)
 {
-	static const char *const names[] = {".gitignore", ".mcpidxignore"};
-	struct { char dir[PATH_MAX], abs[PATH_MAX], tag[PATH_MAX], f[PATH_MAX]; } *b =
+	struct { char dir[PATH_MAX], abs[PATH_MAX], tag[PATH_MAX]; } *b =
 		mi_xmalloc(sizeof(*b));
 	bool pass = true;
 	for (const char *sl = path; pass && (sl = strchr(sl, '/')); sl++) {
@@ -142,10 +147,7 @@ static bool wk_folders_pass(const char *root, const char *path, mi_ignore *ig)
 			pass = false;
 			break;
 		}
-		for (size_t k = 0; k < 2; k++) {
-			snprintf(b->f, PATH_MAX, "%s/%s", b->abs, names[k]);
-			mi_ignore_push_file(ig, b->dir, b->f);
-		}
+		wk_push_folder(ig, root, b->dir);
 	}
 	free(b);
 	return pass;
@@ -155,15 +157,11 @@ static bool wk_folders_pass(const char *root, const char *path, mi_ignore *ig)
  * ignore files. */
 static mi_ignore *wk_root_ignore(const char *root)
 {
-	static const char *const names[] = {".gitignore", ".mcpidxignore"};
 	char f[PATH_MAX];
 	mi_ignore *ig = mi_ignore_new();
 	snprintf(f, sizeof(f), "%s/.git/info/exclude", root);
 	mi_ignore_push_file(ig, "", f);
-	for (size_t k = 0; k < 2; k++) {
-		snprintf(f, sizeof(f), "%s/%s", root, names[k]);
-		mi_ignore_push_file(ig, "", f);
-	}
+	wk_push_folder(ig, root, "");
 	return ig;
 }
 
@@ -175,11 +173,9 @@ static mi_ignore *wk_root_ignore(const char *root)
  */
 static bool link_target_refused(const mi_walk *w, const char *real)
 {
-	if (w->index_dir && inside(w->index_dir, real))
+	if (w->index_dir && mi_path_below(w->index_dir, real))
 		return true;
-	const char *trel = real + strlen(w->root);
-	while (*trel == '/')
-		trel++;
+	const char *trel = mi_path_below(w->root, real);
 	const char *name = strrchr(trel, '/');
 	if (in_names(vcs_dirs, name ? name + 1 : trel))
 		return true;
@@ -289,12 +285,8 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 	if ((size_t)snprintf(abs, sizeof(abs), "%s%s%s", w->root, *rel ? "/" : "", rel) >= sizeof(abs))
 		return;
 	if (!w->no_ignore) {
-		char f[PATH_MAX];
 		mi_ignore_pop_to(ig, rel);
-		snprintf(f, sizeof(f), "%s/.gitignore", abs);
-		mi_ignore_push_file(ig, rel, f);
-		snprintf(f, sizeof(f), "%s/.mcpidxignore", abs);
-		mi_ignore_push_file(ig, rel, f);
+		wk_push_folder(ig, w->root, rel);
 	}
 	DIR *d = opendir(abs);
 	if (!d) {
@@ -366,7 +358,7 @@ static void walk_dir(mi_walk *w, mi_ignore *ig, const char *rel, int depth, wk_s
 			}
 			/* Links leaving the root, links to directories (loops),
 			 * and links to what the walk leaves out are not followed. */
-			if (!inside(w->root, real) || S_ISDIR(st.st_mode) ||
+			if (!mi_path_below(w->root, real) || S_ISDIR(st.st_mode) ||
 			    link_target_refused(w, real)) {
 				mi_walk_skip_add(w, MI_SKIP_SYMLINK, crel, false);
 				continue;
@@ -472,11 +464,7 @@ static mi_ignore *wk_ignore(const mi_walk *w, const char *rel)
 			break; /* rel's own: walk_dir reads them */
 		memcpy(dir, rel, i);
 		dir[i] = 0;
-		static const char *const names[] = {".gitignore", ".mcpidxignore"};
-		for (size_t k = 0; k < 2; k++) {
-			snprintf(f, sizeof(f), "%s%s%s/%s", w->root, i ? "/" : "", dir, names[k]);
-			mi_ignore_push_file(ig, dir, f);
-		}
+		wk_push_folder(ig, w->root, dir);
 	}
 	return ig;
 }
