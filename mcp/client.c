@@ -111,7 +111,8 @@ bool mi_mcp_client_alive(mi_mcp_client *c)
 
 /* ---- messages from the server ------------------------------------------------ */
 
-static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms);
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms,
+		      const mi_mcp_cancel *cancel);
 static int http_post(mi_mcp_client *c, json_t *msg, int64_t id, int timeout_ms,
 		     const mi_mcp_cancel *cancel, json_t **resp, mi_buf *err);
 
@@ -130,7 +131,7 @@ static void server_request(mi_mcp_client *c, json_t *msg, const char *method)
 		json_object_set_new(e, "message", json_string("method not offered by this client"));
 		json_object_set_new(resp, "error", e);
 	}
-	send_json(c, resp, -1);   /* the reader: never waits on the pipe */
+	send_json(c, resp, -1, NULL);   /* the reader: never waits on the pipe */
 	json_decref(resp);
 }
 
@@ -262,17 +263,19 @@ static bool lock_by(pthread_mutex_t *mu, int64_t deadline)
 	return pthread_mutex_timedlock(mu, &ts) == 0;
 }
 
-/* Sends one message within timeout_ms; false when it was not sent.  The
- * reader thread passes -1: it never waits for another writer or a full
- * pipe, and a reply the pipe cannot take at once is dropped (a server
- * that asks while it does not read gets no answer). */
-static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms)
+/* Sends one message within timeout_ms (an SSE post: also until cancel, if
+ * any, says so); false when it was not sent.  The reader thread passes -1:
+ * it never waits for another writer or a full pipe, and a reply the pipe
+ * cannot take at once is dropped (a server that asks while it does not
+ * read gets no answer). */
+static bool send_json(mi_mcp_client *c, json_t *msg, int timeout_ms,
+		      const mi_mcp_cancel *cancel)
 {
 	char *s;
 	size_t len;
 	bool ok = false, dropped = false;
 	if (c->transport == MI_MCP_SSE)
-		sse_post(c, msg, timeout_ms, NULL);
+		sse_post(c, msg, timeout_ms, cancel);
 	if (c->transport != MI_MCP_STDIO)
 		return true;
 	if (!mi_mcp_client_alive(c))
@@ -337,7 +340,7 @@ void mi_mcp_client_notify(mi_mcp_client *c, const char *method, json_t *params)
 	if (params)
 		json_object_set(msg, "params", params);
 	if (c->transport != MI_MCP_HTTP) {
-		send_json(c, msg, CL_NOTE_MS);
+		send_json(c, msg, CL_NOTE_MS, NULL);
 	} else {
 		json_t *r = NULL;
 		mi_buf err = {0};
@@ -841,10 +844,7 @@ int mi_mcp_client_request(mi_mcp_client *c, const char *method, json_t *params,
 	pthread_mutex_unlock(&c->mu);
 	{
 		int64_t deadline = now_ms() + timeout_ms;
-		if (c->transport == MI_MCP_SSE) /* a failure ends the wait below */
-			sse_post(c, msg, timeout_ms, cancel);
-		else
-			send_json(c, msg, timeout_ms);
+		send_json(c, msg, timeout_ms, cancel); /* a failure ends the wait below */
 		pthread_mutex_lock(&c->mu);
 		while (!w.done) {
 			struct timespec ts;
