@@ -533,8 +533,9 @@ typedef struct mi_child_opts {
 	void (*on_line)(void *ctx, const char *line, size_t len);
 	void *ctx;             /* on_line's, stop's and on_fd3's */
 	/* When set, the child gets a second pipe as fd 3 (for progress lines
-	 * such as `mcpidx build --progress-fd 3`) and its bytes come here. */
-	void (*on_fd3)(void *ctx, const char *data, size_t len);
+	 * such as `mcpidx build --progress-fd 3`) and each non-empty line of
+	 * it (ended by a newline or a carriage return) comes here. */
+	void (*on_fd3)(void *ctx, const char *line, size_t len);
 } mi_child_opts;
 
 typedef struct mi_child_result {

@@ -86,13 +86,14 @@ static void parse_progress(const char *line, double *done, double *total)
 typedef struct mi_build_state {
 	mi_mcp_ctx *c;       /* the request: progress goes there */
 	mi_mcp_env *env;     /* the server: stopping ends the build too */
-	mi_buf line;         /* partial progress line */
 	double last;         /* last progress value */
 	double total;        /* last total reported, 0 = unknown */
 } mi_build_state;
 
-static void on_progress_line(mi_build_state *st, const char *raw)
+/* A line of the build's --progress-fd (mi_child_opts.on_fd3). */
+static void on_progress_line(void *arg, const char *raw, size_t len)
 {
+	mi_build_state *st = arg;
 	double done, total;
 	char nice[96];
 	const char *line = raw;
@@ -119,21 +120,6 @@ static void on_progress_line(mi_build_state *st, const char *raw)
 	st->c->progress(st->c, done, total, line);
 }
 
-/* The build's --progress-fd bytes (mi_child_opts.on_fd3). */
-static void on_progress(void *arg, const char *data, size_t n)
-{
-	mi_build_state *st = arg;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		if (data[i] == '\n' || data[i] == '\r') {
-			if (st->line.len)
-				on_progress_line(st, st->line.buf);
-			mi_buf_reset(&st->line);
-		} else if (st->line.len < 4096) {
-			mi_buf_addc(&st->line, data[i]);
-		}
-	}
-}
 
 /* Whether the build should end: the request cancelled, or the server
  * stopping (mi_child_opts.stop). */
@@ -168,7 +154,7 @@ static int spawn_build(mi_mcp_env *s, const mi_mcp_target *bt, bool force,
 	argv[argc] = NULL;
 	mi_child_opts o = {.argv = (char *const *)argv, .cap = MI_OUTPUT_CAP, .tail = true,
 			   .stop = build_stop, .ctx = st,
-			   .on_fd3 = progress_fd ? on_progress : NULL};
+			   .on_fd3 = progress_fd ? on_progress_line : NULL};
 	return mi_child_run(&o, r);
 }
 
@@ -321,8 +307,6 @@ void mi_mcp_build_run(mi_mcp_ctx *c, const mi_mcp_target *bt, bool force,
 		mi_child_result_release(&run);
 		err = spawn_build(s, bt, force, false, &st, &run);
 	}
-	if (st.line.len)
-		on_progress_line(&st, st.line.buf);
 	release_path(abs);
 	secs = (double)(mi_mcp_now_us() - t0) / 1e6;
 	trim_output(output);
@@ -380,6 +364,5 @@ out:
 	mi_child_result_release(&run);
 	mi_buf_release(&qerr);
 	mi_buf_release(&idx);
-	mi_buf_release(&st.line);
 }
 

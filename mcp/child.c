@@ -32,21 +32,29 @@ static int64_t now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Splits output into lines for on_line. */
+/* Splits a stream into lines for fn (on_line: every line; on_fd3's
+ * progress: those ended by \r too, and none empty). */
 typedef struct line_state {
-	const mi_child_opts *o;
+	void (*fn)(void *ctx, const char *line, size_t len);
+	void *ctx;
+	bool progress;
 	mi_buf line;        /* the partial line */
 } line_state;
+
+static void line_end(line_state *ls)
+{
+	if (ls->line.len || !ls->progress)
+		ls->fn(ls->ctx, mi_buf_str(&ls->line), ls->line.len);
+	mi_buf_reset(&ls->line);
+}
 
 static void feed_lines(line_state *ls, const char *data, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (data[i] == '\n') {
-			ls->o->on_line(ls->o->ctx, mi_buf_str(&ls->line), ls->line.len);
-			mi_buf_reset(&ls->line);
-		} else if (ls->line.len < MI_LINE_MAX) {
+		if (data[i] == '\n' || (ls->progress && data[i] == '\r'))
+			line_end(ls);
+		else if (ls->line.len < MI_LINE_MAX)
 			mi_buf_addc(&ls->line, data[i]);
-		}
 	}
 }
 
@@ -170,7 +178,8 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	struct pollfd pf[2];
 	int64_t t0 = now_us(), kill_at = 0, deadline, stop_at = 0, exited_at = 0;
 	size_t cap = o->cap ? o->cap : MI_CHILD_OUTPUT_CAP;
-	line_state ls = {.o = o};
+	line_state ls = {.fn = o->on_line, .ctx = o->ctx};
+	line_state ps = {.fn = o->on_fd3, .ctx = o->ctx, .progress = true};
 	char buf[8192];
 	pid_t pid;
 	int wstatus = 0;
@@ -287,7 +296,7 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 				continue;
 			}
 			if (i == 1) {
-				o->on_fd3(o->ctx, buf, (size_t)got);
+				feed_lines(&ps, buf, (size_t)got);
 				continue;
 			}
 			keep(r, cap, o->tail, buf, (size_t)got);
@@ -300,8 +309,11 @@ int mi_child_run(const mi_child_opts *o, mi_child_result *r)
 	if (pf[1].fd >= 0)
 		close(pf[1].fd);
 	if (o->on_line && ls.line.len)
-		o->on_line(o->ctx, ls.line.buf, ls.line.len);
+		line_end(&ls);
+	if (o->on_fd3)
+		line_end(&ps);
 	mi_buf_release(&ls.line);
+	mi_buf_release(&ps.line);
 	if (!reaped) {
 		/* the pipes ended or a deadline passed with the command still
 		 * there: after SIGKILL it goes at once */
