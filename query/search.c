@@ -1210,23 +1210,22 @@ static float q_block_bound(const q_ctx *qc, q_it *it)
 	return it->bmax;
 }
 
-/*
- * Bound of the tfn of a posting in fields fl with term frequencies tf,
- * whatever its chunk: a field holding the term tf times is at least tf
- * terms long, so each field's part is at most w tf / (1 - b + b tf / avg),
- * the value at the shortest length it can have (search_docs: the larger
- * of a Markdown section's and a code chunk's).  INFINITY when a weight
- * or length normalisation is out of the range that argument needs.
- */
+/* The weights, length normalisations and caps of scoring mode sm
+ * (search_docs has two: Markdown sections and code chunks). */
+static void q_mode(const q_ctx *qc, int sm, const float **w, const float **b,
+		   const float **cap)
+{
+	int m = sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD;
+	*w = qc->docs ? mi_bm25f_params.w[m] : qc->rp->w;
+	*b = qc->docs ? mi_bm25f_params.b[m] : qc->rp->b;
+	*cap = qc->docs ? mi_bm25f_params.cap[m] : qc->rp->cap;
+}
+
 /* Field f's part of q_tf_bound in scoring mode sm for term frequency tf. */
 static float q_tf_part(const q_ctx *qc, int sm, int f, uint32_t tf)
 {
-	const float *w = qc->docs ? mi_bm25f_params.w[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-			 qc->rp->w;
-	const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-			 qc->rp->b;
-	const float *cap = qc->docs ? mi_bm25f_params.cap[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-			   qc->rp->cap;
+	const float *w, *b, *cap;
+	q_mode(qc, sm, &w, &b, &cap);
 	if (w[f] == 0)
 		return 0;
 	float x = (float)tf / (1 - b[f] + b[f] * (float)tf / qc->avg[f]);
@@ -1239,10 +1238,8 @@ static float q_tf_part(const q_ctx *qc, int sm, int f, uint32_t tf)
 static void q_tfx_init(q_ctx *qc)
 {
 	for (int sm = 0; sm < (qc->docs ? 2 : 1); sm++) {
-		const float *w = qc->docs ? mi_bm25f_params.w[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-				 qc->rp->w;
-		const float *b = qc->docs ? mi_bm25f_params.b[sm ? MI_SM_DOCS_CODE : MI_SM_DOCS_MD] :
-				 qc->rp->b;
+		const float *w, *b, *cap;
+		q_mode(qc, sm, &w, &b, &cap);
 		for (int f = 0; f < MI_SF__COUNT; f++) {
 			qc->tfx_bad[sm][f] = w[f] != 0 && (w[f] < 0 || !(b[f] >= 0 && b[f] <= 1));
 			for (uint32_t tf = 0; tf < Q_TFX; tf++)
@@ -1251,12 +1248,20 @@ static void q_tfx_init(q_ctx *qc)
 	}
 }
 
+/*
+ * Bound of the tfn of a posting in fields fl with term frequencies tf,
+ * whatever its chunk: a field holding the term tf times is at least tf
+ * terms long, so each field's part is at most w tf / (1 - b + b tf / avg),
+ * the value at the shortest length it can have (search_docs: the larger
+ * of a Markdown section's and a code chunk's).  INFINITY when a weight
+ * or length normalisation is out of the range that argument needs.
+ */
 static float q_tf_bound(const q_ctx *qc, unsigned fl, const uint32_t *tf)
 {
 	float best = 0;
 
-	/* Summed field by field in order, as the parts are not kept in a
-	 * table: the same float either way. */
+	/* Summed field by field in order, a part from the table or not: the
+	 * same float as computing each. */
 	for (int sm = 0; sm < (qc->docs ? 2 : 1); sm++) {
 		float t = 0;
 		for (unsigned m = fl & MI_POST_FIELDS; m; m &= m - 1) {
@@ -1318,8 +1323,8 @@ static float q_entry_bound(const q_ctx *qc, q_it *it)
 	if (it->ones) {
 		t = it->ones_ub[fl];
 	} else if (fl && !(fl & (fl - 1)) && it_tf(it)[__builtin_ctz(fl)] < Q_TFX) {
-		/* one field (most often the body): from the table */
-		t = it->one_ub[__builtin_ctz(fl)][it->tf[__builtin_ctz(fl)]];
+		int f = __builtin_ctz(fl); /* one field (most often the body): from the table */
+		t = it->one_ub[f][it->tf[f]];
 	} else {
 		t = q_part_bound(qc, it, q_tf_bound(qc, fl, it_tf(it)));
 	}
