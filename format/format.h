@@ -110,9 +110,13 @@ int mi_make_dirs(const char *dir);
  * -1): the path, links included, must resolve inside it (EXDEV
  * otherwise).  On Linux the kernel resolves it beneath dirfd, so a file or
  * folder swapped for a link out of the tree between a walk and the read is
- * not read either; elsewhere realpath checks it first. */
+ * not read either; elsewhere realpath checks it first.  A link naming a
+ * file inside by its absolute path is read either way (root must then be
+ * a real path, as realpath gives it). */
 int mi_read_file_beneath(const char *root, int dirfd, const char *rel, size_t max, char **out,
 			 size_t *len);
+/* Folder dir opened as mi_read_file_beneath's dirfd (close it), or -1. */
+int mi_dir_open(const char *dir);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);

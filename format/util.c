@@ -410,6 +410,18 @@ int mi_read_file_beneath(const char *root, int dirfd, const char *rel, size_t ma
 		struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
 				       .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
 		int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof how);
+		if (fd < 0 && errno == EXDEV) {
+			/* The kernel refuses an absolute link beneath dirfd even
+			 * when it names a file inside, which realpath allows: its
+			 * target, made relative, is resolved beneath in turn. */
+			char abs[PATH_MAX], real[PATH_MAX];
+			const char *in;
+			if ((size_t)snprintf(abs, sizeof(abs), "%s/%s", root, rel) < sizeof(abs) &&
+			    realpath(abs, real) && (in = mi_path_below(root, real)) && *in)
+				fd = (int)syscall(SYS_openat2, dirfd, in, &how, sizeof how);
+			else
+				errno = EXDEV;
+		}
 		if (fd >= 0)
 			return read_fd_max(fd, max, out, len);
 		if (errno != ENOSYS && errno != EPERM) /* else: a kernel before 5.6, a filter */
@@ -419,6 +431,15 @@ int mi_read_file_beneath(const char *root, int dirfd, const char *rel, size_t ma
 	(void)dirfd;
 #endif
 	return read_beneath_posix(root, rel, max, out, len);
+}
+
+int mi_dir_open(const char *dir)
+{
+#if defined(__linux__) && !defined(MI_POSIX_ONLY)
+	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
 }
 
 /* Reads fd (closed here) as mi_read_file_max does. */

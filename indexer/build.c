@@ -599,30 +599,6 @@ typedef struct fresh_ctx {
 	const char *root;
 } fresh_ctx;
 
-int mi_build_read(int rootfd, const char *root, const char *rel, size_t max, char **out,
-		  size_t *len)
-{
-	char abs[PATH_MAX], real[PATH_MAX];
-	const char *in;
-	int rr = mi_read_file_beneath(root, rootfd, rel, max, out, len);
-	/* Linux refuses an absolute link beneath the root even when it names
-	 * a file inside, which the walk follows: its target, made relative,
-	 * is read beneath the root in turn. */
-	if (rr == EXDEV && (size_t)snprintf(abs, sizeof(abs), "%s/%s", root, rel) < sizeof(abs) &&
-	    realpath(abs, real) && (in = mi_path_below(root, real)) && *in)
-		rr = mi_read_file_beneath(root, rootfd, in, max, out, len);
-	return rr;
-}
-
-int mi_build_root_fd(const char *root)
-{
-#if defined(__linux__) && !defined(MI_POSIX_ONLY)
-	return open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-#else
-	return open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-#endif
-}
-
 static void note_add(mi_build_note **v, size_t *n, const char *path, int reason,
 		     const char *why);
 static const char *parse_failure(int err);
@@ -739,7 +715,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		mi_buf_addf(err, "'%s' is not a directory: give the repository's root folder", o->repo);
 		return ENOTDIR;
 	}
-	rootfd = mi_build_root_fd(root); /* -1: files are read by path */
+	rootfd = mi_dir_open(root); /* -1: files are read by path */
 	if (o->out_dir)
 		snprintf(idx, sizeof(idx), "%s", o->out_dir);
 	else
@@ -868,7 +844,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		size_t len;
 		/* Read no more than the cap allows (a file swapped for a huge one
 		 * after the walk saw it small used to be read whole). */
-		int rr = mi_build_read(rootfd, root, wf->path, w.max_size, &src, &len);
+		int rr = mi_read_file_beneath(root, rootfd, wf->path, w.max_size, &src, &len);
 		if (rr == MI_ERR_TOOBIG)
 			len = w.max_size + 1;
 		else if (rr) {
@@ -1021,11 +997,11 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;
-	int rootfd = mi_build_root_fd(root);
+	int rootfd = mi_dir_open(root);
 	for (size_t i = 0; i < w.n; i++) {
 		char *src = NULL;
 		size_t len;
-		int rr = mi_build_read(rootfd, root, w.files[i].path, w.max_size, &src, &len);
+		int rr = mi_read_file_beneath(root, rootfd, w.files[i].path, w.max_size, &src, &len);
 		if (rr == MI_ERR_TOOBIG)
 			len = w.max_size + 1;
 		else if (rr)

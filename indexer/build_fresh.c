@@ -54,7 +54,7 @@ typedef struct fr_pool {
 	mi_store *st;          /* the fresh store (packs values) */
 	bool sample;           /* the dictionary pass: plain values, no sorters */
 	const char *root;
-	int rootfd;                /* root opened for mi_build_read, or -1 */
+	int rootfd;                /* root opened for mi_read_file_beneath, or -1 */
 	uint64_t max_size;
 	fr_job *jobs;
 	size_t n;
@@ -145,7 +145,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 	uint8_t b4[4];
 
 	/* no more than the cap (the file may have grown since the walk) */
-	int rr = mi_build_read(p->rootfd, p->root, path, p->max_size, &src, &len);
+	int rr = mi_read_file_beneath(p->root, p->rootfd, path, p->max_size, &src, &len);
 	if (rr == MI_ERR_TOOBIG) {
 		src = NULL;
 		len = p->max_size + 1;

@@ -61,13 +61,6 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int r
  * progress step (the on_progress callback, the bar on stderr). */
 double mi_build_now(void);
 void mi_build_progress(const mi_build_opts *o, size_t done, size_t n);
-/* Reads a walked file: rel beneath the root folder (rootfd: it opened, or
- * -1), so a link or a folder swapped in after the walk cannot lead the
- * read out of it (mi_read_file_beneath).  As mi_read_file_max. */
-int mi_build_read(int rootfd, const char *root, const char *rel, size_t max, char **out,
-		  size_t *len);
-/* The root folder opened for mi_build_read, or -1. */
-int mi_build_root_fd(const char *root);
 /* Threads to walk and parse with: --jobs, else one per core (1-64). */
 int mi_build_threads(const mi_build_opts *o);
 

@@ -155,6 +155,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 	/* the files the messages name, each once, with its hash now (read
 	 * as the build reads them: a link out of the repository, a FIFO or
 	 * a file over MI_COMPILE_FILE_MAX is none of its files) */
+	int rootfd = mi_dir_open(root);
 	for (size_t i = 0; i < l->n; i++) {
 		const mi_compile_msg *m = &l->msgs[i];
 		file_diags *f = NULL;
@@ -166,7 +167,7 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 			if (!strcmp(c.files[k].path, m->path))
 				f = &c.files[k];
 		if (!f) {
-			if (mi_read_file_beneath(root, -1, m->path, MI_COMPILE_FILE_MAX, &src, &len))
+			if (mi_read_file_beneath(root, rootfd, m->path, MI_COMPILE_FILE_MAX, &src, &len))
 				continue; /* not a file of the repository */
 			c.files = mi_xrealloc(c.files, (c.nfiles + 1) * sizeof *c.files);
 			f = &c.files[c.nfiles++];
@@ -179,6 +180,8 @@ int mi_compile_store(const char *index_path, const char *root, const mi_compile_
 		if (m->hint)
 			mi_cdiag_add(&f->text, 'H', m->line, m->col, m->hint);
 	}
+	if (rootfd >= 0)
+		close(rootfd);
 	mi_compile_log_json(l, &json);
 	c.json = json.buf;
 	if ((rc = mi_side_open(dir, MI_SIDE_CREATE, &side))) {

@@ -46,11 +46,11 @@ static void fver_release(fver *v)
  * not read (a link to /dev/zero or a FIFO would never end) and counts as
  * absent.  One over the size cap is not read either: false (the file is
  * left out, as the build leaves it out). */
-static bool read_worktree(const char *root, const char *path, fver *v)
+static bool read_worktree(const char *root, int rootfd, const char *path, fver *v)
 {
 	char *text;
 	size_t len;
-	int rc = mi_read_file_beneath(root, -1, path, DIFF_MAX_FILE, &text, &len);
+	int rc = mi_read_file_beneath(root, rootfd, path, DIFF_MAX_FILE, &text, &len);
 	if (rc == MI_ERR_TOOBIG)
 		return false;
 	if (!rc) {
@@ -60,14 +60,15 @@ static bool read_worktree(const char *root, const char *path, fver *v)
 	return true;
 }
 
-/* Reads `rev:path` (rev NULL: the working tree under root); false when the
- * working tree's file is over the size cap. */
-static bool read_version(const char *root, const char *rev, const char *path, fver *v)
+/* Reads `rev:path` (rev NULL: the working tree under root, rootfd it
+ * opened or -1); false when the working tree's file is over the size cap. */
+static bool read_version(const char *root, int rootfd, const char *rev, const char *path,
+			 fver *v)
 {
 	memset(v, 0, sizeof(*v));
 	mi_parsed_init(&v->p);
 	if (!rev)
-		return read_worktree(root, path, v);
+		return read_worktree(root, rootfd, path, v);
 	mi_buf spec = {0}, out = {0};
 	mi_buf_addf(&spec, "%s:./%s", rev, path);  /* ./: from root, not git's top */
 	const char *argv[] = { "git", "show", spec.buf, NULL };
@@ -358,6 +359,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	if (rc)
 		return mi_out_error(out, rc, "Cannot read index %s: %s", q->path, mi_strerror(rc));
 	char *root = NULL;
+	int rootfd = -1;
 	mi_buf paths = {0}, norm = {0};
 	changes c = {0};
 	size_t nfiles = 0, unread = 0;
@@ -394,6 +396,7 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 	if (!since || !strstr(since, ".."))
 		add_untracked(root, &paths);
 	sort_unique(&paths);
+	rootfd = mi_dir_open(root); /* -1: files are read by path */
 	const char *rev_old = NULL, *rev_new = NULL;
 	char *a_rev = NULL;
 	if (since) {
@@ -423,12 +426,12 @@ int mi_query_changed(mi_query *q, const mi_diff_opts *o, mi_out *out)
 		if (o->indexable && !o->indexable(root, line))
 			continue;
 		fver old, new;
-		if (!read_version(root, rev_new, line, &new)) {
+		if (!read_version(root, rootfd, rev_new, line, &new)) {
 			fver_release(&new);
 			continue;
 		}
 		if (since) {
-			read_version(root, rev_old, line, &old);
+			read_version(root, rootfd, rev_old, line, &old);
 			if (old.text)
 				old.parsed = !o->parse(lang, old.text, old.len, &old.p);
 		} else {
@@ -527,6 +530,8 @@ out_free:
 	}
 	free(c.v);
 	free(root);
+	if (rootfd >= 0)
+		close(rootfd);
 	mi_buf_release(&paths);
 	mi_buf_release(&norm);
 	mi_txn_abort(t);

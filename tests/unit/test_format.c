@@ -288,7 +288,8 @@ TEST(read_beneath)
 		 "cd %s && mkdir -p root/sub out && echo inside > root/sub/a.c && "
 		 "echo secret > out/s.c && ln -s sub/a.c root/in.c && "
 		 "ln -s ../out/s.c root/up.c && ln -s %s/out/s.c root/abs.c && "
-		 "ln -s ../../out root/sub/door && mkfifo root/fifo", dir, dir);
+		 "ln -s ../../out root/sub/door && mkfifo root/fifo && "
+		 "ln -s %s/root/sub/a.c root/absin.c", dir, dir, dir);
 	CHECK_INT(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/root", dir);
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -302,6 +303,11 @@ TEST(read_beneath)
 		CHECK_STR(s, "inside\n");
 		free(s);
 		CHECK_INT(mi_read_file_beneath(path, d, "in.c", 100, &s, &n), 0);
+		CHECK_STR(s, "inside\n");
+		free(s);
+		s = NULL;
+		/* an absolute link naming a file inside, as the walk follows it */
+		CHECK_INT(mi_read_file_beneath(path, d, "absin.c", 100, &s, &n), 0);
 		CHECK_STR(s, "inside\n");
 		free(s);
 		s = NULL;
