@@ -556,18 +556,19 @@ static int cmp_hit(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+#define DEF_RANKS 64            /* ranks mi_q_def_rank gives are below this */
+
 /* Sorts hits by cmp_hit.  They come in index order (a name's entries are
  * read in file id order), so a stable counting sort by rank is the same
  * order, and a tenth of a qsort's time on a thousand; qsort when not. */
 static void sort_hits(def_hit *hits, size_t nh)
 {
-	enum { RANKS = 64 };
-	size_t at[RANKS + 1] = {0};
+	size_t at[DEF_RANKS + 1] = {0};
 	bool ordered = true;
 	if (nh < 2)
 		return;
 	for (size_t i = 0; i < nh && ordered; i++) {
-		ordered = hits[i].rank >= 0 && hits[i].rank < RANKS &&
+		ordered = hits[i].rank >= 0 && hits[i].rank < DEF_RANKS &&
 			  (!i || cmp_hit(&(def_hit){.fid = hits[i - 1].fid, .idx = hits[i - 1].idx},
 					 &(def_hit){.fid = hits[i].fid, .idx = hits[i].idx}) <= 0);
 		at[ordered ? hits[i].rank + 1 : 0]++;
@@ -576,7 +577,7 @@ static void sort_hits(def_hit *hits, size_t nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
 		return;
 	}
-	for (int r = 0; r < RANKS; r++)
+	for (int r = 0; r < DEF_RANKS; r++)
 		at[r + 1] += at[r];
 	def_hit *tmp = mi_xmalloc(nh * sizeof(*tmp));
 	for (size_t i = 0; i < nh; i++)
@@ -597,7 +598,6 @@ static void folded_symbol(const mi_symbol *s, mi_buf *b)
 }
 
 #define DEF_KEEP 1000           /* definitions ranked for the page */
-#define DEF_RANKS 64            /* ranks mi_q_def_rank gives (sort_hits' too) */
 #define DEF_SCAN 200000         /* names entries counted at most */
 #define DEF_SHOW 50             /* definitions shown */
 
