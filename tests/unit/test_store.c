@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 static char *tmpdir(void)
 {
@@ -425,6 +426,112 @@ TEST(packed_frames_name_no_dictionary)
 			TEST_FAIL_("%s: %d frames, %d with a dictionary id or magic", dbs[i], frames,
 				   named);
 	}
+	mi_buf_release(&err);
+	rm_rf(a);
+	free(a);
+}
+
+/* A packed value of database name as zstd gives it, unpacked here apart
+ * from the store (the magic number put back, the index's dictionary). */
+static bool unzstd_apart(MDB_txn *txn, MDB_dbi meta, const char *name, const MDB_val *v,
+			 mi_buf *out)
+{
+	char key[64];
+	snprintf(key, sizeof key, "zdict.%s", name);
+	MDB_val k = {strlen(key), key}, d = {0, NULL};
+	mdb_get(txn, meta, &k, &d);
+	uint8_t *in = malloc(v->mv_size + 3);
+	memcpy(in, "\x28\xb5\x2f\xfd", 4);
+	memcpy(in + 4, (const uint8_t *)v->mv_data + 1, v->mv_size - 1);
+	unsigned long long n = ZSTD_getFrameContentSize(in, v->mv_size + 3);
+	bool ok = n < (1u << 24);
+	if (ok) {
+		ZSTD_DCtx *dc = ZSTD_createDCtx();
+		mi_buf_reset(out);
+		mi_buf_grow(out, (size_t)n + 1);
+		size_t got = ZSTD_decompress_usingDict(dc, out->buf, (size_t)n, in, v->mv_size + 3,
+						       d.mv_data, d.mv_size);
+		ok = !ZSTD_isError(got) && got == n;
+		out->len = (size_t)n;
+		ZSTD_freeDCtx(dc);
+	}
+	free(in);
+	return ok;
+}
+
+/* Every packed value of five databases reads back as zstd unpacks it,
+ * read by one thread from three stores of the same index in turn: past
+ * its first 16 values of a dictionary the thread unpacks behind its own
+ * copy of it, and 15 (store, database) pairs take its copies in turn. */
+TEST(unpacked_values_match_zstd)
+{
+	char *a = tmpdir(), ia[300];
+	mi_build_opts o = {.jobs = 2, .repo = a};
+	mi_build_stats bs;
+	mi_buf err = {0}, want = {0};
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	write_repo(a, 120);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	static const struct { const char *name; int db; } dbs[] = {
+		{"syms", MI_DB_SYMS}, {"chunks", MI_DB_CHUNKS}, {"outlines", MI_DB_OUTLINES},
+		{"src", MI_DB_SRC}, {"frefs", MI_DB_FREFS},
+	};
+	mi_store *st[3];
+	mi_txn *t[3];
+	for (int i = 0; i < 3; i++) {
+		CHECK_INT(mi_store_open(ia, MI_STORE_RDONLY, &st[i]), 0);
+		CHECK_INT(mi_txn_begin(st[i], false, &t[i]), 0);
+	}
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi meta;
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 32);
+	CHECK_INT(mdb_env_open(env, ia, MDB_RDONLY, 0644), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, "meta", 0, &meta), 0);
+	int cursors_done = 0, checked = 0;
+	MDB_cursor *c[5];
+	for (size_t d = 0; d < 5; d++) {
+		MDB_dbi dbi;
+		CHECK_INT(mdb_dbi_open(txn, dbs[d].name, 0, &dbi), 0);
+		CHECK_INT(mdb_cursor_open(txn, dbi, &c[d]), 0);
+	}
+	/* One value of each database in turn, each read from the three
+	 * stores in turn. */
+	for (int first = 1; cursors_done < 5; first = 0) {
+		cursors_done = 0;
+		for (size_t d = 0; d < 5; d++) {
+			MDB_val k, v;
+			if (mdb_cursor_get(c[d], &k, &v, first ? MDB_FIRST : MDB_NEXT)) {
+				cursors_done++;
+				continue;
+			}
+			if (v.mv_size < 2 || ((const uint8_t *)v.mv_data)[0] != MI_VAL_ZSTD)
+				continue;
+			if (!unzstd_apart(txn, meta, dbs[d].name, &v, &want))
+				TEST_FAIL_("%s: a value zstd does not unpack", dbs[d].name);
+			for (int i = 0; i < 3; i++) {
+				const void *got;
+				size_t gl;
+				CHECK_INT(mi_get(t[i], dbs[d].db, k.mv_data, k.mv_size, &got, &gl), 0);
+				if (gl != want.len || memcmp(got, want.buf, gl))
+					TEST_FAIL_("%s: value %d of store %d differs", dbs[d].name, checked, i);
+			}
+			checked++;
+		}
+	}
+	CHECK(checked > 5 * 16);
+	for (size_t d = 0; d < 5; d++)
+		mdb_cursor_close(c[d]);
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+	for (int i = 0; i < 3; i++) {
+		mi_txn_abort(t[i]);
+		mi_store_close(st[i]);
+	}
+	mi_buf_release(&want);
 	mi_buf_release(&err);
 	rm_rf(a);
 	free(a);
@@ -886,6 +993,7 @@ int main(void)
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
 	RUN(packed_frames_name_no_dictionary);
+	RUN(unpacked_values_match_zstd);
 	RUN(names_blocks_after_updates_equal_a_fresh_build);
 	RUN(packed_values);
 	RUN(framed_sources);
