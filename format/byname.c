@@ -644,78 +644,123 @@ int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r)
 	return MI_ERR_NOTFOUND;
 }
 
-/* ---- a name's reference counts (MI_DB_REFS `name \0 ff ff ff ff`) ------- */
+/* ---- a name's counts (`name \0 ff ff ff ff` in MI_DB_NAMES and MI_DB_REFS) -- */
 
-/* Adds the references of one refs value to *calls and *all; false when it
- * does not decode. */
-static bool bn_tally(const void *v, size_t vl, uint64_t *calls, uint64_t *all)
+/* Adds sign times the entries of one names or refs value, by kind byte,
+ * to h; false when it does not decode. */
+static bool bn_tally(int db, const void *v, size_t vl, int64_t sign, int64_t h[256])
 {
 	const uint8_t *p = v, *end = p + vl;
 	uint64_t x;
+	int skip = db == MI_DB_REFS ? 3 : 1; /* varints before an entry's kind byte */
 	while (p < end) {
-		if (!mi_varint_get(&p, end, &x) || !mi_varint_get(&p, end, &x) ||
-		    !mi_varint_get(&p, end, &x) || p == end)
+		for (int i = 0; i < skip; i++)
+			if (!mi_varint_get(&p, end, &x))
+				return false;
+		if (p == end)
 			return false;
-		*calls += *p++ == MI_REF_CALL;
-		++*all;
+		h[*p++] += sign;
 	}
 	return true;
 }
 
-static void bn_count_value(mi_buf *b, uint64_t calls, uint64_t all)
+/* A count value: varint how many kind bytes, then each (ascending) with
+ * its varint count. */
+static void bn_count_value(mi_buf *b, const int64_t h[256])
 {
+	unsigned n = 0;
 	mi_buf_reset(b);
-	bn_varint(b, calls);
-	bn_varint(b, all);
+	for (int k = 0; k < 256; k++)
+		n += h[k] > 0;
+	bn_varint(b, n);
+	for (int k = 0; k < 256; k++)
+		if (h[k] > 0) {
+			mi_buf_addc(b, (char)k);
+			bn_varint(b, (uint64_t)h[k]);
+		}
 }
 
-static bool bn_count_decode(const void *v, size_t vl, uint64_t *calls, uint64_t *all)
+static bool bn_count_decode(const void *v, size_t vl, int64_t h[256])
 {
 	const uint8_t *p = v, *end = p + vl;
-	return mi_varint_get(&p, end, calls) && mi_varint_get(&p, end, all) && p == end &&
-	       *calls <= *all;
+	uint64_t n, c;
+	int prev = -1;
+	memset(h, 0, 256 * sizeof(*h));
+	if (!mi_varint_get(&p, end, &n) || !n || n > 256)
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (p == end || *p <= prev)
+			return false;
+		prev = *p++;
+		if (!mi_varint_get(&p, end, &c) || !c || c > INT64_MAX / 256)
+			return false;
+		h[prev] = (int64_t)c;
+	}
+	return p == end;
+}
+
+int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256])
+{
+	const void *v;
+	size_t vl;
+	int64_t h[256];
+	int rc = nb_get(t, db, name, strlen(name), MI_REFS_COUNT_FID, &v, &vl);
+	if (rc)
+		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
+	if (!bn_count_decode(v, vl, h))
+		return MI_ERR_DAMAGED;
+	for (int k = 0; k < 256; k++)
+		counts[k] = (uint64_t)h[k];
+	return 0;
 }
 
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
 {
-	const void *v;
-	size_t vl;
-	int rc = nb_get(t, MI_DB_REFS, callee, strlen(callee), MI_REFS_COUNT_FID, &v, &vl);
+	uint64_t h[256];
+	int rc = mi_byname_count(t, MI_DB_REFS, callee, h);
 	if (rc)
-		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
-	*calls = *all = 0;
-	return bn_count_decode(v, vl, calls, all) ? 0 : MI_ERR_DAMAGED;
+		return rc;
+	*calls = h[MI_REF_CALL];
+	*all = 0;
+	for (int k = 0; k < 256; k++)
+		*all += h[k];
+	return 0;
 }
 
-/* Moves name's count entry (when it has one) by calls and all; unsure (a
+/* Moves name's count entry in db (when it has one) by delta; unsure (a
  * value that did not decode) takes it out, and readers count. */
-static int bn_count_move(mi_txn *t, const char *name, size_t nl, int64_t calls, int64_t all,
+static int bn_count_move(mi_txn *t, int db, const char *name, size_t nl, const int64_t delta[256],
 			 bool unsure)
 {
-	uint64_t sc, sa;
+	int64_t h[256];
 	const void *cv;
 	size_t cvl;
 	uint8_t key[BN_MAX_NAME + 5];
-	if (!nl || nl > BN_MAX_NAME || (!calls && !all && !unsure))
+	bool moved = unsure, left = false, neg = false;
+	for (int k = 0; k < 256 && !moved; k++)
+		moved = delta[k] != 0;
+	if (!nl || nl > BN_MAX_NAME || !moved)
 		return 0;
 	memcpy(key, name, nl);
 	key[nl] = 0;
 	mi_be32(key + nl + 1, MI_REFS_COUNT_FID);
-	int rc = nb_get(t, MI_DB_REFS, name, nl, MI_REFS_COUNT_FID, &cv, &cvl);
+	int rc = nb_get(t, db, name, nl, MI_REFS_COUNT_FID, &cv, &cvl);
 	if (rc == MI_ERR_NOTFOUND)
 		return 0; /* no count kept for this name: readers count */
 	if (rc)
 		return rc;
-	if (unsure || !bn_count_decode(cv, cvl, &sc, &sa) || (int64_t)sc + calls < 0 ||
-	    (int64_t)sa + all < 0)
-		return bn_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1); /* unsure */
-	sc = (uint64_t)((int64_t)sc + calls);
-	sa = (uint64_t)((int64_t)sa + all);
-	if (!sa || sc > sa)
-		return bn_update(t, MI_DB_REFS, key, nl + 5, NULL, 0, -1);
+	if (unsure || !bn_count_decode(cv, cvl, h))
+		return bn_update(t, db, key, nl + 5, NULL, 0, -1);
+	for (int k = 0; k < 256; k++) {
+		h[k] += delta[k];
+		neg |= h[k] < 0;
+		left |= h[k] > 0;
+	}
+	if (neg || !left)
+		return bn_update(t, db, key, nl + 5, NULL, 0, -1);
 	mi_buf b = {0};
-	bn_count_value(&b, sc, sa);
-	rc = bn_update(t, MI_DB_REFS, key, nl + 5, b.buf, b.len, +1);
+	bn_count_value(&b, h);
+	rc = bn_update(t, db, key, nl + 5, b.buf, b.len, +1);
 	mi_buf_release(&b);
 	return rc;
 }
@@ -770,10 +815,11 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 	if (b->n)
 		qsort(b->ops, b->n, sizeof(*b->ops), bn_op_cmp);
 	const uint8_t *d = (const uint8_t *)b->data.buf;
-	/* the references count of the name whose refs entries are being met */
+	/* the count of the name whose entries are being met, and its db */
 	const uint8_t *cname = NULL;
 	size_t cnl = 0;
-	int64_t calls = 0, all = 0;
+	int cdb = 0;
+	int64_t *delta = mi_xcalloc(256, sizeof(*delta));
 	bool unsure = false;
 	for (size_t i = 0; i < b->n && !rc;) {
 		const bn_op *first = &b->ops[i], *last = first;
@@ -783,25 +829,20 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 			last = &b->ops[j++];
 		const uint8_t *k = d + first->k;
 		size_t kl = first->kl;
-		if (first->db == MI_DB_REFS && kl >= 5 &&
+		if ((first->db == MI_DB_REFS || first->db == MI_DB_NAMES) && kl >= 5 &&
 		    mi_rd32(k + kl - 4) != MI_REFS_COUNT_FID) {
 			size_t nl = kl - 5;
-			if (cname && (nl != cnl || memcmp(cname, k, nl))) {
-				rc = bn_count_move(t, (const char *)cname, cnl, calls, all, unsure);
-				calls = all = 0;
+			if (cname && (cdb != first->db || nl != cnl || memcmp(cname, k, nl))) {
+				rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, unsure);
+				memset(delta, 0, 256 * sizeof(*delta));
 				unsure = false;
 			}
 			cname = k;
 			cnl = nl;
-			for (size_t x = i; x < j && !rc; x++) {
-				uint64_t c = 0, a = 0;
-				if (!bn_tally(d + b->ops[x].v, b->ops[x].vl, &c, &a)) {
+			cdb = first->db;
+			for (size_t x = i; x < j && !rc; x++)
+				if (!bn_tally(cdb, d + b->ops[x].v, b->ops[x].vl, b->ops[x].sign, delta))
 					unsure = true;
-					continue;
-				}
-				calls += b->ops[x].sign * (int64_t)c;
-				all += b->ops[x].sign * (int64_t)a;
-			}
 		}
 		/* Taken out and put back as it was: nothing to write. */
 		bool same = first != last && first->sign < 0 && last->sign > 0 &&
@@ -811,7 +852,8 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 		i = j;
 	}
 	if (!rc && cname)
-		rc = bn_count_move(t, (const char *)cname, cnl, calls, all, unsure);
+		rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, unsure);
+	free(delta);
 	b->n = 0;
 	mi_buf_reset(&b->data);
 	return rc;
@@ -825,10 +867,10 @@ void mi_byname_batch_release(mi_byname_batch *b)
 	mi_buf_release(&b->data);
 }
 
-static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx);
+static int bn_counter_flush(mi_byname_counter *c, mi_kv_fn fn, void *ctx);
 
-int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void *v, size_t vl,
-			mi_kv_fn fn, void *ctx)
+int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const void *v,
+			  size_t vl, mi_kv_fn fn, void *ctx)
 {
 	int rc = 0;
 	if (c->name.len && (kl != c->name.len + 4 || memcmp(k, c->name.buf, c->name.len)))
@@ -838,14 +880,14 @@ int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void
 	if (!c->name.len)
 		mi_buf_add(&c->name, k, kl - 4);
 	c->files++;
-	if (!bn_tally(v, vl, &c->calls, &c->all))
+	if (!bn_tally(c->db, v, vl, 1, c->h))
 		c->bad = true; /* a count would be wrong: none is written */
 	return 0;
 }
 
 /* Hands fn the count entry of the name being counted (when it has one)
  * and starts over. */
-static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx)
+static int bn_counter_flush(mi_byname_counter *c, mi_kv_fn fn, void *ctx)
 {
 	int rc = 0;
 	if (c->name.len && c->files >= MI_REFS_COUNT_MIN && !c->bad) {
@@ -853,17 +895,18 @@ static int bn_counter_flush(mi_refs_counter *c, mi_kv_fn fn, void *ctx)
 		uint8_t b4[4];
 		mi_be32(b4, MI_REFS_COUNT_FID);
 		mi_buf_add(&c->name, b4, 4);
-		bn_count_value(&v, c->calls, c->all);
+		bn_count_value(&v, c->h);
 		rc = fn(ctx, c->name.buf, c->name.len, v.buf, v.len);
 		mi_buf_release(&v);
 	}
 	mi_buf_reset(&c->name);
-	c->files = c->calls = c->all = 0;
+	memset(c->h, 0, sizeof(c->h));
+	c->files = 0;
 	c->bad = false;
 	return rc;
 }
 
-int mi_refs_counter_finish(mi_refs_counter *c, mi_kv_fn fn, void *ctx)
+int mi_byname_counter_finish(mi_byname_counter *c, mi_kv_fn fn, void *ctx)
 {
 	int rc = bn_counter_flush(c, fn, ctx);
 	mi_buf_release(&c->name);

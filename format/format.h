@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 20         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 21         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -673,29 +673,35 @@ int mi_names_next(mi_byname *it, const char **path, size_t *pl, uint32_t *idx);
 int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r);
 void mi_byname_close(mi_byname *it);
 /*
- * A name's reference counts: for a callee with references in at least
- * MI_REFS_COUNT_MIN files, MI_DB_REFS also holds `callee \0 ff ff ff ff`
- * (after its files' entries) -> varint calls, varint all (references of
- * every kind), so find_references gives the total of a common name
+ * A name's counts: for a name defined or referenced in at least
+ * MI_REFS_COUNT_MIN files, MI_DB_NAMES or MI_DB_REFS also holds
+ * `name \0 ff ff ff ff` (after its files' entries) -> how many of its
+ * entries (definitions, references) have each kind byte (docs/format.md),
+ * so goto_definition ranks and find_references totals a common name
  * without reading all of its entries.  Fresh builds write them; updates
  * keep them exact (mi_byname_batch_apply moves a name's count by its
- * entries taken out and put in) and never add one.  mi_refs_count: 0, MI_ERR_NOTFOUND
- * (none kept: count the entries) or MI_ERR_DAMAGED.  mi_refs_counter_add
- * takes a fresh build's refs entries in key order and hands fn each count
- * entry after its name's last one; mi_refs_counter_finish ends it (and
- * releases it).  mi_refs_next never gives a count entry.
+ * entries taken out and put in) and never add one.  mi_byname_count
+ * fills counts[kind byte]; mi_refs_count gives a callee's calls and
+ * references of every kind.  Both: 0, MI_ERR_NOTFOUND (none kept: count
+ * the entries) or MI_ERR_DAMAGED.  mi_byname_counter_add takes a fresh
+ * build's entries of db in key order and hands fn each count entry after
+ * its name's last one; mi_byname_counter_finish ends it (and releases
+ * it).  mi_names_next and mi_refs_next never give a count entry.
  */
 #define MI_REFS_COUNT_FID 0xffffffffu
 #define MI_REFS_COUNT_MIN 32
+int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256]);
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all);
-typedef struct mi_refs_counter {
-	mi_buf name;            /* `callee \0` of the entries being counted */
-	uint64_t files, calls, all;
+typedef struct mi_byname_counter {
+	int db;                 /* MI_DB_NAMES or MI_DB_REFS */
+	mi_buf name;            /* `name \0` of the entries being counted */
+	uint64_t files;
+	int64_t h[256];         /* by kind byte */
 	bool bad;               /* a value did not decode */
-} mi_refs_counter;
-int mi_refs_counter_add(mi_refs_counter *c, const void *k, size_t kl, const void *v, size_t vl,
-			mi_kv_fn fn, void *ctx);
-int mi_refs_counter_finish(mi_refs_counter *c, mi_kv_fn fn, void *ctx);
+} mi_byname_counter;
+int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const void *v,
+			  size_t vl, mi_kv_fn fn, void *ctx);
+int mi_byname_counter_finish(mi_byname_counter *c, mi_kv_fn fn, void *ctx);
 /* Does path define name (a prototype is no definition)? */
 bool mi_names_in(mi_txn *t, const char *name, const char *path, size_t pl);
 /* The file id of an indexed path (MI_ERR_NOTFOUND: none). */

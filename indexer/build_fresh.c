@@ -416,7 +416,7 @@ static int fr_put_block(void *ctx, const void *k, size_t kl, const void *v, size
 	return mi_put_append(b->x->t, b->db, k, kl, v, vl);
 }
 
-/* One entry, a count entry of MI_DB_REFS too (mi_refs_counter's fn). */
+/* One entry, a name's count entry too (mi_byname_counter's fn). */
 static int fr_put_entry(void *ctx, const void *k, size_t kl, const void *v, size_t vl)
 {
 	fr_blocks *b = ctx;
@@ -430,13 +430,13 @@ static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 {
 	const void *k, *v;
 	size_t kl, vl;
-	mi_refs_counter cnt = {0};
+	mi_byname_counter cnt = {.db = db};
 	fr_blocks bw = {.x = x, .db = db};
 	int rc = mi_sorter_finish(s);
 	while (!rc && !(rc = mi_sorter_next(s, &k, &kl, &v, &vl))) {
 		/* a name's count entry follows its last file's entry */
-		if (db == MI_DB_REFS)
-			rc = mi_refs_counter_add(&cnt, k, kl, v, vl, fr_put_entry, &bw);
+		if (db == MI_DB_REFS || db == MI_DB_NAMES)
+			rc = mi_byname_counter_add(&cnt, k, kl, v, vl, fr_put_entry, &bw);
 		if (!rc)
 			rc = post ? mi_search_fresh_put(post, k, kl, v, vl)
 			     : db == MI_DB_NAMES || db == MI_DB_REFS ? fr_put_entry(&bw, k, kl, v, vl)
@@ -447,7 +447,7 @@ static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 			rc = mi_sorter_pop(s);
 	}
 	if (rc == MI_ERR_NOTFOUND)
-		rc = mi_refs_counter_finish(&cnt, fr_put_entry, &bw);
+		rc = mi_byname_counter_finish(&cnt, fr_put_entry, &bw);
 	if (!rc)
 		rc = mi_names_writer_flush(&bw.w, fr_put_block, &bw);
 	mi_names_writer_release(&bw.w);

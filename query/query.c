@@ -639,6 +639,27 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	size_t nh = 0, cap = 0, total = 0, kept[DEF_RANKS] = {0}, nkept = 0;
 	int cut = DEF_RANKS;    /* ranks from here on cannot be among the DEF_KEEP best */
 	bool damaged = false;
+	/* A name with a count entry (defined in many files): how many of
+	 * its definitions each rank has is known, so the walk ends once it
+	 * has met every definition of the ranks before the last one shown
+	 * (last_rank) and enough of that one, and total is the count's. */
+	size_t by_rank[DEF_RANKS] = {0}, counted = 0, before = 0, met_before = 0, need = 0;
+	int last_rank = DEF_RANKS;
+	uint64_t kc[256];
+	if (!parent && !norm.len && !mi_byname_count(t, MI_DB_NAMES, name, kc)) {
+		for (int b = 0; b < 256; b++) {
+			by_rank[mi_q_def_rank(b & 0x3f, b >> 7, b >> 6 & 1)] += kc[b];
+			counted += kc[b];
+		}
+		for (int r = 0; r < DEF_RANKS && last_rank == DEF_RANKS; r++) {
+			if (before + by_rank[r] >= DEF_SHOW) {
+				last_rank = r;
+				need = DEF_SHOW - before;
+			} else {
+				before += by_rank[r];
+			}
+		}
+	}
 	mi_byname it;
 	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
 		const char *fp;
@@ -647,7 +668,9 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		/* Paths are looked up for the hits shown only, unless the
 		 * parent filter reads every symbol. */
 		it.nopath = !parent;
-		while (total < DEF_SCAN && !mi_names_next(&it, &fp, &fl, &idx)) {
+		while (total < DEF_SCAN && !(last_rank < DEF_RANKS && met_before == before &&
+					     kept[last_rank] >= need) &&
+		       !mi_names_next(&it, &fp, &fl, &idx)) {
 			/* Ranked by the kind the names entry gives; symbols are
 			 * read for the parent filter and for the hits shown. */
 			mi_symbol s = {0};
@@ -677,8 +700,9 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			 * the sort). */
 			int rank = mi_q_def_rank(kind, vis, it.testlike);
 			total++;
-			if (rank >= cut)
+			if (rank >= cut || rank > last_rank)
 				continue;
+			met_before += rank < last_rank;
 			kept[rank]++;
 			if (++nkept >= DEF_KEEP) {
 				/* the best rank that DEF_KEEP kept reach */
@@ -696,6 +720,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);
 	}
+	if (counted)
+		total = counted;
 	size_t shown = 0;
 	if (!nh && damaged)
 		goto damaged;
@@ -755,7 +781,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_buf_addf(j, "],\"total\":%zu}", total);
 	if (total > shown)
 		mi_buf_addf(x, "V* %s%zu more definitions; pass path to narrow\n",
-			    total >= DEF_SCAN ? "at least " : "", total - shown);
+			    total >= DEF_SCAN && !counted ? "at least " : "", total - shown);
 	if (!nh) {
 		mi_buf_reset(x);
 		size_t sl = mi_utf8_prefix(symbol, strlen(symbol), 200);

@@ -5,6 +5,7 @@
  * Parent.name (the index loads only a symbol's subtree when it can).
  */
 #include "test.h"
+#include "../../format/format.h"
 #include "../../indexer/indexer.h"
 #include "../../query/query.h"
 
@@ -541,6 +542,125 @@ TEST(reference_totals_of_a_common_name)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* What file i of the definitions test defines "dup" as: 0 nothing, 1 a
+ * struct, 2 a function, 3 a static function. */
+static void write_def(const char *repo, int i, int what)
+{
+	char path[160];
+	snprintf(path, sizeof(path), "%s/d%03d.c", repo, i);
+	if (!what) {
+		unlink(path);
+		return;
+	}
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "int other_%d;\n", i);
+	if (what == 1)
+		fprintf(f, "struct dup {\n\tint x;\n};\n");
+	else
+		fprintf(f, "%sint dup(int a)\n{\n\treturn a + %d;\n}\n", what == 3 ? "static " : "", i);
+	CHECK_INT(fclose(f), 0);
+}
+
+/* goto_definition of "dup" against what[]: the paths shown are the 50
+ * best in rank order (structs, functions, static functions), each rank
+ * in path order, and the total is every definition. */
+static void defs_as_expected(const char *out, const int *what, int n)
+{
+	mi_query *fq = NULL;
+	mi_buf err = {0}, want = {0};
+	mi_out o = {0};
+	size_t total = 0, shown = 0;
+	CHECK_INT(mi_query_open(out, &fq, &err), 0);
+	if (!fq)
+		return;
+	for (int w = 1; w <= 3; w++)
+		for (int i = 0; i < n; i++)
+			if (what[i] == w) {
+				total++;
+				if (shown++ < 50)
+					mi_buf_addf(&want, "d%03d.c ", i);
+			}
+	CHECK_INT(mi_query_definition(fq, "dup", NULL, &o), 0);
+	mi_buf got = {0};
+	for (const char *p = mi_buf_str(&o.json); (p = strstr(p, "\"path\":\"")); p += 8) {
+		const char *q = strchr(p + 8, '"');
+		if (q)
+			mi_buf_addf(&got, "%.*s ", (int)(q - p - 8), p + 8);
+	}
+	CHECK_STR(mi_buf_str(&got), mi_buf_str(&want));
+	const char *t = strstr(mi_buf_str(&o.json), "\"total\":");
+	CHECK(t && strtoul(t + 8, NULL, 10) == total);
+	if (total > 50)
+		CHECK_CONTAINS(mi_buf_str(&o.text), "more definitions");
+	/* the count kept is the definitions' */
+	mi_store *st;
+	mi_txn *tx;
+	uint64_t kc[256], sum = 0;
+	CHECK_INT(mi_store_open(out, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &tx), 0);
+	CHECK_INT(mi_byname_count(tx, MI_DB_NAMES, "dup", kc), 0);
+	for (int b = 0; b < 256; b++)
+		sum += kc[b];
+	CHECK_INT(sum, total);
+	CHECK_INT(mi_byname_count(tx, MI_DB_NAMES, "other_1", kc), MI_ERR_NOTFOUND);
+	mi_txn_abort(tx);
+	mi_store_close(st);
+	mi_out_release(&o);
+	mi_buf_release(&got);
+	mi_buf_release(&want);
+	mi_buf_release(&err);
+	mi_query_close(fq);
+}
+
+/* A name defined in many files keeps the count of its definitions by
+ * kind, and goto_definition reads its entries only until it has the 50
+ * it shows: the same 50, in the same order, with the same total as a
+ * walk over all of them, after a fresh build and after updates that
+ * turn a struct into a function, delete two, add a struct after the
+ * 50th and leave no static function. */
+TEST(definitions_of_a_name_many_files_define)
+{
+	char repo[] = "/tmp/mcpidx-dc-XXXXXX", out[64];
+	CHECK(mkdtemp(repo) != NULL);
+	snprintf(out, sizeof(out), "%s.idx", repo);
+	enum { N = 100 };
+	int what[N] = {0};
+	for (int i = 0; i < 90; i++) {
+		what[i] = i < 8 ? 1 : i % 9 == 1 ? 3 : 2;
+		write_def(repo, i, what[i]);
+	}
+	mi_build_opts bo = {.repo = repo, .out_dir = out, .jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	CHECK_INT(mi_build(&bo, &bs, &err), 0);
+	mi_build_stats_release(&bs);
+	defs_as_expected(out, what, N);
+	/* then a struct after the 50th (read to the end), and a rank gone */
+	int changes[][2] = {{3, 2}, {18, 0}, {30, 0}, {12, 3}, {-1, -1},
+			    {95, 1}, {10, 2}, {19, 2}, {28, 2}};
+	for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
+		if (changes[c][0] < 0 || c + 1 == sizeof(changes) / sizeof(changes[0])) {
+			if (changes[c][0] >= 0) {
+				what[changes[c][0]] = changes[c][1];
+				write_def(repo, changes[c][0], changes[c][1]);
+			}
+			CHECK_INT(mi_build(&bo, &bs, &err), 0);
+			mi_build_stats_release(&bs);
+			defs_as_expected(out, what, N);
+			continue;
+		}
+		what[changes[c][0]] = changes[c][1];
+		write_def(repo, changes[c][0], changes[c][1]);
+	}
+	mi_buf_release(&err);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", repo, out);
+	CHECK_INT(system(cmd), 0);
+}
+
 /* A page of references over many files (two threads read their callers
  * and lines, each a share of the files): every reference in order, with
  * its own caller, line and text, on the first page and on one further on,
@@ -795,6 +915,7 @@ int main(void)
 	RUN(build_over_other_format_versions);
 	RUN(references_in_a_framed_source);
 	RUN(reference_totals_of_a_common_name);
+	RUN(definitions_of_a_name_many_files_define);
 	RUN(references_page_over_many_files);
 	RUN(outline_over_the_default_cap_is_stored_folded);
 	RUN(definitions_rank_tests_and_examples_last);
