@@ -556,19 +556,32 @@ static int cmp_hit(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-#define DEF_RANKS 64            /* ranks mi_q_def_rank gives are below this */
+
+size_t mi_q_def_counts(mi_txn *t, const char *name, size_t by_rank[MI_Q_DEF_RANKS])
+{
+	uint64_t kc[256];
+	size_t n = 0;
+	memset(by_rank, 0, MI_Q_DEF_RANKS * sizeof(*by_rank));
+	if (mi_byname_count(t, MI_DB_NAMES, name, kc))
+		return 0;
+	for (int b = 0; b < 256; b++) {
+		by_rank[mi_q_def_rank(b & 0x3f, b >> 7, b >> 6 & 1)] += kc[b];
+		n += kc[b];
+	}
+	return n;
+}
 
 /* Sorts hits by cmp_hit.  They come in index order (a name's entries are
  * read in file id order), so a stable counting sort by rank is the same
  * order, and a tenth of a qsort's time on a thousand; qsort when not. */
 static void sort_hits(def_hit *hits, size_t nh)
 {
-	size_t at[DEF_RANKS + 1] = {0};
+	size_t at[MI_Q_DEF_RANKS + 1] = {0};
 	bool ordered = true;
 	if (nh < 2)
 		return;
 	for (size_t i = 0; i < nh && ordered; i++) {
-		ordered = hits[i].rank >= 0 && hits[i].rank < DEF_RANKS &&
+		ordered = hits[i].rank >= 0 && hits[i].rank < MI_Q_DEF_RANKS &&
 			  (!i || cmp_hit(&(def_hit){.fid = hits[i - 1].fid, .idx = hits[i - 1].idx},
 					 &(def_hit){.fid = hits[i].fid, .idx = hits[i].idx}) <= 0);
 		at[ordered ? hits[i].rank + 1 : 0]++;
@@ -577,7 +590,7 @@ static void sort_hits(def_hit *hits, size_t nh)
 		qsort(hits, nh, sizeof(*hits), cmp_hit);
 		return;
 	}
-	for (int r = 0; r < DEF_RANKS; r++)
+	for (int r = 0; r < MI_Q_DEF_RANKS; r++)
 		at[r + 1] += at[r];
 	def_hit *tmp = mi_xmalloc(nh * sizeof(*tmp));
 	for (size_t i = 0; i < nh; i++)
@@ -636,22 +649,17 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	mi_parsed_init(&arena);
 	def_hit *hits = NULL;
 	mi_symbol shown_sym[DEF_SHOW];
-	size_t nh = 0, cap = 0, total = 0, kept[DEF_RANKS] = {0}, nkept = 0;
-	int cut = DEF_RANKS;    /* ranks from here on cannot be among the DEF_KEEP best */
+	size_t nh = 0, cap = 0, total = 0, kept[MI_Q_DEF_RANKS] = {0}, nkept = 0;
+	int cut = MI_Q_DEF_RANKS;    /* ranks from here on cannot be among the DEF_KEEP best */
 	bool damaged = false;
 	/* A name with a count entry (defined in many files): how many of
 	 * its definitions each rank has is known, so the walk ends once it
 	 * has met every definition of the ranks before the last one shown
 	 * (last_rank) and enough of that one, and total is the count's. */
-	size_t by_rank[DEF_RANKS] = {0}, counted = 0, before = 0, met_before = 0, need = 0;
-	int last_rank = DEF_RANKS;
-	uint64_t kc[256];
-	if (!parent && !norm.len && !mi_byname_count(t, MI_DB_NAMES, name, kc)) {
-		for (int b = 0; b < 256; b++) {
-			by_rank[mi_q_def_rank(b & 0x3f, b >> 7, b >> 6 & 1)] += kc[b];
-			counted += kc[b];
-		}
-		for (int r = 0; r < DEF_RANKS && last_rank == DEF_RANKS; r++) {
+	size_t by_rank[MI_Q_DEF_RANKS], counted = 0, before = 0, met_before = 0, need = 0;
+	int last_rank = MI_Q_DEF_RANKS;
+	if (!parent && !norm.len && (counted = mi_q_def_counts(t, name, by_rank))) {
+		for (int r = 0; r < MI_Q_DEF_RANKS && last_rank == MI_Q_DEF_RANKS; r++) {
 			if (before + by_rank[r] >= DEF_SHOW) {
 				last_rank = r;
 				need = DEF_SHOW - before;
@@ -668,7 +676,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 		/* Paths are looked up for the hits shown only, unless the
 		 * parent filter reads every symbol. */
 		it.nopath = !parent;
-		while (total < DEF_SCAN && !(last_rank < DEF_RANKS && met_before == before &&
+		while (total < DEF_SCAN && !(last_rank < MI_Q_DEF_RANKS && met_before == before &&
 					     kept[last_rank] >= need) &&
 		       !mi_names_next(&it, &fp, &fl, &idx)) {
 			/* Ranked by the kind the names entry gives; symbols are
@@ -707,7 +715,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			if (++nkept >= DEF_KEEP) {
 				/* the best rank that DEF_KEEP kept reach */
 				size_t a = 0;
-				for (cut = 0; cut < DEF_RANKS && (a += kept[cut]) < DEF_KEEP; cut++)
+				for (cut = 0; cut < MI_Q_DEF_RANKS && (a += kept[cut]) < DEF_KEEP; cut++)
 					;
 			}
 			if (nh == cap) {

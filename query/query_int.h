@@ -35,6 +35,11 @@ int mi_q_load_file(mi_txn *t, const char *path, const char *selector, mi_file_re
  * (types, functions, ..., prototypes), public before private, tests and
  * examples last (testlike: the names entry's mark, mi_path_testlike). */
 int mi_q_def_rank(int kind, int vis, bool testlike);
+#define MI_Q_DEF_RANKS 64       /* ranks mi_q_def_rank gives are below this */
+/* A name's definitions by rank from its count entry (a name defined in
+ * many files, mi_byname_count) into by_rank: how many in all, 0 when no
+ * count is kept (walk the entries). */
+size_t mi_q_def_counts(mi_txn *t, const char *name, size_t by_rank[MI_Q_DEF_RANKS]);
 /* Symbol idx of path (pl bytes) into s, strings in arena's. */
 int mi_q_load_sym(mi_txn *t, const char *path, size_t pl, uint32_t idx, mi_symbol *s,
 		  mi_parsed *arena);

@@ -100,13 +100,20 @@ static bool find_def(mi_txn *t, const char *name, mi_buf *path, uint32_t *line,
 	uint32_t best_idx = 0, best_fid = 0;
 	const char *fp0;
 	size_t fl0;
+	/* A name defined in many files: its best rank is known, and the
+	 * first definition of it (entries come in file order) is the one. */
+	size_t by_rank[MI_Q_DEF_RANKS];
+	int known = -1;
+	if (mi_q_def_counts(t, name, by_rank))
+		for (known = 0; known < MI_Q_DEF_RANKS - 1 && !by_rank[known]; known++)
+			;
 	if (!mi_names_open(t, name, NULL, 0, &it)) {
 		int best = 1 << 30;
 		const char *fp;
 		size_t fl;
 		uint32_t idx;
 		it.nopath = true; /* only the one chosen needs its path */
-		while (!mi_names_next(&it, &fp, &fl, &idx)) {
+		while (best != known && !mi_names_next(&it, &fp, &fl, &idx)) {
 			int rank = mi_q_def_rank(it.kind, it.vis, it.testlike);
 			if (rank < best) {
 				best = rank;

@@ -595,6 +595,14 @@ static void defs_as_expected(const char *out, const int *what, int n)
 	CHECK(t && strtoul(t + 8, NULL, 10) == total);
 	if (total > 50)
 		CHECK_CONTAINS(mi_buf_str(&o.text), "more definitions");
+	/* code_research starts from the first of them */
+	char first[40] = "";
+	mi_out r = {0};
+	sscanf(mi_buf_str(&want), "%31s", first);
+	strcat(first, ":");
+	CHECK_INT(mi_query_research(fq, "dup", 1, NULL, &r), 0);
+	CHECK_CONTAINS(mi_buf_str(&r.text), first);
+	mi_out_release(&r);
 	/* the count kept is the definitions' */
 	mi_store *st;
 	mi_txn *tx;
@@ -639,7 +647,7 @@ TEST(definitions_of_a_name_many_files_define)
 	mi_build_stats_release(&bs);
 	defs_as_expected(out, what, N);
 	/* then a struct after the 50th (read to the end), and a rank gone */
-	int changes[][2] = {{3, 2}, {18, 0}, {30, 0}, {12, 3}, {-1, -1},
+	int changes[][2] = {{3, 2}, {18, 0}, {30, 0}, {12, 3}, {0, 3}, {-1, -1},
 			    {95, 1}, {10, 2}, {19, 2}, {28, 2}};
 	for (size_t c = 0; c < sizeof(changes) / sizeof(changes[0]); c++) {
 		if (changes[c][0] < 0 || c + 1 == sizeof(changes) / sizeof(changes[0])) {
