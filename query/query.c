@@ -556,7 +556,6 @@ static int cmp_hit(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-
 size_t mi_q_def_counts(mi_txn *t, const char *name, size_t by_rank[MI_Q_DEF_RANKS])
 {
 	uint64_t kc[256];
