@@ -471,7 +471,7 @@ static bool bn_path(mi_byname *it)
 }
 
 static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, bool refs,
-		   mi_byname *it)
+		   const uint32_t *fid, mi_byname *it)
 {
 	*it = (mi_byname){.t = t, .refs = refs, .nl = strlen(name)};
 	it->name = mi_xstrndup(name, it->nl);
@@ -486,8 +486,10 @@ static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, boo
 	if (!it->nl || it->nl > BN_MAX_NAME)
 		return 0;
 	memcpy(key, name, it->nl + 1);
-	if (path) {
-		if (mi_file_id(t, path, pl, &it->onefid))
+	if (path || fid) {
+		if (fid)
+			it->onefid = *fid;
+		else if (mi_file_id(t, path, pl, &it->onefid))
 			return 0;
 		mi_be32(key + klen, it->onefid);
 		klen += 4;
@@ -509,12 +511,17 @@ static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, boo
 
 int mi_names_open(mi_txn *t, const char *name, const char *path, size_t pl, mi_byname *it)
 {
-	return bn_open(t, name, path, pl, false, it);
+	return bn_open(t, name, path, pl, false, NULL, it);
+}
+
+int mi_names_open_file(mi_txn *t, const char *name, uint32_t fid, mi_byname *it)
+{
+	return bn_open(t, name, NULL, 0, false, &fid, it);
 }
 
 int mi_refs_open(mi_txn *t, const char *callee, const char *path, size_t pl, mi_byname *it)
 {
-	return bn_open(t, callee, path, pl, true, it);
+	return bn_open(t, callee, path, pl, true, NULL, it);
 }
 
 int mi_byname_entry(mi_txn *t, bool refs, const void *k, size_t kl, const void *v, size_t vl,
@@ -647,8 +654,10 @@ int mi_refs_next(mi_byname *it, const char **path, size_t *pl, mi_ref *r)
 /* ---- a name's counts (`name \0 ff ff ff ff` in MI_DB_NAMES and MI_DB_REFS) -- */
 
 /* Adds sign times the entries of one names or refs value, by kind byte,
- * to h; false when it does not decode. */
-static bool bn_tally(int db, const void *v, size_t vl, int64_t sign, int64_t h[256])
+ * to h, and marks the kind bytes it holds in kinds (may be NULL); false
+ * when it does not decode. */
+static bool bn_tally(int db, const void *v, size_t vl, int64_t sign, int64_t h[256],
+		     uint64_t kinds[4])
 {
 	const uint8_t *p = v, *end = p + vl;
 	uint64_t x;
@@ -659,42 +668,78 @@ static bool bn_tally(int db, const void *v, size_t vl, int64_t sign, int64_t h[2
 				return false;
 		if (p == end)
 			return false;
+		if (kinds)
+			kinds[*p >> 6] |= 1ull << (*p & 63);
 		h[*p++] += sign;
 	}
 	return true;
 }
 
 /* A count value: varint how many kind bytes, then each (ascending) with
- * its varint count. */
-static void bn_count_value(mi_buf *b, const int64_t h[256])
+ * varint count << 1 | listed; a listed kind (names only: held by at most
+ * MI_COUNT_FILES files) follows with varint how many files, then their
+ * ids, ascending (the first as it is, then differences). */
+static void bn_count_value(mi_buf *b, int db, const mi_name_count *c)
 {
 	unsigned n = 0;
 	mi_buf_reset(b);
 	for (int k = 0; k < 256; k++)
-		n += h[k] > 0;
+		n += c->n[k] > 0;
 	bn_varint(b, n);
-	for (int k = 0; k < 256; k++)
-		if (h[k] > 0) {
-			mi_buf_addc(b, (char)k);
-			bn_varint(b, (uint64_t)h[k]);
-		}
+	for (int k = 0; k < 256; k++) {
+		if (!c->n[k])
+			continue;
+		bool listed = db == MI_DB_NAMES && c->listed[k] && c->nfiles[k];
+		mi_buf_addc(b, (char)k);
+		bn_varint(b, c->n[k] << 1 | listed);
+		if (!listed)
+			continue;
+		bn_varint(b, c->nfiles[k]);
+		for (unsigned i = 0; i < c->nfiles[k]; i++)
+			bn_varint(b, c->files[k][i] - (i ? c->files[k][i - 1] : 0));
+	}
 }
 
-static bool bn_count_decode(const void *v, size_t vl, int64_t h[256])
+/* Decodes a count value of db into n (and, when lists is not NULL, the
+ * files listed: a kind byte no entry has is listed with none). */
+static bool bn_count_decode(int db, const void *v, size_t vl, uint64_t n[256],
+			    mi_name_count *lists)
 {
 	const uint8_t *p = v, *end = p + vl;
-	uint64_t n, c;
+	uint64_t nk, c, nf, f;
 	int prev = -1;
-	memset(h, 0, 256 * sizeof(*h));
-	if (!mi_varint_get(&p, end, &n) || !n || n > 256)
+	memset(n, 0, 256 * sizeof(*n));
+	if (lists)
+		for (int k = 0; k < 256; k++) {
+			lists->listed[k] = db == MI_DB_NAMES;
+			lists->nfiles[k] = 0;
+		}
+	if (!mi_varint_get(&p, end, &nk) || !nk || nk > 256)
 		return false;
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < nk; i++) {
 		if (p == end || *p <= prev)
 			return false;
 		prev = *p++;
-		if (!mi_varint_get(&p, end, &c) || !c || c > INT64_MAX / 256)
+		if (!mi_varint_get(&p, end, &c) || c < 2 || c >> 1 > INT64_MAX / 256)
 			return false;
-		h[prev] = (int64_t)c;
+		n[prev] = c >> 1;
+		if (lists)
+			lists->listed[prev] = c & 1;
+		if (!(c & 1))
+			continue;
+		if (db != MI_DB_NAMES || !mi_varint_get(&p, end, &nf) || !nf ||
+		    nf > MI_COUNT_FILES || nf > n[prev])
+			return false;
+		uint64_t at = 0;
+		for (uint64_t j = 0; j < nf; j++) {
+			if (!mi_varint_get(&p, end, &f) || (j && !f) || f > UINT32_MAX - at)
+				return false;
+			at += f;
+			if (lists)
+				lists->files[prev][j] = (uint32_t)at;
+		}
+		if (lists)
+			lists->nfiles[prev] = (uint8_t)nf;
 	}
 	return p == end;
 }
@@ -703,15 +748,20 @@ int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256])
 {
 	const void *v;
 	size_t vl;
-	int64_t h[256];
 	int rc = nb_get(t, db, name, strlen(name), MI_REFS_COUNT_FID, &v, &vl);
 	if (rc)
 		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
-	if (!bn_count_decode(v, vl, h))
-		return MI_ERR_DAMAGED;
-	for (int k = 0; k < 256; k++)
-		counts[k] = (uint64_t)h[k];
-	return 0;
+	return bn_count_decode(db, v, vl, counts, NULL) ? 0 : MI_ERR_DAMAGED;
+}
+
+int mi_names_count(mi_txn *t, const char *name, mi_name_count *c)
+{
+	const void *v;
+	size_t vl;
+	int rc = nb_get(t, MI_DB_NAMES, name, strlen(name), MI_REFS_COUNT_FID, &v, &vl);
+	if (rc)
+		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
+	return bn_count_decode(MI_DB_NAMES, v, vl, c->n, c) ? 0 : MI_ERR_DAMAGED;
 }
 
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
@@ -727,16 +777,46 @@ int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
 	return 0;
 }
 
-/* Moves name's count entry in db (when it has one) by delta; unsure (a
- * value that did not decode) takes it out, and readers count. */
-static int bn_count_move(mi_txn *t, int db, const char *name, size_t nl, const int64_t delta[256],
-			 bool unsure)
+/* A file that came to hold (sign > 0) or no longer holds a kind byte of a
+ * name: a listed kind's files follow it. */
+typedef struct bn_ev {
+	uint32_t fid;
+	uint8_t kind;
+	int8_t sign;
+} bn_ev;
+
+/* The files of kind k in c after ev. */
+static void bn_files_move(mi_name_count *c, int k, const bn_ev *ev)
 {
-	int64_t h[256];
+	uint32_t *f = c->files[k];
+	unsigned n = c->nfiles[k], i = 0;
+	while (i < n && f[i] < ev->fid)
+		i++;
+	bool has = i < n && f[i] == ev->fid;
+	if (ev->sign < 0 && has) {
+		memmove(f + i, f + i + 1, (n - i - 1) * sizeof(*f));
+		c->nfiles[k]--;
+	} else if (ev->sign > 0 && !has) {
+		if (n == MI_COUNT_FILES) {
+			c->listed[k] = false;
+			return;
+		}
+		memmove(f + i + 1, f + i, (n - i) * sizeof(*f));
+		f[i] = ev->fid;
+		c->nfiles[k]++;
+	}
+}
+
+/* Moves name's count entry in db (when it has one) by delta and, for the
+ * kinds it lists the files of, by ev; unsure (a value that did not
+ * decode) takes it out, and readers count. */
+static int bn_count_move(mi_txn *t, int db, const char *name, size_t nl, const int64_t delta[256],
+			 const bn_ev *ev, size_t nev, bool unsure)
+{
 	const void *cv;
 	size_t cvl;
 	uint8_t key[BN_MAX_NAME + 5];
-	bool moved = unsure, left = false, neg = false;
+	bool moved = unsure || nev, left = false, neg = false;
 	for (int k = 0; k < 256 && !moved; k++)
 		moved = delta[k] != 0;
 	if (!nl || nl > BN_MAX_NAME || !moved)
@@ -749,19 +829,32 @@ static int bn_count_move(mi_txn *t, int db, const char *name, size_t nl, const i
 		return 0; /* no count kept for this name: readers count */
 	if (rc)
 		return rc;
-	if (unsure || !bn_count_decode(cv, cvl, h))
+	mi_name_count *c = mi_xmalloc(sizeof(*c));
+	if (unsure || !bn_count_decode(db, cv, cvl, c->n, c)) {
+		free(c);
 		return bn_update(t, db, key, nl + 5, NULL, 0, -1);
-	for (int k = 0; k < 256; k++) {
-		h[k] += delta[k];
-		neg |= h[k] < 0;
-		left |= h[k] > 0;
 	}
-	if (neg || !left)
+	for (int k = 0; k < 256; k++) {
+		int64_t v = (int64_t)c->n[k] + delta[k];
+		neg |= v < 0;
+		left |= v > 0;
+		c->n[k] = v > 0 ? (uint64_t)v : 0;
+	}
+	for (size_t i = 0; i < nev; i++)
+		if (c->listed[ev[i].kind])
+			bn_files_move(c, ev[i].kind, &ev[i]);
+	for (int k = 0; k < 256; k++) /* a list that cannot be right is dropped */
+		if (c->listed[k] && (c->nfiles[k] > c->n[k] || (c->n[k] && !c->nfiles[k])))
+			c->listed[k] = false;
+	if (neg || !left) {
+		free(c);
 		return bn_update(t, db, key, nl + 5, NULL, 0, -1);
+	}
 	mi_buf b = {0};
-	bn_count_value(&b, h);
+	bn_count_value(&b, db, c);
 	rc = bn_update(t, db, key, nl + 5, b.buf, b.len, +1);
 	mi_buf_release(&b);
+	free(c);
 	return rc;
 }
 
@@ -817,9 +910,10 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 	const uint8_t *d = (const uint8_t *)b->data.buf;
 	/* the count of the name whose entries are being met, and its db */
 	const uint8_t *cname = NULL;
-	size_t cnl = 0;
+	size_t cnl = 0, nev = 0, cap = 0;
 	int cdb = 0;
 	int64_t *delta = mi_xcalloc(256, sizeof(*delta));
+	bn_ev *ev = NULL;
 	bool unsure = false;
 	for (size_t i = 0; i < b->n && !rc;) {
 		const bn_op *first = &b->ops[i], *last = first;
@@ -833,16 +927,33 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 		    mi_rd32(k + kl - 4) != MI_REFS_COUNT_FID) {
 			size_t nl = kl - 5;
 			if (cname && (cdb != first->db || nl != cnl || memcmp(cname, k, nl))) {
-				rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, unsure);
+				rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, ev, nev,
+						   unsure);
 				memset(delta, 0, 256 * sizeof(*delta));
+				nev = 0;
 				unsure = false;
 			}
 			cname = k;
 			cnl = nl;
 			cdb = first->db;
-			for (size_t x = i; x < j && !rc; x++)
-				if (!bn_tally(cdb, d + b->ops[x].v, b->ops[x].vl, b->ops[x].sign, delta))
+			for (size_t x = i; x < j && !rc; x++) {
+				uint64_t kinds[4] = {0};
+				if (!bn_tally(cdb, d + b->ops[x].v, b->ops[x].vl, b->ops[x].sign, delta,
+					      kinds)) {
 					unsure = true;
+					continue;
+				}
+				for (int kb = 0; kb < 256 && cdb == MI_DB_NAMES; kb++) {
+					if (!(kinds[kb >> 6] >> (kb & 63) & 1))
+						continue;
+					if (nev == cap) {
+						cap = cap ? 2 * cap : 64;
+						ev = mi_xrealloc(ev, cap * sizeof(*ev));
+					}
+					ev[nev++] = (bn_ev){.fid = mi_rd32(k + kl - 4), .kind = (uint8_t)kb,
+							    .sign = (int8_t)(b->ops[x].sign < 0 ? -1 : 1)};
+				}
+			}
 		}
 		/* Taken out and put back as it was: nothing to write. */
 		bool same = first != last && first->sign < 0 && last->sign > 0 &&
@@ -852,8 +963,9 @@ int mi_byname_batch_apply(mi_txn *t, mi_byname_batch *b)
 		i = j;
 	}
 	if (!rc && cname)
-		rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, unsure);
+		rc = bn_count_move(t, cdb, (const char *)cname, cnl, delta, ev, nev, unsure);
 	free(delta);
+	free(ev);
 	b->n = 0;
 	mi_buf_reset(&b->data);
 	return rc;
@@ -877,11 +989,27 @@ int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const 
 		rc = bn_counter_flush(c, fn, ctx);
 	if (rc || kl < 5)
 		return rc;
+	if (!c->c)
+		c->c = mi_xcalloc(1, sizeof(*c->c));
 	if (!c->name.len)
 		mi_buf_add(&c->name, k, kl - 4);
 	c->files++;
-	if (!bn_tally(c->db, v, vl, 1, c->h))
+	uint64_t kinds[4] = {0};
+	if (!bn_tally(c->db, v, vl, 1, c->h, kinds)) {
 		c->bad = true; /* a count would be wrong: none is written */
+		return 0;
+	}
+	/* Entries come in key order: a name's files ascending. */
+	uint32_t fid = mi_rd32((const uint8_t *)k + kl - 4);
+	for (int kb = 0; kb < 256 && c->db == MI_DB_NAMES; kb++) {
+		if (!(kinds[kb >> 6] >> (kb & 63) & 1) || c->unlisted[kb])
+			continue;
+		unsigned n = c->c->nfiles[kb];
+		if (n == MI_COUNT_FILES || (n && c->c->files[kb][n - 1] >= fid))
+			c->unlisted[kb] = true;
+		else
+			c->c->files[kb][c->c->nfiles[kb]++] = fid;
+	}
 	return 0;
 }
 
@@ -895,12 +1023,19 @@ static int bn_counter_flush(mi_byname_counter *c, mi_kv_fn fn, void *ctx)
 		uint8_t b4[4];
 		mi_be32(b4, MI_REFS_COUNT_FID);
 		mi_buf_add(&c->name, b4, 4);
-		bn_count_value(&v, c->h);
+		for (int k = 0; k < 256; k++) {
+			c->c->n[k] = c->h[k] > 0 ? (uint64_t)c->h[k] : 0;
+			c->c->listed[k] = !c->unlisted[k];
+		}
+		bn_count_value(&v, c->db, c->c);
 		rc = fn(ctx, c->name.buf, c->name.len, v.buf, v.len);
 		mi_buf_release(&v);
 	}
 	mi_buf_reset(&c->name);
 	memset(c->h, 0, sizeof(c->h));
+	memset(c->unlisted, 0, sizeof(c->unlisted));
+	if (c->c)
+		memset(c->c->nfiles, 0, sizeof(c->c->nfiles));
 	c->files = 0;
 	c->bad = false;
 	return rc;
@@ -910,6 +1045,8 @@ int mi_byname_counter_finish(mi_byname_counter *c, mi_kv_fn fn, void *ctx)
 {
 	int rc = bn_counter_flush(c, fn, ctx);
 	mi_buf_release(&c->name);
+	free(c->c);
+	c->c = NULL;
 	return rc;
 }
 

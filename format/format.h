@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 21         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 22         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -676,27 +676,44 @@ void mi_byname_close(mi_byname *it);
  * A name's counts: for a name defined or referenced in at least
  * MI_REFS_COUNT_MIN files, MI_DB_NAMES or MI_DB_REFS also holds
  * `name \0 ff ff ff ff` (after its files' entries) -> how many of its
- * entries (definitions, references) have each kind byte (docs/format.md),
- * so goto_definition ranks and find_references totals a common name
- * without reading all of its entries.  Fresh builds write them; updates
- * keep them exact (mi_byname_batch_apply moves a name's count by its
- * entries taken out and put in) and never add one.  mi_byname_count
- * fills counts[kind byte]; mi_refs_count gives a callee's calls and
- * references of every kind.  Both: 0, MI_ERR_NOTFOUND (none kept: count
- * the entries) or MI_ERR_DAMAGED.  mi_byname_counter_add takes a fresh
- * build's entries of db in key order and hands fn each count entry after
- * its name's last one; mi_byname_counter_finish ends it (and releases
- * it).  mi_names_next and mi_refs_next never give a count entry.
+ * entries (definitions, references) have each kind byte and, in names,
+ * which files hold a kind byte that at most MI_COUNT_FILES files hold
+ * (docs/format.md), so goto_definition ranks a common name's definitions
+ * and reads its best few from their files, and find_references totals a
+ * common name, without reading all of its entries.  Fresh builds write
+ * them; updates keep them exact (mi_byname_batch_apply moves a name's
+ * count by its entries taken out and put in) and never add one.
+ * mi_byname_count fills counts[kind byte]; mi_names_count also the files
+ * listed (listed[k]: every file holding kind byte k is in files[k],
+ * ascending; a kind no entry has is listed with none); mi_refs_count
+ * gives a callee's calls and references of every kind.  All: 0,
+ * MI_ERR_NOTFOUND (none kept: count the entries) or MI_ERR_DAMAGED.
+ * mi_byname_counter_add takes a fresh build's entries of db in key order
+ * and hands fn each count entry after its name's last one;
+ * mi_byname_counter_finish ends it (and releases it).  mi_names_next and
+ * mi_refs_next never give a count entry.  mi_names_open_file scans one
+ * file's definitions of name, by file id.
  */
 #define MI_REFS_COUNT_FID 0xffffffffu
 #define MI_REFS_COUNT_MIN 32
+#define MI_COUNT_FILES 64
+typedef struct mi_name_count {
+	uint64_t n[256];        /* entries by kind byte */
+	bool listed[256];
+	uint8_t nfiles[256];
+	uint32_t files[256][MI_COUNT_FILES];
+} mi_name_count;
 int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256]);
+int mi_names_count(mi_txn *t, const char *name, mi_name_count *c);
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all);
+int mi_names_open_file(mi_txn *t, const char *name, uint32_t fid, mi_byname *it);
 typedef struct mi_byname_counter {
 	int db;                 /* MI_DB_NAMES or MI_DB_REFS */
 	mi_buf name;            /* `name \0` of the entries being counted */
 	uint64_t files;
 	int64_t h[256];         /* by kind byte */
+	bool unlisted[256];     /* held by more files than a list keeps */
+	mi_name_count *c;       /* the files of each kind, and the value's counts */
 	bool bad;               /* a value did not decode */
 } mi_byname_counter;
 int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const void *v,

@@ -452,6 +452,7 @@ static int fr_drain(fr_txn *x, mi_sorter *s, int db, mi_search_fresh *post)
 		rc = mi_names_writer_flush(&bw.w, fr_put_block, &bw);
 	mi_names_writer_release(&bw.w);
 	mi_buf_release(&cnt.name);
+	free(cnt.c);
 	return rc;
 }
 

@@ -556,18 +556,85 @@ static int cmp_hit(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-size_t mi_q_def_counts(mi_txn *t, const char *name, size_t by_rank[MI_Q_DEF_RANKS])
+/* The rank of a names entry's kind byte (kind | testlike << 6 | vis << 7). */
+static int byte_rank(int b)
 {
-	uint64_t kc[256];
+	return mi_q_def_rank(b & 0x3f, b >> 7, b >> 6 & 1);
+}
+
+/* by_rank from counts by kind byte; how many in all. */
+static size_t ranks_of(const uint64_t kc[256], size_t by_rank[MI_Q_DEF_RANKS])
+{
 	size_t n = 0;
 	memset(by_rank, 0, MI_Q_DEF_RANKS * sizeof(*by_rank));
-	if (mi_byname_count(t, MI_DB_NAMES, name, kc))
-		return 0;
 	for (int b = 0; b < 256; b++) {
-		by_rank[mi_q_def_rank(b & 0x3f, b >> 7, b >> 6 & 1)] += kc[b];
+		by_rank[byte_rank(b)] += kc[b];
 		n += kc[b];
 	}
 	return n;
+}
+
+size_t mi_q_def_counts(mi_txn *t, const char *name, size_t by_rank[MI_Q_DEF_RANKS])
+{
+	uint64_t kc[256];
+	if (mi_byname_count(t, MI_DB_NAMES, name, kc))
+		return 0;
+	return ranks_of(kc, by_rank);
+}
+
+static void add_hit(def_hit **hits, size_t *nh, size_t *cap, def_hit h)
+{
+	if (*nh == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*hits = mi_xrealloc(*hits, *cap * sizeof(**hits));
+	}
+	(*hits)[(*nh)++] = h;
+}
+
+/* The definitions of name ranked before last_rank, read from the files
+ * the count c lists for their kind bytes (false when it does not list
+ * them all, or they are not the before it counts). */
+static bool defs_listed(mi_txn *t, const char *name, const mi_name_count *c, int last_rank,
+			size_t before, def_hit **hits, size_t *nh, size_t *cap,
+			size_t kept[MI_Q_DEF_RANKS])
+{
+	uint32_t fids[MI_COUNT_FILES * 4];
+	size_t nf = 0, met = 0;
+	for (int b = 0; b < 256; b++) {
+		if (!c->n[b] || byte_rank(b) >= last_rank)
+			continue;
+		if (!c->listed[b] || nf + c->nfiles[b] > sizeof(fids) / sizeof(fids[0]))
+			return false;
+		for (unsigned i = 0; i < c->nfiles[b]; i++) {
+			size_t j = nf++;
+			for (; j && fids[j - 1] > c->files[b][i]; j--) /* ascending */
+				fids[j] = fids[j - 1];
+			fids[j] = c->files[b][i];
+		}
+	}
+	for (size_t i = 0; i < nf; i++) {
+		mi_byname it;
+		const char *fp;
+		size_t fl;
+		uint32_t idx;
+		if ((i && fids[i] == fids[i - 1]) || mi_names_open_file(t, name, fids[i], &it))
+			continue;
+		it.nopath = true;
+		while (!mi_names_next(&it, &fp, &fl, &idx)) {
+			int rank = mi_q_def_rank(it.kind, it.vis, it.testlike);
+			if (rank >= last_rank)
+				continue;
+			kept[rank]++;
+			met++;
+			add_hit(hits, nh, cap, (def_hit){.fid = it.fid, .idx = idx, .rank = rank});
+		}
+		mi_byname_close(&it);
+	}
+	if (met == before)
+		return true;
+	*nh = 0; /* the count and the entries disagree: walk them all */
+	memset(kept, 0, MI_Q_DEF_RANKS * sizeof(*kept));
+	return false;
 }
 
 /* Sorts hits by cmp_hit.  They come in index order (a name's entries are
@@ -654,10 +721,15 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 	/* A name with a count entry (defined in many files): how many of
 	 * its definitions each rank has is known, so the walk ends once it
 	 * has met every definition of the ranks before the last one shown
-	 * (last_rank) and enough of that one, and total is the count's. */
+	 * (last_rank) and enough of that one, and total is the count's.
+	 * Those before are few: when the count lists their files they are
+	 * read from there, and the walk needs only last_rank's first. */
 	size_t by_rank[MI_Q_DEF_RANKS], counted = 0, before = 0, met_before = 0, need = 0;
 	int last_rank = MI_Q_DEF_RANKS;
-	if (!parent && !norm.len && (counted = mi_q_def_counts(t, name, by_rank))) {
+	bool listed = false;
+	mi_name_count *nc = !parent && !norm.len ? mi_xmalloc(sizeof(*nc)) : NULL;
+	if (nc && !mi_names_count(t, name, nc)) {
+		counted = ranks_of(nc->n, by_rank);
 		for (int r = 0; r < MI_Q_DEF_RANKS && last_rank == MI_Q_DEF_RANKS; r++) {
 			if (before + by_rank[r] >= DEF_SHOW) {
 				last_rank = r;
@@ -666,7 +738,12 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 				before += by_rank[r];
 			}
 		}
+		listed = before && last_rank < MI_Q_DEF_RANKS &&
+			 defs_listed(t, name, nc, last_rank, before, &hits, &nh, &cap, kept);
+		if (listed)
+			met_before = nkept = before;
 	}
+	free(nc);
 	mi_byname it;
 	if (!mi_names_open(t, name, norm.len ? norm.buf : NULL, norm.len, &it)) {
 		const char *fp;
@@ -707,7 +784,7 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 			 * the sort). */
 			int rank = mi_q_def_rank(kind, vis, it.testlike);
 			total++;
-			if (rank >= cut || rank > last_rank)
+			if (rank >= cut || rank > last_rank || (listed && rank < last_rank))
 				continue;
 			met_before += rank < last_rank;
 			kept[rank]++;
@@ -717,12 +794,8 @@ int mi_query_definition(mi_query *q, const char *symbol, const char *path, mi_ou
 				for (cut = 0; cut < MI_Q_DEF_RANKS && (a += kept[cut]) < DEF_KEEP; cut++)
 					;
 			}
-			if (nh == cap) {
-				cap = cap ? cap * 2 : 16;
-				hits = mi_xrealloc(hits, cap * sizeof(*hits));
-			}
-			hits[nh++] = (def_hit){.path = fp, .pl = (uint32_t)fl, .fid = it.fid,
-					       .idx = idx, .rank = rank};
+			add_hit(&hits, &nh, &cap, (def_hit){.path = fp, .pl = (uint32_t)fl, .fid = it.fid,
+							    .idx = idx, .rank = rank});
 		}
 		damaged = damaged || it.damaged;
 		mi_byname_close(&it);

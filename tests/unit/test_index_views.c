@@ -613,6 +613,20 @@ static void defs_as_expected(const char *out, const int *what, int n)
 	for (int b = 0; b < 256; b++)
 		sum += kc[b];
 	CHECK_INT(sum, total);
+	/* the files of the kinds few files hold are listed, the functions'
+	 * (more than MI_COUNT_FILES) are not */
+	mi_name_count *nc = calloc(1, sizeof(*nc));
+	CHECK_INT(mi_names_count(tx, "dup", nc), 0);
+	int nwhat[4] = {0};
+	for (int i = 0; i < n; i++)
+		nwhat[what[i]]++;
+	const int sbyte = MI_KIND_STRUCT, fbyte = MI_KIND_FUNCTION, pbyte = MI_KIND_FUNCTION | 0x80;
+	CHECK(nc->listed[sbyte] && nc->nfiles[sbyte] == nwhat[1]);
+	CHECK(nc->listed[pbyte] && nc->nfiles[pbyte] == nwhat[3]);
+	CHECK(!nc->listed[fbyte] && nwhat[2] > MI_COUNT_FILES);
+	for (int i = 1; i < nc->nfiles[sbyte]; i++)
+		CHECK(nc->files[sbyte][i - 1] < nc->files[sbyte][i]);
+	free(nc);
 	CHECK_INT(mi_byname_count(tx, MI_DB_NAMES, "other_1", kc), MI_ERR_NOTFOUND);
 	mi_txn_abort(tx);
 	mi_store_close(st);
