@@ -744,24 +744,26 @@ static bool bn_count_decode(int db, const void *v, size_t vl, uint64_t n[256],
 	return p == end;
 }
 
-int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256])
+/* name's count entry in db, decoded as bn_count_decode does. */
+static int bn_count_get(mi_txn *t, int db, const char *name, uint64_t n[256],
+			mi_name_count *lists)
 {
 	const void *v;
 	size_t vl;
 	int rc = nb_get(t, db, name, strlen(name), MI_REFS_COUNT_FID, &v, &vl);
 	if (rc)
 		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
-	return bn_count_decode(db, v, vl, counts, NULL) ? 0 : MI_ERR_DAMAGED;
+	return bn_count_decode(db, v, vl, n, lists) ? 0 : MI_ERR_DAMAGED;
+}
+
+int mi_byname_count(mi_txn *t, int db, const char *name, uint64_t counts[256])
+{
+	return bn_count_get(t, db, name, counts, NULL);
 }
 
 int mi_names_count(mi_txn *t, const char *name, mi_name_count *c)
 {
-	const void *v;
-	size_t vl;
-	int rc = nb_get(t, MI_DB_NAMES, name, strlen(name), MI_REFS_COUNT_FID, &v, &vl);
-	if (rc)
-		return rc == MI_ERR_CORRUPT ? MI_ERR_DAMAGED : rc;
-	return bn_count_decode(MI_DB_NAMES, v, vl, c->n, c) ? 0 : MI_ERR_DAMAGED;
+	return bn_count_get(t, MI_DB_NAMES, name, c->n, c);
 }
 
 int mi_refs_count(mi_txn *t, const char *callee, uint64_t *calls, uint64_t *all)
@@ -991,8 +993,11 @@ int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const 
 		return rc;
 	if (!c->c)
 		c->c = mi_xcalloc(1, sizeof(*c->c));
-	if (!c->name.len)
+	if (!c->name.len) { /* a name's first entry: every kind listed, with no file */
 		mi_buf_add(&c->name, k, kl - 4);
+		memset(c->c->listed, true, sizeof(c->c->listed));
+		memset(c->c->nfiles, 0, sizeof(c->c->nfiles));
+	}
 	c->files++;
 	uint64_t kinds[4] = {0};
 	if (!bn_tally(c->db, v, vl, 1, c->h, kinds)) {
@@ -1002,11 +1007,11 @@ int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const 
 	/* Entries come in key order: a name's files ascending. */
 	uint32_t fid = mi_rd32((const uint8_t *)k + kl - 4);
 	for (int kb = 0; kb < 256 && c->db == MI_DB_NAMES; kb++) {
-		if (!(kinds[kb >> 6] >> (kb & 63) & 1) || c->unlisted[kb])
+		if (!(kinds[kb >> 6] >> (kb & 63) & 1) || !c->c->listed[kb])
 			continue;
 		unsigned n = c->c->nfiles[kb];
 		if (n == MI_COUNT_FILES || (n && c->c->files[kb][n - 1] >= fid))
-			c->unlisted[kb] = true;
+			c->c->listed[kb] = false;
 		else
 			c->c->files[kb][c->c->nfiles[kb]++] = fid;
 	}
@@ -1023,19 +1028,14 @@ static int bn_counter_flush(mi_byname_counter *c, mi_kv_fn fn, void *ctx)
 		uint8_t b4[4];
 		mi_be32(b4, MI_REFS_COUNT_FID);
 		mi_buf_add(&c->name, b4, 4);
-		for (int k = 0; k < 256; k++) {
+		for (int k = 0; k < 256; k++)
 			c->c->n[k] = c->h[k] > 0 ? (uint64_t)c->h[k] : 0;
-			c->c->listed[k] = !c->unlisted[k];
-		}
 		bn_count_value(&v, c->db, c->c);
 		rc = fn(ctx, c->name.buf, c->name.len, v.buf, v.len);
 		mi_buf_release(&v);
 	}
 	mi_buf_reset(&c->name);
 	memset(c->h, 0, sizeof(c->h));
-	memset(c->unlisted, 0, sizeof(c->unlisted));
-	if (c->c)
-		memset(c->c->nfiles, 0, sizeof(c->c->nfiles));
 	c->files = 0;
 	c->bad = false;
 	return rc;

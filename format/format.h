@@ -712,8 +712,7 @@ typedef struct mi_byname_counter {
 	mi_buf name;            /* `name \0` of the entries being counted */
 	uint64_t files;
 	int64_t h[256];         /* by kind byte */
-	bool unlisted[256];     /* held by more files than a list keeps */
-	mi_name_count *c;       /* the files of each kind, and the value's counts */
+	mi_name_count *c;       /* the files of each kind (names), the value's counts */
 	bool bad;               /* a value did not decode */
 } mi_byname_counter;
 int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const void *v,
