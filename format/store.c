@@ -38,7 +38,8 @@
  * libzstd exports it; the header that declares it is the one linked. */
 #define ZDICT_STATIC_LINKING_ONLY
 #include <zdict.h>
-/* ZSTD_createDDict_byReference (zpre), exported the same way. */
+/* ZSTD_createDDict_byReference and ZSTD_createCDict_byReference (env_dict,
+ * zpre), exported the same way. */
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
@@ -1250,15 +1251,16 @@ static void meta_dict_key(int db, char *out, size_t n)
 	snprintf(out, n, "zdict.%s", db_names[db]);
 }
 
-/* db's dictionary dict[0..len) for e: for reading, and writing if asked. */
+/* db's dictionary dict[0..len) for e: for reading, and writing if asked.
+ * e keeps one copy of its bytes, which both refer to (and zpre copies). */
 static int env_dict(mi_env *e, int db, const void *dict, size_t len, bool writer)
 {
-	e->ddict[db] = ZSTD_createDDict(dict, len);
-	if (writer)
-		e->cdict[db] = ZSTD_createCDict(dict, len, pack_level[db]);
 	e->dict[db] = mi_xmalloc(len ? len : 1);
 	memcpy(e->dict[db], dict, len);
 	e->dictlen[db] = len;
+	e->ddict[db] = ZSTD_createDDict_byReference(e->dict[db], len);
+	if (writer)
+		e->cdict[db] = ZSTD_createCDict_byReference(e->dict[db], len, pack_level[db]);
 	return e->ddict[db] && (!writer || e->cdict[db]) ? 0 : -1;
 }
 
