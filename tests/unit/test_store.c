@@ -264,6 +264,20 @@ static void write_repo(const char *dir, int files)
 	}
 }
 
+/* A fresh build of write_repo(a, files) into a/.mcpidx (its path in ia). */
+static void fresh_index(const char *a, int files, char *ia, size_t n)
+{
+	mi_build_opts o = {.jobs = 2, .repo = a};
+	mi_build_stats bs;
+	mi_buf err = {0};
+	snprintf(ia, n, "%s/.mcpidx", a);
+	write_repo(a, files);
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK(bs.fresh);
+	mi_build_stats_release(&bs);
+	mi_buf_release(&err);
+}
+
 /* Every entry of every database but meta, in order, as one string. */
 static void dump_index(const char *idx, mi_buf *out)
 {
@@ -399,14 +413,7 @@ static void count_frames(const char *idx, const char *name, int *frames, int *na
 TEST(packed_frames_name_no_dictionary)
 {
 	char *a = tmpdir(), ia[300];
-	mi_build_opts o = {.jobs = 2, .repo = a};
-	mi_build_stats bs;
-	mi_buf err = {0};
-	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
-	write_repo(a, 40);
-	CHECK_INT(mi_build(&o, &bs, &err), 0);
-	CHECK(bs.fresh);
-	mi_build_stats_release(&bs);
+	fresh_index(a, 40, ia, sizeof ia);
 	mi_store *st;
 	mi_txn *t;
 	const void *v;
@@ -426,7 +433,6 @@ TEST(packed_frames_name_no_dictionary)
 			TEST_FAIL_("%s: %d frames, %d with a dictionary id or magic", dbs[i], frames,
 				   named);
 	}
-	mi_buf_release(&err);
 	rm_rf(a);
 	free(a);
 }
@@ -524,13 +530,7 @@ static int values_match_zstd(const char *ia, mi_txn **t, int nt)
 TEST(unpacked_values_match_zstd)
 {
 	char *a = tmpdir(), ia[300];
-	mi_build_opts o = {.jobs = 2, .repo = a};
-	mi_build_stats bs;
-	mi_buf err = {0};
-	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
-	write_repo(a, 120);
-	CHECK_INT(mi_build(&o, &bs, &err), 0);
-	mi_build_stats_release(&bs);
+	fresh_index(a, 120, ia, sizeof ia);
 	mi_store *st[4];
 	mi_txn *t[4];
 	for (int i = 0; i < 4; i++) {
@@ -543,7 +543,6 @@ TEST(unpacked_values_match_zstd)
 		mi_txn_abort(t[i]);
 		mi_store_close(st[i]);
 	}
-	mi_buf_release(&err);
 	rm_rf(a);
 	free(a);
 }
