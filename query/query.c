@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -949,39 +950,39 @@ typedef struct ref_item {
 	size_t path;            /* offset of its path in the page's paths */
 	size_t pl;
 	mi_ref r;
-	size_t caller, cl;      /* offsets into the resolver's text */
+	size_t caller, cl;      /* offsets into a resolver's text */
 	size_t line, ll;
-	int slot;               /* which resolver's text holds them */
+	uint8_t cslot, lslot;   /* which resolver's text holds the caller, the line */
 } ref_item;
 
-/* Resolves the callers and line texts of items[from, to) of every step-th
- * group of consecutive items in the same file, in its own transaction
- * (another thread's, when t is NULL: its snapshot must be q's). */
+/* The files of a page, shared out between the page's two resolvers as
+ * they go: each takes the next file not taken, for callers and then for
+ * lines, so one that starts late, or not at all, leaves its share to the
+ * other. */
+typedef struct ref_work {
+	ref_item *items;
+	const char *paths;
+	size_t *group;          /* first item of each file's run, then n */
+	size_t ngroups;
+	_Atomic size_t next_caller, next_line;
+} ref_work;
+
+/* Resolves the callers and line texts of the files it takes from w, in
+ * its own transaction (another thread's, when t is NULL: its snapshot
+ * must be the page's, else it takes nothing). */
 typedef struct ref_resolver {
 	mi_query *q;
 	mi_txn *t;              /* the page's transaction; NULL: open one like it */
 	mi_txn *page;           /* the page's, to compare snapshots with */
-	ref_item *items;
-	size_t n;
-	const char *paths;
-	int part, step;         /* this resolver takes the groups g with g % step == part */
-	int slot;               /* its index */
+	ref_work *w;
+	uint8_t slot;           /* its index */
 	mi_buf text;            /* callers and line texts */
-	bool ok;
 } ref_resolver;
-
-/* Whether items[i] is rs's: group counts the runs of one file's items
- * up to i (start it at 0 and pass every i in order). */
-static bool ref_mine(const ref_resolver *rs, size_t i, size_t *group)
-{
-	if (i && rs->items[i].path != rs->items[i - 1].path)
-		(*group)++;
-	return (int)(*group % (size_t)rs->step) == rs->part;
-}
 
 static void ref_resolve(void *arg)
 {
 	ref_resolver *rs = arg;
+	ref_work *w = rs->w;
 	mi_txn *t = rs->t, *own = NULL;
 	if (!t) {
 		if (mi_txn_begin(rs->q->st, false, &own))
@@ -998,36 +999,35 @@ static void ref_resolve(void *arg)
 	/* Callers first, then lines: each loop unpacks with one database's
 	 * dictionary (symbols, then sources; 256 KiB each), which stays in
 	 * the cache instead of the two taking turns. */
-	size_t group = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		ref_item *it = &rs->items[i];
-		if (!ref_mine(rs, i, &group))
-			continue;
-		mi_symbol cs;
-		const char *caller = it->r.caller_idx >= 0 &&
-			!mi_q_load_sym(t, rs->paths + it->path, it->pl, (uint32_t)it->r.caller_idx,
-				       &cs, &arena) ? cs.name : "";
-		it->caller = rs->text.len;
-		it->cl = strlen(caller);
-		mi_buf_add(&rs->text, caller, it->cl);
-		it->slot = rs->slot;
+	for (size_t g; (g = atomic_fetch_add(&w->next_caller, 1)) < w->ngroups;) {
+		for (size_t i = w->group[g]; i < w->group[g + 1]; i++) {
+			ref_item *it = &w->items[i];
+			mi_symbol cs;
+			const char *caller = it->r.caller_idx >= 0 &&
+				!mi_q_load_sym(t, w->paths + it->path, it->pl,
+					       (uint32_t)it->r.caller_idx, &cs, &arena) ? cs.name : "";
+			it->caller = rs->text.len;
+			it->cl = strlen(caller);
+			it->cslot = rs->slot;
+			mi_buf_add(&rs->text, caller, it->cl);
+		}
 	}
-	group = 0;
-	for (size_t i = 0; i < rs->n; i++) {
-		ref_item *it = &rs->items[i];
-		if (!ref_mine(rs, i, &group))
-			continue;
-		mi_buf_reset(&lt);
-		span_line_text(t, rs->paths + it->path, it->pl, it->r.line, it->r.line_byte, &lt);
-		it->line = rs->text.len;
-		it->ll = lt.len;
-		mi_buf_add(&rs->text, lt.buf ? lt.buf : "", lt.len);
+	for (size_t g; (g = atomic_fetch_add(&w->next_line, 1)) < w->ngroups;) {
+		for (size_t i = w->group[g]; i < w->group[g + 1]; i++) {
+			ref_item *it = &w->items[i];
+			mi_buf_reset(&lt);
+			span_line_text(t, w->paths + it->path, it->pl, it->r.line, it->r.line_byte,
+				       &lt);
+			it->line = rs->text.len;
+			it->ll = lt.len;
+			it->lslot = rs->slot;
+			mi_buf_add(&rs->text, lt.buf ? lt.buf : "", lt.len);
+		}
 	}
 	mi_buf_release(&lt);
 	mi_parsed_release(&arena);
 	if (own)
 		mi_txn_abort(own);
-	rs->ok = true;
 }
 
 /* A page over this many files has its callers and lines read by two
@@ -1103,30 +1103,32 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 		}
 		mi_byname_close(&it);
 	}
+	ref_work w = {.items = items, .paths = paths.buf,
+		      .group = mi_xmalloc((nfiles + 1) * sizeof(*w.group))};
+	for (size_t i = 0; i < n; i++)
+		if (!i || items[i].path != items[i - 1].path)
+			w.group[w.ngroups++] = i;
+	w.group[w.ngroups] = n;
+	atomic_init(&w.next_caller, 0);
+	atomic_init(&w.next_line, 0);
 	ref_resolver rs[2] = {
-		{.q = q, .t = t, .items = items, .n = n, .paths = paths.buf, .part = 0, .step = 1,
-		 .slot = 0},
-		{.q = q, .page = t, .items = items, .n = n, .paths = paths.buf, .part = 1, .step = 2,
-		 .slot = 1},
+		{.q = q, .t = t, .w = &w, .slot = 0},
+		{.q = q, .page = t, .w = &w, .slot = 1},
 	};
 	bool two = nfiles >= REFS_PARALLEL_FILES && mi_q_pair_start(ref_resolve, &rs[1]);
-	if (two)
-		rs[0].step = 2;
 	ref_resolve(&rs[0]);
-	if (two) {
+	/* The second resolver takes files only once it reads on the page's
+	 * snapshot; every file neither took was the first's. */
+	if (two)
 		mi_q_pair_wait();
-		if (!rs[1].ok) { /* its transaction could not be like ours: its share here */
-			rs[0].part = 1;
-			ref_resolve(&rs[0]);
-		}
-	}
+	free(w.group);
 	mi_buf *j = &out->json, *x = &out->text;
 	mi_buf_adds(j, "{\"references\":[");
 	for (size_t i = 0; i < n; i++) {
 		const ref_item *ri = &items[i];
 		const char *path = paths.buf + ri->path;
-		const char *txt = rs[ri->slot].text.buf ? rs[ri->slot].text.buf : "";
-		const char *caller = txt + ri->caller, *line = txt + ri->line;
+		const char *ct = rs[ri->cslot].text.buf, *lt = rs[ri->lslot].text.buf;
+		const char *caller = ct ? ct + ri->caller : "", *line = lt ? lt + ri->line : "";
 		if (i)
 			mi_buf_addc(j, ',');
 		mi_buf_adds(j, "{\"path\":");

@@ -63,12 +63,15 @@ int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl);
 /*
  * The second thread of a query that splits its work in two (pair.c): one
  * per process, kept, so its unpacking contexts stay warm.  mi_q_pair_start
- * runs fn(arg) on it and returns true, or returns false when it is busy
+ * hands it fn(arg) and returns true, or returns false when it is busy
  * with another query's half or could not start (the caller then does all
- * the work itself); after a true, mi_q_pair_wait returns once fn has.
+ * the work itself).  After a true, mi_q_pair_wait returns once fn has run
+ * (true), or at once when the thread had not taken fn yet (false: fn does
+ * not run, and its share is the caller's): so fn should take its work
+ * from what the caller leaves, not from a fixed part.
  */
 bool mi_q_pair_start(void (*fn)(void *arg), void *arg);
-void mi_q_pair_wait(void);
+bool mi_q_pair_wait(void);
 
 /* True when the latest compile left diagnostics for path.  (cdiags.c) */
 bool mi_q_has_compile_diags(mi_query *q, const char *path);
