@@ -1350,16 +1350,20 @@ static int q_wand_end(const q_ctx *qc, q_it **its, size_t nit, size_t nh, size_t
 	return 0;
 }
 
+static void q_theta_sync(q_ctx *qc, float *theta);
+
 static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
-		      q_hit *heap, size_t k, size_t *nhits)
+		      q_hit *heap, size_t k, float theta, size_t *nhits)
 {
-	float theta = 0, all = 0;
-	size_t nh = 0;
+	float all = 0;
+	size_t nh = *nhits;
 
 	for (size_t i = 0; i < nit; i++)
 		all += its[i]->ub;
-	while (req->doc != Q_END && !(nh == k && all <= theta) && !qc->err) {
+	while (req->doc < qc->end && !(theta > 0 && all <= theta) && !qc->err) {
 		uint64_t pdoc = req->doc;
+		if (qc->shared)
+			q_theta_sync(qc, &theta);
 		if (!q_fid_ok(qc->t, &qc->filt, (uint32_t)(pdoc >> 32), &qc->scratch)) {
 			if ((pdoc >> 32) == UINT32_MAX)
 				break;
@@ -1373,7 +1377,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		/* A chunk whose name does not hold the identifier is not
 		 * named by it: its score takes the inexact factor. */
 		float named = req->flags & (1u << MI_SF_NAME) ? 1 : qc->rp->inexact;
-		if (nh == k && qc->prune && qc->bounds) {
+		if (theta > 0 && qc->prune && qc->bounds) {
 			float others = all - req->ub;
 			if (q_block_bound(qc, req) + others <= theta) {
 				it_seek(req, req->blast == UINT32_MAX ? Q_END :
@@ -1390,7 +1394,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 				it_seek(its[i], pdoc);
 		q_sort_its(its, nit);
 		/* The same with the other terms as they stand on it. */
-		if (nh == k && qc->prune && qc->bounds && nit > 1) {
+		if (theta > 0 && qc->prune && qc->bounds && nit > 1) {
 			float esum = 0;
 			size_t last;
 			for (last = 0; last < nit && its[last]->doc == pdoc; last++)
@@ -1890,9 +1894,10 @@ typedef struct q_slices {
 	_Atomic size_t next;
 } q_slices;
 
-/* One pass of a split query: q_wand over each slice it takes, in order
- * (so its iterators only move forward), into one heap. */
-static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
+/* One pass of a split query: q_wand (q_wand_req when a term is required)
+ * over each slice it takes, in order (so its iterators only move
+ * forward), into one heap. */
+static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_it *req, q_hit *heap, size_t k,
 			 float theta, size_t *nhits, q_slices *sl)
 {
 	int err = 0;
@@ -1904,7 +1909,8 @@ static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t 
 			it_seek(its[i], from);
 		if (*nhits == k && heap[0].score > theta)
 			theta = heap[0].score;
-		err = q_wand(qc, its, nit, heap, k, theta, nhits);
+		err = req ? q_wand_req(qc, its, nit, req, heap, k, theta, nhits) :
+			    q_wand(qc, its, nit, heap, k, theta, nhits);
 	}
 	return err;
 }
@@ -1914,6 +1920,7 @@ typedef struct q_half {
 	q_ctx qc;
 	q_it its[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
 	q_it *itp[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR];
+	q_it *req;                 /* the required term's, or NULL */
 	size_t nit, k, nh;
 	q_hit *heap;
 	float theta;
@@ -1925,7 +1932,8 @@ static void q_half_main(void *arg)
 {
 	q_half *h = arg;
 
-	h->err = q_wand_slices(&h->qc, h->itp, h->nit, h->heap, h->k, h->theta, &h->nh, h->sl);
+	h->err = q_wand_slices(&h->qc, h->itp, h->nit, h->req, h->heap, h->k, h->theta, &h->nh,
+			       h->sl);
 }
 
 /* Cuts term it's postings blocks into up to Q_SLICES runs of as many
@@ -1972,10 +1980,13 @@ static bool q_split_cuts(mi_txn *t, const q_it *it, q_slices *sl)
  * about half the time on an idle second core.  false (nothing done) when
  * the query is small, the postings do not split or no second transaction
  * on the same snapshot can be had; the caller then runs q_wand alone.
- * Else *err is q_wand's.
+ * Else *err is q_wand's.  its holds the query's nall terms, itp the nit
+ * of them searched; with req (the required term of a one-identifier
+ * query, which drives q_wand_req) the slices are its blocks.
  */
-static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t nit,
-			 q_hit *heap, size_t k, float theta, size_t *nhits, int *err)
+static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, size_t nall, q_it **itp,
+			 size_t nit, q_it *req, q_hit *heap, size_t k, float theta,
+			 size_t *nhits, int *err)
 {
 	size_t total = 0, big = 0;
 	q_half *h;
@@ -1985,11 +1996,13 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	q_slices sl;
 
 	for (size_t i = 0; i < nit; i++) {
-		total += its[i].df;
-		big = its[i].df > its[big].df ? i : big;
+		total += itp[i]->df;
+		big = itp[i]->df > itp[big]->df ? i : big;
 	}
-	if (total < qc->split_min || nit < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
-	    !q_split_cuts(qc->t, &its[big], &sl))
+	if (req)
+		total = req->df; /* the postings q_wand_req walks */
+	if (total < qc->split_min || (nit < 2 && !req) || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    !q_split_cuts(qc->t, req ? req : itp[big], &sl))
 		return false;
 	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
 		mi_txn_abort(t2);
@@ -2006,12 +2019,14 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	h->sl = &sl;
 	h->heap = mi_xmalloc(k * sizeof(*h->heap));
 	bool done = true;
-	for (size_t i = 0; i < nit && done; i++) {
+	for (size_t i = 0; i < nall && done; i++) {
 		h->its[i] = its[i];
 		h->its[i].c = NULL;
 		done = !it_open(&h->its[i], t2, (const char *)its[i].key, its[i].tl);
-		h->itp[i] = &h->its[i];
 	}
+	for (size_t i = 0; i < nit; i++)
+		h->itp[i] = &h->its[itp[i] - its];
+	h->req = req ? &h->its[req - its] : NULL;
 	if (!done)
 		goto out;
 	memcpy(&bits, &theta, sizeof(bits));
@@ -2019,7 +2034,7 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 	qc->shared = h->qc.shared = &shared;
 	bool threaded = mi_q_pair_start(q_half_main, h);
 	size_t na = 0;
-	*err = q_wand_slices(qc, itp, nit, heap, k, theta, &na, &sl);
+	*err = q_wand_slices(qc, itp, nit, req, heap, k, theta, &na, &sl);
 	if (threaded)
 		mi_q_pair_wait();
 	else
@@ -2039,7 +2054,7 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, q_it **itp, size_t 
 		free(all);
 	}
 out:
-	for (size_t i = 0; i < nit; i++)
+	for (size_t i = 0; i < nall; i++)
 		mi_cursor_close(h->its[i].c);
 	mi_cursor_close(h->qc.lens.c);
 	mi_buf_release(&h->qc.scratch);
@@ -2715,10 +2730,12 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 		for (size_t i = 0; i < nit; i++)
 			if (!its[i].abbr)
 				itp[nreq++] = &its[i];
-		err = q_wand_req(&qc, itp, nreq, req, heap, kb, &nh);
+		if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, nit, itp, nreq, req,
+					       heap, kb, 0, &nh, &err))
+			err = q_wand_req(&qc, itp, nreq, req, heap, kb, 0, &nh);
 	}
-	else if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, itp, nit, heap, kb, th0,
-					    &nh, &err))
+	else if (!qc.prune || !q_wand_split(&qc, mi_query_store(q), its, nit, itp, nit, NULL, heap,
+					    kb, th0, &nh, &err))
 		err = q_wand(&qc, itp, nit, heap, kb, th0, &nh);
 	if (err) {
 		mi_out_error(out, err, "the search data of %s is damaged (%s). Rebuild "

@@ -1509,7 +1509,8 @@ out:
  * k-th score are passed over unread: 300 files each calling ring_buffer
  * and ring and buffer apart, every 10th also a ring_buffer_push_N saying
  * ring_buffer more often the later its file.  The answers stay those of
- * scoring every chunk. */
+ * scoring every chunk, also when two passes share the identifier's
+ * blocks out. */
 TEST(identifier_pruning_keeps_the_top_k)
 {
 	enum { N = 300 };
@@ -1543,11 +1544,16 @@ TEST(identifier_pruning_keeps_the_top_k)
 		CHECK(!"index opens");
 		goto out;
 	}
-	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-		for (size_t k = 1; k <= 12; k += 11) {
-			CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-			same_as_exhaustive(q, true, qs[i], k);
-		}
+	/* Also cut in two passes over the identifier's blocks, one of them
+	 * in a thread. */
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 12; k += 11) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
+				same_as_exhaustive(q, true, qs[i], k);
+			}
+	}
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
