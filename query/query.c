@@ -919,7 +919,10 @@ static bool span_line_text(mi_txn *t, const char *path, size_t pl, uint32_t n, u
 {
 	const char *s;
 	size_t got, total, from = at ? at - 1 : 0;
-	for (size_t want = 512;; want *= 8) {
+	/* First the frame that holds the line's start (mi_src_span gives
+	 * its bytes to its end): a line seldom runs past it, and a window
+	 * asked for across the frame's end would unpack the next too. */
+	for (size_t want = 2;; want = want < 512 ? 512 : want * 8) {
 		if (mi_src_span(t, path, pl, from, want, &s, &got, &total))
 			return false;
 		if (at >= total || (at && s[0] != '\n'))
