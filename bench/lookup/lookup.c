@@ -10,7 +10,8 @@
  *		MI_BENCH_LOCK=1: the map locked (serve --lock-memory); both
  *		passes take the same sample, major faults are counted per op
  *	lookup INDEX SAMPLES OP NAME [PATH]   one call SAMPLES times (for a profiler)
- *		OP: def, refs, expand (PATH needed), read (NAME is the path)
+ *		OP: def, refs, expand (PATH needed), read (NAME is the path);
+ *		NAME @FILE: each name of FILE (one a line) in turn, SAMPLES rounds
  */
 #include "../../query/query.h"
 
@@ -92,10 +93,33 @@ int main(int argc, char **argv)
 	}
 	if (argc > 4) {
 		const char *op = argv[3], *name = argv[4], *path = argc > 5 ? argv[5] : NULL;
+		/* @FILE: the names of FILE, one a line, SAMPLES rounds of them */
+		char **list = NULL;
+		size_t nlist = 0;
+		if (name[0] == '@') {
+			FILE *f = fopen(name + 1, "r");
+			char line[512];
+			while (f && fgets(line, sizeof(line), f)) {
+				line[strcspn(line, "\r\n")] = 0;
+				if (!*line)
+					continue;
+				list = realloc(list, (nlist + 1) * sizeof(*list));
+				list[nlist++] = mi_xstrdup(line);
+			}
+			if (f)
+				fclose(f);
+			if (!nlist) {
+				fprintf(stderr, "lookup: no names in %s\n", name + 1);
+				return 2;
+			}
+			samples *= nlist;
+		}
 		double *tm = malloc(samples * sizeof(*tm));
 		mi_out o = {0};
 		mi_view_opts vo = {0};
 		for (size_t i = 0; i < samples; i++) {
+			if (nlist)
+				name = list[i % nlist];
 			double t0 = now_us();
 			if (!strcmp(op, "def"))
 				mi_query_definition(q, name, path, &o);
@@ -106,8 +130,12 @@ int main(int argc, char **argv)
 			else
 				mi_query_read_file(q, name, &vo, &o);
 			tm[i] = now_us() - t0;
+			note(tm[i], name, path);
 		}
 		report(op, tm, samples);
+		for (size_t i = 0; i < nlist; i++)
+			free(list[i]);
+		free(list);
 		mi_out_release(&o);
 		free(tm);
 		mi_query_close(q);
