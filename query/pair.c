@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PAIR_SPIN_NS 100000     /* the query thread spins this long before it sleeps */
 
@@ -31,14 +32,17 @@ static struct {
 	void (*fn)(void *);     /* its work; NULL once done (or taken back) */
 	void *arg;
 	atomic_bool done;       /* fn has returned (spun on without the lock) */
-} pair = {.once = PTHREAD_ONCE_INIT, .mu = PTHREAD_MUTEX_INITIALIZER,
+} pair = {.once = PTHREAD_ONCE_INIT,
+	  /* adaptive: a thread that finds it held spins a little before it
+	   * sleeps (the holder is one step from letting go) */
+	  .mu = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP,
 	  .cv = PTHREAD_COND_INITIALIZER};
 
 static void *pair_run(void *unused)
 {
 	(void)unused;
-	pthread_mutex_lock(&pair.mu);
 	for (;;) {
+		pthread_mutex_lock(&pair.mu);
 		while (!pair.fn || pair.taken)
 			pthread_cond_wait(&pair.cv, &pair.mu);
 		void (*fn)(void *) = pair.fn;
@@ -49,8 +53,13 @@ static void *pair_run(void *unused)
 		pthread_mutex_lock(&pair.mu);
 		pair.fn = NULL;
 		pair.taken = false;
-		atomic_store_explicit(&pair.done, true, memory_order_release);
 		pthread_cond_broadcast(&pair.cv);
+		pthread_mutex_unlock(&pair.mu);
+		/* Said after the lock is let go, so the spinning caller finds
+		 * it free.  Only the spin reads it: the job's end is fn, under
+		 * the lock (a store that lands in the next job's wait only ends
+		 * that wait's spin early). */
+		atomic_store_explicit(&pair.done, true, memory_order_release);
 	}
 	return NULL;
 }
@@ -59,6 +68,9 @@ static void pair_init(void)
 {
 	pthread_t th;
 	pthread_attr_t at;
+	/* one core: the helper could only run in the caller's stead */
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
 	pthread_attr_init(&at);
 	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
 	pair.up = !pthread_create(&th, &at, pair_run, NULL);
@@ -106,6 +118,8 @@ bool mi_q_pair_wait(void)
 				break;
 #if defined(__x86_64__) || defined(__i386__)
 			__builtin_ia32_pause();
+#elif defined(__aarch64__)
+			__asm__ volatile("yield");
 #endif
 		}
 		pthread_mutex_lock(&pair.mu);

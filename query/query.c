@@ -920,8 +920,9 @@ static bool span_line_text(mi_txn *t, const char *path, size_t pl, uint32_t n, u
 	const char *s;
 	size_t got, total, from = at ? at - 1 : 0;
 	/* First the frame that holds the line's start (mi_src_span gives
-	 * its bytes to its end): a line seldom runs past it, and a window
-	 * asked for across the frame's end would unpack the next too. */
+	 * its bytes to its end; with the byte before, two frames when the
+	 * line starts one): a line seldom runs past it, and a window asked
+	 * for across the frame's end would unpack the next too. */
 	for (size_t want = 2;; want = want < 512 ? 512 : want * 8) {
 		if (mi_src_span(t, path, pl, from, want, &s, &got, &total))
 			return false;
@@ -1121,7 +1122,8 @@ int mi_query_references_page(mi_query *q, const char *symbol, const char *kind,
 	bool two = nfiles >= REFS_PARALLEL_FILES && mi_q_pair_start(ref_resolve, &rs[1]);
 	ref_resolve(&rs[0]);
 	/* The second resolver takes files only once it reads on the page's
-	 * snapshot; every file neither took was the first's. */
+	 * snapshot, and the first takes every file the second does not: all
+	 * are resolved whether the second ran or not. */
 	if (two)
 		mi_q_pair_wait();
 	free(w.group);

@@ -1905,8 +1905,10 @@ static int q_wand_slices(q_ctx *qc, q_it **its, size_t nit, q_it *req, q_hit *he
 	for (size_t s; !err && (s = atomic_fetch_add(&sl->next, 1)) < sl->n;) {
 		uint64_t from = (uint64_t)sl->cut[s] << 32;
 		qc->end = s + 1 < sl->n ? (uint64_t)sl->cut[s + 1] << 32 : Q_END;
+		/* q_wand_req seeks the other terms to each chunk req is on */
 		for (size_t i = 0; i < nit; i++)
-			it_seek(its[i], from);
+			if (!req || its[i] == req)
+				it_seek(its[i], from);
 		if (*nhits == k && heap[0].score > theta)
 			theta = heap[0].score;
 		err = req ? q_wand_req(qc, its, nit, req, heap, k, theta, nhits) :
