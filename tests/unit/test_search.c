@@ -1422,6 +1422,23 @@ static size_t same_as_exhaustive(mi_query *q, bool docs, const char *query, size
 	return n;
 }
 
+/* same_as_exhaustive of each of the nq queries at each of the nk sizes
+ * (code: k hits each; docs as they come), in one pass and then with every
+ * query cut in two passes, one of them in a thread. */
+static void same_as_exhaustive_cut(mi_query *q, const char *const *qs, size_t nq,
+				   const size_t *ks, size_t nk)
+{
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < nq; i++)
+			for (size_t j = 0; j < nk; j++) {
+				CHECK_INT(same_as_exhaustive(q, false, qs[i], ks[j]), ks[j]);
+				same_as_exhaustive(q, true, qs[i], ks[j]);
+			}
+	}
+	mi_query_set_split(q, 0);
+}
+
 TEST(pruned_top_k_equals_exhaustive)
 {
 	mi_query *q = open_index("main");
@@ -1487,14 +1504,7 @@ TEST(block_max_pruning_keeps_the_best_hits)
 	CHECK_STR(res_str(j, 1, "breadcrumb"), "gamma_counter_sum_327");
 	CHECK_STR(res_str(j, 2, "breadcrumb"), "gamma_counter_sum_287");
 	json_decref(j);
-	for (int split = 0; split < 2; split++) {
-		mi_query_set_split(q, split ? 1 : 0);
-		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-			for (size_t k = 1; k <= 12; k += 11) {
-				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-				same_as_exhaustive(q, true, qs[i], k);
-			}
-	}
+	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 12 }, 2);
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
@@ -1546,14 +1556,7 @@ TEST(identifier_pruning_keeps_the_top_k)
 	}
 	/* Also cut in two passes over the identifier's blocks, one of them
 	 * in a thread. */
-	for (int split = 0; split < 2; split++) {
-		mi_query_set_split(q, split ? 1 : 0);
-		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-			for (size_t k = 1; k <= 12; k += 11) {
-				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-				same_as_exhaustive(q, true, qs[i], k);
-			}
-	}
+	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 12 }, 2);
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
@@ -1610,14 +1613,7 @@ TEST(seeded_threshold_keeps_the_top_k)
 	CHECK(!strcmp(res_str(j, 0, "path"), "s0707.c") && !strcmp(res_str(j, 1, "path"), "s0707.c"));
 	json_decref(j);
 	/* Every query also cut in two passes, one of them in a thread. */
-	for (int split = 0; split < 2; split++) {
-		mi_query_set_split(q, split ? 1 : 0);
-		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
-			for (size_t k = 1; k <= 20; k += k < 5 ? 4 : 15) {
-				CHECK_INT(same_as_exhaustive(q, false, qs[i], k), k);
-				same_as_exhaustive(q, true, qs[i], k);
-			}
-	}
+	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 5, 20 }, 3);
 	mi_query_close(q);
 out:
 	for (size_t i = 0; i < N; i++) {
