@@ -77,10 +77,15 @@ static void pair_init(void)
 	pthread_attr_destroy(&at);
 }
 
-bool mi_q_pair_start(void (*fn)(void *arg), void *arg)
+bool mi_q_pair_up(void)
 {
 	pthread_once(&pair.once, pair_init);
-	if (!pair.up)
+	return pair.up;
+}
+
+bool mi_q_pair_start(void (*fn)(void *arg), void *arg)
+{
+	if (!mi_q_pair_up())
 		return false;
 	pthread_mutex_lock(&pair.mu);
 	bool took = !pair.busy;

@@ -71,6 +71,9 @@ int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl);
  * from what the caller leaves, not from a fixed part.
  */
 bool mi_q_pair_start(void (*fn)(void *arg), void *arg);
+/* Whether there is a second thread at all (none on one core): the core
+ * count is read once per process. */
+bool mi_q_pair_up(void);
 bool mi_q_pair_wait(void);
 
 /* True when the latest compile left diagnostics for path.  (cdiags.c) */

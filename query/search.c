@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define Q_MAX_TERMS 32          /* distinct query terms kept */
 #define Q_MAX_JOINED 8          /* joined-word terms added to a query */
@@ -1980,7 +1979,8 @@ static bool q_split_cuts(mi_txn *t, const q_it *it, q_slices *sl)
  * whatever each costs, and a pass that gets no core leaves its share to
  * the other.  On a query whose terms hold many postings the search takes
  * about half the time on an idle second core.  false (nothing done) when
- * the query is small, the postings do not split or no second transaction
+ * the query is small, the machine has one core (no helper), the postings
+ * do not split or no second transaction
  * on the same snapshot can be had; the caller then runs q_wand alone.
  * Else *err is q_wand's.  its holds the query's nall terms, itp the nit
  * of them searched; with req (the required term of a one-identifier
@@ -1997,13 +1997,15 @@ static bool q_wand_split(q_ctx *qc, mi_store *st, q_it *its, size_t nall, q_it *
 	uint32_t bits;
 	q_slices sl;
 
-	for (size_t i = 0; i < nit; i++) {
-		total += itp[i]->df;
-		big = itp[i]->df > itp[big]->df ? i : big;
-	}
-	if (req)
+	if (req) {
 		total = req->df; /* the postings q_wand_req walks */
-	if (total < qc->split_min || (nit < 2 && !req) || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	} else {
+		for (size_t i = 0; i < nit; i++) {
+			total += itp[i]->df;
+			big = itp[i]->df > itp[big]->df ? i : big;
+		}
+	}
+	if (total < qc->split_min || (nit < 2 && !req) || !mi_q_pair_up() ||
 	    !q_split_cuts(qc->t, req ? req : itp[big], &sl))
 		return false;
 	if (mi_txn_begin(st, false, &t2) || !mi_txn_same(qc->t, t2)) {
