@@ -475,6 +475,17 @@ int mi_build_threads(const mi_build_opts *o)
 	return n < 1 ? 1 : n > 64 ? 64 : n;
 }
 
+/* Threads that walk the tree: -j's, else the cores' and at least four.
+ * A walk of a tree whose folders are not in the page cache waits on the
+ * disk, not a core: on the kernel tree with nothing cached a no-op update
+ * took 1.12 s with two walkers and 0.93 s with four (two cores); with all
+ * cached, the same 0.17-0.18 s. */
+static int walk_threads(const mi_build_opts *o)
+{
+	int n = mi_build_threads(o);
+	return o->jobs > 0 || n >= 4 ? n : 4;
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_build_stats *bs, const char *root,
@@ -783,7 +794,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
-	w.threads = mi_build_threads(o);
+	w.threads = walk_threads(o);
 	/* An update reads the index's file records while the tree is walked. */
 	old_load ol = {.st = st, .next_id = 1};
 	pthread_t olt;
@@ -993,7 +1004,7 @@ int mi_build_list(const mi_build_opts *o, char ***paths, size_t *n, mi_buf *err)
 	w.index_dir = realpath(idx, real_idx) ? real_idx : NULL;
 	w.max_size = o->max_file_size ? o->max_file_size : (1u << 20);
 	w.no_ignore = o->no_ignore;
-	w.threads = mi_build_threads(o);
+	w.threads = walk_threads(o);
 	mi_walk_run(&w);
 	char **out = mi_xcalloc(w.n ? w.n : 1, sizeof(*out));
 	size_t k = 0;

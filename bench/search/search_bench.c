@@ -1085,7 +1085,8 @@ static int cmp_ms(const void *a, const void *b)
 /*
  * search_bench list INDEX FILE [code|docs] [LIMIT]: each line of FILE a
  * query, asked as search_code (limit 20) or search_docs (limit 10) are,
- * once untimed, then timed: per query the best of three (CPU time with
+ * once untimed, then timed: per query the best of three (SEARCH_BENCH_REPS=N:
+ * of N; CPU time with
  * SEARCH_BENCH_CLOCK=cpu: the calling thread's, so a split query's second
  * pass is not in it; SEARCH_BENCH_SPLIT=N splits queries of N postings or
  * more, 1000000000 none).  Prints p50/p99/max and the slowest queries;
@@ -1133,13 +1134,17 @@ static int cmd_list(const char *index, const char *file, bool docs, size_t limit
 	if (getenv("SEARCH_BENCH_SPLIT")) /* postings from which a query splits */
 		mi_query_set_split(idx, strtoull(getenv("SEARCH_BENCH_SPLIT"), NULL, 10));
 	double *ms = calloc(n, sizeof(*ms)), *sorted = calloc(n, sizeof(*ms));
+	int reps = getenv("SEARCH_BENCH_REPS") ? atoi(getenv("SEARCH_BENCH_REPS")) : 3;
+
+	if (reps < 1)
+		reps = 1;
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
 			mi_search_opts so = { .query = qs[i], .limit = limit, .format = "json",
 					      .all = true };
 			mi_out out = { 0 };
 			ms[i] = 1e9;
-			for (int rep = 0; rep < (pass ? 3 : 1); rep++) {
+			for (int rep = 0; rep < (pass ? reps : 1); rep++) {
 				struct timespec t0, t1;
 				mi_out_reset(&out);
 				clock_gettime(clk, &t0);
@@ -1161,10 +1166,10 @@ static int cmd_list(const char *index, const char *file, bool docs, size_t limit
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += ms[i];
-	printf("%s n=%zu p50 %.3f ms p90 %.3f p99 %.3f max %.3f mean %.3f (%s)\n",
+	printf("%s n=%zu p50 %.3f ms p90 %.3f p99 %.3f max %.3f mean %.3f (%s, best of %d)\n",
 	       docs ? "search_docs" : "search_code", n, sorted[n / 2], sorted[n * 9 / 10],
 	       sorted[(n - 1) * 99 / 100], sorted[n - 1], sum / n,
-	       clk == CLOCK_MONOTONIC ? "wall, best of 3" : "CPU, best of 3");
+	       clk == CLOCK_MONOTONIC ? "wall" : "CPU", reps);
 	if (getenv("SEARCH_BENCH_TIMES")) { /* each query's time, for comparing two builds */
 		FILE *tf = fopen(getenv("SEARCH_BENCH_TIMES"), "w");
 		for (size_t i = 0; tf && i < n; i++)
