@@ -506,6 +506,8 @@ void mi_txn_abort(mi_txn *t);
 /* true when read transactions a and b see the same snapshot of the same
  * index file (what one reads, the other reads too). */
 bool mi_txn_same(mi_txn *a, mi_txn *b);
+/* The store transaction t runs on. */
+mi_store *mi_txn_store(mi_txn *t);
 
 int mi_get(mi_txn *t, int db, const void *key, size_t klen,
 	   const void **val, size_t *vlen);                 /* MI_ERR_NOTFOUND */

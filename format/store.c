@@ -1808,6 +1808,11 @@ int mi_txn_commit(mi_txn *t)
 	return rc;
 }
 
+mi_store *mi_txn_store(mi_txn *t)
+{
+	return t->st;
+}
+
 bool mi_txn_same(mi_txn *a, mi_txn *b)
 {
 	return a && b && !a->write && !b->write && a->e == b->e &&

@@ -17,6 +17,8 @@
 #include "indexer_int.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1549,13 +1551,104 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 	return err;
 }
 
+/* ---- reading ahead of the writer ----------------------------------------------- */
+
+#define SW_PF_THREADS 8         /* readers ahead of mi_search_finish's writer */
+#define SW_PF_MIN 64            /* postings changes from which they start */
+#define SW_PF_MAX 4000000       /* ... up to which */
+#define SW_PF_STEP 32           /* changes a reader takes at a time */
+
+/*
+ * An update rewrites the postings block and the statistics of every term a
+ * changed file holds, one after another in key order: with the index out
+ * of the page cache (a host that pages out what was not used for a
+ * minute), each is a read from the disk the writer waits for (kernel
+ * tree, kernel/fork.c: 4,100 of them, 0.45 s).  Readers on threads of
+ * their own, each with a read transaction, look the same keys up first,
+ * so the pages are read with many in flight; they take the changes from
+ * where the writer is (sw_pf.next, which the writer moves up too), so a
+ * reader never reads what the writer has passed.  The writer reads the
+ * same pages of the same file, or its own copies of those it changed.
+ */
+static struct {
+	_Atomic size_t next;       /* the next change no one has taken */
+	_Atomic bool stop;
+	const sw_state *w;         /* the writer's (sw is per thread) */
+} sw_pf;
+
+static void *sw_pf_run(void *arg)
+{
+	mi_txn *t = arg;
+	const sw_state *w = sw_pf.w;
+	mi_cursor *c = NULL;
+	uint8_t key[MI_TOK_MAX + 5];
+	const void *k, *v;
+	size_t kl, vl;
+
+	if (mi_cursor_open(t, MI_DB_POST, &c))
+		goto out;
+	while (!atomic_load_explicit(&sw_pf.stop, memory_order_relaxed)) {
+		size_t i = atomic_fetch_add(&sw_pf.next, SW_PF_STEP);
+		size_t end = i + SW_PF_STEP < w->nposts ? i + SW_PF_STEP : w->nposts;
+		if (i >= w->nposts)
+			break;
+		for (; i < end; i++) {
+			const sw_post *po = &w->posts[i];
+			const sw_ent *e = &w->terms.ents[po->term];
+			if (e->len > MI_TOK_MAX)
+				continue;
+			memcpy(key, sw_key(&w->terms, e), e->len);
+			key[e->len] = 0;
+			mi_be32(key + e->len + 1, po->fid);
+			if (mi_cursor_seek(c, key, e->len + 5, &k, &kl, &v, &vl) == MI_ERR_NOTFOUND)
+				mi_cursor_prev(c, &k, &kl, &v, &vl);
+			if (i == 0 || w->posts[i - 1].term != po->term)
+				mi_get(t, MI_DB_TERMS, key, e->len, &v, &vl);
+		}
+	}
+out:
+	mi_cursor_close(c);
+	mi_txn_abort(t);
+	return NULL;
+}
+
+/* Starts the readers (*n of them in th) when the changes are many enough
+ * to pay for them and the store gives read transactions. */
+static void sw_pf_start(mi_txn *t, pthread_t *th, int *n)
+{
+	*n = 0;
+	if (sw.nposts < SW_PF_MIN || sw.nposts > SW_PF_MAX)
+		return;
+	sw_pf.w = &sw;
+	atomic_store(&sw_pf.next, 0);
+	atomic_store(&sw_pf.stop, false);
+	for (int i = 0; i < SW_PF_THREADS; i++) {
+		mi_txn *rt;
+		if (mi_txn_begin(mi_txn_store(t), false, &rt))
+			break;
+		if (pthread_create(&th[*n], NULL, sw_pf_run, rt)) {
+			mi_txn_abort(rt);
+			break;
+		}
+		(*n)++;
+	}
+}
+
+static void sw_pf_stop(pthread_t *th, int n)
+{
+	atomic_store(&sw_pf.stop, true);
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+}
+
 int mi_search_finish(mi_txn *t, size_t *nchunks)
 {
 	int64_t n = 0, tot[MI_SF__COUNT] = { 0 }, bav;
 	float avg[MI_SF__COUNT], bavg[MI_SF__COUNT];
 	bool rescan = false, had_index;
 	uint32_t *order = NULL;
-	int err = 0;
+	pthread_t pf[SW_PF_THREADS];
+	int npf = 0, err = 0;
 
 	if ((err = sw_begin(t)))
 		goto out;
@@ -1605,11 +1698,16 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	}
 	if (sw.nposts)
 		qsort(sw.posts, sw.nposts, sizeof(*sw.posts), sw_post_cmp);
+	sw_pf_start(t, pf, &npf);
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
 		float uc, ud, fb[MI_POST_HDR] = { 0 }, fuc, fud;
 		uint8_t q[MI_POST_HDR];
+
+		/* the readers go on from here, not behind */
+		if (npf && atomic_load_explicit(&sw_pf.next, memory_order_relaxed) < i)
+			atomic_store_explicit(&sw_pf.next, i, memory_order_relaxed);
 
 		if (po->len == SW_POST_DEL) {
 			const sw_post *nx = i + 1 < sw.nposts ? &sw.posts[i + 1] : NULL;
@@ -1639,6 +1737,8 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		memcpy(&e->a, &uc, 4);
 		memcpy(&e->b, &ud, 4);
 	}
+	sw_pf_stop(pf, npf);
+	npf = 0;
 
 	/* Term statistics. */
 	for (uint32_t i = 0; i < sw.terms.n; i++) {
@@ -1692,6 +1792,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	if (nchunks)
 		*nchunks = (size_t)n;
 out:
+	sw_pf_stop(pf, npf);
 	free(order);
 	free(sw_rank);
 	sw_rank = NULL;

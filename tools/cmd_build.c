@@ -21,7 +21,7 @@ static const char build_usage[] =
 	"  -o, --out DIR       index directory (default REPO/.mcpidx)\n"
 	"  -f, --force         rebuild from scratch\n"
 	"  -j, --jobs N        threads that walk and parse, 1-64 (default: number of\n"
-	"                      cores; at least 4 walk, since a walk waits on the disk)\n"
+	"                      cores; at least 8 walk, since a walk waits on the disk)\n"
 	"      --no-ignore     do not read .gitignore / .mcpidxignore, and index\n"
 	"                      vendored and generated trees too\n"
 	"      --max-size N    skip files over N bytes, 1 to 1073741824 (default\n"
