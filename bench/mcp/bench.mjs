@@ -73,11 +73,14 @@ const gtagsArg = opt('--gtags');
 const gtagsDb = gtagsArg ? path.resolve(gtagsArg) : null;
 const outFile = opt('--out');
 const callsFile = opt('--calls');
+// --serve-arg ARG (repeatable): passed to `mcpidx serve` (e.g. --lock-memory)
+const serveArgs = [];
+for (let a; (a = opt('--serve-arg')) !== null;) serveArgs.push(a);
 const oursOnly = argv.includes('--ours-only');
 if (oursOnly) argv.splice(argv.indexOf('--ours-only'), 1);
 const [mcpidxArg, indexArg, corpusArg, nArg] = argv;
 if (!corpusArg) {
-  console.error('usage: node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json]');
+  console.error('usage: node bench.mjs MCPIDX INDEX CORPUS [N] [--gtags DBPATH] [--out FILE.json] [--calls FILE] [--serve-arg ARG]... [--ours-only]');
   process.exit(2);
 }
 const MCPIDX = path.resolve(mcpidxArg);
@@ -269,7 +272,7 @@ const results = { corpus: CORPUS, files_in_corpus: allFiles.length, n: N, tools:
 // ---- mcpidx --------------------------------------------------------------
 const serverLog = outFile ? outFile.replace(/\.json$/, '') + '-server.log' : path.join(path.dirname(INDEX), 'mcp-server.log');
 fs.rmSync(serverLog, { force: true });
-const ourArgs = ['serve', INDEX, '--log', serverLog];
+const ourArgs = ['serve', INDEX, '--log', serverLog, ...serveArgs];
 log(`mcpidx serve ${INDEX}: picking ${N} files and ${N} functions`);
 const ours = await connect(MCPIDX, ourArgs);
 const ourPeaks = new Peaks();
@@ -370,6 +373,13 @@ function serverTimes(file, from) {
   return srv;
 }
 const logFrom = await logQuiet(serverLog);
+// The server's major faults (field 12 of /proc/PID/stat: pages read from
+// the disk) over the measured pass: a host that pages out memory not used
+// for a while takes back index pages the warm-up read.
+const majflt = (pid) => {
+  try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[9]); } catch { return NaN; }
+};
+const faultsFrom = majflt(ours.pid);
 const loadFrom = os.loadavg()[0];
 results.ping = await pings(ours.client, N);
 for (const [tool, calls] of Object.entries(ourCalls)) {
@@ -377,7 +387,8 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
   ourPeaks.sample(ours.pid);
 }
 const ourFinal = readStatus(ours.pid);
-results.machine = { cpus: os.cpus().length, load_start: loadFrom, load_end: os.loadavg()[0] };
+results.machine = { cpus: os.cpus().length, load_start: loadFrom, load_end: os.loadavg()[0],
+  server_major_faults: majflt(ours.pid) - faultsFrom, serve_args: serveArgs };
 // Server-side time of the same calls, from its log (`tool=NAME ms=X`).
 await logQuiet(serverLog);
 const srv = serverTimes(serverLog, logFrom);
@@ -553,7 +564,7 @@ const errs = Object.entries(T).flatMap(([t, r]) => [['mcpidx', r.ours], ['server
 for (const e of errs) out.push(`note: ${e}`);
 out.push(`memory: sampled from /proc/PID/status after every call (${mo.samples} samples mcpidx, ${mf.samples} server-filesystem); mcpidx RssFile is the mapped index plus its own binary`);
 const mc = results.machine;
-out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling)`);
+out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling); the server read ${mc.server_major_faults} pages from the disk (major faults) in it${mc.serve_args.length ? `; serve ${mc.serve_args.join(' ')}` : ''}`);
 for (const [tool, r] of Object.entries(T)) {
   const g = r.ours && r.ours.client_gc;
   if (g && g.calls) out.push(`client gc: ${tool}: ${g.calls} of ${r.ours.n} calls overlapped a garbage collection in the client (${g.slowest_1pct} of the slowest 1%); p99 of the others ${f2(g.without.p99)} ms`);
