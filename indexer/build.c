@@ -448,53 +448,51 @@ static size_t old_cuts(mi_txn *t, char **cut)
 static int load_old(mi_store *st, old_entry **out, size_t *n, uint32_t *next_id)
 {
 	mi_txn *t;
-	size_t cap = 0;
 	int rc = mi_txn_begin(st, false, &t);
 	*out = NULL;
 	*n = 0;
 	*next_id = 1;
 	if (rc)
 		return rc;
+	/* Part 0 is this thread's, on t: all of the records unless cut. */
 	char *cut[OLD_PARTS];
 	size_t ncut = mi_db_count(t, MI_DB_FILES) >= OLD_PARTS_MIN ? old_cuts(t, cut) : 0;
 	old_part part[OLD_PARTS];
 	pthread_t th[OLD_PARTS];
-	size_t np = 0, started = 0;
-	memset(part, 0, sizeof(part));
-	for (size_t i = 0; ncut && i <= ncut; i++) {
-		part[i].from = i ? cut[i - 1] : NULL;
-		part[i].to = i < ncut ? cut[i] : NULL;
-		part[i].next_id = 1;
-		if (mi_txn_begin(st, false, &part[i].t) || !mi_txn_same(t, part[i].t)) {
-			mi_txn_abort(part[i].t);
+	size_t np = 1, started = 1, total = 0;
+	part[0] = (old_part){.t = t, .next_id = 1};
+	for (size_t i = 0; i < ncut; i++) {
+		mi_txn *pt = NULL;
+		if (mi_txn_begin(st, false, &pt) || !mi_txn_same(t, pt)) {
+			mi_txn_abort(pt);
 			break;
 		}
-		np++;
+		part[np - 1].to = cut[i];
+		part[np++] = (old_part){.t = pt, .from = cut[i], .next_id = 1};
 	}
-	if (np == ncut + 1 && np > 1) {
-		for (; started < np; started++)
-			if (pthread_create(&th[started], NULL, old_part_run, &part[started]))
-				break;
-		for (size_t i = started; i < np; i++)
-			old_part_run(&part[i]); /* no thread: read here */
-		for (size_t i = 0; i < started; i++)
-			pthread_join(th[i], NULL);
-		for (size_t i = 0; i < np; i++) {
-			if (*n + part[i].n > cap) {
-				cap = *n + part[i].n;
-				*out = mi_xrealloc(*out, (cap ? cap : 1) * sizeof(**out));
-			}
+	for (; started < np; started++)
+		if (pthread_create(&th[started], NULL, old_part_run, &part[started]))
+			break;
+	for (size_t i = started; i < np; i++)
+		old_part_run(&part[i]); /* no thread: read here */
+	old_part_run(&part[0]);
+	for (size_t i = 1; i < started; i++)
+		pthread_join(th[i], NULL);
+	/* The ranges follow each other: joined in order, they are in key order. */
+	for (size_t i = 0; i < np; i++)
+		total += part[i].n;
+	*out = np == 1 ? part[0].v : mi_xmalloc((total ? total : 1) * sizeof(**out));
+	for (size_t i = 0; i < np; i++) {
+		if (np > 1) {
 			memcpy(*out + *n, part[i].v, part[i].n * sizeof(**out));
-			*n += part[i].n;
-			if (part[i].next_id > *next_id)
-				*next_id = part[i].next_id;
 			free(part[i].v);
 		}
-	} else {
-		load_range(t, NULL, NULL, out, n, &cap, next_id);
+		*n += part[i].n;
+		if (part[i].next_id > *next_id)
+			*next_id = part[i].next_id;
+		if (i)
+			mi_txn_abort(part[i].t);
 	}
-	for (size_t i = 0; i < np; i++)
-		mi_txn_abort(part[i].t);
 	for (size_t i = 0; i < ncut; i++)
 		free(cut[i]);
 	mi_txn_abort(t);

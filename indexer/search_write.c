@@ -1566,29 +1566,36 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
  * tree, kernel/fork.c: 4,100 of them, 0.45 s).  Readers on threads of
  * their own, each with a read transaction, look the same keys up first,
  * so the pages are read with many in flight; they take the changes from
- * where the writer is (sw_pf.next, which the writer moves up too), so a
+ * where the writer is (sw_pf_at moves their start up to it), so a
  * reader never reads what the writer has passed.  The writer reads the
  * same pages of the same file, or its own copies of those it changed.
  */
-static struct {
+typedef struct sw_pf {
 	_Atomic size_t next;       /* the next change no one has taken */
 	_Atomic bool stop;
 	const sw_state *w;         /* the writer's (sw is per thread) */
+	struct sw_pf_reader {
+		struct sw_pf *pf;
+		mi_txn *t;
+		pthread_t th;
+	} r[SW_PF_THREADS];
+	int n;                     /* readers running */
 } sw_pf;
 
 static void *sw_pf_run(void *arg)
 {
-	mi_txn *t = arg;
-	const sw_state *w = sw_pf.w;
+	struct sw_pf_reader *r = arg;
+	sw_pf *pf = r->pf;
+	const sw_state *w = pf->w;
 	mi_cursor *c = NULL;
 	uint8_t key[MI_TOK_MAX + 5];
 	const void *k, *v;
 	size_t kl, vl;
 
-	if (mi_cursor_open(t, MI_DB_POST, &c))
+	if (mi_cursor_open(r->t, MI_DB_POST, &c))
 		goto out;
-	while (!atomic_load_explicit(&sw_pf.stop, memory_order_relaxed)) {
-		size_t i = atomic_fetch_add(&sw_pf.next, SW_PF_STEP);
+	while (!atomic_load_explicit(&pf->stop, memory_order_relaxed)) {
+		size_t i = atomic_fetch_add(&pf->next, SW_PF_STEP);
 		size_t end = i + SW_PF_STEP < w->nposts ? i + SW_PF_STEP : w->nposts;
 		if (i >= w->nposts)
 			break;
@@ -1603,42 +1610,54 @@ static void *sw_pf_run(void *arg)
 			if (mi_cursor_seek(c, key, e->len + 5, &k, &kl, &v, &vl) == MI_ERR_NOTFOUND)
 				mi_cursor_prev(c, &k, &kl, &v, &vl);
 			if (i == 0 || w->posts[i - 1].term != po->term)
-				mi_get(t, MI_DB_TERMS, key, e->len, &v, &vl);
+				mi_get(r->t, MI_DB_TERMS, key, e->len, &v, &vl);
 		}
 	}
 out:
 	mi_cursor_close(c);
-	mi_txn_abort(t);
+	mi_txn_abort(r->t);
 	return NULL;
 }
 
-/* Starts the readers (*n of them in th) when the changes are many enough
- * to pay for them and the store gives read transactions. */
-static void sw_pf_start(mi_txn *t, pthread_t *th, int *n)
+/* Starts the readers when the changes are many enough to pay for them and
+ * the store gives read transactions. */
+static void sw_pf_start(sw_pf *pf, mi_txn *t)
 {
-	*n = 0;
+	pf->n = 0;
 	if (sw.nposts < SW_PF_MIN || sw.nposts > SW_PF_MAX)
 		return;
-	sw_pf.w = &sw;
-	atomic_store(&sw_pf.next, 0);
-	atomic_store(&sw_pf.stop, false);
+	pf->w = &sw;
+	atomic_init(&pf->next, 0);
+	atomic_init(&pf->stop, false);
 	for (int i = 0; i < SW_PF_THREADS; i++) {
-		mi_txn *rt;
-		if (mi_txn_begin(mi_txn_store(t), false, &rt))
+		struct sw_pf_reader *r = &pf->r[pf->n];
+		r->pf = pf;
+		if (mi_txn_begin(mi_txn_store(t), false, &r->t))
 			break;
-		if (pthread_create(&th[*n], NULL, sw_pf_run, rt)) {
-			mi_txn_abort(rt);
+		if (pthread_create(&r->th, NULL, sw_pf_run, r)) {
+			mi_txn_abort(r->t);
 			break;
 		}
-		(*n)++;
+		pf->n++;
 	}
 }
 
-static void sw_pf_stop(pthread_t *th, int n)
+/* The writer is at change i: the readers go on from there, not behind. */
+static void sw_pf_at(sw_pf *pf, size_t i)
 {
-	atomic_store(&sw_pf.stop, true);
-	for (int i = 0; i < n; i++)
-		pthread_join(th[i], NULL);
+	size_t cur = atomic_load_explicit(&pf->next, memory_order_relaxed);
+	while (cur < i && !atomic_compare_exchange_weak_explicit(&pf->next, &cur, i,
+								  memory_order_relaxed,
+								  memory_order_relaxed))
+		;
+}
+
+static void sw_pf_stop(sw_pf *pf)
+{
+	atomic_store(&pf->stop, true);
+	for (int i = 0; i < pf->n; i++)
+		pthread_join(pf->r[i].th, NULL);
+	pf->n = 0;
 }
 
 int mi_search_finish(mi_txn *t, size_t *nchunks)
@@ -1647,8 +1666,8 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	float avg[MI_SF__COUNT], bavg[MI_SF__COUNT];
 	bool rescan = false, had_index;
 	uint32_t *order = NULL;
-	pthread_t pf[SW_PF_THREADS];
-	int npf = 0, err = 0;
+	sw_pf pf = { .n = 0 };
+	int err = 0;
 
 	if ((err = sw_begin(t)))
 		goto out;
@@ -1698,16 +1717,15 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	}
 	if (sw.nposts)
 		qsort(sw.posts, sw.nposts, sizeof(*sw.posts), sw_post_cmp);
-	sw_pf_start(t, pf, &npf);
+	sw_pf_start(&pf, t);
 	for (size_t i = 0; i < sw.nposts; i++) {
 		sw_post *po = &sw.posts[i];
 		sw_ent *e = &sw.terms.ents[po->term];
 		float uc, ud, fb[MI_POST_HDR] = { 0 }, fuc, fud;
 		uint8_t q[MI_POST_HDR];
 
-		/* the readers go on from here, not behind */
-		if (npf && atomic_load_explicit(&sw_pf.next, memory_order_relaxed) < i)
-			atomic_store_explicit(&sw_pf.next, i, memory_order_relaxed);
+		if (pf.n)
+			sw_pf_at(&pf, i);
 
 		if (po->len == SW_POST_DEL) {
 			const sw_post *nx = i + 1 < sw.nposts ? &sw.posts[i + 1] : NULL;
@@ -1737,8 +1755,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		memcpy(&e->a, &uc, 4);
 		memcpy(&e->b, &ud, 4);
 	}
-	sw_pf_stop(pf, npf);
-	npf = 0;
+	sw_pf_stop(&pf);
 
 	/* Term statistics. */
 	for (uint32_t i = 0; i < sw.terms.n; i++) {
@@ -1792,7 +1809,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 	if (nchunks)
 		*nchunks = (size_t)n;
 out:
-	sw_pf_stop(pf, npf);
+	sw_pf_stop(&pf);
 	free(order);
 	free(sw_rank);
 	sw_rank = NULL;

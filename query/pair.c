@@ -107,15 +107,12 @@ static uint64_t pair_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-bool mi_q_pair_wait(void)
+void mi_q_pair_wait(void)
 {
-	bool ran = true;
 	pthread_mutex_lock(&pair.mu);
-	if (pair.fn && !pair.taken) { /* not begun: taken back */
+	if (pair.fn && !pair.taken) /* not begun: taken back */
 		pair.fn = NULL;
-		ran = false;
-	}
-	if (ran && pair.fn) {
+	if (pair.fn) {
 		pthread_mutex_unlock(&pair.mu);
 		uint64_t until = pair_now_ns() + PAIR_SPIN_NS;
 		for (unsigned i = 0; !atomic_load_explicit(&pair.done, memory_order_acquire); i++) {
@@ -133,5 +130,4 @@ bool mi_q_pair_wait(void)
 	}
 	pair.busy = false;
 	pthread_mutex_unlock(&pair.mu);
-	return ran;
 }

@@ -65,16 +65,16 @@ int mi_q_fid_path(mi_txn *t, uint32_t file_id, const char **path, size_t *pl);
  * per process, kept, so its unpacking contexts stay warm.  mi_q_pair_start
  * hands it fn(arg) and returns true, or returns false when it is busy
  * with another query's half or could not start (the caller then does all
- * the work itself).  After a true, mi_q_pair_wait returns once fn has run
- * (true), or at once when the thread had not taken fn yet (false: fn does
- * not run, and its share is the caller's): so fn should take its work
- * from what the caller leaves, not from a fixed part.
+ * the work itself).  After a true, mi_q_pair_wait returns once fn has run,
+ * or at once when the thread had not taken fn yet (fn then does not run,
+ * and its share is the caller's): so fn should take its work from what
+ * the caller leaves, not from a fixed part.
  */
 bool mi_q_pair_start(void (*fn)(void *arg), void *arg);
 /* Whether there is a second thread at all (none on one core): the core
  * count is read once per process. */
 bool mi_q_pair_up(void);
-bool mi_q_pair_wait(void);
+void mi_q_pair_wait(void);
 
 /* True when the latest compile left diagnostics for path.  (cdiags.c) */
 bool mi_q_has_compile_diags(mi_query *q, const char *path);
