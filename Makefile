@@ -16,8 +16,17 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-format-truncation -Wno-
 OPT ?= -O2 -g
 CFLAGS_BASE = -std=gnu11 $(WARN) -D_GNU_SOURCE -I. -I$(TS)/runtime/vendor/tree-sitter/lib/include
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-LIBS = $(PKG_LIBS) -lstemmer -lpthread -lm
+# libcurl and libmicrohttpd are not linked: mcp/dl.c loads them (by the
+# sonames read off the installed libraries) when an HTTP upstream or
+# `serve --http` first needs them, so no other start pays for them and what
+# they pull in.
+DL_PKGS := libmicrohttpd libcurl
+PKG_LIBS = $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null)
+LIBS = $(PKG_LIBS) -lstemmer -lpthread -lm -ldl
+soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
+	[ -f "$$f" ] && readelf -d "$$f" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+DL_SONAMES = -DMI_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl.so.4)"' \
+	-DMI_MHD_SONAME='"$(or $(call soname,libmicrohttpd,libmicrohttpd.so),libmicrohttpd.so.12)"'
 
 # Grammars: name:dir-under-build/ts holding parser.c [scanner.c].
 GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
@@ -126,6 +135,8 @@ $(O)/asan/gen/queries.o: $(B)/gen/queries.c
 $(O)/obj/%.o: %.c $(HDRS) $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -c $< -o $@
+
+$(O)/obj/mcp/dl.o $(O)/asan/mcp/dl.o: CFLAGS_BASE += $(DL_SONAMES)
 
 # indexer/ts_dense.c reads the runtime's TSLanguage (lib/src/parser.h).
 $(O)/obj/indexer/ts_dense.o $(O)/asan/indexer/ts_dense.o: CFLAGS_BASE += -iquote $(TS)/runtime/vendor/tree-sitter/lib/src

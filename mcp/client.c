@@ -9,6 +9,7 @@
  */
 #include "mcp.h"
 
+#define CURL_DISABLE_TYPECHECK /* curl_easy_setopt a function: mcp/dl.h */
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "dl.h"
 
 #define CL_MAX_MSG ((size_t)64 << 20)   /* largest message read from a server */
 #define CL_TIMEOUT_MS 60000             /* default request timeout */
@@ -1113,14 +1116,8 @@ out:
 	return rc;
 }
 
-static void curl_global_init_once(void)
-{
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
 int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *err)
 {
-	static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 	mi_mcp_client *c = mi_xcalloc(1, sizeof(*c));
 	int rc;
 	*out = NULL;
@@ -1135,7 +1132,10 @@ int mi_mcp_client_open(const mi_mcp_upstream *u, mi_mcp_client **out, mi_buf *er
 	pthread_mutex_init(&c->wmu, NULL);
 	pthread_cond_init(&c->cv, NULL);
 	if (c->transport != MI_MCP_STDIO) {
-		pthread_once(&curl_once, curl_global_init_once);
+		if (!mi_dl_curl(err)) { /* loads it and runs curl_global_init, once */
+			rc = ELIBACC;
+			goto fail;
+		}
 		c->url = mi_xstrdup(u->url);
 		for (size_t i = 0; u->headers && u->headers[i]; i++)
 			c->headers = curl_slist_append(c->headers, u->headers[i]);
@@ -1239,7 +1239,8 @@ void mi_mcp_client_close(mi_mcp_client *c)
 	free(c->info);
 	free(c->instructions);
 	json_decref(c->caps);
-	curl_slist_free_all(c->headers);
+	if (c->headers) /* else libcurl may not be loaded */
+		curl_slist_free_all(c->headers);
 	pthread_mutex_destroy(&c->mu);
 	pthread_mutex_destroy(&c->wmu);
 	pthread_cond_destroy(&c->cv);

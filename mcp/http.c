@@ -23,6 +23,8 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include "dl.h"
+
 #if MHD_VERSION < 0x00097002
 typedef int MHD_Result;
 #else
@@ -1078,6 +1080,10 @@ int mi_mcp_serve_http(mi_mcp_server *s, const char *addr)
 	rc = parse_addr(addr, &sa, &v6, &loop, &err);
 	if (rc)
 		goto out;
+	if (!mi_dl_mhd(&err)) {
+		rc = ELIBACC;
+		goto out;
+	}
 	if (!loop && !h.allow_remote) {
 		mi_buf_addf(&err, "refusing to serve on %s: not a loopback address. "
 			    "Use 127.0.0.1:PORT, or pass --allow-remote to accept "
