@@ -4,7 +4,7 @@
  * Only an HTTP upstream (client.c) needs libcurl and only `serve --http`
  * (http.c) needs libmicrohttpd, but linked in, the two and what they pull
  * in (GnuTLS, Kerberos, LDAP, ...: 30 of the binary's 44 libraries) are
- * mapped and relocated at every start of every command: 15 ms of a 20 ms
+ * mapped and relocated at every start of every command: 13 ms of a 21 ms
  * `mcpidx version` on a small virtual machine.  So neither is linked: the
  * first HTTP upstream or HTTP server loads its library (dlopen by soname)
  * and the few entry points it uses, and says so clearly when it cannot.
