@@ -230,36 +230,43 @@ static void it_value(q_it *it, int rc, const void *k, size_t kl,
 }
 
 /* Moves to the next entry. */
+/* Moves to the next entry in a field the term is scored in: a joined
+ * term counts in a name only and an abbreviation in a name, signature or
+ * path, so their other entries (most of a common abbreviation's: `net`
+ * of "netdev", 210,000 postings on the Linux kernel) add nothing to any
+ * score and are stepped over here, not offered to WAND one by one. */
 static void it_next(q_it *it)
 {
 	uint64_t x;
 
-	while (it->doc != Q_END && it->p >= it->e) {
-		const void *k, *v;
-		size_t kl, vl;
-		if (it->bp < it->be) {
-			it_group(it);
-			continue;
+	do {
+		while (it->doc != Q_END && it->p >= it->e) {
+			const void *k, *v;
+			size_t kl, vl;
+			if (it->bp < it->be) {
+				it_group(it);
+				continue;
+			}
+			int rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
+			it_value(it, rc, k, kl, v, vl);
 		}
-		int rc = mi_cursor_next(it->c, &k, &kl, &v, &vl);
-		it_value(it, rc, k, kl, v, vl);
-	}
-	if (it->doc == Q_END)
-		return;
-	if (!q_varint(&it->p, it->e, &x) || (x >> MI_POST_NSHIFT) > UINT32_MAX)
-		goto corrupt;
-	it->n = it->first ? (uint32_t)(x >> MI_POST_NSHIFT) :
-			    it->n + (uint32_t)(x >> MI_POST_NSHIFT);
-	it->first = false;
-	it->flags = (unsigned)(x & MI_POST_FIELDS);
-	it->ones = (x & MI_POST_ONES) != 0;
-	it->tfok = false;
-	/* The tf varints are stepped over; it_tf reads them when asked. */
-	if (!it->ones) {
-		it->tfp = it->p;
-		if (!q_skip_varints(&it->p, it->e, q_nfields[it->flags]))
+		if (it->doc == Q_END)
+			return;
+		if (!q_varint(&it->p, it->e, &x) || (x >> MI_POST_NSHIFT) > UINT32_MAX)
 			goto corrupt;
-	}
+		it->n = it->first ? (uint32_t)(x >> MI_POST_NSHIFT) :
+				    it->n + (uint32_t)(x >> MI_POST_NSHIFT);
+		it->first = false;
+		it->flags = (unsigned)(x & MI_POST_FIELDS);
+		it->ones = (x & MI_POST_ONES) != 0;
+		/* The tf varints are stepped over; it_tf reads them when asked. */
+		if (!it->ones) {
+			it->tfp = it->p;
+			if (!q_skip_varints(&it->p, it->e, q_nfields[it->flags]))
+				goto corrupt;
+		}
+	} while (!(it->flags & it->fmask));
+	it->tfok = false;
 	it->doc = (uint64_t)it->fid << 32 | it->n;
 	return;
 corrupt:
@@ -1488,6 +1495,7 @@ static void q_seed_runs(q_ctx *qc, mi_txn *t, const char *q, size_t qlen, const 
 				continue;
 			q_it it;
 			memset(&it, 0, sizeof(it));
+			it.fmask = ~0u; /* every posting is a candidate */
 			if (it_open(&it, t, term, tl)) {
 				mi_cursor_close(it.c);
 				continue;
