@@ -39,6 +39,9 @@
 #define MI_MAX_DOC 1200          /* bytes of a doc comment */
 #define MI_DOC_LINES_MAX 4096    /* comment nodes of one doc block */
 #define MI_PARSE_TIMEOUT_NS (5ull * 1000000000ull)
+/* Definitions found before the deadline that become symbols all the same:
+ * a file cut while its tags were read still gets its outline's start. */
+#define MI_SYMS_PAST_DEADLINE 256
 
 /* Per-language compiled query, built once. */
 typedef struct mi_compiled {
@@ -65,7 +68,7 @@ struct mi_ts_ctx {
 	TSNode def;              /* the definition being made into a symbol */
 	mi_buf scratch;          /* text with comments blanked (mi_ts_uncomment) */
 	struct ref_set *rs;      /* references and locals found so far */
-	const struct timespec *deadline; /* the parse's, which the extraction keeps too */
+	const struct timespec *deadline; /* the extraction's: as long again as the parse's */
 	bool late;               /* the extraction stopped at the deadline */
 };
 
@@ -1075,6 +1078,10 @@ static int ts_extract(mi_ts_ctx *c)
 	}
 	TSNode root = ts_tree_root_node(tree);
 	c->rs = &rs;
+	/* The symbols get a budget of their own from the end of the parse: a
+	 * parse that used most of its time (a loaded machine) left them none,
+	 * and a file cut before its first symbol had no outline at all. */
+	parse_deadline(&deadline);
 	c->deadline = &deadline;
 	c->late = false;
 	if (walk) {
@@ -1093,7 +1100,8 @@ static int ts_extract(mi_ts_ctx *c)
 	/* Symbols in source order, outer before inner; parents via a stack. */
 	int32_t *stack = mi_xmalloc((ndefs + 1) * sizeof(*stack));
 	size_t sp = 0;
-	for (size_t i = 0; i < ndefs && !extract_late(c, i + 1); i++) {
+	for (size_t i = 0; i < ndefs && (i < MI_SYMS_PAST_DEADLINE || !extract_late(c, i + 1));
+	     i++) {
 		def_tmp *d = &defs[i];
 		uint32_t sb = ts_node_start_byte(d->node), eb = ts_node_end_byte(d->node);
 		/* The same node again: from a later pattern it is a duplicate; from
