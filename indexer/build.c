@@ -525,6 +525,118 @@ static void *old_load_run(void *arg)
 	return NULL;
 }
 
+/* A walked file's match in the stat list: its entry in old, or one of these. */
+#define SL_NONE ((size_t)-1)    /* not in the index */
+#define SL_SAME ((size_t)-2)    /* in it with the same mtime and size */
+
+/* The record of path appended to *v, in the tree (seen) or not. */
+static int old_add(mi_txn *t, const char *path, size_t pl, bool seen, old_entry **v, size_t *n,
+		   size_t *cap)
+{
+	const void *vp;
+	size_t vl;
+	mi_file_rec f;
+	int rc = mi_get(t, MI_DB_FILES, path, pl, &vp, &vl);
+	if (rc || (rc = mi_file_decode_head(vp, vl, &f)))
+		return rc;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = mi_xrealloc(*v, *cap * sizeof(**v));
+	}
+	old_entry *e = &(*v)[(*n)++];
+	e->path = mi_xstrndup(path, pl);
+	memcpy(e->r.hash, f.hash, 16);
+	e->r.size = f.size;
+	e->r.mtime = f.mtime;
+	e->r.file_id = f.file_id;
+	e->r.nsyms = f.nsyms;
+	e->r.nrefs = f.nrefs;
+	e->r.ndiags = f.ndiags;
+	e->r.seen = seen;
+	return 0;
+}
+
+/*
+ * The walk against the stat list, both in walk order, in one pass: each
+ * walked file's match (SL_*, or its record's place in *old, read for a file
+ * whose mtime or size changed), the records of files gone from the tree
+ * appended to *old unseen, and the next free file id.  MI_ERR_CORRUPT when
+ * either is out of order or a listed record is missing: the caller reads
+ * every record instead.
+ */
+static int stat_compare(mi_txn *t, mi_stat_list *sl, const mi_walk *w, old_entry **old,
+			size_t *nold, uint32_t *next_id, size_t **match)
+{
+	size_t *m = mi_xmalloc((w->n ? w->n : 1) * sizeof(*m));
+	old_entry *v = NULL;
+	size_t n = 0, cap = 0, listed = 0, pl, lastl = 0;
+	const char *last = NULL;
+	mi_stat_entry e, prev = {0};
+	int rc = MI_ERR_CORRUPT;
+	bool have = mi_stat_list_next(sl, &e);
+	for (size_t i = 0; i < w->n; i++) {
+		const mi_walk_file *wf = &w->files[i];
+		pl = strlen(wf->path);
+		if (last && mi_walk_order(last, lastl, wf->path, pl) >= 0)
+			goto bad;
+		last = wf->path;
+		lastl = pl;
+		int c = 1;
+		while (have && (c = mi_walk_order(e.path, e.pl, wf->path, pl)) < 0) {
+			if ((listed && mi_walk_order(prev.path, prev.pl, e.path, e.pl) >= 0) ||
+			    old_add(t, e.path, e.pl, false, &v, &n, &cap))
+				goto bad; /* out of order, or no record: not to be trusted */
+			prev = e;
+			listed++;
+			have = mi_stat_list_next(sl, &e);
+		}
+		m[i] = SL_NONE;
+		if (!have || c)
+			continue;
+		if (listed && mi_walk_order(prev.path, prev.pl, e.path, e.pl) >= 0)
+			goto bad;
+		if (e.mtime == wf->mtime_ns && e.size == wf->size) {
+			m[i] = SL_SAME;
+		} else {
+			if (old_add(t, e.path, e.pl, true, &v, &n, &cap))
+				goto bad;
+			m[i] = n - 1;
+		}
+		prev = e;
+		listed++;
+		have = mi_stat_list_next(sl, &e);
+	}
+	for (; have; have = mi_stat_list_next(sl, &e)) {
+		if ((listed && mi_walk_order(prev.path, prev.pl, e.path, e.pl) >= 0) ||
+		    old_add(t, e.path, e.pl, false, &v, &n, &cap))
+			goto bad;
+		prev = e;
+		listed++;
+	}
+	if (sl->bad || listed != sl->n)
+		goto bad;
+	/* The largest file id is the last key of fileids. */
+	mi_cursor *c;
+	const void *kp, *vp;
+	size_t kl, vl;
+	*next_id = 1;
+	if (!mi_cursor_open(t, MI_DB_FILEIDS, &c)) {
+		if (!mi_cursor_prev(c, &kp, &kl, &vp, &vl) && kl == 4)
+			*next_id = mi_rd32(kp) + 1;
+		mi_cursor_close(c);
+	}
+	*old = v;
+	*nold = n;
+	*match = m;
+	return 0;
+bad:
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+	free(m);
+	return rc;
+}
+
 /* The build's metadata and statistics (meta db). */
 static int put_meta(mi_txn *t, const mi_build_stats *bs, const char *root)
 {
@@ -618,8 +730,8 @@ static int walk_threads(const mi_build_opts *o)
 
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
-		     mi_build_stats *bs, const char *root,
-		     bool clear)
+		     mi_buf *slist, uint32_t nlisted, bool slist_same, mi_build_stats *bs,
+		     const char *root, bool clear)
 {
 	mi_txn *t;
 	int rc = mi_txn_begin(st, true, &t);
@@ -664,6 +776,10 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		if (rc)
 			goto fail;
 	}
+	/* The records' mtimes and sizes, for the next update's walk (the
+	 * list it compared with stays when nothing moved). */
+	if (!slist_same && (rc = mi_stat_list_put(t, slist, nlisted)))
+		goto fail;
 	size_t nchunks = 0;
 	if ((rc = mi_search_finish(t, &nchunks)))
 		goto fail;
@@ -842,6 +958,9 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	mi_walk_file **touched = NULL;
 	size_t ntouched = 0;
 	uint32_t next_id = 1;
+	size_t *match = NULL;   /* per walked file, from the stat list: SL_* or its old record */
+	mi_buf slist = {0};     /* the new stat list */
+	uint32_t nlisted = 0;
 	struct stat sb;
 	bool fresh = o->force;
 	int rootfd = -1;
@@ -925,14 +1044,22 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	w.no_ignore = o->no_ignore;
 	w.list = o->details;
 	w.threads = walk_threads(o);
-	/* An update reads the index's file records while the tree is walked. */
+	/* An update compares the walk with the index's stat list; without
+	 * one (an index of an older mcpidx) it reads every file record while
+	 * the tree is walked. */
 	old_load ol = {.st = st, .next_id = 1};
+	mi_stat_list sl;
+	mi_txn *slt = NULL;
+	bool listed = !fresh && !mi_txn_begin(st, false, &slt) && mi_stat_list_open(slt, &sl);
 	pthread_t olt;
-	bool ol_thread = !fresh && !pthread_create(&olt, NULL, old_load_run, &ol);
+	bool ol_thread = !fresh && !listed && !pthread_create(&olt, NULL, old_load_run, &ol);
 	mi_walk_run(&w);
+	if (listed && stat_compare(slt, &sl, &w, &ol.old, &ol.nold, &ol.next_id, &match))
+		listed = false;
+	mi_txn_abort(slt);
 	if (ol_thread)
 		pthread_join(olt, NULL);
-	else if (!fresh)
+	else if (!fresh && !listed)
 		old_load_run(&ol);
 	old = ol.old;
 	nold = ol.nold;
@@ -972,12 +1099,22 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < w.n; i++) {
 		mi_walk_file *wf = &w.files[i];
 		old_entry key = {.path = wf->path}, *e = NULL;
-		if (nold)
+		if (match && match[i] == SL_SAME) {
+			bs->unchanged++;
+			mi_stat_list_add(&slist, wf->path, wf->mtime_ns, wf->size);
+			nlisted++;
+			continue;
+		}
+		if (match)
+			e = match[i] == SL_NONE ? NULL : &old[match[i]];
+		else if (nold)
 			e = bsearch(&key, old, nold, sizeof(*old), cmp_old);
 		if (e) {
 			e->r.seen = true;
 			if (e->r.mtime == wf->mtime_ns && e->r.size == wf->size) {
 				bs->unchanged++;
+				mi_stat_list_add(&slist, wf->path, wf->mtime_ns, wf->size);
+				nlisted++;
 				continue;
 			}
 		}
@@ -1013,6 +1150,8 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		if (e && !memcmp(h, e->r.hash, 16)) {
 			bs->unchanged++;
 			touched[ntouched++] = wf;
+			mi_stat_list_add(&slist, wf->path, wf->mtime_ns, e->r.size);
+			nlisted++;
 			free(src);
 			continue;
 		}
@@ -1024,6 +1163,8 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->existed = e != NULL;
 		j->old = e ? &e->r : NULL;
 		j->file_id = e ? e->r.file_id : next_id++;
+		mi_stat_list_add(&slist, wf->path, wf->mtime_ns, len);
+		nlisted++;
 	}
 
 	double t1 = mi_build_now();
@@ -1054,7 +1195,8 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		grow += 16 * jobs[i].len;
 	mi_store_reserve(st, grow);
 	for (int attempt = 0;; attempt++) {
-		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, bs, root, fresh);
+		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, &slist, nlisted,
+			       match && !nold && !nj && !ntouched, bs, root, fresh);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
 			continue;
 		break;
@@ -1093,6 +1235,8 @@ out:
 	}
 	free(jobs);
 	free(touched);
+	free(match);
+	mi_buf_release(&slist);
 	for (size_t i = 0; i < nold; i++)
 		free(old[i].path);
 	free(old);

@@ -43,6 +43,7 @@ typedef struct fr_job {
 	int outcome;           /* FR_READY or FR_SKIPPED, as fr_file found it */
 	int skip;              /* MI_SKIP_* when state is FR_SKIPPED */
 	int perr;              /* parse error, 0 if fine */
+	uint64_t len;          /* bytes read: its record's size */
 	uint32_t nsyms, nrefs, ndiags; /* counts for the statistics */
 	mi_buf recs;           /* its records for the writer */
 } fr_job;
@@ -173,6 +174,7 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 	};
 	mi_hash128(src, len, f.hash);
 	mi_file_encode(&f, &v);
+	j->len = len;
 	rec_add(j, MI_DB_FILES, path, pl, v.buf, v.len);
 	mi_be32(b4, j->fid);
 	rec_add(j, MI_DB_FILEIDS, b4, 4, path, pl);
@@ -744,6 +746,31 @@ static void fr_train(mi_store *st, const mi_build_opts *o, const char *root, int
 	free(p.jobs);
 }
 
+static int fr_walk_cmp(const void *a, const void *b)
+{
+	const char *x = (*(fr_job *const *)a)->wf->path, *y = (*(fr_job *const *)b)->wf->path;
+	return mi_walk_order(x, strlen(x), y, strlen(y));
+}
+
+/* The stat list of the files written, in walk order (theirs is path order
+ * here), for the first update. */
+static int fr_stat_list(fr_txn *x, fr_pool *p)
+{
+	fr_job **v = mi_xmalloc((p->n ? p->n : 1) * sizeof(*v));
+	size_t n = 0;
+	mi_buf b = {0};
+	for (size_t i = 0; i < p->n; i++)
+		if (p->jobs[i].state != FR_SKIPPED)
+			v[n++] = &p->jobs[i];
+	qsort(v, n, sizeof(*v), fr_walk_cmp);
+	for (size_t i = 0; i < n; i++)
+		mi_stat_list_add(&b, v[i]->wf->path, v[i]->wf->mtime_ns, v[i]->len);
+	int rc = mi_stat_list_put(x->t, &b, (uint32_t)n);
+	mi_buf_release(&b);
+	free(v);
+	return rc;
+}
+
 int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int rootfd,
 		   const char *tmpdir, mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out)
 {
@@ -828,6 +855,8 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int r
 	}
 	if (!rc)
 		rc = fr_postings(&x, &p, &tot, tmpdir, &bs->chunks);
+	if (!rc)
+		rc = fr_stat_list(&x, &p);
 	if (!rc)
 		rc = out->meta(out->ctx, x.t);
 	if (!rc) {

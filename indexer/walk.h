@@ -57,6 +57,33 @@ typedef struct mi_build_fresh_out {
 int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int rootfd,
 		   const char *tmpdir, mi_walk *w, mi_build_stats *bs, mi_build_fresh_out *out);
 
+/*
+ * The stat list (statlist.c): the path, mtime and size of every file record
+ * in one meta value, in walk order, written by both builds in the
+ * transaction that writes the records.  mi_walk_order compares two paths
+ * as the walk orders them (by folder, each folder's names by strcmp).
+ */
+#define MI_STAT_LIST_KEY "files.stat"
+typedef struct mi_stat_list {
+	const uint8_t *p, *e;   /* the entries left, in the map */
+	uint32_t n;             /* entries in all */
+	bool bad;               /* an entry ran past the value's end */
+} mi_stat_list;
+typedef struct mi_stat_entry {
+	const char *path;       /* not 0-terminated */
+	size_t pl;
+	int64_t mtime;
+	uint64_t size;
+} mi_stat_entry;
+int mi_walk_order(const char *a, size_t al, const char *b, size_t bl);
+/* Appends an entry to b (the value's head first, on the first). */
+void mi_stat_list_add(mi_buf *b, const char *path, int64_t mtime, uint64_t size);
+/* Puts b's n entries as the stat list. */
+int mi_stat_list_put(mi_txn *t, mi_buf *b, uint32_t n);
+/* The stored list, when there is one whose count is the file records'. */
+bool mi_stat_list_open(mi_txn *t, mi_stat_list *sl);
+bool mi_stat_list_next(mi_stat_list *sl, mi_stat_entry *e);
+
 /* Shared by both builds (build.c): a monotonic clock in seconds, and one
  * progress step (the on_progress callback, the bar on stderr). */
 double mi_build_now(void);

@@ -9,6 +9,7 @@
 #include "test.h"
 #include "../../format/format.h"
 #include "../../indexer/indexer.h"
+#include "../../indexer/walk.h"
 
 #include <dirent.h>
 #include <lmdb.h>
@@ -364,6 +365,166 @@ TEST(fresh_build_equals_update)
 	CHECK(da.len > 10000);
 	CHECK_INT(da.len, db.len);
 	CHECK(da.len == db.len && !memcmp(da.buf, db.buf, da.len));
+	mi_buf_release(&da);
+	mi_buf_release(&db);
+	mi_buf_release(&err);
+	rm_rf(a);
+	rm_rf(b);
+	free(a);
+	free(b);
+}
+
+static void write_file(const char *dir, const char *rel, const char *fmt, int n, int a);
+
+/* The stat list of idx agrees with its file records: one entry each, in
+ * strictly increasing walk order, with the record's mtime and size. */
+static void check_stat_list(const char *idx)
+{
+	mi_store *st;
+	mi_txn *t;
+	mi_stat_list sl;
+	mi_stat_entry e, prev = {0};
+	uint32_t n = 0;
+	CHECK_INT(mi_store_open(idx, MI_STORE_RDONLY, &st), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK(mi_stat_list_open(t, &sl));
+	while (mi_stat_list_next(&sl, &e)) {
+		const void *v;
+		size_t vl;
+		mi_file_rec f;
+		if (n)
+			CHECK(mi_walk_order(prev.path, prev.pl, e.path, e.pl) < 0);
+		CHECK_INT(mi_get(t, MI_DB_FILES, e.path, e.pl, &v, &vl), 0);
+		CHECK_INT(mi_file_decode_head(v, vl, &f), 0);
+		CHECK_INT(f.mtime, e.mtime);
+		CHECK_INT(f.size, e.size);
+		prev = e;
+		n++;
+	}
+	CHECK(!sl.bad);
+	CHECK_INT(n, mi_db_count(t, MI_DB_FILES));
+	mi_txn_abort(t);
+	mi_store_close(st);
+}
+
+/* Replaces idx's stat list: none (rev < 0), or its entries with the first
+ * two swapped (out of order, the count right). */
+static void spoil_stat_list(const char *idx, int rev)
+{
+	mi_store *st;
+	mi_txn *t;
+	mi_stat_list sl;
+	mi_stat_entry e[2], x;
+	mi_buf b = {0};
+	char path[600];
+	CHECK_INT(mi_store_open(idx, 0, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	if (rev < 0) {
+		CHECK_INT(mi_del(t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY)), 0);
+	} else {
+		CHECK(mi_stat_list_open(t, &sl));
+		CHECK(mi_stat_list_next(&sl, &e[0]) && mi_stat_list_next(&sl, &e[1]));
+		for (int i = 1; i >= 0; i--) {
+			snprintf(path, sizeof path, "%.*s", (int)e[i].pl, e[i].path);
+			mi_stat_list_add(&b, path, e[i].mtime, e[i].size);
+		}
+		while (mi_stat_list_next(&sl, &x)) {
+			snprintf(path, sizeof path, "%.*s", (int)x.pl, x.path);
+			mi_stat_list_add(&b, path, x.mtime, x.size);
+		}
+		CHECK_INT(mi_stat_list_put(t, &b, sl.n), 0);
+	}
+	CHECK_INT(mi_txn_commit(t), 0);
+	mi_store_close(st);
+	mi_buf_release(&b);
+}
+
+/* The same edits to both trees: an edit, a delete, two new files (one in
+ * the middle of the walk order), a file touched with its bytes unchanged. */
+static void stat_edits(const char *dir, int round)
+{
+	char path[512];
+	write_file(dir, round % 2 ? "x-y/b.c" : "xy/c.c", "int e%d_%d(void) { return %d; }\n",
+		   3 + round, round);
+	snprintf(path, sizeof path, "%s/%s", dir, round == 0 ? "x/a.c" : round == 1 ? "x.c" : "y.c");
+	unlink(path);
+	snprintf(path, sizeof path, "x/n%d.c", round);
+	write_file(dir, path, "int n%d_%d(void) { return %d; }\n", 2, round);
+	snprintf(path, sizeof path, "w%d.c", round);
+	write_file(dir, path, "int w%d_%d(void) { return %d; }\n", 2, round);
+	snprintf(path, sizeof path, "%s/%s", dir, round ? "x/z/d.c" : "y.c");
+	struct timespec ts[2] = {{0, UTIME_OMIT}, {1000000 + round, 0}};
+	utimensat(AT_FDCWD, path, ts, 0);
+}
+
+/* An update compares the walk with the stat list (git's index, in effect)
+ * instead of reading every file record: after edits, deletes, new files
+ * and a touch it writes exactly what an update that read every record
+ * writes (the other tree's list removed or spoiled before each), and the
+ * list stays true to the records; a list that is missing or out of order
+ * is not trusted. */
+TEST(stat_list_updates_equal_record_reads)
+{
+	char *a = tmpdir(), *b = tmpdir(), ia[300], ib[300];
+	const char *dirs[] = {"x", "x-y", "xy", "x/z"};
+	mi_build_opts o = {.jobs = 2};
+	mi_build_stats bs;
+	mi_buf err = {0}, da = {0}, db = {0};
+	char path[512];
+	for (int k = 0; k < 2; k++) {
+		const char *d = k ? b : a;
+		write_repo(d, 24);
+		for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+			snprintf(path, sizeof path, "%s/%s", d, dirs[i]);
+			mkdir(path, 0777);
+		}
+		write_file(d, "x/a.c", "int a%d_%d(void) { return %d; }\n", 3, 0);
+		write_file(d, "x.c", "int x%d_%d(void) { return %d; }\n", 3, 0);
+		write_file(d, "x-y/b.c", "int b%d_%d(void) { return %d; }\n", 3, 0);
+		write_file(d, "xy/c.c", "int c%d_%d(void) { return %d; }\n", 3, 0);
+		write_file(d, "x/z/d.c", "int d%d_%d(void) { return %d; }\n", 3, 0);
+		write_file(d, "y.c", "int y%d_%d(void) { return %d; }\n", 3, 0);
+		o.repo = d;
+		CHECK_INT(mi_build(&o, &bs, &err), 0);
+		CHECK(bs.fresh);
+		CHECK_INT(bs.files, 30);
+		mi_build_stats_release(&bs);
+	}
+	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
+	snprintf(ib, sizeof ib, "%s/.mcpidx", b);
+	check_stat_list(ia);
+	for (int round = 0; round < 3; round++) {
+		stat_edits(a, round);
+		stat_edits(b, round);
+		spoil_stat_list(ib, round == 1 ? 0 : -1);
+		o.repo = a;
+		CHECK_INT(mi_build(&o, &bs, &err), 0);
+		CHECK_INT(bs.indexed, 3);
+		CHECK_INT(bs.removed, 1);
+		CHECK_INT(bs.unchanged, 30 + round - 2);
+		mi_build_stats_release(&bs);
+		o.repo = b;
+		CHECK_INT(mi_build(&o, &bs, &err), 0);
+		CHECK_INT(bs.indexed, 3);
+		CHECK_INT(bs.removed, 1);
+		mi_build_stats_release(&bs);
+		check_stat_list(ia);
+		check_stat_list(ib);
+		mi_buf_reset(&da);
+		mi_buf_reset(&db);
+		dump_index(ia, &da);
+		dump_index(ib, &db);
+		CHECK(da.len > 10000);
+		CHECK_INT(da.len, db.len);
+		CHECK(da.len == db.len && !memcmp(da.buf, db.buf, da.len));
+	}
+	/* A no-op leaves the list as it was. */
+	o.repo = a;
+	CHECK_INT(mi_build(&o, &bs, &err), 0);
+	CHECK_INT(bs.indexed, 0);
+	CHECK_INT(bs.unchanged, 33);
+	mi_build_stats_release(&bs);
+	check_stat_list(ia);
 	mi_buf_release(&da);
 	mi_buf_release(&db);
 	mi_buf_release(&err);
@@ -1002,6 +1163,7 @@ int main(void)
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
 	RUN(fresh_build_equals_update);
+	RUN(stat_list_updates_equal_record_reads);
 	RUN(packed_frames_name_no_dictionary);
 	RUN(unpacked_values_match_zstd);
 	RUN(names_blocks_after_updates_equal_a_fresh_build);
