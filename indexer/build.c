@@ -12,9 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* One file to (re)index. */
 typedef struct job {
@@ -728,6 +732,38 @@ static int walk_threads(const mi_build_opts *o)
 	return o->jobs > 0 || n >= 8 ? n : 8;
 }
 
+#define WRITE_HEAP_AHEAD (20u << 20) /* heap made ahead of an update's write */
+
+/*
+ * Makes bytes of heap ahead, its pages mapped in one call, and keeps it for
+ * the write that follows.  LMDB mallocs each page the write dirties, and a
+ * large index's one-file update dirties thousands (every postings block and
+ * term it rewrites, and the branch pages above them): on a guest where a
+ * page fault costs 15 us, touching fresh heap page by page was a sixth
+ * of that write (kernel tree, five alternated pairs: the write 0.23-0.28 s
+ * and 4,830 faults, 0.20-0.23 s and 190-200 faults with 20 MiB made
+ * ahead, which costs 4 ms; 32 MiB no better, 12 MiB less).  The threshold
+ * settings keep the block on the main heap, and free keeps it there; this
+ * process ends with the build.
+ */
+static void heap_ahead(size_t bytes)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, (int)(2 * bytes));
+	mallopt(M_TRIM_THRESHOLD, (int)(4 * bytes));
+#endif
+	char *p = malloc(bytes);
+	if (!p)
+		return;
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + pg - 1) & ~(pg - 1), e = ((uintptr_t)p + bytes) & ~(pg - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#endif
+	free(p);
+}
+
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
 		     mi_buf *slist, uint32_t nlisted, bool slist_same, mi_build_stats *bs,
@@ -1194,6 +1230,8 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	for (size_t i = 0; i < nj; i++)
 		grow += 16 * jobs[i].len;
 	mi_store_reserve(st, grow);
+	if (nj && w.n >= OLD_PARTS_MIN)
+		heap_ahead(WRITE_HEAP_AHEAD);
 	for (int attempt = 0;; attempt++) {
 		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, &slist, nlisted,
 			       match && !nold && !nj && !ntouched, bs, root, fresh);

@@ -65,9 +65,11 @@ int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int r
  */
 #define MI_STAT_LIST_KEY "files.stat"
 typedef struct mi_stat_list {
-	const uint8_t *p, *e;   /* the entries left, in the map */
+	mi_txn *t;
+	const uint8_t *p, *e;   /* the piece's entries left, in the map */
 	uint32_t n;             /* entries in all */
-	bool bad;               /* an entry ran past the value's end */
+	uint32_t piece, npieces;
+	bool bad;               /* a piece missing, or an entry past its end */
 } mi_stat_list;
 typedef struct mi_stat_entry {
 	const char *path;       /* not 0-terminated */
@@ -76,9 +78,9 @@ typedef struct mi_stat_entry {
 	uint64_t size;
 } mi_stat_entry;
 int mi_walk_order(const char *a, size_t al, const char *b, size_t bl);
-/* Appends an entry to b (the value's head first, on the first). */
+/* Appends an entry to b. */
 void mi_stat_list_add(mi_buf *b, const char *path, int64_t mtime, uint64_t size);
-/* Puts b's n entries as the stat list. */
+/* Puts b's n entries as the stat list (the pieces that changed). */
 int mi_stat_list_put(mi_txn *t, mi_buf *b, uint32_t n);
 /* The stored list, when there is one whose count is the file records'. */
 bool mi_stat_list_open(mi_txn *t, mi_stat_list *sl);

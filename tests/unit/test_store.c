@@ -376,6 +376,8 @@ TEST(fresh_build_equals_update)
 
 static void write_file(const char *dir, const char *rel, const char *fmt, int n, int a);
 
+#define SL_MANY 4500    /* files beside the few edited: three pieces of the list */
+
 /* The stat list of idx agrees with its file records: one entry each, in
  * strictly increasing walk order, with the record's mtime and size. */
 static void check_stat_list(const char *idx)
@@ -452,8 +454,13 @@ static void stat_edits(const char *dir, int round)
 	write_file(dir, path, "int n%d_%d(void) { return %d; }\n", 2, round);
 	snprintf(path, sizeof path, "w%d.c", round);
 	write_file(dir, path, "int w%d_%d(void) { return %d; }\n", 2, round);
+	snprintf(path, sizeof path, "m/%04d.c", 1000 + round);
+	write_file(dir, path, "int m%d_%d(void) { return %d; }\n", 2, round);
 	snprintf(path, sizeof path, "%s/%s", dir, round ? "x/z/d.c" : "y.c");
 	struct timespec ts[2] = {{0, UTIME_OMIT}, {1000000 + round, 0}};
+	utimensat(AT_FDCWD, path, ts, 0);
+	/* a touch alone in another piece of the list */
+	snprintf(path, sizeof path, "%s/m/%04d.c", dir, 3000 + round);
 	utimensat(AT_FDCWD, path, ts, 0);
 }
 
@@ -484,10 +491,17 @@ TEST(stat_list_updates_equal_record_reads)
 		write_file(d, "xy/c.c", "int c%d_%d(void) { return %d; }\n", 3, 0);
 		write_file(d, "x/z/d.c", "int d%d_%d(void) { return %d; }\n", 3, 0);
 		write_file(d, "y.c", "int y%d_%d(void) { return %d; }\n", 3, 0);
+		/* Files enough for several pieces of the list. */
+		snprintf(path, sizeof path, "%s/m", d);
+		mkdir(path, 0777);
+		for (int i = 0; i < SL_MANY; i++) {
+			snprintf(path, sizeof path, "m/%04d.c", i);
+			write_file(d, path, "int m%d_%d(void) { return %d; }\n", 1, i);
+		}
 		o.repo = d;
 		CHECK_INT(mi_build(&o, &bs, &err), 0);
 		CHECK(bs.fresh);
-		CHECK_INT(bs.files, 30);
+		CHECK_INT(bs.files, 30 + SL_MANY);
 		mi_build_stats_release(&bs);
 	}
 	snprintf(ia, sizeof ia, "%s/.mcpidx", a);
@@ -499,13 +513,13 @@ TEST(stat_list_updates_equal_record_reads)
 		spoil_stat_list(ib, round == 1 ? 0 : -1);
 		o.repo = a;
 		CHECK_INT(mi_build(&o, &bs, &err), 0);
-		CHECK_INT(bs.indexed, 3);
+		CHECK_INT(bs.indexed, 4);
 		CHECK_INT(bs.removed, 1);
-		CHECK_INT(bs.unchanged, 30 + round - 2);
+		CHECK_INT(bs.unchanged, 30 + SL_MANY + round - 3);
 		mi_build_stats_release(&bs);
 		o.repo = b;
 		CHECK_INT(mi_build(&o, &bs, &err), 0);
-		CHECK_INT(bs.indexed, 3);
+		CHECK_INT(bs.indexed, 4);
 		CHECK_INT(bs.removed, 1);
 		mi_build_stats_release(&bs);
 		check_stat_list(ia);
@@ -522,7 +536,7 @@ TEST(stat_list_updates_equal_record_reads)
 	o.repo = a;
 	CHECK_INT(mi_build(&o, &bs, &err), 0);
 	CHECK_INT(bs.indexed, 0);
-	CHECK_INT(bs.unchanged, 33);
+	CHECK_INT(bs.unchanged, 33 + SL_MANY);
 	mi_build_stats_release(&bs);
 	check_stat_list(ia);
 	mi_buf_release(&da);
