@@ -532,6 +532,7 @@ static void *old_load_run(void *arg)
 /* A walked file's match in the stat list: its entry in old, or one of these. */
 #define SL_NONE ((size_t)-1)    /* not in the index */
 #define SL_SAME ((size_t)-2)    /* in it with the same mtime and size */
+#define SL_OUT UINT64_MAX       /* a walked file left out of the index */
 
 /* The record of path appended to *v, in the tree (seen) or not. */
 static int old_add(mi_txn *t, const char *path, size_t pl, bool seen, old_entry **v, size_t *n,
@@ -766,8 +767,8 @@ static void heap_ahead(size_t bytes)
 
 static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 		     old_entry *old, size_t nold, mi_walk_file **touched, size_t ntouched,
-		     mi_buf *slist, uint32_t nlisted, bool slist_same, mi_build_stats *bs,
-		     const char *root, bool clear)
+		     const mi_walk *w, const uint64_t *lsize, bool slist_same,
+		     mi_build_stats *bs, const char *root, bool clear)
 {
 	mi_txn *t;
 	int rc = mi_txn_begin(st, true, &t);
@@ -814,8 +815,15 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 	}
 	/* The records' mtimes and sizes, for the next update's walk (the
 	 * list it compared with stays when nothing moved). */
-	if (!slist_same && (rc = mi_stat_list_put(t, slist, nlisted)))
-		goto fail;
+	if (!slist_same) {
+		mi_stat_writer sw;
+		mi_stat_writer_begin(&sw, t);
+		for (size_t i = 0; i < w->n; i++)
+			if (lsize[i] != SL_OUT)
+				mi_stat_writer_add(&sw, w->files[i].path, w->files[i].mtime_ns, lsize[i]);
+		if ((rc = mi_stat_writer_end(&sw)))
+			goto fail;
+	}
 	size_t nchunks = 0;
 	if ((rc = mi_search_finish(t, &nchunks)))
 		goto fail;
@@ -995,8 +1003,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	size_t ntouched = 0;
 	uint32_t next_id = 1;
 	size_t *match = NULL;   /* per walked file, from the stat list: SL_* or its old record */
-	mi_buf slist = {0};     /* the new stat list */
-	uint32_t nlisted = 0;
+	uint64_t *lsize = NULL; /* per walked file: its record's size, SL_OUT when not indexed */
 	struct stat sb;
 	bool fresh = o->force;
 	int rootfd = -1;
@@ -1132,13 +1139,15 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	}
 	jobs = mi_xcalloc(w.n ? w.n : 1, sizeof(*jobs));
 	touched = mi_xcalloc(w.n ? w.n : 1, sizeof(*touched));
+	lsize = mi_xmalloc((w.n ? w.n : 1) * sizeof(*lsize));
+	for (size_t i = 0; i < w.n; i++)
+		lsize[i] = SL_OUT;
 	for (size_t i = 0; i < w.n; i++) {
 		mi_walk_file *wf = &w.files[i];
 		old_entry key = {.path = wf->path}, *e = NULL;
 		if (match && match[i] == SL_SAME) {
 			bs->unchanged++;
-			mi_stat_list_add(&slist, wf->path, wf->mtime_ns, wf->size);
-			nlisted++;
+			lsize[i] = wf->size;
 			continue;
 		}
 		if (match)
@@ -1149,8 +1158,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 			e->r.seen = true;
 			if (e->r.mtime == wf->mtime_ns && e->r.size == wf->size) {
 				bs->unchanged++;
-				mi_stat_list_add(&slist, wf->path, wf->mtime_ns, wf->size);
-				nlisted++;
+				lsize[i] = wf->size;
 				continue;
 			}
 		}
@@ -1186,8 +1194,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		if (e && !memcmp(h, e->r.hash, 16)) {
 			bs->unchanged++;
 			touched[ntouched++] = wf;
-			mi_stat_list_add(&slist, wf->path, wf->mtime_ns, e->r.size);
-			nlisted++;
+			lsize[i] = e->r.size;
 			free(src);
 			continue;
 		}
@@ -1199,8 +1206,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 		j->existed = e != NULL;
 		j->old = e ? &e->r : NULL;
 		j->file_id = e ? e->r.file_id : next_id++;
-		mi_stat_list_add(&slist, wf->path, wf->mtime_ns, len);
-		nlisted++;
+		lsize[i] = len;
 	}
 
 	double t1 = mi_build_now();
@@ -1233,7 +1239,7 @@ static int build_once(const mi_build_opts *o, mi_build_stats *bs, mi_buf *err)
 	if (nj && w.n >= OLD_PARTS_MIN)
 		heap_ahead(WRITE_HEAP_AHEAD);
 	for (int attempt = 0;; attempt++) {
-		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, &slist, nlisted,
+		rc = write_all(st, &p, jobs, nj, old, nold, touched, ntouched, &w, lsize,
 			       match && !nold && !nj && !ntouched, bs, root, fresh);
 		if (mi_store_is_full(rc) && attempt < 16 && !mi_store_grow(st))
 			continue;
@@ -1274,7 +1280,7 @@ out:
 	free(jobs);
 	free(touched);
 	free(match);
-	mi_buf_release(&slist);
+	free(lsize);
 	for (size_t i = 0; i < nold; i++)
 		free(old[i].path);
 	free(old);

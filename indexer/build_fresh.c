@@ -758,17 +758,16 @@ static int fr_stat_list(fr_txn *x, fr_pool *p)
 {
 	fr_job **v = mi_xmalloc((p->n ? p->n : 1) * sizeof(*v));
 	size_t n = 0;
-	mi_buf b = {0};
+	mi_stat_writer sw;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->jobs[i].state != FR_SKIPPED)
 			v[n++] = &p->jobs[i];
 	qsort(v, n, sizeof(*v), fr_walk_cmp);
+	mi_stat_writer_begin(&sw, x->t);
 	for (size_t i = 0; i < n; i++)
-		mi_stat_list_add(&b, v[i]->wf->path, v[i]->wf->mtime_ns, v[i]->len);
-	int rc = mi_stat_list_put(x->t, &b, (uint32_t)n);
-	mi_buf_release(&b);
+		mi_stat_writer_add(&sw, v[i]->wf->path, v[i]->wf->mtime_ns, v[i]->len);
 	free(v);
-	return rc;
+	return mi_stat_writer_end(&sw);
 }
 
 int mi_build_fresh(const mi_build_opts *o, mi_store *st, const char *root, int rootfd,

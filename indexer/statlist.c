@@ -62,7 +62,33 @@ static size_t piece_key(uint8_t *k, uint32_t i)
 	return n + 4;
 }
 
-void mi_stat_list_add(mi_buf *b, const char *path, int64_t mtime, uint64_t size)
+/* The piece in w->piece as piece w->i: written unless stored already. */
+static void flush_piece(mi_stat_writer *w)
+{
+	uint8_t k[SL_KEY_MAX];
+	const void *v;
+	size_t vl, kl = piece_key(k, w->i);
+	if (w->i >= w->old || mi_get(w->t, MI_DB_META, k, kl, &v, &vl) || vl != w->piece.len ||
+	    memcmp(v, w->piece.buf, vl))
+		if (!w->rc)
+			w->rc = mi_put(w->t, MI_DB_META, k, kl, w->piece.buf, w->piece.len);
+	mi_buf_reset(&w->piece);
+	w->inpiece = 0;
+	w->i++;
+}
+
+void mi_stat_writer_begin(mi_stat_writer *w, mi_txn *t)
+{
+	const void *v;
+	size_t vl;
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	if (!mi_get(t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY), &v, &vl) &&
+	    vl >= SL_HEAD && !memcmp(v, SL_MAGIC, 4))
+		w->old = mi_rd32((const uint8_t *)v + 8);
+}
+
+void mi_stat_writer_add(mi_stat_writer *w, const char *path, int64_t mtime, uint64_t size)
 {
 	size_t pl = strlen(path);
 	uint8_t h[8];
@@ -70,12 +96,32 @@ void mi_stat_list_add(mi_buf *b, const char *path, int64_t mtime, uint64_t size)
 		pl = 0xffff; /* never: the walk keeps paths under 512 bytes */
 	h[0] = (uint8_t)(pl >> 8);
 	h[1] = (uint8_t)pl;
-	mi_buf_add(b, h, 2);
-	mi_buf_add(b, path, pl);
+	mi_buf_add(&w->piece, h, 2);
+	mi_buf_add(&w->piece, path, pl);
 	be64(h, (uint64_t)mtime);
-	mi_buf_add(b, h, 8);
+	mi_buf_add(&w->piece, h, 8);
 	be64(h, size);
-	mi_buf_add(b, h, 8);
+	mi_buf_add(&w->piece, h, 8);
+	w->n++;
+	if (++w->inpiece == SL_PIECE)
+		flush_piece(w);
+}
+
+int mi_stat_writer_end(mi_stat_writer *w)
+{
+	uint8_t k[SL_KEY_MAX], head[SL_HEAD];
+	if (w->inpiece)
+		flush_piece(w);
+	for (uint32_t j = w->i; j < w->old && !w->rc; j++)
+		w->rc = mi_del(w->t, MI_DB_META, k, piece_key(k, j));
+	memcpy(head, SL_MAGIC, 4);
+	mi_be32(head + 4, w->n);
+	mi_be32(head + 8, w->i);
+	if (!w->rc)
+		w->rc = mi_put(w->t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY), head,
+			       SL_HEAD);
+	mi_buf_release(&w->piece);
+	return w->rc;
 }
 
 /* The bytes of the entry at p, or 0 past e. */
@@ -85,45 +131,6 @@ static size_t entry_len(const uint8_t *p, const uint8_t *e)
 		return 0;
 	size_t n = 2 + ((size_t)p[0] << 8 | p[1]) + 16;
 	return (size_t)(e - p) < n ? 0 : n;
-}
-
-int mi_stat_list_put(mi_txn *t, mi_buf *b, uint32_t n)
-{
-	const uint8_t *p = (const uint8_t *)b->buf, *e = p + b->len;
-	uint8_t k[SL_KEY_MAX], head[SL_HEAD];
-	uint32_t old = 0, i = 0;
-	const void *v;
-	size_t vl, kl;
-	int rc;
-	if (!mi_get(t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY), &v, &vl) &&
-	    vl >= SL_HEAD && !memcmp(v, SL_MAGIC, 4))
-		old = mi_rd32((const uint8_t *)v + 8);
-	/* Pieces of SL_PIECE entries; one whose bytes are stored already is
-	 * not written again. */
-	while (p < e) {
-		const uint8_t *s = p;
-		for (int j = 0; j < SL_PIECE && p < e; j++) {
-			size_t l = entry_len(p, e);
-			if (!l)
-				return MI_ERR_CORRUPT;
-			p += l;
-		}
-		kl = piece_key(k, i);
-		if (i >= old || mi_get(t, MI_DB_META, k, kl, &v, &vl) || vl != (size_t)(p - s) ||
-		    memcmp(v, s, vl))
-			if ((rc = mi_put(t, MI_DB_META, k, kl, s, (size_t)(p - s))))
-				return rc;
-		i++;
-	}
-	for (uint32_t j = i; j < old; j++) {
-		kl = piece_key(k, j);
-		if ((rc = mi_del(t, MI_DB_META, k, kl)))
-			return rc;
-	}
-	memcpy(head, SL_MAGIC, 4);
-	mi_be32(head + 4, n);
-	mi_be32(head + 8, i);
-	return mi_put(t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY), head, SL_HEAD);
 }
 
 /* Piece sl->piece into sl->p..e, its pages mapped in one call (the map is

@@ -78,10 +78,18 @@ typedef struct mi_stat_entry {
 	uint64_t size;
 } mi_stat_entry;
 int mi_walk_order(const char *a, size_t al, const char *b, size_t bl);
-/* Appends an entry to b. */
-void mi_stat_list_add(mi_buf *b, const char *path, int64_t mtime, uint64_t size);
-/* Puts b's n entries as the stat list (the pieces that changed). */
-int mi_stat_list_put(mi_txn *t, mi_buf *b, uint32_t n);
+/* Writes the list in t, entry by entry in walk order: the pieces whose
+ * bytes are not stored already, then the head. */
+typedef struct mi_stat_writer {
+	mi_txn *t;
+	mi_buf piece;           /* the piece being filled */
+	uint32_t n, inpiece;    /* entries in all, in the piece */
+	uint32_t i, old;        /* the piece's number; pieces stored before */
+	int rc;
+} mi_stat_writer;
+void mi_stat_writer_begin(mi_stat_writer *w, mi_txn *t);
+void mi_stat_writer_add(mi_stat_writer *w, const char *path, int64_t mtime, uint64_t size);
+int mi_stat_writer_end(mi_stat_writer *w);
 /* The stored list, when there is one whose count is the file records'. */
 bool mi_stat_list_open(mi_txn *t, mi_stat_list *sl);
 bool mi_stat_list_next(mi_stat_list *sl, mi_stat_entry *e);

@@ -414,31 +414,35 @@ static void check_stat_list(const char *idx)
 static void spoil_stat_list(const char *idx, int rev)
 {
 	mi_store *st;
-	mi_txn *t;
+	mi_txn *t, *r;
 	mi_stat_list sl;
 	mi_stat_entry e[2], x;
-	mi_buf b = {0};
+	mi_stat_writer w;
 	char path[600];
 	CHECK_INT(mi_store_open(idx, 0, &st), 0);
 	CHECK_INT(mi_txn_begin(st, true, &t), 0);
 	if (rev < 0) {
 		CHECK_INT(mi_del(t, MI_DB_META, MI_STAT_LIST_KEY, strlen(MI_STAT_LIST_KEY)), 0);
 	} else {
-		CHECK(mi_stat_list_open(t, &sl));
+		/* read on the last snapshot while the writer rewrites it */
+		CHECK_INT(mi_txn_begin(st, false, &r), 0);
+		CHECK(mi_stat_list_open(r, &sl));
 		CHECK(mi_stat_list_next(&sl, &e[0]) && mi_stat_list_next(&sl, &e[1]));
+		mi_stat_writer_begin(&w, t);
 		for (int i = 1; i >= 0; i--) {
 			snprintf(path, sizeof path, "%.*s", (int)e[i].pl, e[i].path);
-			mi_stat_list_add(&b, path, e[i].mtime, e[i].size);
+			mi_stat_writer_add(&w, path, e[i].mtime, e[i].size);
 		}
 		while (mi_stat_list_next(&sl, &x)) {
 			snprintf(path, sizeof path, "%.*s", (int)x.pl, x.path);
-			mi_stat_list_add(&b, path, x.mtime, x.size);
+			mi_stat_writer_add(&w, path, x.mtime, x.size);
 		}
-		CHECK_INT(mi_stat_list_put(t, &b, sl.n), 0);
+		CHECK_INT(w.n, sl.n);
+		CHECK_INT(mi_stat_writer_end(&w), 0);
+		mi_txn_abort(r);
 	}
 	CHECK_INT(mi_txn_commit(t), 0);
 	mi_store_close(st);
-	mi_buf_release(&b);
 }
 
 /* The same edits to both trees: an edit, a delete, two new files (one in
