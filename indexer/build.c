@@ -786,10 +786,11 @@ static int write_all(mi_store *st, pool *pl, job *jobs, size_t nj,
 			goto fail;
 	}
 	for (size_t i = 0; i < nj; i++) {
-		wait_ready(pl, i);
+		/* The old file goes out while its new text is parsed. */
 		if (jobs[i].existed && !clear &&
 		    (rc = delete_file(t, jobs[i].wf->path, jobs[i].file_id, &nb)))
 			goto fail;
+		wait_ready(pl, i);
 		if ((rc = put_file(t, &jobs[i], &nb)) || (rc = mi_byname_batch_apply(t, &nb)))
 			goto fail;
 	}
