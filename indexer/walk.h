@@ -31,6 +31,7 @@ typedef struct mi_walk {
 	int threads;             /* > 1: folders walked by that many threads */
 	mi_walk_skip *skips;     /* skipped paths in walk order, when list */
 	size_t nskips, capskips;
+	char *dents;             /* the walk's buffer for a folder's entries */
 } mi_walk;
 
 /* Counts a skip (and records path when w->list); is_dir adds a '/'. */
