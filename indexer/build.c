@@ -337,6 +337,27 @@ static int cmp_old(const void *a, const void *b)
 	return strcmp(((const old_entry *)a)->path, ((const old_entry *)b)->path);
 }
 
+/* Appends path's record f to *out, not yet seen in the tree. */
+static old_entry *old_append(old_entry **out, size_t *n, size_t *cap, const char *path,
+			     size_t pl, const mi_file_rec *f)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		*out = mi_xrealloc(*out, *cap * sizeof(**out));
+	}
+	old_entry *e = &(*out)[(*n)++];
+	e->path = mi_xstrndup(path, pl);
+	memcpy(e->r.hash, f->hash, 16);
+	e->r.size = f->size;
+	e->r.mtime = f->mtime;
+	e->r.file_id = f->file_id;
+	e->r.nsyms = f->nsyms;
+	e->r.nrefs = f->nrefs;
+	e->r.ndiags = f->ndiags;
+	e->r.seen = false;
+	return e;
+}
+
 /* The file records of keys from..to (NULL: from the first, to past the
  * last) appended to *out, in key order. */
 static void load_range(mi_txn *t, const char *from, const char *to, old_entry **out,
@@ -359,20 +380,7 @@ static void load_range(mi_txn *t, const char *from, const char *to, old_entry **
 		}
 		if (mi_file_decode_head(vp, vl, &f))
 			continue;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 1024;
-			*out = mi_xrealloc(*out, *cap * sizeof(**out));
-		}
-		old_entry *e = &(*out)[(*n)++];
-		e->path = mi_xstrndup(kp, kl);
-		memcpy(e->r.hash, f.hash, 16);
-		e->r.size = f.size;
-		e->r.mtime = f.mtime;
-		e->r.file_id = f.file_id;
-		e->r.nsyms = f.nsyms;
-		e->r.nrefs = f.nrefs;
-		e->r.ndiags = f.ndiags;
-		e->r.seen = false;
+		old_append(out, n, cap, kp, kl, &f);
 		if (f.file_id >= *next_id)
 			*next_id = f.file_id + 1;
 	}
@@ -544,20 +552,7 @@ static int old_add(mi_txn *t, const char *path, size_t pl, bool seen, old_entry 
 	int rc = mi_get(t, MI_DB_FILES, path, pl, &vp, &vl);
 	if (rc || (rc = mi_file_decode_head(vp, vl, &f)))
 		return rc;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*v = mi_xrealloc(*v, *cap * sizeof(**v));
-	}
-	old_entry *e = &(*v)[(*n)++];
-	e->path = mi_xstrndup(path, pl);
-	memcpy(e->r.hash, f.hash, 16);
-	e->r.size = f.size;
-	e->r.mtime = f.mtime;
-	e->r.file_id = f.file_id;
-	e->r.nsyms = f.nsyms;
-	e->r.nrefs = f.nrefs;
-	e->r.ndiags = f.ndiags;
-	e->r.seen = seen;
+	old_append(v, n, cap, path, pl, &f)->r.seen = seen;
 	return 0;
 }
 
