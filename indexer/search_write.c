@@ -591,6 +591,8 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 		err = sw_post_write(t, term, tl, fid, nb.buf, nb.len, false, q);
 		goto out;
 	}
+	uint8_t was[MI_POST_HDR];
+	memcpy(was, hdr, MI_POST_HDR);
 	if (gl)
 		for (int i = 0; i < MI_POST_HDR; i++)
 			hdr[i] = q[i] > hdr[i] ? q[i] : hdr[i];
@@ -627,6 +629,11 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 	if (!n)
 		goto out;
 	if (nb.len <= 2 * MI_POST_BLOCK || n < 2) {
+		/* A file whose postings of the term came back as they were
+		 * leaves the block alone: no page of it is copied or written. */
+		if (prev == last && nb.len == val.len && !memcmp(nb.buf, val.buf, nb.len) &&
+		    !memcmp(hdr, was, MI_POST_HDR))
+			goto out;
 		err = sw_post_write(t, term, tl, prev, nb.buf, nb.len, false, hdr);
 		goto out;
 	}
@@ -1762,14 +1769,15 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		sw_ent *e = &sw.terms.ents[order[i]];
 		const char *term = sw_key(&sw.terms, e);
 		mi_term_stats ts = { 0 };
-		const void *v;
-		size_t vl;
+		const void *v = NULL;
+		size_t vl = 0;
 		uint8_t enc[MI_TERM_STATS_SIZE];
 		float uc, ud;
 		int64_t df;
 
-		if (!mi_get(t, MI_DB_TERMS, term, e->len, &v, &vl) &&
-		    mi_term_stats_decode(v, vl, &ts))
+		if (mi_get(t, MI_DB_TERMS, term, e->len, &v, &vl))
+			v = NULL;
+		else if (mi_term_stats_decode(v, vl, &ts))
 			memset(&ts, 0, sizeof(ts));
 		df = (int64_t)ts.df + e->df;
 		if (df <= 0) {
@@ -1788,6 +1796,8 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 			ts.ub_docs = ud > ts.ub_docs ? ud : ts.ub_docs;
 		}
 		mi_term_stats_encode(&ts, enc);
+		if (v && vl == sizeof(enc) && !memcmp(v, enc, vl))
+			continue; /* as it was: its page stays clean */
 		if ((err = mi_put(t, MI_DB_TERMS, term, e->len, enc, sizeof(enc))))
 			goto out;
 	}
