@@ -1164,11 +1164,11 @@ void mi_mcp_call_run(mi_mcp_call *c, mi_buf *out)
 		log_word(tname, sizeof tname, c->ctx.name);
 		log_word(outcome, sizeof outcome, c->outcome);
 		mi_mcp_log_at(&s->env, MI_LOG_DEBUG,
-			      "cid=%llu session=%s id=%.80s method=%s%s%s ms=%.3f "
+			      "cid=%llu session=%s id=%.80s method=%s%s%s ms=%.3f at=%lld "
 			      "outcome=%s", (unsigned long long)c->cid,
 			      c->sess->sid[0] ? c->sess->sid : c->modern ? "stateless" :
 			      "stdio", c->msg.id_text, mname, c->ctx.name ? " tool=" : "",
-			      tname, ms, outcome);
+			      tname, ms, (long long)c->start_us, outcome);
 	}
 	memlock_note(&s->env);
 	if (c->ctx.name && strcmp(c->msg.method, "tools/call") == 0) {

@@ -126,6 +126,8 @@ function helperCpuMs() {
   return ns / 1e6;
 }
 
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+
 function pct(sorted, p) { return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] : NaN; }
 function dist(v) {
   const s = [...v].sort((a, b) => a - b);
@@ -167,11 +169,16 @@ async function connect(command, args) {
   await client.listTools();
   // Where a call's time goes inside the SDK: the answer's first bytes reach
   // the transport's ReadBuffer, then the parsed message its onmessage.
-  const marks = { first: NaN, message: NaN };
+  // firstMono: the same moment on CLOCK_MONOTONIC (us), the clock of the
+  // server log's `at=` (when the server began the call).
+  const marks = { first: NaN, message: NaN, firstMono: NaN };
   const rb = transport._readBuffer, onmessage = transport.onmessage;
   if (rb && typeof rb.append === 'function' && onmessage) {
     const append = rb.append.bind(rb);
-    rb.append = (chunk) => { if (Number.isNaN(marks.first)) marks.first = performance.now(); return append(chunk); };
+    rb.append = (chunk) => {
+      if (Number.isNaN(marks.first)) { marks.first = performance.now(); marks.firstMono = monoUs(); }
+      return append(chunk);
+    };
     transport.onmessage = (m) => { marks.message = performance.now(); return onmessage(m); };
   }
   client.marks = marks;
@@ -194,7 +201,7 @@ async function startTimes(command, args) {
 // tokenizing a 20k-token answer between two timed calls makes garbage whose
 // collection would land in the next call's round trip.
 async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infinity } = {}) {
-  const lat = [], texts = [], spans = [], toFirst = [], toMessage = [], toResolve = [];
+  const lat = [], texts = [], spans = [], toFirst = [], toMessage = [], toResolve = [], mono = [];
   let errors = 0, firstError = '';
   const mk = client.marks;
   const helper0 = helperCpuMs();
@@ -202,11 +209,15 @@ async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infini
   for (const [name, args] of calls) {
     // a call that walks the whole tree each time: as many as the budget has
     if (lat.length >= 5 && performance.now() - start > budgetMs) break;
-    if (mk) mk.first = mk.message = NaN;
+    if (mk) mk.first = mk.message = mk.firstMono = NaN;
+    const m0 = monoUs();
     const t0 = performance.now();
     const r = await client.callTool({ name, arguments: args });
     const t1 = performance.now();
-    if (mk && timed) { toFirst.push(mk.first - t0); toMessage.push(mk.message - mk.first); toResolve.push(t1 - mk.message); }
+    if (mk && timed) {
+      toFirst.push(mk.first - t0); toMessage.push(mk.message - mk.first); toResolve.push(t1 - mk.message);
+      mono.push([m0, mk.firstMono]);
+    }
     peaks.sample(pid);
     if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
     if (!timed) continue;
@@ -223,7 +234,7 @@ async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infini
   const all = dist(lat);
   const split = toFirst.length && toFirst.every(Number.isFinite)
     ? { first_byte: dist(toFirst), to_message: dist(toMessage), to_resolve: dist(toResolve) } : undefined;
-  return { ...all, tok: dist(tok), errors, firstError, split, client_helper_threads_ms: helperMs,
+  return { ...all, tok: dist(tok), errors, firstError, split, mono, client_helper_threads_ms: helperMs,
     client_gc: { calls: gc.filter(Boolean).length, slowest_1pct: gc.filter((g, i) => g && lat[i] >= all.p99).length,
       without: dist(clean) } };
 }
@@ -367,8 +378,11 @@ async function logQuiet(file) {
 function serverTimes(file, from) {
   const srv = {};
   for (const l of fs.readFileSync(file).subarray(from).toString('utf8').split('\n')) {
-    const m = / tool=(\S+) ms=([\d.]+)/.exec(l);
-    if (m) (srv[m[1]] ||= []).push(Number(m[2]));
+    const m = / tool=(\S+) ms=([\d.]+)(?: at=(\d+))?/.exec(l);
+    if (m) {
+      (srv[m[1]] ||= []).push(Number(m[2]));
+      if (m[3]) ((srv.at ||= {})[m[1]] ||= []).push(Number(m[3]));
+    }
   }
   return srv;
 }
@@ -396,6 +410,22 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
   const v = srv[calls[0][0]];
   if (v && v.length === calls.length) {
     results.tools[tool].server = dist(v);
+    // Each call's time in legs, on one clock (CLOCK_MONOTONIC): the client
+    // and the pipe to the server (call -> the server begins), the server,
+    // and the way back (the server's answer made -> its first bytes in the
+    // client's read buffer: the write, the pipe, the client's wake-up).
+    const at = srv.at && srv.at[calls[0][0]], mono = results.tools[tool].ours.mono;
+    if (at && mono && at.length === v.length && mono.length === v.length) {
+      const legs = v.map((ms, i) => ({ rt: (mono[i][1] - mono[i][0]) / 1000, to: (at[i] - mono[i][0]) / 1000, srv: ms,
+        back: (mono[i][1] - at[i]) / 1000 - ms }));
+      const slow = [...legs].sort((a, b) => b.rt - a.rt).slice(0, Math.max(1, Math.ceil(legs.length / 100)));
+      const mean = (xs, k) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
+      results.tools[tool].legs = { to_server: dist(legs.map((x) => x.to)), server: dist(v),
+        back: dist(legs.map((x) => x.back)),
+        slowest_1pct_mean: { first_byte: mean(slow, 'rt'), to_server: mean(slow, 'to'), server: mean(slow, 'srv'), back: mean(slow, 'back') } };
+      if (outFile) results.tools[tool].legs.calls = legs.map((x, i) => ({ ...x, t0: mono[i][0] }));
+    }
+    delete results.tools[tool].ours.mono;
     // where the server's tail comes from: its five slowest calls
     const each = v.map((ms, i) => ({ ms, args: calls[i][1] }));
     results.tools[tool].server_slowest = [...each].sort((a, b) => b.ms - a.ms).slice(0, 5);
@@ -579,6 +609,17 @@ for (const [tool, r] of Object.entries(T)) {
   }
   out.push(`  SDK client round trip                             ${pp(rf.ours)}`);
   if (sp) out.push(`    call -> first byte ${pp(sp.first_byte)}; ReadBuffer + JSON.parse + message schema ${pp(sp.to_message)}; result schema + outputSchema check + resolve ${pp(sp.to_resolve)}; ${rf.ours.client_gc.calls} calls overlapped a client gc; client helper threads ran ${f2(rf.ours.client_helper_threads_ms)} ms in all`);
+}
+{
+  const rows = Object.entries(T).filter(([, r]) => r.legs);
+  if (rows.length) {
+    out.push(`where each call's time goes to the answer's first byte (one clock, CLOCK_MONOTONIC; p50 / p99 ms; the slowest 1% of calls: their mean in each leg):`);
+    out.push(`  ${'tool'.padEnd(22)} ${'client+pipe -> server'.padStart(22)} ${'in server'.padStart(12)} ${'write+pipe+wake back'.padStart(22)}   slowest 1%: first byte = to server + server + back`);
+    for (const [tool, r] of rows) {
+      const l = r.legs, s = l.slowest_1pct_mean, pp = (d) => `${f2(d.p50)} / ${f2(d.p99)}`;
+      out.push(`  ${tool.padEnd(22)} ${pp(l.to_server).padStart(22)} ${pp(l.server).padStart(12)} ${pp(l.back).padStart(22)}   ${f2(s.first_byte)} = ${f2(s.to_server)} + ${f2(s.server)} + ${f2(s.back)}`);
+    }
+  }
 }
 out.push(`targets: ${verdicts.map(([t, v]) => `${t} ${v}`).join(', ')}`);
 console.log(out.join('\n'));

@@ -370,7 +370,7 @@ await run('logging/setLevel-and-messages', async () => {
   try { await c.setLoggingLevel('loud'); throw new Error('accepted a bad level'); } catch (e) { assert(e.code === -32602, `want -32602, got ${e.code}`); }
   await c.close();
   const log = fs.readFileSync(logFile, 'utf8');
-  assert(/cid=\d+ session=stdio id=\S+ method=tools\/call tool=index_status ms=[\d.]+ outcome=ok/.test(log), 'log line per call with correlation id, tool, duration, outcome');
+  assert(/cid=\d+ session=stdio id=\S+ method=tools\/call tool=index_status ms=[\d.]+ at=\d+ outcome=ok/.test(log), 'log line per call with correlation id, tool, duration, outcome');
 });
 
 // A call's log line is written after its answer and lines are gathered
@@ -478,7 +478,7 @@ await run('cancel/notifications-cancelled-suppresses-response', async () => {
   await new Promise((r) => setTimeout(r, 1500));
   assert(!s.lines.some((l) => l.includes('"id":"slow"')), 'no response for the cancelled request');
   await s.close();
-  assert(/id="slow" method=tools\/call tool=index_codebase ms=[\d.]+ outcome=cancelled/.test(fs.readFileSync(logFile, 'utf8')), 'log records the cancellation');
+  assert(/id="slow" method=tools\/call tool=index_codebase ms=[\d.]+ at=\d+ outcome=cancelled/.test(fs.readFileSync(logFile, 'utf8')), 'log records the cancellation');
 });
 
 await run('progress/index_codebase-sync', async () => {
