@@ -393,11 +393,18 @@ const logFrom = await logQuiet(serverLog);
 const majflt = (pid) => {
   try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[9]); } catch { return NaN; }
 };
+// and its minor faults (field 10: a page mapped again without a read) per
+// tool: each is a stall of the call that meets it.
+const minflt = (pid) => {
+  try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[7]); } catch { return NaN; }
+};
 const faultsFrom = majflt(ours.pid);
 const loadFrom = os.loadavg()[0];
 results.ping = await pings(ours.client, N);
 for (const [tool, calls] of Object.entries(ourCalls)) {
+  const min0 = minflt(ours.pid);
   results.tools[tool] = { ours: await pass(ours.client, ours.pid, ourPeaks, calls) };
+  results.tools[tool].server_minor_faults = minflt(ours.pid) - min0;
   ourPeaks.sample(ours.pid);
 }
 const ourFinal = readStatus(ours.pid);
@@ -594,7 +601,7 @@ const errs = Object.entries(T).flatMap(([t, r]) => [['mcpidx', r.ours], ['server
 for (const e of errs) out.push(`note: ${e}`);
 out.push(`memory: sampled from /proc/PID/status after every call (${mo.samples} samples mcpidx, ${mf.samples} server-filesystem); mcpidx RssFile is the mapped index plus its own binary`);
 const mc = results.machine;
-out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling); the server read ${mc.server_major_faults} pages from the disk (major faults) in it${mc.serve_args.length ? `; serve ${mc.serve_args.join(' ')}` : ''}`);
+out.push(`machine: ${mc.cpus} CPUs, load average ${mc.load_start.toFixed(2)} -> ${mc.load_end.toFixed(2)} over mcpidx's measured pass (p99 on a loaded machine is mostly scheduling); the server read ${mc.server_major_faults} pages from the disk (major faults) in it; its minor faults per tool: ${Object.entries(T).map(([t, r]) => `${t} ${r.server_minor_faults}`).join(', ')}${mc.serve_args.length ? `; serve ${mc.serve_args.join(' ')}` : ''}`);
 for (const [tool, r] of Object.entries(T)) {
   const g = r.ours && r.ours.client_gc;
   if (g && g.calls) out.push(`client gc: ${tool}: ${g.calls} of ${r.ours.n} calls overlapped a garbage collection in the client (${g.slowest_1pct} of the slowest 1%); p99 of the others ${f2(g.without.p99)} ms`);
