@@ -499,11 +499,15 @@ log(`server-filesystem: warm-up pass (${readTool})`);
 for (const calls of Object.values(fsCalls)) await pass(peer.client, peer.pid, fsPeaks, calls, { timed: false });
 log('server-filesystem: measured pass');
 results.peers.fs_ping = await pings(peer.client, N);
-for (const [tool, calls] of Object.entries(fsCalls)) results.tools[tool].fs = await pass(peer.client, peer.pid, fsPeaks, calls);
+for (const [tool, calls] of Object.entries(fsCalls)) {
+  results.tools[tool].fs = await pass(peer.client, peer.pid, fsPeaks, calls);
+  delete results.tools[tool].fs.mono; // (no server log to split it by)
+}
 log(`server-filesystem: search_files to locate the file, ${locate.length} calls`);
 await pass(peer.client, peer.pid, fsPeaks, locate.slice(0, 2), { timed: false });
 // On the whole kernel one call walks 79,000 files (about 10 s): 60 s of them.
 results.peers.search_files = await pass(peer.client, peer.pid, fsPeaks, locate, { budgetMs: 60000 });
+delete results.peers.search_files.mono;
 const fsFinal = readStatus(peer.pid);
 await peer.client.close();
 results.memory.fs = { ...fsPeaks.v, final: fsFinal, samples: fsPeaks.samples };
