@@ -581,7 +581,6 @@ static void wk_join(mi_walk *w, wk_unit *u)
 		w->skipped[r] += u->out.skipped[r];
 	free(u->out.files);
 	free(u->out.skips);
-	free(u->out.dents);
 	free(u->kids);
 	free(u->rel);
 	free(u);
