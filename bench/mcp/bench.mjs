@@ -200,7 +200,9 @@ async function startTimes(command, args) {
 // the server's memory after each call.  Tokens are counted after the pass:
 // tokenizing a 20k-token answer between two timed calls makes garbage whose
 // collection would land in the next call's round trip.
-async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infinity } = {}) {
+// clock: also each call's start and first byte on CLOCK_MONOTONIC (mono),
+// for the legs split by the server log's `at=`.
+async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infinity, clock = false } = {}) {
   const lat = [], texts = [], spans = [], toFirst = [], toMessage = [], toResolve = [], mono = [];
   let errors = 0, firstError = '';
   const mk = client.marks;
@@ -216,7 +218,7 @@ async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infini
     const t1 = performance.now();
     if (mk && timed) {
       toFirst.push(mk.first - t0); toMessage.push(mk.message - mk.first); toResolve.push(t1 - mk.message);
-      mono.push([m0, mk.firstMono]);
+      if (clock) mono.push([m0, mk.firstMono]);
     }
     peaks.sample(pid);
     if (r.isError) { errors++; if (!firstError) firstError = `${name} ${JSON.stringify(args)}: ${textOf(r).slice(0, 200)}`; }
@@ -234,7 +236,7 @@ async function pass(client, pid, peaks, calls, { timed = true, budgetMs = Infini
   const all = dist(lat);
   const split = toFirst.length && toFirst.every(Number.isFinite)
     ? { first_byte: dist(toFirst), to_message: dist(toMessage), to_resolve: dist(toResolve) } : undefined;
-  return { ...all, tok: dist(tok), errors, firstError, split, mono, client_helper_threads_ms: helperMs,
+  return { ...all, tok: dist(tok), errors, firstError, split, ...(clock ? { mono } : {}), client_helper_threads_ms: helperMs,
     client_gc: { calls: gc.filter(Boolean).length, slowest_1pct: gc.filter((g, i) => g && lat[i] >= all.p99).length,
       without: dist(clean) } };
 }
@@ -390,20 +392,18 @@ const logFrom = await logQuiet(serverLog);
 // The server's major faults (field 12 of /proc/PID/stat: pages read from
 // the disk) over the measured pass: a host that pages out memory not used
 // for a while takes back index pages the warm-up read.
-const majflt = (pid) => {
-  try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[9]); } catch { return NaN; }
-};
-// and its minor faults (field 10: a page mapped again without a read) per
+// And its minor faults (field 10: a page mapped again without a read) per
 // tool: each is a stall of the call that meets it.
-const minflt = (pid) => {
-  try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[7]); } catch { return NaN; }
+const statField = (pid, field) => {
+  try { return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[field - 3]); } catch { return NaN; }
 };
+const majflt = (pid) => statField(pid, 12), minflt = (pid) => statField(pid, 10);
 const faultsFrom = majflt(ours.pid);
 const loadFrom = os.loadavg()[0];
 results.ping = await pings(ours.client, N);
 for (const [tool, calls] of Object.entries(ourCalls)) {
   const min0 = minflt(ours.pid);
-  results.tools[tool] = { ours: await pass(ours.client, ours.pid, ourPeaks, calls) };
+  results.tools[tool] = { ours: await pass(ours.client, ours.pid, ourPeaks, calls, { clock: true }) };
   results.tools[tool].server_minor_faults = minflt(ours.pid) - min0;
   ourPeaks.sample(ours.pid);
 }
@@ -427,8 +427,7 @@ for (const [tool, calls] of Object.entries(ourCalls)) {
         back: (mono[i][1] - at[i]) / 1000 - ms }));
       const slow = [...legs].sort((a, b) => b.rt - a.rt).slice(0, Math.max(1, Math.ceil(legs.length / 100)));
       const mean = (xs, k) => xs.reduce((a, x) => a + x[k], 0) / xs.length;
-      results.tools[tool].legs = { to_server: dist(legs.map((x) => x.to)), server: dist(v),
-        back: dist(legs.map((x) => x.back)),
+      results.tools[tool].legs = { to_server: dist(legs.map((x) => x.to)), back: dist(legs.map((x) => x.back)),
         slowest_1pct_mean: { first_byte: mean(slow, 'rt'), to_server: mean(slow, 'to'), server: mean(slow, 'srv'), back: mean(slow, 'back') } };
       if (outFile) results.tools[tool].legs.calls = legs.map((x, i) => ({ ...x, t0: mono[i][0] }));
     }
@@ -499,15 +498,11 @@ log(`server-filesystem: warm-up pass (${readTool})`);
 for (const calls of Object.values(fsCalls)) await pass(peer.client, peer.pid, fsPeaks, calls, { timed: false });
 log('server-filesystem: measured pass');
 results.peers.fs_ping = await pings(peer.client, N);
-for (const [tool, calls] of Object.entries(fsCalls)) {
-  results.tools[tool].fs = await pass(peer.client, peer.pid, fsPeaks, calls);
-  delete results.tools[tool].fs.mono; // (no server log to split it by)
-}
+for (const [tool, calls] of Object.entries(fsCalls)) results.tools[tool].fs = await pass(peer.client, peer.pid, fsPeaks, calls);
 log(`server-filesystem: search_files to locate the file, ${locate.length} calls`);
 await pass(peer.client, peer.pid, fsPeaks, locate.slice(0, 2), { timed: false });
 // On the whole kernel one call walks 79,000 files (about 10 s): 60 s of them.
 results.peers.search_files = await pass(peer.client, peer.pid, fsPeaks, locate, { budgetMs: 60000 });
-delete results.peers.search_files.mono;
 const fsFinal = readStatus(peer.pid);
 await peer.client.close();
 results.memory.fs = { ...fsPeaks.v, final: fsFinal, samples: fsPeaks.samples };
@@ -628,7 +623,7 @@ for (const [tool, r] of Object.entries(T)) {
     out.push(`  ${'tool'.padEnd(22)} ${'client+pipe -> server'.padStart(22)} ${'in server'.padStart(12)} ${'write+pipe+wake back'.padStart(22)}   slowest 1%: first byte = to server + server + back`);
     for (const [tool, r] of rows) {
       const l = r.legs, s = l.slowest_1pct_mean, pp = (d) => `${f2(d.p50)} / ${f2(d.p99)}`;
-      out.push(`  ${tool.padEnd(22)} ${pp(l.to_server).padStart(22)} ${pp(l.server).padStart(12)} ${pp(l.back).padStart(22)}   ${f2(s.first_byte)} = ${f2(s.to_server)} + ${f2(s.server)} + ${f2(s.back)}`);
+      out.push(`  ${tool.padEnd(22)} ${pp(l.to_server).padStart(22)} ${pp(r.server).padStart(12)} ${pp(l.back).padStart(22)}   ${f2(s.first_byte)} = ${f2(s.to_server)} + ${f2(s.server)} + ${f2(s.back)}`);
     }
   }
 }
