@@ -21,8 +21,15 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # `serve --http` first needs them, so no other start pays for them and what
 # they pull in.
 DL_PKGS := libmicrohttpd libcurl
-PKG_LIBS = $(shell pkg-config --libs $(filter-out $(DL_PKGS),$(PKGS)) 2>/dev/null)
-LIBS = $(PKG_LIBS) -lstemmer -lpthread -lm -ldl
+# The other libraries are linked from their static archives (the -dev
+# packages ship them) where the compiler finds one, else as shared ones:
+# each shared library a start maps and relocates costs a process that
+# answers one request (`serve` over stdio, `hook`) about 0.15 ms on a
+# 2-core virtual machine, and there were ten (docs/benchmarks.md).
+# libedit's archive needs libtinfo's and libbsd's, and libbsd's libmd's.
+LINK_LIBS := lmdb xxhash msgpackc jansson edit tinfo bsd md zstd stemmer
+link_lib = $(if $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a)),-l:lib$(1).a,-l$(1))
+LIBS := $(foreach l,$(LINK_LIBS),$(call link_lib,$(l))) -lpthread -lm -ldl
 soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
 	[ -f "$$f" ] && readelf -d "$$f" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 DL_SONAMES = -DMI_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl.so.4)"' \
