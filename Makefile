@@ -211,7 +211,9 @@ fuzz: $(FUZZ_BIN)
 	    -artifact_prefix=$(B)/fuzz/ $(B)/fuzz-corpus/index tests/fuzz/corpus/index; fi
 $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB)
 	@mkdir -p $(dir $@)
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -Wno-unknown-warning-option $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -Wno-unknown-warning-option $(CFLAGS_BASE) $(PKG_CFLAGS) \
+	  $(DL_SONAMES) -iquote $(TS)/runtime/vendor/tree-sitter/lib/src \
+	  -o $@ $< $(LIB_SRC) $(B)/gen/queries.c $(GRAMMAR_LIB) $(LIBS)
 
 -include $(sort $(wildcard bench/*.mk))
 
