@@ -24,7 +24,7 @@ DL_PKGS := libmicrohttpd libcurl
 # The other libraries are linked from their static archives (the -dev
 # packages ship them) where the compiler finds one, else as shared ones:
 # each shared library a start maps and relocates costs a process that
-# answers one request (`serve` over stdio, `hook`) about 0.15 ms on a
+# answers one request (`serve` over stdio, `query`) about 0.2 ms on a
 # 2-core virtual machine, and there were ten (docs/benchmarks.md).
 # libedit's archive needs libtinfo's and libbsd's, and libbsd's libmd's.
 # Expanded when a link runs (=, not :=): on a fresh machine the archives
