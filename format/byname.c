@@ -495,8 +495,10 @@ static int bn_open(mi_txn *t, const char *name, const char *path, size_t pl, boo
 		klen += 4;
 		it->one = true;
 	}
-	if ((rc = mi_cursor_open(t, refs ? MI_DB_REFS : MI_DB_NAMES, &it->cur)))
+	if ((rc = mi_cursor_open(t, refs ? MI_DB_REFS : MI_DB_NAMES, &it->cur))) {
+		mi_byname_close(it); /* a failed open leaves nothing to close */
 		return rc;
+	}
 	if ((rc = mi_cursor_seek(it->cur, key, klen, &k, &kl, &v, &vl))) {
 		/* a block that does not unpack: the scan finds nothing, damaged */
 		it->damaged = rc != MI_ERR_NOTFOUND;

@@ -586,7 +586,8 @@ int mi_frefs_next(mi_frefs *it, const void **rec, size_t *len, uint32_t *seq);
  * mi_byname_put_names / _refs hand fn the entries of one file (ids fid),
  * in key order, for a put or a delete; names over 200 bytes are left out.
  * mi_names_open / mi_refs_open start a scan of a name's entries, of one
- * file only when path is not NULL; mi_names_next / mi_refs_next give each
+ * file only when path is not NULL (an error: nothing to close, else
+ * mi_byname_close when done); mi_names_next / mi_refs_next give each
  * definition / reference with its file's path (pointing into the map,
  * valid until the transaction ends; entries of files without a path are
  * skipped, it->damaged set): 0, or MI_ERR_NOTFOUND after the last.
