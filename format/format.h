@@ -731,7 +731,8 @@ int mi_file_id(mi_txn *t, const char *path, size_t pl, uint32_t *fid);
  * count, then each mi_symbol record as varint length + bytes.  A block
  * ends after MI_SYMS_BLOCK symbols or MI_SYMS_BLOCK_BYTES bytes of records.
  * mi_syms_put hands fn a file's blocks in key order (for a put).
- * mi_syms_open starts at symbol `from` of path; mi_syms_next gives each
+ * mi_syms_open starts at symbol `from` of path (an error leaves nothing to
+ * close; mi_syms_close on a closed one does nothing); mi_syms_next gives each
  * record in turn with its index (valid until the transaction ends): 0,
  * MI_ERR_NOTFOUND after the last, MI_ERR_CORRUPT on a block that does not
  * decode.  mi_syms_get is one record (MI_ERR_NOTFOUND: no such symbol).

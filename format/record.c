@@ -312,6 +312,8 @@ static int blk_open(mi_txn *t, int db, const void *prefix, size_t plen, uint32_t
 		rc = syms_take(it, k, kl, v, vl, from);
 	if (rc == MI_ERR_NOTFOUND)
 		rc = 0; /* nothing from there: next says so */
+	if (rc) /* a failed open leaves nothing to close */
+		mi_syms_close(it);
 	return rc;
 }
 

@@ -176,6 +176,39 @@ TEST(fresh_store_is_published_by_rename)
 	free(dir);
 }
 
+/* A block of symbols that does not decode: the scan's open says so and
+ * holds nothing after it (callers return on the error without closing;
+ * the sanitized pass's leak check fails this test if the cursor stays). */
+TEST(failed_symbol_scan_holds_nothing)
+{
+	char *dir = tmpdir();
+	mi_store *st;
+	mi_txn *t;
+	mi_syms it;
+	uint8_t key[4 + 4] = { 'a', '.', 'c', 0 };
+	const uint8_t bad[] = { 0x7f, 1, 2 }; /* 127 records in 2 bytes, block of 1 */
+	CHECK_INT(mi_store_open(dir, MI_STORE_CREATE, &st), 0);
+	CHECK_INT(mi_txn_begin(st, true, &t), 0);
+	CHECK_INT(mi_meta_put_int(t, "version", MI_FORMAT_VERSION), 0);
+	mi_be32(key + 4, 0);
+	CHECK_INT(mi_put(t, MI_DB_SYMS, key, sizeof key, bad, sizeof bad), 0);
+	CHECK_INT(mi_txn_commit(t), 0);
+	CHECK_INT(mi_txn_begin(st, false, &t), 0);
+	CHECK_INT(mi_syms_open(t, "a.c", 3, 0, &it), MI_ERR_CORRUPT);
+	CHECK(it.cur == NULL);
+	mi_syms_close(&it); /* and a close after it does nothing */
+	CHECK_INT(mi_syms_open(t, "b.c", 3, 0, &it), 0); /* no such file: nothing, no error */
+	const void *rec;
+	size_t len;
+	uint32_t idx;
+	CHECK_INT(mi_syms_next(&it, &rec, &len, &idx), MI_ERR_NOTFOUND);
+	mi_syms_close(&it);
+	mi_txn_abort(t);
+	mi_store_close(st);
+	rm_rf(dir);
+	free(dir);
+}
+
 TEST(damaged_file_is_moved_aside)
 {
 	char *dir = tmpdir(), data[300], aside_path[300];
@@ -1177,6 +1210,7 @@ int main(void)
 {
 	RUN(read_of_a_cut_page_is_survived);
 	RUN(fresh_store_is_published_by_rename);
+	RUN(failed_symbol_scan_holds_nothing);
 	RUN(damaged_file_is_moved_aside);
 	RUN(linked_index_folder_is_not_opened);
 	RUN(grown_file_is_trimmed);
