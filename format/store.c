@@ -223,6 +223,21 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	signal(sig, SIG_DFL); /* the access runs again and ends the process */
 }
 
+/* LMDB's own consistency checks (mdb_assert: a branch page with too few
+ * keys, a page of the wrong kind) abort the process after this callback;
+ * inside a guarded call the damage is the same as a fault's, and the call
+ * is ended the same way instead.  Outside one, LMDB aborts as it would. */
+static void on_assert(MDB_env *env, const char *msg)
+{
+	(void)env;
+	(void)msg;
+	if (guard_jb) {
+		if (guard_slot >= 0)
+			__atomic_store_n(&maps[guard_slot].faulted, 1, __ATOMIC_RELEASE);
+		siglongjmp(*guard_jb, 1);
+	}
+}
+
 static void guard_install(void)
 {
 	struct sigaction sa;
@@ -702,6 +717,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 		e->env = NULL;
 		goto fail;
 	}
+	mdb_env_set_assert(e->env, on_assert);
 	mdb_env_set_maxdbs(e->env, (MDB_dbi)st->ndbs + 4);
 	mdb_env_set_maxreaders(e->env, 254);
 	if (!rdonly) {

@@ -6,7 +6,7 @@ instead of build on a packed file) run on each.  No command may end on a
 signal; a cut file must be refused by name with what to do; build --force
 must recover; verify must refuse every flipped pack.
 
-usage: damage.py MCPIDX TMPDIR index|pack truncate|flip
+usage: damage.py MCPIDX TMPDIR index|pack truncate|flip|branch
 """
 import json, os, random, shutil, subprocess, sys
 
@@ -193,6 +193,43 @@ def check_flipped(seed):
     restore()
 
 
+def check_branches():
+    """LMDB's own consistency checks: each branch page of a named database
+    (page flags P_BRANCH) made to hold one key, which mdb_page_search_root
+    asserts against (an abort unless the guard catches it)."""
+    pages = []
+    for pg in range(2, size // PAGE):
+        h = good[pg * PAGE:pg * PAGE + 16]
+        if int.from_bytes(h[0:8], "little") == pg and int.from_bytes(h[10:12], "little") == 1:
+            pages.append(pg)
+    if not pages:
+        fail("no branch page in a %d-byte index" % size)
+    said = 0
+    for pg in pages[:12]:
+        hit = bytearray(good)
+        hit[pg * PAGE + 12:pg * PAGE + 14] = (16 + 2).to_bytes(2, "little")  # NUMKEYS 1
+        with open(target, "wb") as f:
+            f.write(hit)
+        where = "branch page %d holding one key" % pg
+        code, out, err = run(["query", index_arg, "search", "open connection"])
+        said += DAMAGED in err
+        if code != 0 and not err.strip():
+            fail("%s: query exited %d without a message" % (where, code))
+        for r in serve(index_arg):
+            if r is not None and r.get("isError"):
+                said += DAMAGED in result_text(r)
+                if not result_text(r).strip():
+                    fail("%s: serve answered an error without a message" % where)
+        restore()
+    if not said:
+        fail("no damaged branch page was reached (%d tried)" % len(pages[:12]))
+    return len(pages[:12])
+
+
+if mode == "branch":
+    n = check_branches()
+    print("%d branch pages holding one key in a %d-byte %s" % (n, size, kind))
+    sys.exit(1 if failures else 0)
 if mode == "truncate":
     # 20 cuts past the first page: just past it, the meta pages' edges,
     # spread through the file, one byte short (and inside a pack's trailer).
