@@ -316,6 +316,24 @@ __attribute__((noinline)) static int g_put(int slot, MDB_txn *txn, MDB_dbi dbi, 
 	return rc;
 }
 
+__attribute__((noinline)) static int g_stat(int slot, MDB_txn *txn, MDB_dbi dbi, MDB_stat *ms)
+{
+	int rc;
+	GUARDED(slot, rc, mdb_stat(txn, dbi, ms));
+	return rc;
+}
+
+/* mdb_cursor_open reads the database's root (a named database's record is
+ * read afresh in each transaction) after it has allocated the cursor, so a
+ * fault or failed assertion there would lose the allocation: the record is
+ * read first by mdb_stat (a cursor on its stack), guarded. */
+static int cursor_open(int slot, MDB_txn *txn, MDB_dbi dbi, MDB_cursor **cur)
+{
+	MDB_stat ms;
+	int rc = g_stat(slot, txn, dbi, &ms);
+	return rc ? rc : mdb_cursor_open(txn, dbi, cur);
+}
+
 __attribute__((noinline)) static int g_del(int slot, MDB_txn *txn, MDB_dbi dbi, MDB_val *k,
 					   MDB_val *v)
 {
@@ -2077,7 +2095,7 @@ int mi_del(mi_txn *t, int db, const void *key, size_t klen)
 int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen)
 {
 	MDB_cursor *cur;
-	int rc = mdb_cursor_open(t->txn, t->e->dbi[db], &cur);
+	int rc = cursor_open(t->e->slot, t->txn, t->e->dbi[db], &cur);
 	if (rc)
 		return map_err(rc, t->e->slot);
 	MDB_val k = {plen, (void *)prefix}, v;
@@ -2100,7 +2118,7 @@ int mi_del_prefix(mi_txn *t, int db, const void *prefix, size_t plen)
 uint64_t mi_db_count(mi_txn *t, int db)
 {
 	MDB_stat ms;
-	if (mdb_stat(t->txn, t->e->dbi[db], &ms))
+	if (g_stat(t->e->slot, t->txn, t->e->dbi[db], &ms))
 		return 0;
 	return ms.ms_entries;
 }
@@ -2133,7 +2151,7 @@ int mi_db_copy(mi_txn *from, mi_txn *to, int db, const void *prefix, size_t plen
 int mi_cursor_open(mi_txn *t, int db, mi_cursor **out)
 {
 	MDB_cursor *cur;
-	int rc = mdb_cursor_open(t->txn, t->e->dbi[db], &cur);
+	int rc = cursor_open(t->e->slot, t->txn, t->e->dbi[db], &cur);
 	if (rc)
 		return map_err(rc, t->e->slot);
 	mi_cursor *c = mi_xcalloc(1, sizeof(*c));
