@@ -74,6 +74,8 @@ typedef struct mi_env {
 	unsigned psize;            /* page size */
 	int refs;                  /* open transactions, +1 while current (st->mu) */
 	int slot;                  /* fault registry slot, -1 when none */
+	uintptr_t lo, hi;          /* the map's range (atomic), lo 0 when unknown:
+				    * a read transaction on an index is then refused */
 	ZSTD_DDict *ddict[MI_DB__COUNT]; /* an index's dictionaries, for reading */
 	ZSTD_CDict *cdict[MI_DB__COUNT]; /* and for writing (writable stores) */
 	void *dict[MI_DB__COUNT];  /* their bytes (a thread copies them: zpre) */
@@ -397,13 +399,23 @@ static bool map_range(mi_env *e, uintptr_t *lo, uintptr_t *hi)
 	return ok;
 }
 
-/* Registers (or, on a remap, moves) the map of e. */
+static void guard_unregister(mi_env *e);
+
+/* Registers (or, on a remap, moves) the map of e.  Where the map lies is
+ * found through a value of the main database; when that read fails (a
+ * damaged main database) the map is unknown, nothing is registered, and
+ * e->lo is 0. */
 static void guard_register(mi_env *e)
 {
 	uintptr_t lo, hi;
 	pthread_once(&guard_once, guard_install);
-	if (!map_range(e, &lo, &hi))
+	if (!map_range(e, &lo, &hi)) {
+		__atomic_store_n(&e->lo, 0, __ATOMIC_RELEASE);
+		guard_unregister(e);
 		return;
+	}
+	__atomic_store_n(&e->hi, hi, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->lo, lo, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&maps_mu);
 	if (e->slot < 0) {
 		for (int i = 0; i < MI_MAX_MAPS; i++) {
@@ -784,6 +796,10 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 	guard_register(e);
 	if (!st->index)
 		goto done; /* not an index: its owner checks its own version */
+	if (!__atomic_load_n(&e->lo, __ATOMIC_ACQUIRE)) {
+		rc = MI_ERR_DAMAGED; /* its main database does not answer */
+		goto fail;
+	}
 	if ((rc = read_version(e, version)))
 		goto fail;
 	if (rdonly && *version == 0) {
@@ -1803,6 +1819,12 @@ int mi_txn_begin(mi_store *st, bool write, mi_txn **out)
 			rc = MI_ERR_STALE;
 		}
 	}
+	if (!rc && !write && st->index && !__atomic_load_n(&e->lo, __ATOMIC_ACQUIRE)) {
+		/* The map's range is unknown (guard_register): no value could be
+		 * checked to lie in it. */
+		mdb_txn_abort(txn);
+		rc = MI_ERR_DAMAGED;
+	}
 	if (rc) {
 		env_release(st, e);
 		return map_err(rc, e->slot);
@@ -1812,9 +1834,9 @@ int mi_txn_begin(mi_store *st, bool write, mi_txn **out)
 	t->e = e;
 	t->txn = txn;
 	t->write = write;
-	if (!write && e->slot >= 0) {
+	if (!write) {
 		MDB_envinfo info;
-		uintptr_t lo = __atomic_load_n(&maps[e->slot].lo, __ATOMIC_ACQUIRE);
+		uintptr_t lo = __atomic_load_n(&e->lo, __ATOMIC_ACQUIRE);
 		mdb_env_info(e->env, &info);
 		if (lo) {
 			t->vlo = lo + 2u * e->psize;
