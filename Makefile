@@ -27,11 +27,11 @@ DL_PKGS := libmicrohttpd libcurl
 # answers one request (`serve` over stdio, `query`) about 0.2 ms on a
 # 2-core virtual machine, and there were ten (docs/benchmarks.md).
 # libedit's archive needs libtinfo's and libbsd's, and libbsd's libmd's.
-# Expanded when a link runs (=, not :=): on a fresh machine the archives
-# appear only once this make has installed the -dev packages.
+# Worked out when the first link runs, once (on a fresh machine the
+# archives appear only after this make has installed the -dev packages).
 LINK_LIBS := lmdb xxhash msgpackc jansson edit tinfo bsd md zstd stemmer
 link_lib = $(if $(filter /%,$(shell $(CC) -print-file-name=lib$(1).a)),-l:lib$(1).a,-l$(1))
-LIBS = $(foreach l,$(LINK_LIBS),$(call link_lib,$(l))) -lpthread -lm -ldl
+LIBS = $(eval LIBS := $(foreach l,$(LINK_LIBS),$(call link_lib,$(l))) -lpthread -lm -ldl)$(LIBS)
 soname = $(shell f=$$(pkg-config --variable=libdir $(1) 2>/dev/null)/$(2); \
 	[ -f "$$f" ] && readelf -d "$$f" 2>/dev/null | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 DL_SONAMES = -DMI_CURL_SONAME='"$(or $(call soname,libcurl,libcurl.so),libcurl.so.4)"' \

@@ -181,6 +181,15 @@ static struct sigaction *old_action(int sig)
 	return sig == SIGBUS ? &old_bus : &old_segv;
 }
 
+/* Ends the guarded LMDB call this thread is in (GUARDED) as damaged and
+ * flags its env. */
+static void guard_leave(void)
+{
+	if (guard_slot >= 0)
+		__atomic_store_n(&maps[guard_slot].faulted, 1, __ATOMIC_RELEASE);
+	siglongjmp(*guard_jb, 1);
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t a = (uintptr_t)si->si_addr;
@@ -194,9 +203,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 		sigemptyset(&set);
 		sigaddset(&set, sig);
 		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		if (guard_slot >= 0)
-			__atomic_store_n(&maps[guard_slot].faulted, 1, __ATOMIC_RELEASE);
-		siglongjmp(*guard_jb, 1);
+		guard_leave();
 	}
 	for (int i = 0; i < MI_MAX_MAPS && sig == SIGBUS; i++) {
 		uintptr_t lo = __atomic_load_n(&maps[i].lo, __ATOMIC_ACQUIRE);
@@ -233,11 +240,8 @@ static void on_assert(MDB_env *env, const char *msg)
 {
 	(void)env;
 	(void)msg;
-	if (guard_jb) {
-		if (guard_slot >= 0)
-			__atomic_store_n(&maps[guard_slot].faulted, 1, __ATOMIC_RELEASE);
-		siglongjmp(*guard_jb, 1);
-	}
+	if (guard_jb)
+		guard_leave();
 }
 
 static void guard_install(void)
@@ -455,9 +459,8 @@ static bool in_map(uintptr_t lo, uintptr_t hi, const MDB_val *v);
 /* in_map against the whole map of e (pages in use unknown here). */
 static bool in_map_env(mi_env *e, const MDB_val *v)
 {
-	uintptr_t lo = e->slot >= 0 ? __atomic_load_n(&maps[e->slot].lo, __ATOMIC_ACQUIRE) : 0;
-	uintptr_t hi = e->slot >= 0 ? __atomic_load_n(&maps[e->slot].hi, __ATOMIC_ACQUIRE) : 0;
-	return in_map(lo, hi, v);
+	return in_map(__atomic_load_n(&e->lo, __ATOMIC_ACQUIRE),
+		      __atomic_load_n(&e->hi, __ATOMIC_ACQUIRE), v);
 }
 
 /* false when a key or value LMDB handed out does not lie in the pages in
