@@ -792,11 +792,11 @@ int mi_cursor_next(mi_cursor *c, const void **k, size_t *kl,
 /* Moves back one key (from past the end: to the last key). */
 int mi_cursor_prev(mi_cursor *c, const void **k, size_t *kl,
 		   const void **v, size_t *vl);
+/* Bounds the cursor to the keys that start with prefix, without moving it. */
+void mi_cursor_bound(mi_cursor *c, const void *prefix, size_t plen);
 /* Like mi_cursor_seek to prefix, and bounds the cursor to the keys that
  * start with prefix: this seek and every mi_cursor_next after it answer
  * MI_ERR_NOTFOUND past the last such key.  The prefix is copied. */
-/* Bounds the cursor to the keys that start with prefix, without moving it. */
-void mi_cursor_bound(mi_cursor *c, const void *prefix, size_t plen);
 int mi_cursor_seek_prefix(mi_cursor *c, const void *prefix, size_t plen,
 			  const void **k, size_t *kl, const void **v, size_t *vl);
 void mi_cursor_close(mi_cursor *c);
