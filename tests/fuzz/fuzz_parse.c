@@ -29,10 +29,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The language a selector byte picks: 1 .. MI_LANG__COUNT-1. */
-static int ps_lang(uint8_t b)
+/* The language a selector byte picks: 1 .. 31 by its low five bits, or
+ * when they are all set, any of 1 .. MI_LANG__COUNT-1 by the byte after
+ * it (then *skip is 2, else 1: the bytes before the source). */
+static int ps_lang(const uint8_t *data, size_t size, size_t *skip)
 {
-	return 1 + (b & 31) % (MI_LANG__COUNT - 1);
+	*skip = 1;
+	if ((data[0] & 31) != 31 || size < 2)
+		return 1 + (data[0] & 31) % (MI_LANG__COUNT - 1);
+	*skip = 2;
+	return 1 + data[1] % (MI_LANG__COUNT - 1);
 }
 
 /* A file name the language claims ("fuzz.c"); alt picks its second
@@ -226,13 +232,16 @@ done:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *src;
+	size_t skip;
+	int lang;
 	if (size < 1)
 		return 0;
+	lang = ps_lang(data, size, &skip);
 	/* An exact-size copy without a NUL, as the index hands sources out. */
-	src = malloc(size - 1 ? size - 1 : 1);
-	if (size > 1)
-		memcpy(src, data + 1, size - 1);
-	ps_run(ps_lang(data[0]), data[0] >> 5, src, size - 1);
+	src = malloc(size - skip ? size - skip : 1);
+	if (size > skip)
+		memcpy(src, data + skip, size - skip);
+	ps_run(lang, data[0] >> 5, src, size - skip);
 	free(src);
 	return 0;
 }
