@@ -42,6 +42,7 @@ static int rs_scan(const char *src, size_t len, mi_parsed *out)
 	mi_scan_init(&s, src, len, out);
 	int styles[16]; /* char | 0x100 when overlined, by level - 1 */
 	int nstyles = 0;
+	size_t under = SIZE_MAX; /* the line of the last title's underline */
 	for (size_t ln = 0; ln + 1 < s.nlines; ln++) {
 		uint32_t a = s.lines[ln], e = mi_scan_eol(&s, a);
 		uint32_t tl = rs_trim(src, a, e);
@@ -54,7 +55,8 @@ static int rs_scan(const char *src, size_t len, mi_parsed *out)
 			continue;
 		bool over = false;
 		uint32_t start = a;
-		if (ln > 0) {
+		/* An overline, unless that line underlines the title before. */
+		if (ln > 0 && ln - 1 != under) {
 			uint32_t oa = s.lines[ln - 1], oe = mi_scan_eol(&s, oa);
 			if (rs_adorn(src, oa, oe) == ch) {
 				over = true;
@@ -77,7 +79,7 @@ static int rs_scan(const char *src, size_t len, mi_parsed *out)
 		out->syms[h].level = (uint8_t)(level > 6 ? 6 : level);
 		out->syms[h].body_byte = ue < len ? ue + 1 : ue;
 		out->syms[h].body_line = (uint32_t)ln + 3;
-		ln++;
+		under = ++ln;
 	}
 	mi_scan_headings(&s);
 	for (size_t ln = 0; ln < s.nlines; ln++) {
