@@ -165,14 +165,16 @@ static int pb_scan(const char *src, size_t len, mi_parsed *out)
 			if (!pb_tok(src, e, &i, &na, &nz))
 				break;
 			uint32_t end = nz;
+			bool opts = false; /* the rpc ends in a block of options */
 			while (pb_tok(src, e, &i, &ta, &tz)) {
 				end = tz;
-				if (src[ta] == ';' || src[ta] == '{')
+				opts = src[ta] == '{';
+				if (src[ta] == ';' || opts)
 					break;
 				if (pb_word(src[ta]) && !pb_is(src, ta, tz, "returns") && !pb_is(src, ta, tz, "stream"))
 					mi_scan_ref(&s, MI_REF_TYPE, ta, src + ta, tz - ta, parent);
 			}
-			if (src[ta] == '{') { /* rpc options */
+			if (opts) { /* rpc options */
 				int d = 1;
 				uint32_t b, c;
 				while (d > 0 && pb_tok(src, e, &i, &b, &c)) {
@@ -181,7 +183,7 @@ static int pb_scan(const char *src, size_t len, mi_parsed *out)
 				}
 			}
 			int k = mi_scan_sym(&s, MI_KIND_METHOD, stmt, end, src + na, nz - na, stmt,
-					    src[ta] == '{' ? ta : end, parent);
+					    opts ? ta : end, parent);
 			pb_doc(&s, k, stmt);
 			at_stmt = true;
 			continue;

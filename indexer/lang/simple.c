@@ -367,7 +367,10 @@ static int quote_len(const char *s, size_t a, size_t b)
 	return (int)n;
 }
 
-static void add_ref(scan *sc, int kind, size_t a, size_t b, uint32_t line,
+/* A reference to s[a..b) on line `line`, which starts at byte lb (NO_POS:
+ * the line holding a; a header's references carry its first line, which
+ * a header broken inside brackets does not share with them). */
+static void add_ref(scan *sc, int kind, size_t a, size_t b, uint32_t line, size_t lb,
 		    int32_t caller)
 {
 	const char *callee = mi_parsed_strndup(sc->out, sc->s + a, b - a);
@@ -376,9 +379,10 @@ static void add_ref(scan *sc, int kind, size_t a, size_t b, uint32_t line,
 	r->line = line;
 	r->caller_idx = caller;
 	r->kind = (uint8_t)kind;
-	while (a > 0 && sc->s[a - 1] != '\n')
-		a--;
-	r->line_byte = (uint32_t)a;
+	if (lb == NO_POS)
+		for (lb = a; lb > 0 && sc->s[lb - 1] != '\n'; lb--)
+			;
+	r->line_byte = (uint32_t)lb;
 }
 
 /*
@@ -957,7 +961,7 @@ static void handle_code(scan *sc, const lline *ll)
 			if (s[t.start] == '(' && prev.kind == T_IDENT && prev.end == t.start &&
 			    prev.start != h.name_start && !(in_item && prev.start == it_ns) &&
 			    !tok_in(s, &prev, simple_keywords))
-				add_ref(sc, MI_REF_CALL, prev.start, prev.end, prev_line, caller);
+				add_ref(sc, MI_REF_CALL, prev.start, prev.end, prev_line, NO_POS, caller);
 			depth++;
 			break;
 		case T_CLOSE:
@@ -1016,7 +1020,8 @@ static void handle_code(scan *sc, const lline *ll)
 			}
 		}
 		if (h.trait_start != NO_POS)
-			add_ref(sc, MI_REF_IMPL, h.trait_start, h.trait_end, ll->line, caller);
+			add_ref(sc, MI_REF_IMPL, h.trait_start, h.trait_end, ll->line, ll->start,
+				caller);
 		if (colon == NO_POS && h.ctx != CTX_POINTCUT && !ll->unclosed &&
 		    !(is_fn && (ctx == CTX_TRAIT || (h.mods & MOD_EXTERN))))
 			diag(sc, ll->line, 'E',
@@ -1031,7 +1036,7 @@ static void handle_code(scan *sc, const lline *ll)
 		return;
 	}
 	if (h.imp_start != NO_POS)
-		add_ref(sc, MI_REF_IMPORT, h.imp_start, h.imp_end, ll->line, owner);
+		add_ref(sc, MI_REF_IMPORT, h.imp_start, h.imp_end, ll->line, ll->start, owner);
 	if (opens) {
 		push_blk(sc, ll->col, -1, owner, CTX_OTHER, ll);
 	} else if (h.control && colon == NO_POS) {
