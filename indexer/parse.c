@@ -1258,8 +1258,17 @@ int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
 	out->lang = lang;
 	if (len > UINT32_MAX / 2)
 		return MI_ERR_TOOBIG;
-	if (row->scan)
-		return row->scan(src, len, out);
+	if (row->scan) {
+		/* A line scanner gives a header its body at the line after it
+		 * and ends the symbol at the next header: one that ends on its
+		 * own header line (a Dockerfile stage, an INI section right
+		 * before the next or at the end of the file) has no body. */
+		int err = row->scan(src, len, out);
+		for (size_t i = 0; !err && i < out->nsyms; i++)
+			if (out->syms[i].body_line > out->syms[i].end_line)
+				out->syms[i].body_line = out->syms[i].body_byte = 0;
+		return err;
+	}
 	if (!row->ts || (!row->query && !row->extract))
 		return MI_ERR_ARG;
 	mi_ts_ctx c = {.src = src, .len = len, .p = out, .row = row};

@@ -112,11 +112,6 @@ static int df_scan(const char *src, size_t len, mi_parsed *out)
 		}
 		ln = last;
 	}
-	/* A stage that ends where its FROM does (the next FROM, or the end
-	 * of the file, right after it) has no body. */
-	for (size_t i = 0; i < out->nsyms; i++)
-		if (out->syms[i].body_line > out->syms[i].end_line)
-			out->syms[i].body_line = out->syms[i].body_byte = 0;
 	mi_scan_release(&s);
 	return 0;
 }

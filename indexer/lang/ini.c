@@ -81,11 +81,6 @@ static int ini_scan(const char *src, size_t len, mi_parsed *out)
 		}
 		doc_lines = 0;
 	}
-	/* A section that ends on its own header line (the next section's
-	 * header, or the end of the file, right after it) has no body. */
-	for (size_t i = 0; i < out->nsyms; i++)
-		if (out->syms[i].body_line > out->syms[i].end_line)
-			out->syms[i].body_line = out->syms[i].body_byte = 0;
 	mi_scan_release(&s);
 	return 0;
 }
