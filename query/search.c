@@ -1381,8 +1381,11 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		 * its own bound, keep under the k-th score are passed over
 		 * without reading their lengths (the whole block at once). */
 		/* A chunk whose name does not hold the identifier is not
-		 * named by it: its score takes the inexact factor. */
-		float named = req->flags & (1u << MI_SF_NAME) ? 1 : qc->rp->inexact;
+		 * named by it: its score takes the inexact factor, a prior of
+		 * search_code's alone (q_priors).  search_docs scores a
+		 * section whose heading does not say the word as it scores
+		 * one whose heading does. */
+		float named = qc->docs || (req->flags & (1u << MI_SF_NAME)) ? 1 : qc->rp->inexact;
 		if (theta > 0 && qc->prune && qc->bounds) {
 			float others = all - req->ub;
 			if (q_block_bound(qc, req) + others <= theta) {

@@ -1571,6 +1571,72 @@ out:
 	mi_buf_release(&err);
 }
 
+/* search_docs of one identifier: a Markdown section whose body says it,
+ * under a heading that does not, scores as a section naming it would (the
+ * inexact factor is search_code's alone), so pruning may not pass it over
+ * for its heading: 40 sections named "Gamma notes" saying gamma once, then
+ * sections titled "Interfaces" whose bodies say gamma more and more often,
+ * the best of them last (on the kernel, "mutex" lost mutex-design.rst's
+ * "Interfaces" this way). */
+TEST(docs_identifier_pruning_keeps_unnamed_sections)
+{
+	enum { N = 160 };
+	char dir[256];
+	static tfile fs[N];
+	static char *srcs[N], *paths[N];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	const char *qs[] = { "gamma", "interfaces" };
+
+	snprintf(dir, sizeof(dir), "%s/docsident", tmp_root);
+	for (size_t i = 0; i < N; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		if (i < 40) {
+			/* named: a body longer with each file, so no two tie */
+			mi_buf_addf(&b, "# Gamma notes %zu\n\nThe notes of the loader", i);
+			for (size_t j = 0; j < i; j++)
+				mi_buf_adds(&b, " part");
+			mi_buf_adds(&b, ".\n");
+			mi_buf_addf(&p, "doc%02zu.md", i);
+		} else if (i < 48) {
+			mi_buf_addf(&b, "# Interfaces\n\nStatically define the value:");
+			for (size_t j = 0; j <= i - 40; j++)
+				mi_buf_adds(&b, " gamma");
+			mi_buf_adds(&b, ".\n");
+			mi_buf_addf(&p, "zz%02zu.md", i);
+		} else {
+			mi_buf_addf(&b, "# Other %zu\n\nNothing of the kind here, file %zu.\n", i, i);
+			mi_buf_addf(&p, "other%03zu.md", i);
+		}
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	json_t *j = run(q, true, "gamma", NULL, NULL, false, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "zz47.md");
+	json_decref(j);
+	for (int split = 0; split < 2; split++) {
+		mi_query_set_split(q, split ? 1 : 0);
+		for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+			for (size_t k = 1; k <= 10; k += 3)
+				CHECK(same_as_exhaustive(q, true, qs[i], k) > 0);
+	}
+	mi_query_set_split(q, 0);
+	mi_query_close(q);
+out:
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(paths[i]);
+	}
+	mi_buf_release(&err);
+}
+
 /* The seed of the threshold reads identifiers the query spells word by
  * word and the best blocks of terms too common to read whole: 1,200
  * files each saying read, frame, buffer, cache and device in one
@@ -1713,6 +1779,7 @@ int main(void)
 	RUN(seeded_threshold_keeps_the_top_k);
 	RUN(block_max_pruning_keeps_the_best_hits);
 	RUN(identifier_pruning_keeps_the_top_k);
+	RUN(docs_identifier_pruning_keeps_unnamed_sections);
 	RUN(snippets_of_large_files_are_their_chunks_lines);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
