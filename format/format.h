@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 22         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 23         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -847,8 +847,12 @@ bool mi_tok_is_stop(const char *w, size_t len);
  * A MI_DB_POST value: the postings of one term in a run of files, keyed
  * `term \0 be32(file id of the last)`.  First MI_POST_HDR bytes: the
  * block's largest tfn in code and in docs mode, then the same over its
- * postings that do not name the term (no name field), each
- * mi_post_q-quantized upward (block-max bounds for top-k pruning).  Then per file, in id
+ * postings that do not name the term (no name field), then two code-mode
+ * bounds for a query of this one word: over the postings of chunks named
+ * by the word alone (a name one term long holding it), and over the others
+ * with the name field weighed by the share of the name the word is
+ * (mi_bm25f_tfn_share), each mi_post_q-quantized upward (block-max bounds
+ * for top-k pruning).  Then per file, in id
  * order: varint (file id delta << MI_POST_LBITS | length below
  * MI_POST_LENS, else MI_POST_LENS then varint length - MI_POST_LENS),
  * the delta being the first file's id as it is, then its id minus the
@@ -863,7 +867,7 @@ bool mi_tok_is_stop(const char *w, size_t len);
 #define MI_POST_BLOCK 1024  /* a block ends once it is this long */
 #define MI_POST_LBITS 3      /* bits of a file's length beside its id delta */
 #define MI_POST_LENS 7       /* that length field: 7 = the length follows */
-#define MI_POST_HDR 4       /* bytes before a block's files: its four tfn bounds */
+#define MI_POST_HDR 6       /* bytes before a block's files: its six tfn bounds */
 #define MI_POST_QSCALE 33.83f /* 1 / ln 1.03: a step of the bound is 3% of 1 + tfn */
 /* A tfn bound as a byte, rounded up; 255 = no bound. */
 static inline uint8_t mi_post_q(float tfn)
@@ -954,6 +958,22 @@ int64_t mi_bm25f_sig(void);
  * values, avg the average field lengths. */
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		   const uint32_t *len, const float *avg);
+/* The same with the name field's part times name_share (search_code
+ * weighs a name by how much of it the query says). */
+float mi_bm25f_tfn_share(int sm, unsigned flags, const uint32_t *tf,
+			 const uint32_t *len, const float *avg, float name_share);
+/* The share of a name len terms long that a query of one word, held tf
+ * times in it, says: 1 when the name is that word alone; search_code's
+ * q_name_share with exponent 1 (a name of several parts also holds its
+ * whole form, not counted). */
+static inline float mi_one_word_share(uint32_t tf, uint32_t len)
+{
+	if (!len || !tf)
+		return 1;
+	if (len > 1)
+		len--;
+	return tf >= len ? 1 : (float)tf / (float)len;
+}
 
 /* LEB128 varints.  mi_varint_get returns false on truncated input; the
  * one-byte case (most tf, lengths and deltas) is decoded in line. */

@@ -514,6 +514,12 @@ int64_t mi_bm25f_sig(void)
 float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		   const uint32_t *len, const float *avg)
 {
+	return mi_bm25f_tfn_share(sm, flags, tf, len, avg, 1);
+}
+
+float mi_bm25f_tfn_share(int sm, unsigned flags, const uint32_t *tf,
+			 const uint32_t *len, const float *avg, float name_share)
+{
 	const mi_bm25f *P = &mi_bm25f_params;
 	float t = 0;
 
@@ -530,7 +536,7 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
 		float x = (float)tf[f] / norm;
 		if (P->cap[sm][f] > 0 && x > P->cap[sm][f])
 			x = P->cap[sm][f];
-		t += P->w[sm][f] * x;
+		t += P->w[sm][f] * (f == MI_SF_NAME ? name_share : 1) * x;
 	}
 	return t;
 }

@@ -379,19 +379,29 @@ static void sw_lens_forget(uint32_t fid)
 }
 
 /* Raises the bounds ub (MI_POST_HDR: code, docs, then the same over the
- * postings that do not name the term) by one posting's tfn. */
+ * postings that do not name the term; then code mode for a query of this
+ * one word: over the chunks it alone names, and over the others with
+ * their name weighed by the share of it the word is) by one posting's
+ * tfn. */
 static void sw_bound(float ub[MI_POST_HDR], unsigned flags, const uint32_t *tf,
 		     const uint32_t *len, const float *avg)
 {
 	float a = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
 	float b = mi_bm25f_tfn(MI_SM_DOCS_MD, flags, tf, len, avg);
-	int o = flags & (1u << MI_SF_NAME) ? 0 : 2;
+	bool named = flags & (1u << MI_SF_NAME);
 
 	ub[0] = a > ub[0] ? a : ub[0];
 	ub[1] = b > ub[1] ? b : ub[1];
-	if (o) {
+	if (!named) {
 		ub[2] = a > ub[2] ? a : ub[2];
 		ub[3] = b > ub[3] ? b : ub[3];
+	}
+	if (named && len[MI_SF_NAME] == 1) {
+		ub[4] = a > ub[4] ? a : ub[4];
+	} else {
+		float s = named ? mi_one_word_share(tf[MI_SF_NAME], len[MI_SF_NAME]) : 1;
+		float c = s < 1 ? mi_bm25f_tfn_share(MI_SM_CODE, flags, tf, len, avg, s) : a;
+		ub[5] = c > ub[5] ? c : ub[5];
 	}
 }
 
@@ -578,7 +588,7 @@ static int sw_post_set(mi_txn *t, const char *term, size_t tl, uint32_t fid,
 {
 	mi_buf val = {0}, nb = {0}, half = {0};
 	uint32_t last = 0, prev = 0, f;
-	uint8_t hdr[MI_POST_HDR] = { 255, 255, 255, 255 };
+	uint8_t hdr[MI_POST_HDR] = { 255, 255, 255, 255, 255, 255 };
 	bool have;
 	const uint8_t *x;
 	size_t xl;

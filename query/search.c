@@ -67,9 +67,13 @@ typedef struct q_it {
 	uint32_t blast;            /* the block's last file id (its key's) */
 	uint8_t bq;                /* the block's tfn bound (mi_post_q) in the mode searched */
 	uint8_t bq2;               /* the same over its postings without the name field */
+	uint8_t bqn, bqo;          /* search_code's bounds for a query of this one word:
+				    * of the chunks it alone names, of the others with
+				    * their name share (MI_POST_HDR) */
 	bool docs;                 /* search_docs: the docs-mode bounds */
 	float bmax;                /* bound of this term's score in the block, < 0 not yet known */
 	float bmax2;               /* the same for a chunk the term does not name */
+	float bone;                /* q_one_bound of the block, < 0 not yet known */
 	uint8_t idx;               /* place among the query's terms: the order scores are summed in */
 	bool bfirst;               /* the next file is the block's first */
 	uint32_t fid, n;           /* current chunk */
@@ -220,7 +224,9 @@ static void it_value(q_it *it, int rc, const void *k, size_t kl,
 	it->blast = mi_rd32((const uint8_t *)k + it->tl + 1);
 	it->bq = ((const uint8_t *)v)[it->docs ? 1 : 0];
 	it->bq2 = ((const uint8_t *)v)[it->docs ? 3 : 2];
-	it->bmax = it->bmax2 = -1;
+	it->bqn = ((const uint8_t *)v)[4];
+	it->bqo = ((const uint8_t *)v)[5];
+	it->bmax = it->bmax2 = it->bone = -1;
 	it->bp = (const uint8_t *)v + MI_POST_HDR;
 	vl -= MI_POST_HDR;
 	it->be = it->bp + vl;
@@ -870,6 +876,8 @@ typedef struct q_ctx {
 				    * iterator idx (0: joins, abbreviations) */
 	bool bounds;               /* the index's bounds hold for this ranking */
 	bool prune;                /* skip what bounds say cannot reach the top k */
+	bool one;                  /* search_code of one term alone, scored as the
+				    * index's one-word bounds were made (q_block_bound) */
 	float avg[MI_SF__COUNT];   /* average field lengths */
 	q_filter filt;
 	mi_buf scratch;
@@ -1196,6 +1204,15 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
  * bound, never above that.  The name share, a joined term's name-only
  * fields and the priors only lower a score, so it holds for them too.
  */
+/* true when term it alone scores a search_code chunk as the index's
+ * one-word bounds were made: a word of the query, its name share with
+ * the exponent those bounds take (1) or a larger one. */
+static bool q_one_term(const q_ctx *qc, const q_it *it)
+{
+	return !qc->docs && qc->prune && qc->bounds && !it->joined && !it->abbr &&
+	       !it->whole && qc->rp->name_share >= 1;
+}
+
 static float q_block_bound_of(const q_ctx *qc, const q_it *it, uint8_t q)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
@@ -1209,10 +1226,20 @@ static float q_block_bound_of(const q_ctx *qc, const q_it *it, uint8_t q)
 	return bmax;
 }
 
+/* The same for its current block, kept; a query of one term alone also
+ * weighs a name by the share of it the term is (q_name_share), which the
+ * block's one-word bounds hold (MI_POST_HDR). */
 static float q_block_bound(const q_ctx *qc, q_it *it)
 {
-	if (it->bmax < 0)
+	if (it->bmax < 0) {
 		it->bmax = q_block_bound_of(qc, it, it->bq);
+		if (qc->one) {
+			float n = it->bqn ? q_block_bound_of(qc, it, it->bqn) : 0;
+			float o = it->bqo ? q_block_bound_of(qc, it, it->bqo) : 0;
+			n = n > o ? n : o;
+			it->bmax = n < it->bmax ? n : it->bmax;
+		}
+	}
 	return it->bmax;
 }
 
@@ -1358,11 +1385,39 @@ static int q_wand_end(const q_ctx *qc, q_it **its, size_t nit, size_t nh, size_t
 
 static void q_theta_sync(q_ctx *qc, float *theta);
 
+/* true when a search_code query is the one word of iterator req alone
+ * (its abbreviations aside: an identifier is searched as written), scored
+ * as the index's one-word bounds were made (q_one_bound). */
+static bool q_one_word(const q_ctx *qc, const q_it *req, size_t nit)
+{
+	return nit == 1 && q_one_term(qc, req) && qc->ident && qc->ident_len == 1 &&
+	       qc->rp->inexact >= 0 && qc->rp->inexact <= 1;
+}
+
+/* Bound of a one-word query's score on any chunk of req's block: a chunk
+ * the word alone names scores at most the block's bound of those; any
+ * other takes the inexact factor, and its name counts by the share of
+ * it the word is (q_name_share, whose exponent q_one_word asks to be at
+ * least 1).  On the kernel nearly every block of `write` holds a name
+ * that says it (sys_write, afs_file_write), so the plain block bound
+ * passes over none of its 94,000 postings; few hold a function named
+ * write. */
+static float q_one_bound(const q_ctx *qc, q_it *req)
+{
+	if (req->bone < 0) {
+		float n = req->bqn ? q_block_bound_of(qc, req, req->bqn) : 0;
+		float o = req->bqo ? q_block_bound_of(qc, req, req->bqo) * qc->rp->inexact : 0;
+		req->bone = n > o ? n : o;
+	}
+	return req->bone;
+}
+
 static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		      q_hit *heap, size_t k, float theta, size_t *nhits)
 {
 	float all = 0;
 	size_t nh = *nhits;
+	bool one = q_one_word(qc, req, nit);
 
 	for (size_t i = 0; i < nit; i++)
 		all += its[i]->ub;
@@ -1388,7 +1443,8 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		float named = qc->docs || (req->flags & (1u << MI_SF_NAME)) ? 1 : qc->rp->inexact;
 		if (theta > 0 && qc->prune && qc->bounds) {
 			float others = all - req->ub;
-			if (q_block_bound(qc, req) + others <= theta) {
+			if (q_block_bound(qc, req) + others <= theta ||
+			    (one && q_one_bound(qc, req) * 1.0001f <= theta)) {
 				it_seek(req, req->blast == UINT32_MAX ? Q_END :
 					     ((uint64_t)req->blast + 1) << 32);
 				continue;
@@ -2725,6 +2781,7 @@ static int q_run(mi_query *q, const mi_search_opts *o, bool docs, mi_out *out)
 	}
 	for (size_t i = 0; i < nit; i++)
 		its[i].cov1 = q_cover(&qc, its[i].covers);
+	qc.one = nit == 1 && q_one_term(&qc, &its[0]);
 	/* With evidence to weigh, a deeper BM25F pool to weigh it against. */
 	kb = !docs && o->nevidence && k < Q_EVIDENCE_POOL ? Q_EVIDENCE_POOL : k;
 	heap = mi_xmalloc(kb * sizeof(*heap));

@@ -1571,6 +1571,57 @@ out:
 	mi_buf_release(&err);
 }
 
+/* A query of one word skips the blocks whose chunks it names only in
+ * part (counter_step_N: a third of the name) or not at all, by the blocks'
+ * one-word bounds, but not those holding a function named by the word
+ * alone: 400 files of counter_step_N, every 50th also a function named
+ * counter whose doc says the word more often the later its file, so the
+ * best hits sit in the last blocks. */
+TEST(one_word_bounds_keep_the_top_k)
+{
+	enum { N = 400 };
+	char dir[256];
+	static tfile fs[N];
+	static char *srcs[N], *paths[N];
+	size_t n = 0;
+	mi_query *q = NULL;
+	mi_buf err = { 0 };
+	const char *qs[] = { "counter", "step", "counters" };
+
+	snprintf(dir, sizeof(dir), "%s/oneword", tmp_root);
+	for (size_t i = 0; i < N; i++) {
+		mi_buf b = { 0 }, p = { 0 };
+		mi_buf_addf(&b, "int counter_step_%zu(int v)\n{\n\treturn v + %zu;\n}\n", i, i);
+		if (i % 50 == 25) {
+			mi_buf_adds(&b, "/* Adds to the");
+			for (size_t j = 0; j <= i / 50; j++)
+				mi_buf_adds(&b, " counter");
+			mi_buf_addf(&b, ". */\nint counter(int v)\n{\n\treturn counter_step_%zu(v);\n}\n", i);
+		}
+		mi_buf_addf(&p, "c%03zu.c", i);
+		srcs[i] = mi_buf_detach(&b);
+		paths[i] = mi_buf_detach(&p);
+		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
+	}
+	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		goto out;
+	}
+	json_t *j = run(q, false, "counter", NULL, NULL, true, "json", NULL, NULL);
+	CHECK_STR(res_str(j, 0, "path"), "c375.c");
+	CHECK_STR(res_str(j, 0, "breadcrumb"), "counter");
+	json_decref(j);
+	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 3, 12 }, 3);
+	mi_query_close(q);
+out:
+	for (size_t i = 0; i < N; i++) {
+		free(srcs[i]);
+		free(paths[i]);
+	}
+	mi_buf_release(&err);
+}
+
 /* search_docs of one identifier: a Markdown section whose body says it,
  * under a heading that does not, scores as a section naming it would (the
  * inexact factor is search_code's alone), so pruning may not pass it over
@@ -1780,6 +1831,7 @@ int main(void)
 	RUN(block_max_pruning_keeps_the_best_hits);
 	RUN(identifier_pruning_keeps_the_top_k);
 	RUN(docs_identifier_pruning_keeps_unnamed_sections);
+	RUN(one_word_bounds_keep_the_top_k);
 	RUN(snippets_of_large_files_are_their_chunks_lines);
 	RUN(index_records_its_ranking_weights);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
