@@ -73,7 +73,9 @@ typedef struct q_it {
 	bool docs;                 /* search_docs: the docs-mode bounds */
 	float bmax;                /* bound of this term's score in the block, < 0 not yet known */
 	float bmax2;               /* the same for a chunk the term does not name */
-	float bone;                /* q_one_bound of the block, < 0 not yet known */
+	float bone, bone2;         /* the block's one-word bounds (q_one_bound), of the
+				    * chunks it alone names and of the others; < 0
+				    * not yet known */
 	uint8_t idx;               /* place among the query's terms: the order scores are summed in */
 	bool bfirst;               /* the next file is the block's first */
 	uint32_t fid, n;           /* current chunk */
@@ -1226,6 +1228,27 @@ static float q_block_bound_of(const q_ctx *qc, const q_it *it, uint8_t q)
 	return bmax;
 }
 
+/* Bound of what term req adds to any chunk of its block that no other
+ * query term stands on (q_one_term): a chunk it alone names scores at
+ * most the block's bound of those; any other's name counts by the share
+ * of it the term is (q_name_share, whose exponent q_one_term asks to be at
+ * least 1) and, in a one-identifier query (ident), takes the inexact
+ * factor.  On the kernel nearly every block of `write` holds a name
+ * that says it (sys_write, afs_file_write), so the plain block bound
+ * passes over none of its 94,000 postings; few hold a function named
+ * write. */
+static float q_one_bound(const q_ctx *qc, q_it *req, bool ident)
+{
+	if (req->bone < 0) {
+		float n = req->bqn ? q_block_bound_of(qc, req, req->bqn) : 0;
+		float o = req->bqo ? q_block_bound_of(qc, req, req->bqo) : 0;
+		req->bone = n;
+		req->bone2 = o;
+	}
+	float o = ident ? req->bone2 * qc->rp->inexact : req->bone2;
+	return req->bone > o ? req->bone : o;
+}
+
 /* The same for its current block, kept; a query of one term alone also
  * weighs a name by the share of it the term is (q_name_share), which the
  * block's one-word bounds hold (MI_POST_HDR). */
@@ -1234,10 +1257,8 @@ static float q_block_bound(const q_ctx *qc, q_it *it)
 	if (it->bmax < 0) {
 		it->bmax = q_block_bound_of(qc, it, it->bq);
 		if (qc->one) {
-			float n = it->bqn ? q_block_bound_of(qc, it, it->bqn) : 0;
-			float o = it->bqo ? q_block_bound_of(qc, it, it->bqo) : 0;
-			n = n > o ? n : o;
-			it->bmax = n < it->bmax ? n : it->bmax;
+			float o = q_one_bound(qc, it, false);
+			it->bmax = o < it->bmax ? o : it->bmax;
 		}
 	}
 	return it->bmax;
@@ -1394,24 +1415,6 @@ static bool q_one_word(const q_ctx *qc, const q_it *req, size_t nit)
 	       qc->rp->inexact >= 0 && qc->rp->inexact <= 1;
 }
 
-/* Bound of a one-word query's score on any chunk of req's block: a chunk
- * the word alone names scores at most the block's bound of those; any
- * other takes the inexact factor, and its name counts by the share of
- * it the word is (q_name_share, whose exponent q_one_word asks to be at
- * least 1).  On the kernel nearly every block of `write` holds a name
- * that says it (sys_write, afs_file_write), so the plain block bound
- * passes over none of its 94,000 postings; few hold a function named
- * write. */
-static float q_one_bound(const q_ctx *qc, q_it *req)
-{
-	if (req->bone < 0) {
-		float n = req->bqn ? q_block_bound_of(qc, req, req->bqn) : 0;
-		float o = req->bqo ? q_block_bound_of(qc, req, req->bqo) * qc->rp->inexact : 0;
-		req->bone = n > o ? n : o;
-	}
-	return req->bone;
-}
-
 static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		      q_hit *heap, size_t k, float theta, size_t *nhits)
 {
@@ -1444,7 +1447,7 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 		if (theta > 0 && qc->prune && qc->bounds) {
 			float others = all - req->ub;
 			if (q_block_bound(qc, req) + others <= theta ||
-			    (one && q_one_bound(qc, req) * 1.0001f <= theta)) {
+			    (one && q_one_bound(qc, req, true) * 1.0001f <= theta)) {
 				it_seek(req, req->blast == UINT32_MAX ? Q_END :
 					     ((uint64_t)req->blast + 1) << 32);
 				continue;
@@ -1909,8 +1912,24 @@ static int q_wand(q_ctx *qc, q_it **its, size_t nit, q_hit *heap, size_t k,
 				continue;
 			}
 			/* One term alone up to the next term's chunk (a common
-			 * word beside rarer ones): its chunks that cannot make
-			 * the top k are passed over one by one, cheaply. */
+			 * word beside rarer ones: `write` beside its
+			 * abbreviations `writ` and `wri` for "writes"): its
+			 * chunks there meet no other term, so their names count
+			 * by its share of them alone, which the block's one-word
+			 * bounds hold; when those cannot beat the k-th score the
+			 * block is passed over up to the next term's chunk. */
+			if (last == 1 && !qc->one && q_one_term(qc, its[0]) &&
+			    q_one_bound(qc, its[0], false) * cf <= theta) {
+				uint64_t next = its[0]->blast == UINT32_MAX ? Q_END :
+						((uint64_t)its[0]->blast + 1) << 32;
+				if (nit > 1 && its[1]->doc < next)
+					next = its[1]->doc;
+				it_seek(its[0], next);
+				moved = 1;
+				continue;
+			}
+			/* Else its chunks that cannot make the top k are passed
+			 * over one by one, cheaply. */
 			if (last == 1 && q_lone_skip(qc, its[0], nit > 1 ? its[1]->doc : Q_END,
 						     theta)) {
 				moved = 1;
