@@ -962,17 +962,18 @@ float mi_bm25f_tfn(int sm, unsigned flags, const uint32_t *tf,
  * weighs a name by how much of it the query says). */
 float mi_bm25f_tfn_share(int sm, unsigned flags, const uint32_t *tf,
 			 const uint32_t *len, const float *avg, float name_share);
-/* The share of a name len terms long that a query of one word, held tf
- * times in it, says: 1 when the name is that word alone; search_code's
- * q_name_share with exponent 1 (a name of several parts also holds its
- * whole form, not counted). */
-static inline float mi_one_word_share(uint32_t tf, uint32_t len)
+/* The share of a name len terms long that query terms met times in it
+ * say (1 when they say all of it, or none): what search_code weighs a
+ * name field by, raised to its name_share exponent, and what the one-word
+ * bounds of a postings block are made with.  A name of several parts also
+ * holds its whole form as a term, not counted. */
+static inline float mi_name_share(uint32_t met, uint32_t len)
 {
-	if (!len || !tf)
+	if (!len || !met)
 		return 1;
 	if (len > 1)
 		len--;
-	return tf >= len ? 1 : (float)tf / (float)len;
+	return met >= len ? 1 : (float)met / (float)len;
 }
 
 /* LEB128 varints.  mi_varint_get returns false on truncated input; the

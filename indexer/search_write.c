@@ -399,7 +399,7 @@ static void sw_bound(float ub[MI_POST_HDR], unsigned flags, const uint32_t *tf,
 	if (named && len[MI_SF_NAME] == 1) {
 		ub[4] = a > ub[4] ? a : ub[4];
 	} else {
-		float s = named ? mi_one_word_share(tf[MI_SF_NAME], len[MI_SF_NAME]) : 1;
+		float s = named ? mi_name_share(tf[MI_SF_NAME], len[MI_SF_NAME]) : 1;
 		float c = s < 1 ? mi_bm25f_tfn_share(MI_SM_CODE, flags, tf, len, avg, s) : a;
 		ub[5] = c > ub[5] ? c : ub[5];
 	}

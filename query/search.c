@@ -1005,12 +1005,8 @@ static float q_name_share(const mi_rank_params *rp, q_it **its, size_t nit, uint
 			return 1;
 		met += it_tf(it)[MI_SF_NAME];
 	}
-	if (!len || !met)
-		return 1;
-	/* A name of several parts also holds its whole form as a term. */
-	if (len > 1)
-		len--;
-	return met >= len ? 1 : powf((float)met / (float)len, rp->name_share);
+	float s = mi_name_share(met, len);
+	return s < 1 ? powf(s, rp->name_share) : 1;
 }
 
 /* true when rp scores with the weights the index's bounds were made with. */
@@ -1199,13 +1195,6 @@ static void q_score(q_ctx *qc, q_it **its, size_t nit, uint64_t pdoc,
 	}
 }
 
-/*
- * Bound of what term it adds to the score of any chunk of its current block
- * (block-max WAND): the block's stored tfn bound (made with the index's
- * weights, like the term's) through the same saturation as the term's own
- * bound, never above that.  The name share, a joined term's name-only
- * fields and the priors only lower a score, so it holds for them too.
- */
 /* true when term it alone scores a search_code chunk as the index's
  * one-word bounds were made: a word of the query, its name share with
  * the exponent those bounds take (1) or a larger one. */
@@ -1215,6 +1204,13 @@ static bool q_one_term(const q_ctx *qc, const q_it *it)
 	       !it->whole && qc->rp->name_share >= 1;
 }
 
+/*
+ * Bound of what term it adds to the score of any chunk of its current block
+ * (block-max WAND): the block's stored tfn bound (made with the index's
+ * weights, like the term's) through the same saturation as the term's own
+ * bound, never above that.  The name share, a joined term's name-only
+ * fields and the priors only lower a score, so it holds for them too.
+ */
 static float q_block_bound_of(const q_ctx *qc, const q_it *it, uint8_t q)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
