@@ -1462,6 +1462,59 @@ TEST(pruned_top_k_equals_exhaustive)
 	mi_query_close(q);
 }
 
+/* Writes the path and source of file i of a generated tree (gen_tree). */
+typedef void (*gen_file)(size_t i, mi_buf *path, mi_buf *src);
+
+/* Builds the index of the n files gen makes (file ids 1..n) under
+ * tmp_root/name and opens it: NULL, the check failed, when it does not
+ * build or open. */
+static mi_query *gen_tree(const char *name, size_t n, gen_file gen)
+{
+	char dir[256];
+	tfile *fs = mi_xcalloc(n, sizeof(*fs));
+	mi_buf *paths = mi_xcalloc(n, sizeof(*paths)), *srcs = mi_xcalloc(n, sizeof(*srcs));
+	mi_buf err = { 0 };
+	mi_query *q = NULL;
+	size_t nf = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp_root, name);
+	for (size_t i = 0; i < n; i++) {
+		gen(i, &paths[i], &srcs[i]);
+		fs[i] = (tfile){ (uint32_t)i + 1, mi_buf_str(&paths[i]), mi_buf_str(&srcs[i]) };
+	}
+	CHECK_INT(build(dir, fs, n, NULL, 0, &nf), 0);
+	if (mi_query_open(dir, &q, &err)) {
+		CHECK(!"index opens");
+		q = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		mi_buf_release(&paths[i]);
+		mi_buf_release(&srcs[i]);
+	}
+	free(fs);
+	free(paths);
+	free(srcs);
+	mi_buf_release(&err);
+	return q;
+}
+
+static void gen_blockmax(size_t i, mi_buf *p, mi_buf *b)
+{
+	mi_buf_addf(b, "/* Counts gamma for %zu. */\n"
+		    "int alpha_%zu(int beta)\n{\n\treturn gamma(beta) + counter(%zu);\n}\n",
+		    i, i, i);
+	if (i % 40 == 7) {
+		mi_buf_adds(b, "/* Sums");
+		for (size_t j = 0; j <= i / 40; j++)
+			mi_buf_adds(b, " gamma");
+		mi_buf_addf(b, ". */\nint gamma_counter_sum_%zu(int beta)\n{\n\tint s = 0;\n", i);
+		for (size_t j = 0; j <= i / 40; j++)
+			mi_buf_addf(b, "\ts += gamma(beta + %zu);\n", j);
+		mi_buf_adds(b, "\treturn s;\n}\n");
+	}
+	mi_buf_addf(p, "g%03zu.c", i);
+}
+
 /* Block-max pruning must not skip a block that holds a winner: 400 files,
  * every one saying "gamma counter" once in a function body (postings over
  * many blocks), and every 40th one a gamma_counter_sum_N whose doc says
@@ -1469,41 +1522,12 @@ TEST(pruned_top_k_equals_exhaustive)
  * best hits sit in the last blocks. */
 TEST(block_max_pruning_keeps_the_best_hits)
 {
-	enum { N = 400 };
-	char dir[256];
-	static tfile fs[N];
-	static char *srcs[N], *paths[N];
-	size_t n = 0;
-	mi_query *q = NULL;
-	mi_buf err = { 0 };
 	const char *qs[] = { "gamma counter", "counter sum", "gamma", "steps the gamma",
 			     "alpha 377 counter", "beta counter 12", "gamma sum 7" };
+	mi_query *q = gen_tree("blockmax", 400, gen_blockmax);
 
-	snprintf(dir, sizeof(dir), "%s/blockmax", tmp_root);
-	for (size_t i = 0; i < N; i++) {
-		mi_buf b = { 0 }, p = { 0 };
-		mi_buf_addf(&b, "/* Counts gamma for %zu. */\n"
-			    "int alpha_%zu(int beta)\n{\n\treturn gamma(beta) + counter(%zu);\n}\n",
-			    i, i, i);
-		if (i % 40 == 7) {
-			mi_buf_adds(&b, "/* Sums");
-			for (size_t j = 0; j <= i / 40; j++)
-				mi_buf_adds(&b, " gamma");
-			mi_buf_addf(&b, ". */\nint gamma_counter_sum_%zu(int beta)\n{\n\tint s = 0;\n", i);
-			for (size_t j = 0; j <= i / 40; j++)
-				mi_buf_addf(&b, "\ts += gamma(beta + %zu);\n", j);
-			mi_buf_adds(&b, "\treturn s;\n}\n");
-		}
-		mi_buf_addf(&p, "g%03zu.c", i);
-		srcs[i] = mi_buf_detach(&b);
-		paths[i] = mi_buf_detach(&p);
-		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
-	}
-	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		goto out;
-	}
+	if (!q)
+		return;
 	json_t *j = run(q, false, "gamma counter", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "breadcrumb"), "gamma_counter_sum_367");
 	CHECK_STR(res_str(j, 1, "breadcrumb"), "gamma_counter_sum_327");
@@ -1511,12 +1535,20 @@ TEST(block_max_pruning_keeps_the_best_hits)
 	json_decref(j);
 	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 12 }, 2);
 	mi_query_close(q);
-out:
-	for (size_t i = 0; i < N; i++) {
-		free(srcs[i]);
-		free(paths[i]);
+}
+
+static void gen_identprune(size_t i, mi_buf *p, mi_buf *b)
+{
+	mi_buf_addf(b, "int fill_%zu(int v)\n{\n\treturn ring_buffer(v) + ring(v) + "
+		    "buffer(%zu);\n}\n", i, i);
+	if (i % 10 == 0) {
+		mi_buf_addf(b, "/* Pushes onto the ring_buffer. */\n"
+			    "int ring_buffer_push_%zu(int v)\n{\n\tint s = 0;\n", i);
+		for (size_t j = 0; j <= i / 30; j++)
+			mi_buf_addf(b, "\ts += ring_buffer(v + %zu);\n", j);
+		mi_buf_adds(b, "\treturn s;\n}\n");
 	}
-	mi_buf_release(&err);
+	mi_buf_addf(p, "r%03zu.c", i);
 }
 
 /* A query that is one identifier ranks only the chunks holding it, and
@@ -1528,47 +1560,27 @@ out:
  * blocks out. */
 TEST(identifier_pruning_keeps_the_top_k)
 {
-	enum { N = 300 };
-	char dir[256];
-	static tfile fs[N];
-	static char *srcs[N], *paths[N];
-	size_t n = 0;
-	mi_query *q = NULL;
-	mi_buf err = { 0 };
 	const char *qs[] = { "ring_buffer", "ring", "ringBuffer", "buffer" };
+	mi_query *q = gen_tree("identprune", 300, gen_identprune);
 
-	snprintf(dir, sizeof(dir), "%s/identprune", tmp_root);
-	for (size_t i = 0; i < N; i++) {
-		mi_buf b = { 0 }, p = { 0 };
-		mi_buf_addf(&b, "int fill_%zu(int v)\n{\n\treturn ring_buffer(v) + ring(v) + "
-			    "buffer(%zu);\n}\n", i, i);
-		if (i % 10 == 0) {
-			mi_buf_addf(&b, "/* Pushes onto the ring_buffer. */\n"
-				    "int ring_buffer_push_%zu(int v)\n{\n\tint s = 0;\n", i);
-			for (size_t j = 0; j <= i / 30; j++)
-				mi_buf_addf(&b, "\ts += ring_buffer(v + %zu);\n", j);
-			mi_buf_adds(&b, "\treturn s;\n}\n");
-		}
-		mi_buf_addf(&p, "r%03zu.c", i);
-		srcs[i] = mi_buf_detach(&b);
-		paths[i] = mi_buf_detach(&p);
-		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
-	}
-	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		goto out;
-	}
+	if (!q)
+		return;
 	/* Also cut in two passes over the identifier's blocks, one of them
 	 * in a thread. */
 	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 12 }, 2);
 	mi_query_close(q);
-out:
-	for (size_t i = 0; i < N; i++) {
-		free(srcs[i]);
-		free(paths[i]);
+}
+
+static void gen_oneword(size_t i, mi_buf *p, mi_buf *b)
+{
+	mi_buf_addf(b, "int counter_step_%zu(int v)\n{\n\treturn v + %zu;\n}\n", i, i);
+	if (i % 50 == 25) {
+		mi_buf_adds(b, "/* Adds to the");
+		for (size_t j = 0; j <= i / 50; j++)
+			mi_buf_adds(b, " counter");
+		mi_buf_addf(b, ". */\nint counter(int v)\n{\n\treturn counter_step_%zu(v);\n}\n", i);
 	}
-	mi_buf_release(&err);
+	mi_buf_addf(p, "c%03zu.c", i);
 }
 
 /* A query of one word skips the blocks whose chunks it names only in
@@ -1579,47 +1591,38 @@ out:
  * best hits sit in the last blocks. */
 TEST(one_word_bounds_keep_the_top_k)
 {
-	enum { N = 400 };
-	char dir[256];
-	static tfile fs[N];
-	static char *srcs[N], *paths[N];
-	size_t n = 0;
-	mi_query *q = NULL;
-	mi_buf err = { 0 };
 	const char *qs[] = { "counter", "step", "counters" };
+	mi_query *q = gen_tree("oneword", 400, gen_oneword);
 
-	snprintf(dir, sizeof(dir), "%s/oneword", tmp_root);
-	for (size_t i = 0; i < N; i++) {
-		mi_buf b = { 0 }, p = { 0 };
-		mi_buf_addf(&b, "int counter_step_%zu(int v)\n{\n\treturn v + %zu;\n}\n", i, i);
-		if (i % 50 == 25) {
-			mi_buf_adds(&b, "/* Adds to the");
-			for (size_t j = 0; j <= i / 50; j++)
-				mi_buf_adds(&b, " counter");
-			mi_buf_addf(&b, ". */\nint counter(int v)\n{\n\treturn counter_step_%zu(v);\n}\n", i);
-		}
-		mi_buf_addf(&p, "c%03zu.c", i);
-		srcs[i] = mi_buf_detach(&b);
-		paths[i] = mi_buf_detach(&p);
-		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
-	}
-	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		goto out;
-	}
+	if (!q)
+		return;
 	json_t *j = run(q, false, "counter", NULL, NULL, true, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "path"), "c375.c");
 	CHECK_STR(res_str(j, 0, "breadcrumb"), "counter");
 	json_decref(j);
 	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 3, 12 }, 3);
 	mi_query_close(q);
-out:
-	for (size_t i = 0; i < N; i++) {
-		free(srcs[i]);
-		free(paths[i]);
+}
+
+static void gen_docsident(size_t i, mi_buf *p, mi_buf *b)
+{
+	if (i < 40) {
+		/* named: a body longer with each file, so no two tie */
+		mi_buf_addf(b, "# Gamma notes %zu\n\nThe notes of the loader", i);
+		for (size_t j = 0; j < i; j++)
+			mi_buf_adds(b, " part");
+		mi_buf_adds(b, ".\n");
+		mi_buf_addf(p, "doc%02zu.md", i);
+	} else if (i < 48) {
+		mi_buf_addf(b, "# Interfaces\n\nStatically define the value:");
+		for (size_t j = 0; j <= i - 40; j++)
+			mi_buf_adds(b, " gamma");
+		mi_buf_adds(b, ".\n");
+		mi_buf_addf(p, "zz%02zu.md", i);
+	} else {
+		mi_buf_addf(b, "# Other %zu\n\nNothing of the kind here, file %zu.\n", i, i);
+		mi_buf_addf(p, "other%03zu.md", i);
 	}
-	mi_buf_release(&err);
 }
 
 /* search_docs of one identifier: a Markdown section whose body says it,
@@ -1631,44 +1634,11 @@ out:
  * "Interfaces" this way). */
 TEST(docs_identifier_pruning_keeps_unnamed_sections)
 {
-	enum { N = 160 };
-	char dir[256];
-	static tfile fs[N];
-	static char *srcs[N], *paths[N];
-	size_t n = 0;
-	mi_query *q = NULL;
-	mi_buf err = { 0 };
 	const char *qs[] = { "gamma", "interfaces" };
+	mi_query *q = gen_tree("docsident", 160, gen_docsident);
 
-	snprintf(dir, sizeof(dir), "%s/docsident", tmp_root);
-	for (size_t i = 0; i < N; i++) {
-		mi_buf b = { 0 }, p = { 0 };
-		if (i < 40) {
-			/* named: a body longer with each file, so no two tie */
-			mi_buf_addf(&b, "# Gamma notes %zu\n\nThe notes of the loader", i);
-			for (size_t j = 0; j < i; j++)
-				mi_buf_adds(&b, " part");
-			mi_buf_adds(&b, ".\n");
-			mi_buf_addf(&p, "doc%02zu.md", i);
-		} else if (i < 48) {
-			mi_buf_addf(&b, "# Interfaces\n\nStatically define the value:");
-			for (size_t j = 0; j <= i - 40; j++)
-				mi_buf_adds(&b, " gamma");
-			mi_buf_adds(&b, ".\n");
-			mi_buf_addf(&p, "zz%02zu.md", i);
-		} else {
-			mi_buf_addf(&b, "# Other %zu\n\nNothing of the kind here, file %zu.\n", i, i);
-			mi_buf_addf(&p, "other%03zu.md", i);
-		}
-		srcs[i] = mi_buf_detach(&b);
-		paths[i] = mi_buf_detach(&p);
-		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
-	}
-	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		goto out;
-	}
+	if (!q)
+		return;
 	json_t *j = run(q, true, "gamma", NULL, NULL, false, "json", NULL, NULL);
 	CHECK_STR(res_str(j, 0, "path"), "zz47.md");
 	json_decref(j);
@@ -1680,12 +1650,21 @@ TEST(docs_identifier_pruning_keeps_unnamed_sections)
 	}
 	mi_query_set_split(q, 0);
 	mi_query_close(q);
-out:
-	for (size_t i = 0; i < N; i++) {
-		free(srcs[i]);
-		free(paths[i]);
+}
+
+static void gen_seeded(size_t i, mi_buf *p, mi_buf *b)
+{
+	mi_buf_addf(b, "/* Reads the frame buffer for %zu. */\n"
+		    "int read_frame_%zu(int buffer)\n{\n"
+		    "\treturn frame(buffer) + read(buffer) + cache(%zu) + device(buffer);\n}\n",
+		    i, i, i);
+	if (i % 100 == 7) {
+		mi_buf_addf(b, "int read_frame_cache_device_%zu(int buffer)\n{\n", i);
+		for (size_t j = 0; j <= i / 100; j++)
+			mi_buf_addf(b, "\tcache(device(read(frame(buffer + %zu))));\n", j);
+		mi_buf_adds(b, "\treturn 0;\n}\n");
 	}
-	mi_buf_release(&err);
+	mi_buf_addf(p, "s%04zu.c", i);
 }
 
 /* The seed of the threshold reads identifiers the query spells word by
@@ -1696,39 +1675,12 @@ out:
  * those of scoring every chunk. */
 TEST(seeded_threshold_keeps_the_top_k)
 {
-	enum { N = 1200 };
-	char dir[256];
-	static tfile fs[N];
-	static char *srcs[N], *paths[N];
-	size_t n = 0;
-	mi_query *q = NULL;
-	mi_buf err = { 0 };
 	const char *qs[] = { "read frame cache device", "read frame cache device 707",
 			     "frame buffer cache", "device read", "read frame" };
+	mi_query *q = gen_tree("seeded", 1200, gen_seeded);
 
-	snprintf(dir, sizeof(dir), "%s/seeded", tmp_root);
-	for (size_t i = 0; i < N; i++) {
-		mi_buf b = { 0 }, p = { 0 };
-		mi_buf_addf(&b, "/* Reads the frame buffer for %zu. */\n"
-			    "int read_frame_%zu(int buffer)\n{\n"
-			    "\treturn frame(buffer) + read(buffer) + cache(%zu) + device(buffer);\n}\n",
-			    i, i, i);
-		if (i % 100 == 7) {
-			mi_buf_addf(&b, "int read_frame_cache_device_%zu(int buffer)\n{\n", i);
-			for (size_t j = 0; j <= i / 100; j++)
-				mi_buf_addf(&b, "\tcache(device(read(frame(buffer + %zu))));\n", j);
-			mi_buf_adds(&b, "\treturn 0;\n}\n");
-		}
-		mi_buf_addf(&p, "s%04zu.c", i);
-		srcs[i] = mi_buf_detach(&b);
-		paths[i] = mi_buf_detach(&p);
-		fs[i] = (tfile){ (uint32_t)i + 1, paths[i], srcs[i] };
-	}
-	CHECK_INT(build(dir, fs, N, NULL, 0, &n), 0);
-	if (mi_query_open(dir, &q, &err)) {
-		CHECK(!"index opens");
-		goto out;
-	}
+	if (!q)
+		return;
 	json_t *j = run(q, false, "read frame cache device 707", NULL, NULL, true, "json", NULL,
 			NULL);
 	/* the two functions of s0707.c, whose names say 707 */
@@ -1737,12 +1689,6 @@ TEST(seeded_threshold_keeps_the_top_k)
 	/* Every query also cut in two passes, one of them in a thread. */
 	same_as_exhaustive_cut(q, qs, sizeof(qs) / sizeof(qs[0]), (const size_t[]){ 1, 5, 20 }, 3);
 	mi_query_close(q);
-out:
-	for (size_t i = 0; i < N; i++) {
-		free(srcs[i]);
-		free(paths[i]);
-	}
-	mi_buf_release(&err);
 }
 
 /* A snippet of a chunk deep in a large file (its source stored in
