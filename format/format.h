@@ -20,7 +20,7 @@
 #include <math.h>
 
 #define MI_VERSION "0.1.0"
-#define MI_FORMAT_VERSION 23         /* bump on any incompatible layout change */
+#define MI_FORMAT_VERSION 24         /* bump on any incompatible layout change */
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -1023,15 +1023,19 @@ int mi_chunk_decode(const void *data, size_t len, mi_chunk *c); /* MI_ERR_CORRUP
  * until the transaction ends); nothing to do when c->sym is 0. */
 int mi_chunk_sym(mi_txn *t, const char *path, size_t pl, mi_chunk *c);
 
-/* MI_DB_TERMS value: 12 bytes, be32 df, then two float32 upper bounds of
- * mi_bm25f_tfn over the term's postings (code mode, docs modes). */
+/* MI_DB_TERMS value: varint df, then two upper bounds of mi_bm25f_tfn over
+ * the term's postings (code mode, docs modes), each the high 16 bits of
+ * a float32 rounded up (be16): 5 bytes for most terms, not 12 (on the
+ * kernel, 3.7 million terms). */
 typedef struct mi_term_stats {
 	uint32_t df;     /* chunks containing the term */
 	float ub_code;   /* max tfn in MI_SM_CODE */
 	float ub_docs;   /* max tfn in the docs modes */
 } mi_term_stats;
-#define MI_TERM_STATS_SIZE 12
-void mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_SIZE]);
+#define MI_TERM_STATS_MAX 14 /* room mi_term_stats_encode needs */
+/* Writes s; returns its length.  The bounds come back rounded up to the
+ * next value 16 bits hold (at most 0.4% above): still bounds. */
+size_t mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_MAX]);
 int mi_term_stats_decode(const void *data, size_t len, mi_term_stats *s);
 
 /* Key helpers. */

@@ -880,39 +880,49 @@ int mi_chunk_sym(mi_txn *t, const char *path, size_t pl, mi_chunk *c)
 
 /* ---- term statistics --------------------------------------------------------- */
 
-static void mi_put_f32(uint8_t *p, float f)
+/* The high 16 bits of f (>= 0, finite), rounded up: a bound stays one. */
+static uint16_t mi_bound16(float f)
 {
 	uint32_t u;
 
+	if (!(f > 0))
+		return 0;
 	memcpy(&u, &f, 4);
-	mi_be32(p, u);
+	uint32_t hi = (u >> 16) + ((u & 0xffff) != 0);
+	return hi < 0x7f80 ? (uint16_t)hi : 0x7f7f; /* the largest finite (no tfn is near) */
 }
 
-static float mi_rd_f32(const uint8_t *p)
+static float mi_unbound16(const uint8_t *p)
 {
-	uint32_t u = mi_rd32(p);
+	uint32_t u = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16;
 	float f;
 
 	memcpy(&f, &u, 4);
 	return f;
 }
 
-void mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_SIZE])
+size_t mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_MAX])
 {
-	mi_be32(out, s->df);
-	mi_put_f32(out + 4, s->ub_code);
-	mi_put_f32(out + 8, s->ub_docs);
+	size_t n = mi_varint_put(out, s->df);
+	uint16_t c = mi_bound16(s->ub_code), d = mi_bound16(s->ub_docs);
+
+	out[n++] = (uint8_t)(c >> 8);
+	out[n++] = (uint8_t)c;
+	out[n++] = (uint8_t)(d >> 8);
+	out[n++] = (uint8_t)d;
+	return n;
 }
 
 int mi_term_stats_decode(const void *data, size_t len, mi_term_stats *s)
 {
-	const uint8_t *p = data;
+	const uint8_t *p = data, *e = p + len;
+	uint64_t df;
 
-	if (len != MI_TERM_STATS_SIZE)
+	if (!mi_varint_get(&p, e, &df) || df > UINT32_MAX || e - p != 4)
 		return MI_ERR_CORRUPT;
-	s->df = mi_rd32(p);
-	s->ub_code = mi_rd_f32(p + 4);
-	s->ub_docs = mi_rd_f32(p + 8);
+	s->df = (uint32_t)df;
+	s->ub_code = mi_unbound16(p);
+	s->ub_docs = mi_unbound16(p + 2);
 	if (!isfinite(s->ub_code) || !isfinite(s->ub_docs) || s->ub_code < 0 ||
 	    s->ub_docs < 0)
 		return MI_ERR_CORRUPT;

@@ -25,7 +25,7 @@
 
 #define SW_BOUND_SLACK 1.25f        /* bounds hold until an average grows by this */
 #define SW_MAX_SYMS_LISTED 8        /* names in a chunk's symbols list */
-#define SW_FORMAT 6                 /* meta "search.format": this layout */
+#define SW_FORMAT 7                 /* meta "search.format": this layout */
 #define SW_GEN_SCAN 1024            /* head bytes searched for a generated-code mark */
 
 /* ---- string-keyed hash map: keys in an arena, values by index ------------- */
@@ -1516,13 +1516,13 @@ static int sw_rescan_bounds(mi_txn *t, const float *bavg)
 			const void *tv;
 			size_t tvl;
 			mi_term_stats ts;
-			uint8_t enc[MI_TERM_STATS_SIZE];
+			uint8_t enc[MI_TERM_STATS_MAX];
 			if (!mi_get(t, MI_DB_TERMS, cur, curl, &tv, &tvl) &&
 			    !mi_term_stats_decode(tv, tvl, &ts)) {
 				ts.ub_code = uc;
 				ts.ub_docs = ud;
-				mi_term_stats_encode(&ts, enc);
-				if ((err = mi_put(t, MI_DB_TERMS, cur, curl, enc, sizeof(enc))))
+				size_t el = mi_term_stats_encode(&ts, enc);
+				if ((err = mi_put(t, MI_DB_TERMS, cur, curl, enc, el)))
 					break;
 			}
 			curl = 0;
@@ -1781,7 +1781,7 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 		mi_term_stats ts = { 0 };
 		const void *v = NULL;
 		size_t vl = 0;
-		uint8_t enc[MI_TERM_STATS_SIZE];
+		uint8_t enc[MI_TERM_STATS_MAX];
 		float uc, ud;
 		int64_t df;
 
@@ -1805,10 +1805,10 @@ int mi_search_finish(mi_txn *t, size_t *nchunks)
 			ts.ub_code = uc > ts.ub_code ? uc : ts.ub_code;
 			ts.ub_docs = ud > ts.ub_docs ? ud : ts.ub_docs;
 		}
-		mi_term_stats_encode(&ts, enc);
-		if (v && vl == sizeof(enc) && !memcmp(v, enc, vl))
+		size_t el = mi_term_stats_encode(&ts, enc);
+		if (v && vl == el && !memcmp(v, enc, vl))
 			continue; /* as it was: its page stays clean */
-		if ((err = mi_put(t, MI_DB_TERMS, term, e->len, enc, sizeof(enc))))
+		if ((err = mi_put(t, MI_DB_TERMS, term, e->len, enc, el)))
 			goto out;
 	}
 	if (need_scan && (err = sw_rescan_bounds(t, bavg)))
@@ -1938,14 +1938,14 @@ static int fresh_block(mi_search_fresh *f)
 static int fresh_flush(mi_search_fresh *f)
 {
 	mi_term_stats ts = { .df = (uint32_t)f->df, .ub_code = f->uc, .ub_docs = f->ud };
-	uint8_t enc[MI_TERM_STATS_SIZE];
+	uint8_t enc[MI_TERM_STATS_MAX];
 	int err;
 	if (!f->tl)
 		return 0;
 	if ((err = fresh_block(f)))
 		return err;
-	mi_term_stats_encode(&ts, enc);
-	return f->out(f->ctx, MI_DB_TERMS, f->term, f->tl, enc, sizeof(enc));
+	size_t el = mi_term_stats_encode(&ts, enc);
+	return f->out(f->ctx, MI_DB_TERMS, f->term, f->tl, enc, el);
 }
 
 int mi_search_fresh_put(mi_search_fresh *f, const void *key, size_t kl,

@@ -252,17 +252,33 @@ TEST(chunk_record_roundtrip)
 TEST(term_stats_and_bm25f)
 {
 	mi_term_stats s = { .df = 77, .ub_code = 3.5f, .ub_docs = 0.25f }, t;
-	uint8_t b[MI_TERM_STATS_SIZE];
+	uint8_t b[MI_TERM_STATS_MAX];
 	uint32_t tf[MI_SF__COUNT] = { 1, 0, 0, 0, 3 };
 	uint32_t len[MI_SF__COUNT] = { 1, 0, 0, 0, 30 };
 	float avg[MI_SF__COUNT] = { 1, 4, 6, 10, 30 };
 	unsigned flags = 1u << MI_SF_NAME | 1u << MI_SF_BODY;
 	float code, longer;
 
-	mi_term_stats_encode(&s, b);
-	CHECK_INT(mi_term_stats_decode(b, sizeof(b), &t), 0);
+	size_t n = mi_term_stats_encode(&s, b);
+	CHECK(n == 5); /* one byte of df, two of each bound */
+	CHECK_INT(mi_term_stats_decode(b, n, &t), 0);
 	CHECK(t.df == 77 && t.ub_code == 3.5f && t.ub_docs == 0.25f);
-	CHECK_INT(mi_term_stats_decode(b, 5, &t), MI_ERR_CORRUPT);
+	CHECK_INT(mi_term_stats_decode(b, n - 1, &t), MI_ERR_CORRUPT);
+	CHECK_INT(mi_term_stats_decode(b, n + 1, &t), MI_ERR_CORRUPT);
+	/* A bound 16 bits cannot hold comes back rounded up, by at most 2^-7
+	 * of it, and the same again when written once more. */
+	s = (mi_term_stats){ .df = 300000, .ub_code = 3.14159f, .ub_docs = 1e-20f };
+	n = mi_term_stats_encode(&s, b);
+	CHECK(n == 7);
+	CHECK_INT(mi_term_stats_decode(b, n, &t), 0);
+	CHECK(t.df == 300000);
+	CHECK(t.ub_code >= 3.14159f && t.ub_code <= 3.14159f * (1 + 1.0f / 128));
+	CHECK(t.ub_docs >= 1e-20f && t.ub_docs <= 1e-20f * (1 + 1.0f / 128));
+	mi_term_stats u;
+	uint8_t b2[MI_TERM_STATS_MAX];
+	CHECK(mi_term_stats_encode(&t, b2) == n && !memcmp(b, b2, n));
+	CHECK_INT(mi_term_stats_decode(b2, n, &u), 0);
+	CHECK(u.ub_code == t.ub_code && u.ub_docs == t.ub_docs);
 
 	code = mi_bm25f_tfn(MI_SM_CODE, flags, tf, len, avg);
 	CHECK(code > 0);
