@@ -880,16 +880,20 @@ int mi_chunk_sym(mi_txn *t, const char *path, size_t pl, mi_chunk *c)
 
 /* ---- term statistics --------------------------------------------------------- */
 
-/* The high 16 bits of f (>= 0, finite), rounded up: a bound stays one. */
-static uint16_t mi_bound16(float f)
+/* Writes the high 16 bits of f (>= 0, finite) at p, big-endian, rounded
+ * up: a bound stays one (past the largest finite value, which no tfn
+ * nears, the largest finite). */
+static void mi_put_bound16(uint8_t *p, float f)
 {
-	uint32_t u;
+	uint32_t u = 0;
 
-	if (!(f > 0))
-		return 0;
-	memcpy(&u, &f, 4);
+	if (f > 0)
+		memcpy(&u, &f, 4);
 	uint32_t hi = (u >> 16) + ((u & 0xffff) != 0);
-	return hi < 0x7f80 ? (uint16_t)hi : 0x7f7f; /* the largest finite (no tfn is near) */
+	if (hi >= 0x7f80)
+		hi = 0x7f7f;
+	p[0] = (uint8_t)(hi >> 8);
+	p[1] = (uint8_t)hi;
 }
 
 static float mi_unbound16(const uint8_t *p)
@@ -904,13 +908,10 @@ static float mi_unbound16(const uint8_t *p)
 size_t mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_MAX])
 {
 	size_t n = mi_varint_put(out, s->df);
-	uint16_t c = mi_bound16(s->ub_code), d = mi_bound16(s->ub_docs);
 
-	out[n++] = (uint8_t)(c >> 8);
-	out[n++] = (uint8_t)c;
-	out[n++] = (uint8_t)(d >> 8);
-	out[n++] = (uint8_t)d;
-	return n;
+	mi_put_bound16(out + n, s->ub_code);
+	mi_put_bound16(out + n + 2, s->ub_docs);
+	return n + 4;
 }
 
 int mi_term_stats_decode(const void *data, size_t len, mi_term_stats *s)
