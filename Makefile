@@ -149,6 +149,10 @@ $(O)/obj/mcp/dl.o $(O)/asan/mcp/dl.o: CFLAGS_BASE += $(DL_SONAMES)
 
 # indexer/ts_dense.c reads the runtime's TSLanguage (lib/src/parser.h).
 $(O)/obj/indexer/ts_dense.o $(O)/asan/indexer/ts_dense.o: CFLAGS_BASE += -iquote $(TS)/runtime/vendor/tree-sitter/lib/src
+# With libstemmer's archive the tokenizer calls the English stemmer's own
+# entry points, so the other 28 languages' tables (300 KB of pointers a
+# start relocates) are not linked; the shared library does not export them.
+$(O)/obj/format/tokenize.o $(O)/asan/format/tokenize.o: CFLAGS_BASE += $(if $(filter -l:%,$(call link_lib,stemmer)),-DMI_STEM_DIRECT)
 
 # MI_POSIX_ONLY: the sanitized pass takes the POSIX fallbacks of Linux calls.
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DMI_POSIX_ONLY

@@ -25,8 +25,67 @@ typedef struct mi_stem_slot {
 	char t[MI_TOK_SLOT_TEXT];  /* the lowercased word, then its stem */
 } mi_stem_slot;
 
+#ifdef MI_STEM_DIRECT
+/*
+ * The Snowball runtime's English (UTF-8) stemmer, called by its own entry
+ * points: libstemmer's lookup by name (sb_stemmer_new) links every
+ * language's tables, ~300 KB of pointers that a position-independent
+ * binary relocates, a page fault per 4 KiB, at every start (2.3 ms of a
+ * process that answers one request on a 2-core virtual machine).
+ * mi_sn_head is the head of the runtime's struct SN_env (runtime/api.h:
+ * the word, the cursor, its length), the only part read.
+ */
+struct SN_env;
+extern struct SN_env *english_UTF_8_create_env(void);
+extern void english_UTF_8_close_env(struct SN_env *z);
+extern int english_UTF_8_stem(struct SN_env *z);
+extern int SN_set_current(struct SN_env *z, int size, const unsigned char *s);
+typedef struct mi_sn_head {
+	unsigned char *p;
+	int c, l;
+} mi_sn_head;
+
+static void *mi_stem_new(void)
+{
+	return english_UTF_8_create_env();
+}
+
+static void mi_stem_free(void *z)
+{
+	if (z)
+		english_UTF_8_close_env(z);
+}
+
+/* The stem of w[0..len) and its length in *rl; NULL on failure. */
+static const unsigned char *mi_stem_run(void *z, const char *w, int len, int *rl)
+{
+	mi_sn_head *h = z;
+	if (SN_set_current(z, len, (const unsigned char *)w) || english_UTF_8_stem(z) < 0)
+		return NULL;
+	*rl = h->l;
+	return h->p;
+}
+#else
+static void *mi_stem_new(void)
+{
+	return sb_stemmer_new("english", NULL);
+}
+
+static void mi_stem_free(void *z)
+{
+	sb_stemmer_delete(z);
+}
+
+static const unsigned char *mi_stem_run(void *z, const char *w, int len, int *rl)
+{
+	const sb_symbol *r = sb_stemmer_stem(z, (const sb_symbol *)w, len);
+	*rl = sb_stemmer_length(z);
+	return r;
+}
+#endif
+
 struct mi_tok {
-	struct sb_stemmer *stem;   /* Snowball English stemmer, UTF-8 */
+	void *stem;                /* Snowball English stemmer, UTF-8 */
 	mi_stem_slot *cache;       /* word -> stem, direct-mapped; NULL until needed */
 	size_t nstems;             /* stems computed, to decide on the cache */
 };
@@ -85,7 +144,7 @@ int mi_tok_new(mi_tok **out)
 	int err = 0;
 
 	assert(mi_tok_tables_sane());
-	tk->stem = sb_stemmer_new("english", NULL);
+	tk->stem = mi_stem_new();
 	if (!tk->stem) {
 		free(tk);
 		tk = NULL;
@@ -99,7 +158,7 @@ void mi_tok_free(mi_tok *tk)
 {
 	if (!tk)
 		return;
-	sb_stemmer_delete(tk->stem);
+	mi_stem_free(tk->stem);
 	free(tk->cache);
 	free(tk);
 }
@@ -202,8 +261,7 @@ static bool mi_tok_stem(mi_tok *tk, const char *w, size_t len, uint32_t h,
 		}
 		return false;
 	}
-	r = sb_stemmer_stem(tk->stem, (const sb_symbol *)w, (int)len);
-	rl = sb_stemmer_length(tk->stem);
+	r = mi_stem_run(tk->stem, w, (int)len, &rl);
 	if (!r || rl <= 0 || (size_t)rl > len) {
 		r = (const sb_symbol *)w;
 		rl = (int)len;
