@@ -1032,7 +1032,7 @@ typedef struct mi_term_stats {
 	float ub_code;   /* max tfn in MI_SM_CODE */
 	float ub_docs;   /* max tfn in the docs modes */
 } mi_term_stats;
-#define MI_TERM_STATS_MAX 14 /* room mi_term_stats_encode needs */
+#define MI_TERM_STATS_MAX (5 + 4) /* room mi_term_stats_encode needs: a 32-bit df's varint, two bounds */
 /* Writes s; returns its length.  The bounds come back rounded up to the
  * next value 16 bits hold (at most 0.4% above): still bounds. */
 size_t mi_term_stats_encode(const mi_term_stats *s, uint8_t out[MI_TERM_STATS_MAX]);
