@@ -77,7 +77,8 @@ typedef struct mi_env {
 	uintptr_t lo, hi;          /* the map's range (atomic), lo 0 when unknown:
 				    * a read transaction on an index is then refused */
 	ZSTD_DDict *ddict[MI_DB__COUNT]; /* an index's dictionaries, for reading */
-	ZSTD_CDict *cdict[MI_DB__COUNT]; /* and for writing (writable stores) */
+	ZSTD_CDict *cdict[MI_DB__COUNT]; /* and for writing, made on first use
+					  * (atomic; env_cdict) */
 	void *dict[MI_DB__COUNT];  /* their bytes (a thread copies them: zpre) */
 	size_t dictlen[MI_DB__COUNT];
 	uint64_t serial;           /* unique in the process, never reused */
@@ -621,7 +622,7 @@ static int read_version(mi_env *e, int *version)
 	return slot_faulted(e->slot) ? MI_ERR_DAMAGED : 0;
 }
 
-static int load_dicts(mi_env *e, bool writer);
+static int load_dicts(mi_env *e);
 
 /* A named database is missing from a read-only open: no index at all, or
  * one whose meta says another format version (an older layout). */
@@ -813,7 +814,7 @@ static int env_open(mi_store *st, const char *envpath, const char *data, int *ve
 		rc = MI_ERR_VERSION;
 		goto fail;
 	}
-	if ((rc = load_dicts(e, !rdonly)))
+	if ((rc = load_dicts(e)))
 		goto fail;
 	if (rdonly)
 		env_memlock(e, size);
@@ -1304,21 +1305,41 @@ static void meta_dict_key(int db, char *out, size_t n)
 	snprintf(out, n, "zdict.%s", db_names[db]);
 }
 
-/* db's dictionary dict[0..len) for e: for reading, and writing if asked.
- * e keeps one copy of its bytes, which both refer to (and zpre copies). */
-static int env_dict(mi_env *e, int db, const void *dict, size_t len, bool writer)
+/* db's dictionary dict[0..len) for e, for reading; env_cdict makes the
+ * one for writing when it is first needed.  e keeps one copy of its bytes,
+ * which both refer to (and zpre copies). */
+static int env_dict(mi_env *e, int db, const void *dict, size_t len)
 {
 	e->dict[db] = mi_xmalloc(len ? len : 1);
 	memcpy(e->dict[db], dict, len);
 	e->dictlen[db] = len;
 	e->ddict[db] = ZSTD_createDDict_byReference(e->dict[db], len);
-	if (writer)
-		e->cdict[db] = ZSTD_createCDict_byReference(e->dict[db], len, pack_level[db]);
-	return e->ddict[db] && (!writer || e->cdict[db]) ? 0 : -1;
+	return e->ddict[db] ? 0 : -1;
+}
+
+/* db's compression dictionary for e, or NULL when it has none.  Made on
+ * first use, not at open: its tables take 2-5 ms per database to fill
+ * (most of it first touches of fresh pages), which an update that changes
+ * nothing, or changes one file, need not pay for every database. */
+static ZSTD_CDict *env_cdict(mi_env *e, int db)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	ZSTD_CDict *c = __atomic_load_n(&e->cdict[db], __ATOMIC_ACQUIRE);
+	if (c || !e->dict[db])
+		return c;
+	pthread_mutex_lock(&mu);
+	if (!(c = e->cdict[db])) {
+		c = ZSTD_createCDict_byReference(e->dict[db], e->dictlen[db], pack_level[db]);
+		if (!c)
+			abort(); /* out of memory is fatal, as everywhere */
+		__atomic_store_n(&e->cdict[db], c, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&mu);
+	return c;
 }
 
 /* Loads the dictionaries an index keeps in meta "zdict.DB". */
-static int load_dicts(mi_env *e, bool writer)
+static int load_dicts(mi_env *e)
 {
 	MDB_txn *txn;
 	int rc = mdb_txn_begin(e->env, NULL, MDB_RDONLY, &txn);
@@ -1337,7 +1358,7 @@ static int load_dicts(mi_env *e, bool writer)
 		}
 		if (rc || !in_map_env(e, &v))
 			break;
-		if (env_dict(e, db, v.mv_data, v.mv_size, writer))
+		if (env_dict(e, db, v.mv_data, v.mv_size))
 			rc = MI_ERR_DAMAGED;
 	}
 	mdb_txn_abort(txn);
@@ -1365,8 +1386,9 @@ static void pack_one(mi_store *st, int db, const void *v, size_t vl, mi_buf *out
 		/* The reader knows the database, so its dictionary: frames
 		 * do not name it (4 bytes each). */
 		ZSTD_CCtx_setParameter(z->c, ZSTD_c_dictIDFlag, 0);
-		if (e && e->cdict[db])
-			ZSTD_CCtx_refCDict(z->c, e->cdict[db]);
+		ZSTD_CDict *cd = e ? env_cdict(e, db) : NULL;
+		if (cd)
+			ZSTD_CCtx_refCDict(z->c, cd);
 		size_t n = ZSTD_compress2(z->c, out->buf + at + 1, bound, v, vl);
 		if (!ZSTD_isError(n) && n > ZMAGIC && n + n / 16 < vl) {
 			/* Every frame starts with the same 4 bytes: not stored. */
@@ -1740,7 +1762,7 @@ int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len)
 	char key[64];
 	int rc;
 	mi_env *e = st->cur;
-	if (!packed(st, db) || e->cdict[db])
+	if (!packed(st, db) || e->dict[db])
 		return MI_ERR_ARG;
 	meta_dict_key(db, key, sizeof(key));
 	if ((rc = mi_txn_begin(st, true, &t)))
@@ -1751,7 +1773,7 @@ int mi_store_set_dict(mi_store *st, int db, const void *dict, size_t len)
 	}
 	if ((rc = mi_txn_commit(t)))
 		return rc;
-	return env_dict(e, db, dict, len, true) ? MI_ERR_ARG : 0;
+	return env_dict(e, db, dict, len) ? MI_ERR_ARG : 0;
 }
 
 /* ---- transactions ----------------------------------------------------------------- */
