@@ -102,7 +102,7 @@ static void *worker(void *arg)
 		}
 		job *j = &p->jobs[i];
 		mi_parsed_init(&j->parsed);
-		j->err = mi_parse_source(j->wf->lang, j->src, j->len, &j->parsed);
+		j->err = mi_parse_detected(j->wf->lang, j->src, j->len, &j->parsed);
 		mi_render_outline(j->wf->path, j->src, j->len, &j->parsed, &j->outline, &j->orec);
 		pthread_mutex_lock(&p->mu);
 		size_t done = ++p->done;
@@ -229,7 +229,7 @@ static int put_file(mi_txn *t, job *j, mi_byname_batch *nb)
 			goto out;
 	}
 	mi_file_rec f = {
-		.file_id = j->file_id, .lang = (uint8_t)j->wf->lang, .size = j->len,
+		.file_id = j->file_id, .lang = (uint8_t)p->lang, .size = j->len,
 		.lines = mi_count_lines(j->src, j->len), .mtime = j->wf->mtime_ns,
 		.nsyms = (uint32_t)p->nsyms, .nrefs = (uint32_t)p->nrefs,
 		.ndiags = (uint32_t)p->ndiags, .diags = p->diags,

@@ -162,12 +162,12 @@ static void fr_file(fr_pool *p, int lane, fr_job *j)
 		return;
 	}
 	mi_parsed_init(&parsed);
-	j->perr = mi_parse_source(j->wf->lang, src, len, &parsed);
+	j->perr = mi_parse_detected(j->wf->lang, src, len, &parsed);
 	mi_render_outline(path, src, len, &parsed, &outline, &orec);
 
 	/* Records whose keys follow the path order, in key order per db. */
 	mi_file_rec f = {
-		.file_id = j->fid, .lang = (uint8_t)j->wf->lang, .size = len,
+		.file_id = j->fid, .lang = (uint8_t)parsed.lang, .size = len,
 		.lines = mi_count_lines(src, len), .mtime = j->wf->mtime_ns,
 		.nsyms = (uint32_t)parsed.nsyms, .nrefs = (uint32_t)parsed.nrefs,
 		.ndiags = (uint32_t)parsed.ndiags, .diags = parsed.diags,

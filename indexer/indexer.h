@@ -13,6 +13,15 @@
 
 /* Language of a path by file name/extension; MI_LANG_NONE if unsupported. */
 int mi_lang_detect(const char *path);
+/* The language of a file whose name says lang, told from its text where
+ * the name is not enough: a C file (above all a .h header) written in C++
+ * (a class, a namespace, a template, an access label, a C++ standard
+ * header included, at the start of a line outside comments) is C++.
+ * Every other lang comes back as it is. */
+int mi_lang_refine(int lang, const char *src, size_t len);
+/* mi_parse_source with lang refined by the text first (mi_lang_refine):
+ * for a language detected from the file's name; out->lang says which. */
+int mi_parse_detected(int lang, const char *src, size_t len, mi_parsed *out);
 /* Language by name ("c", "python", ...); MI_LANG_NONE if unknown. */
 int mi_lang_from_name(const char *name);
 /* Appends one line per language mcpidx reads to out: its name, the file

@@ -209,3 +209,162 @@ void mi_lang_list(mi_buf *out)
 		mi_buf_adds(out, r->ts ? "  (tree-sitter)\n" : "  (scanner)\n");
 	}
 }
+
+/* ---- C or C++: what a C file's text says ------------------------------------------------- */
+
+/* The word w at p (p < e), not followed by another identifier character. */
+static const char *cx_word(const char *p, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+	if ((size_t)(e - p) < n || memcmp(p, w, n))
+		return NULL;
+	p += n;
+	if (p < e && (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+		return NULL;
+	return p;
+}
+
+static const char *cx_blanks(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static bool cx_ident_start(const char *p, const char *e)
+{
+	return p < e && (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'));
+}
+
+/* Past an identifier (and ::-joined ones: a::b) at p. */
+static const char *cx_ident(const char *p, const char *e)
+{
+	for (;;) {
+		while (p < e && (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				 (*p >= '0' && *p <= '9')))
+			p++;
+		if (e - p < 3 || p[0] != ':' || p[1] != ':' || !cx_ident_start(p + 2, e))
+			return p;
+		p += 2;
+	}
+}
+
+/* The rest of a line from p is empty, or only a comment. */
+static bool cx_ends(const char *p, const char *e)
+{
+	p = cx_blanks(p, e);
+	return p == e || *p == '\r' || (e - p >= 2 && p[0] == '/' && (p[1] == '/' || p[1] == '*'));
+}
+
+/* C++'s own standard headers, as #include <NAME> names them (no .h). */
+static const char *const cx_headers[] = {
+	"algorithm", "array", "atomic", "bitset", "cassert", "cctype", "cerrno", "chrono",
+	"cmath", "cstddef", "cstdint", "cstdio", "cstdlib", "cstring", "deque", "exception",
+	"fstream", "functional", "iomanip", "iostream", "istream", "iterator", "limits", "list",
+	"map", "memory", "mutex", "new", "optional", "ostream", "queue", "set", "sstream",
+	"stack", "stdexcept", "string", "string_view", "thread", "tuple", "type_traits",
+	"typeinfo", "unordered_map", "unordered_set", "utility", "variant", "vector",
+};
+
+/* Whether the line [p, e), blanks skipped, starts with C++ that C cannot
+ * be: what GitHub's linguist and universal-ctags go by to call a .h C++. */
+static bool cx_line(const char *p, const char *e)
+{
+	const char *q;
+	switch (*p) {
+	case 't': /* template <...> */
+		return (q = cx_word(p, e, "template")) && (q = cx_blanks(q, e)) < e && *q == '<';
+	case 'u': /* using namespace std; */
+		if (!(q = cx_word(p, e, "using")))
+			return false;
+		p = cx_blanks(q, e);
+		/* fall through */
+	case 'n': /* namespace NAME {, namespace {, namespace A = B; */
+		if (!(q = cx_word(p, e, "namespace")))
+			return false;
+		q = cx_blanks(q, e);
+		if (q < e && *q == '{')
+			return true;
+		return q > p + 9 && cx_ident_start(q, e);
+	case 'c': /* class NAME {, class NAME;, class NAME : public B, class NAME final */
+		if (!(q = cx_word(p, e, "class")) || (q = cx_blanks(q, e)) == p + 5 ||
+		    !cx_ident_start(q, e))
+			return false;
+		q = cx_blanks(cx_ident(q, e), e);
+		return cx_ends(q, e) || *q == '{' || *q == ';' || *q == ':' || cx_word(q, e, "final");
+	case 's': /* struct NAME : public BASE */
+		if (!(q = cx_word(p, e, "struct")) || (q = cx_blanks(q, e)) == p + 6 ||
+		    !cx_ident_start(q, e))
+			return false;
+		q = cx_blanks(cx_ident(q, e), e);
+		if (q >= e || *q != ':')
+			return false;
+		q = cx_blanks(q + 1, e);
+		return cx_word(q, e, "public") || cx_word(q, e, "private") ||
+		       cx_word(q, e, "protected") || cx_word(q, e, "virtual");
+	case 'p': /* public:, private:, protected: on a line of their own */
+		if (!(q = cx_word(p, e, "public")) && !(q = cx_word(p, e, "private")) &&
+		    !(q = cx_word(p, e, "protected")))
+			return false;
+		q = cx_blanks(q, e);
+		return q < e && *q == ':' && (q + 1 == e || q[1] != ':') && cx_ends(q + 1, e);
+	case 'e': /* extern "C++" */
+		return (q = cx_word(p, e, "extern")) && (q = cx_blanks(q, e)) + 5 <= e &&
+		       !memcmp(q, "\"C++\"", 5);
+	case '#': /* #include <vector> */
+		q = cx_blanks(p + 1, e);
+		if (!(q = cx_word(q, e, "include")) || (q = cx_blanks(q, e)) >= e || *q != '<')
+			return false;
+		p = ++q;
+		while (q < e && *q != '>')
+			q++;
+		if (q >= e)
+			return false;
+		for (size_t i = 0; i < sizeof(cx_headers) / sizeof(cx_headers[0]); i++)
+			if (strlen(cx_headers[i]) == (size_t)(q - p) &&
+			    !memcmp(cx_headers[i], p, (size_t)(q - p)))
+				return true;
+		return false;
+	}
+	return false;
+}
+
+int mi_lang_refine(int lang, const char *src, size_t len)
+{
+	if (lang != MI_LANG_C || !src)
+		return lang;
+	const char *p = src, *end = src + len;
+	bool in_comment = false; /* inside a block comment at p */
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (!in_comment) {
+			const char *s = cx_blanks(p, e);
+			if (s < e && cx_line(s, e))
+				return MI_LANG_CPP;
+		}
+		/* Comments opened or closed on this line (string literals are
+		 * not told apart: a "/" "*" in one at worst skips a marker). */
+		for (const char *c = p; (c = memchr(c, '/', (size_t)(e - c)));) {
+			if (in_comment) {
+				if (c > p && c[-1] == '*')
+					in_comment = false;
+			} else if (c + 1 < e && c[1] == '*') {
+				in_comment = true;
+				c++;
+			} else if (c + 1 < e && c[1] == '/') {
+				break;
+			}
+			c++;
+		}
+		p = e + 1;
+	}
+	return lang;
+}
+
+int mi_parse_detected(int lang, const char *src, size_t len, mi_parsed *out)
+{
+	return mi_parse_source(mi_lang_refine(lang, src, len), src, len, out);
+}

@@ -43,7 +43,7 @@ static void doc_parse(mi_lsp_server *s, mi_lsp_doc *d)
 	d->parsed_valid = true;
 	if (d->lang == MI_LANG_NONE)
 		return;
-	rc = mi_parse_source(d->lang, mi_buf_str(&d->text), d->text.len, &d->parsed);
+	rc = mi_parse_detected(d->lang, mi_buf_str(&d->text), d->text.len, &d->parsed);
 	if (rc) {
 		mi_lsp_log(s, "cannot parse %s: %s", d->uri, mi_strerror(rc));
 		mi_parsed_release(&d->parsed);
@@ -123,7 +123,7 @@ static int file_open(mi_lsp_server *s, const char *uri, lsp_file *f, mi_buf *err
 	f->p = &f->own;
 	f->from = "disk";
 	f->own.lang = mi_lang_detect(abs);
-	if (f->own.lang != MI_LANG_NONE && mi_parse_source(f->own.lang, f->disk, f->len, &f->own)) {
+	if (f->own.lang != MI_LANG_NONE && mi_parse_detected(f->own.lang, f->disk, f->len, &f->own)) {
 		mi_parsed_release(&f->own);
 		mi_parsed_init(&f->own);
 	}

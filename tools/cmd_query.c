@@ -334,14 +334,14 @@ int mi_query_cmd_run(mi_query *q, int argc, char **argv, bool json, FILE *out)
 		po.target = mi_buf_str(&a.rest);
 		po.budget_tokens = opt_num(&a, "budget", 0);
 		po.depth = (int)opt_num(&a, "depth", 0);
-		mi_diff_opts since = {.since = opt_get(&a, "since"), .parse = mi_parse_source,
+		mi_diff_opts since = {.since = opt_get(&a, "since"), .parse = mi_parse_detected,
 				      .detect = mi_lang_detect, .indexable = mi_build_would_index};
 		if (since.since)
 			po.since = &since;
 		rc = mi_query_pack(q, &po, &o);
 	} else if (!strcmp(name, "changed")) {
 		mi_diff_opts d = {.since = opt_get(&a, "since"), .path = opt_get(&a, "path"),
-				  .parse = mi_parse_source, .detect = mi_lang_detect,
+				  .parse = mi_parse_detected, .detect = mi_lang_detect,
 				  .indexable = mi_build_would_index};
 		const char *marks = opt_get(&a, "marks");
 		d.unicode = opt_get(&a, "unicode") || (marks && !strcmp(marks, "unicode"));
@@ -480,7 +480,7 @@ int mi_cmd_outline(int argc, char **argv)
 		mi_parsed p;
 		mi_out o = {0};
 		mi_parsed_init(&p);
-		rc = mi_parse_source(lang, src, len, &p);
+		rc = lang_name ? mi_parse_source(lang, src, len, &p) : mi_parse_detected(lang, src, len, &p);
 		if (rc) {
 			fprintf(stderr, "mcpidx outline: cannot parse %s: %s\n", path, mi_strerror(rc));
 			status = 1;

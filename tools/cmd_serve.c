@@ -428,7 +428,7 @@ int mi_cmd_serve(int argc, char **argv)
 	o.allow_roots = roots;
 	o.token = token;
 	o.art = &art;
-	o.parse = mi_parse_source;
+	o.parse = mi_parse_detected;
 	o.detect = mi_lang_detect;
 	o.indexable = mi_build_would_index;
 	rc = mi_mcp_serve(&o) ? 1 : 0;

@@ -46,7 +46,7 @@ static void check_file(const char *path)
 	}
 	mi_parsed p;
 	mi_parsed_init(&p);
-	CHECK_INT(mi_parse_source(mi_lang_detect(path), src, len, &p), 0);
+	CHECK_INT(mi_parse_detected(mi_lang_detect(path), src, len, &p), 0);
 	/* Each reference knows where its line starts (find_references shows it). */
 	for (size_t i = 0; i < p.nrefs; i++) {
 		uint32_t at = p.refs[i].line_byte, line = 1;

@@ -687,7 +687,7 @@ static int golden_case(const char *dir)
 	}
 	mi_parsed p;
 	mi_parsed_init(&p);
-	int rc = mi_parse_source(lang, src, len, &p);
+	int rc = mi_parse_detected(lang, src, len, &p);
 	if (rc) {
 		TEST_FAIL_("%s: mi_parse_source(%s) = %d (%s)", input, mi_lang_name(lang), rc,
 			   mi_strerror(rc));
