@@ -102,7 +102,7 @@ extern const char mi_query_src_cpp[];
 const mi_lang_row mi_lang_cpp = {
 	.id = MI_LANG_CPP,
 	.name = "cpp",
-	.exts = " .cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp .tcc ",
+	.exts = " .cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp .tcc .tpp .txx .inl .cppm .ixx ",
 	.ts = tree_sitter_cpp,
 	.query = mi_query_src_cpp,
 	.fix = mi_fix_cpp,

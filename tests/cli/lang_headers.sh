@@ -25,6 +25,12 @@ printf 'namespace registry {\nint count();\n}\n' >> "$T/r/include/device_class.h
 "$MCPIDX" build -q "$T/r" || fail "update"
 langs=$("$MCPIDX" query "$T/r" stats | grep '^languages:')
 expect_eq "$langs" "languages: c 1, cpp 2" "languages after the edit"
+# .inl, .tpp and the module units are C++ by their names
+cp "$u/cpp/header_h/input.h" "$T/r/include/ring_impl.inl"
+cp "$u/cpp/header_h/input.h" "$T/r/include/ring.cppm"
+"$MCPIDX" build -q "$T/r" || fail "update with .inl"
+langs=$("$MCPIDX" query "$T/r" stats | grep '^languages:')
+expect_eq "$langs" "languages: c 1, cpp 4" "languages with .inl and .cppm"
 # --lang c reads a file as asked, whatever its text
 out=$("$MCPIDX" outline --lang c "$u/cpp/header_h/input.h")
 expect_contains "$out" "syntax error" "--lang c is obeyed"
