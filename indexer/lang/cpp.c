@@ -3,6 +3,7 @@
  */
 #include "lang_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Access of a class member: the last access label before it, else the
@@ -96,6 +97,301 @@ MI_FIX(cpp)
 	}
 }
 
+/* ---- macros the grammar cannot read -------------------------------------------------- */
+
+static bool cx_id(char ch)
+{
+	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9');
+}
+
+/* s[0, n) is a macro's name by the usual convention: upper case letters,
+ * digits and underscores (_GLIBCXX_NODISCARD), not a digit first, a
+ * letter in it, two bytes or more. */
+static bool cx_macro_name(const char *s, size_t n)
+{
+	bool letter = false;
+	if (n < 2 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= 'A' && s[i] <= 'Z')
+			letter = true;
+		else if (!(s[i] == '_' || (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	}
+	return letter;
+}
+
+static size_t cx_skip_blanks(const char *s, size_t len, size_t i, bool newlines)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || (newlines && (s[i] == '\n' || s[i] == '\r'))))
+		i++;
+	return i;
+}
+
+static char *cx_out(char **out, const char *src, size_t len)
+{
+	if (!*out && (*out = malloc(len ? len : 1)))
+		memcpy(*out, src, len);
+	return *out;
+}
+
+/*
+ * `class EXPORT_MACRO Name {` / `struct LLVM_GSL_OWNER Name : Base`: the
+ * export and attribute macros of a class head (Qt's Q_CORE_EXPORT, LLVM's,
+ * Chromium's BASE_EXPORT) make the grammar read a function, and the class
+ * and its members are lost.  Blanks every upper-case word between the
+ * keyword and the name, when what follows the name opens a class body or
+ * a base list (so `struct STAT st;`, a variable, is left alone).  At i:
+ * the keyword's end.
+ */
+static void cx_class_head(const char *src, size_t len, size_t i, char **out)
+{
+	size_t words[8][2], nw = 0;
+	for (;;) {
+		size_t a = cx_skip_blanks(src, len, i, false);
+		if (a == i || a >= len || !cx_id(src[a]) || (src[a] >= '0' && src[a] <= '9'))
+			break;
+		size_t b = a;
+		while (b < len && cx_id(src[b]))
+			b++;
+		if (nw == sizeof(words) / sizeof(words[0]))
+			return;
+		words[nw][0] = a;
+		words[nw++][1] = b;
+		i = b;
+	}
+	/* `final` after the name is no name */
+	if (nw && words[nw - 1][1] - words[nw - 1][0] == 5 && !memcmp(src + words[nw - 1][0], "final", 5))
+		nw--;
+	if (nw < 2)
+		return;
+	size_t k = cx_skip_blanks(src, len, i, true);
+	if (k >= len || !(src[k] == '{' || (src[k] == ':' && (k + 1 >= len || src[k + 1] != ':'))))
+		return;
+	for (size_t w = 0; w + 1 < nw; w++)
+		if (!cx_macro_name(src + words[w][0], words[w][1] - words[w][0]))
+			return;
+	if (!cx_out(out, src, len))
+		return;
+	for (size_t w = 0; w + 1 < nw; w++)
+		memset(*out + words[w][0], ' ', words[w][1] - words[w][0]);
+}
+
+/*
+ * An attribute macro alone on its line before a declaration
+ * (`LLVM_NODISCARD`, `Q_INVOKABLE`, `Q_OBJECT` at the top of a class body):
+ * the grammar takes it for the start of a declaration and the member after
+ * it is lost or misread.  Blanked when the word has an underscore, the
+ * line before ends a statement, a block or an access label, and the line
+ * after starts a declaration (a name, `~`, `[[`), so an enum's last value
+ * or an initializer's stays.
+ */
+static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char prev, char **out)
+{
+	if (!memchr(src + a, '_', b - a) || !cx_macro_name(src + a, b - a))
+		return;
+	if (prev && prev != ';' && prev != '{' && prev != '}' && prev != ':')
+		return;
+	size_t k = cx_skip_blanks(src, len, b, false);
+	if (k < len && src[k] == '/' && k + 1 < len && src[k + 1] == '/')
+		while (k < len && src[k] != '\n')
+			k++;
+	if (k < len && src[k] != '\n' && src[k] != '\r')
+		return; /* more on the line */
+	k = cx_skip_blanks(src, len, k, true);
+	if (k >= len || !(cx_id(src[k]) || src[k] == '~' || src[k] == '['))
+		return;
+	if (cx_out(out, src, len))
+		memset(*out + a, ' ', b - a);
+}
+
+/*
+ * An attribute macro that starts a function's head on its line
+ * (`_GLIBCXX_NODISCARD bool empty() const`, `LLVM_NODISCARD StringRef
+ * copy(...)`), after a line that ends a statement, block, label or
+ * template head: blanked when the rest of the line is a type and a name
+ * up to a `(`, so a declaration of a variable (`MY_TYPE x;`, `MY_TYPE x =
+ * f(y);`) is left alone.
+ */
+static void cx_macro_head(const char *src, size_t len, size_t a, size_t b, size_t e, char prev,
+			  char **out)
+{
+	if (!memchr(src + a, '_', b - a) || !cx_macro_name(src + a, b - a))
+		return;
+	if (prev && prev != ';' && prev != '{' && prev != '}' && prev != ':' && prev != '>')
+		return;
+	size_t k = cx_skip_blanks(src, len, b, false), words = 0;
+	for (bool in_word = false; k < e; k++) {
+		char ch = src[k];
+		if (ch == '(')
+			break;
+		if (cx_id(ch)) {
+			words += !in_word;
+			in_word = true;
+			continue;
+		}
+		in_word = false;
+		if (!(ch == ' ' || ch == '\t' || ch == ':' || ch == '<' || ch == '>' || ch == '*' ||
+		      ch == '&' || ch == ',' || ch == '~'))
+			return;
+	}
+	if (k >= e || words < 2)
+		return;
+	if (cx_out(out, src, len))
+		memset(*out + a, ' ', b - a);
+}
+
+/*
+ * `namespace std _GLIBCXX_VISIBILITY(default) {`: a macro call between a
+ * namespace's name and its brace, blanked.  At i: the keyword's end.
+ */
+static void cx_namespace_head(const char *src, size_t len, size_t i, char **out)
+{
+	size_t a = cx_skip_blanks(src, len, i, false);
+	if (a == i || a >= len || !cx_id(src[a]))
+		return;
+	while (a < len && (cx_id(src[a]) || src[a] == ':'))
+		a++;
+	size_t m = cx_skip_blanks(src, len, a, false), b = m;
+	while (b < len && cx_id(src[b]))
+		b++;
+	if (m == a || !cx_macro_name(src + m, b - m))
+		return;
+	size_t k = cx_skip_blanks(src, len, b, false);
+	if (k < len && src[k] == '(') {
+		int depth = 0;
+		for (; k < len && src[k] != '\n'; k++)
+			if (src[k] == '(')
+				depth++;
+			else if (src[k] == ')' && --depth == 0)
+				break;
+		if (k >= len || src[k] != ')')
+			return;
+		b = k + 1;
+		k = cx_skip_blanks(src, len, b, true);
+	}
+	if (k >= len || src[k] != '{' || !cx_out(out, src, len))
+		return;
+	memset(*out + m, ' ', b - m);
+}
+
+static bool cx_word_at(const char *s, size_t n, size_t k, const char *w)
+{
+	size_t l = strlen(w);
+	return k + l <= n && !memcmp(s + k, w, l) && (k + l == n || !cx_id(s[k + l]));
+}
+
+/*
+ * A specifier macro after a function's parameters (`void swap(T &x)
+ * _GLIBCXX_NOEXCEPT {`, `_GLIBCXX_NOEXCEPT_IF(...)`, LLVM_READONLY,
+ * Q_DECL_NOTHROW): blanked, with its arguments, when a body, `;`, an
+ * initializer list, `= default` or another specifier follows, on a line
+ * that is not a statement (no `=` before it, not `return`, `if`, ...: a
+ * cast `(int) MAX_LEN;` keeps its operand).  Line [a, e), r: a `)`.
+ */
+static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size_t r, char **out)
+{
+	static const char *const stmt[] = {"return", "if", "while", "for", "switch", "case",
+					   "else", "do", "goto", "throw", "co_return", NULL};
+	size_t m = cx_skip_blanks(src, len, r + 1, false), b = m;
+	while (b < e && cx_id(src[b]))
+		b++;
+	if (b == m || !memchr(src + m, '_', b - m) || !cx_macro_name(src + m, b - m))
+		return;
+	size_t k = cx_skip_blanks(src, len, b, false);
+	if (k < e && src[k] == '(') {
+		int depth = 0;
+		for (; k < e; k++)
+			if (src[k] == '(')
+				depth++;
+			else if (src[k] == ')' && --depth == 0)
+				break;
+		if (k >= e)
+			return;
+		b = k + 1;
+		k = cx_skip_blanks(src, len, b, false);
+	}
+	bool ends = k >= e || src[k] == '\r' || strchr("{;:=", src[k]) ||
+		    (src[k] == '/' && k + 1 < e && src[k + 1] == '/') ||
+		    cx_word_at(src, e, k, "const") || cx_word_at(src, e, k, "override") ||
+		    cx_word_at(src, e, k, "final") || cx_word_at(src, e, k, "noexcept") ||
+		    (src[k] == '-' && k + 1 < e && src[k + 1] == '>');
+	if (!ends || memchr(src + a, '=', r - a))
+		return;
+	for (int i = 0; stmt[i]; i++)
+		if (cx_word_at(src, e, a, stmt[i]))
+			return;
+	if (cx_out(out, src, len))
+		memset(*out + m, ' ', b - m);
+}
+
+/* mi_c_prefilter, then the C++ macros above blanked (offsets kept). */
+static char *cpp_prefilter(const char *src, size_t len)
+{
+	char *out = mi_c_prefilter(src, len);
+	const char *s = out ? out : src;
+	char prev = 0;           /* the last byte of the last line of code */
+	bool pp = false;         /* in a preprocessor line (and its continuations) */
+	size_t i = 0;
+	char *own = NULL;        /* our copy, when the C pass made none */
+	while (i < len) {
+		size_t e = i;
+		while (e < len && s[e] != '\n')
+			e++;
+		size_t a = cx_skip_blanks(s, len, i, false);
+		bool cont = e > i && s[e - 1 - (e - 1 > i && s[e - 1] == '\r')] == '\\';
+		if (pp || (a < e && s[a] == '#')) {
+			pp = cont;
+		} else if (a < e && !(s[a] == '/' && a + 1 < e && (s[a + 1] == '/' || s[a + 1] == '*')) &&
+			   !(s[a] == '*')) {
+			/* a line of code: the two patterns, then its last byte */
+			char **dst = out ? &out : &own;
+			if (cx_id(s[a]) && !(s[a] >= '0' && s[a] <= '9')) {
+				size_t b = a;
+				while (b < e && cx_id(s[b]))
+					b++;
+				cx_macro_line(s, len, a, b, prev, dst);
+				if (!*dst || (*dst)[a] != ' ')
+					cx_macro_head(s, len, a, b, e, prev, dst);
+			}
+			for (size_t w = a; w < e; w++) {
+				if (s[w] == ')')
+					cx_macro_after(s, len, a, e, w, dst);
+				if (s[w] == 'n' && (w == 0 || !cx_id(s[w - 1])) && e - w > 9 &&
+				    !memcmp(s + w, "namespace", 9) && !cx_id(s[w + 9]))
+					cx_namespace_head(s, len, w + 9, dst);
+				if ((s[w] == 'c' || s[w] == 's') && (w == 0 || !cx_id(s[w - 1]))) {
+					if (e - w > 5 && !memcmp(s + w, "class", 5) && !cx_id(s[w + 5]))
+						cx_class_head(s, len, w + 5, dst);
+					else if (e - w > 6 && !memcmp(s + w, "struct", 6) && !cx_id(s[w + 6]))
+						cx_class_head(s, len, w + 6, dst);
+				}
+			}
+			size_t z = e;
+			const char *cm = NULL;
+			for (size_t w = a; w + 1 < e; w++)
+				if (s[w] == '/' && s[w + 1] == '/') {
+					cm = s + w;
+					break;
+				}
+			if (cm)
+				z = (size_t)(cm - s);
+			while (z > a && (s[z - 1] == ' ' || s[z - 1] == '\t' || s[z - 1] == '\r'))
+				z--;
+			if (z > a)
+				prev = s[z - 1];
+			if (!out && own) { /* later reads see the blanks */
+				out = own;
+				own = NULL;
+				s = out;
+			}
+		}
+		i = e + 1;
+	}
+	return out;
+}
+
 const TSLanguage *tree_sitter_cpp(void);
 extern const char mi_query_src_cpp[];
 
@@ -106,5 +402,5 @@ const mi_lang_row mi_lang_cpp = {
 	.ts = tree_sitter_cpp,
 	.query = mi_query_src_cpp,
 	.fix = mi_fix_cpp,
-	.prefilter = mi_c_prefilter,
+	.prefilter = cpp_prefilter,
 };
