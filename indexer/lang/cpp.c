@@ -23,7 +23,10 @@ static bool cpp_member_private(mi_ts_ctx *c, TSNode member)
 			continue;
 		uint32_t tl;
 		const char *t = mi_ts_text(c, &p, &tl);
-		return !(tl >= 6 && !memcmp(t, "public", 6));
+		/* Qt's signals: is read as public: (cpp_prefilter), and the text
+		 * here is the source's: "signal" or "Q_SIGN" where "public" was read */
+		return !(tl >= 6 && (!memcmp(t, "public", 6) || !memcmp(t, "signal", 6) ||
+				     !memcmp(t, "Q_SIGN", 6)));
 	}
 	return mi_ts_type_is(ts_node_parent(list), "class_specifier");
 }
@@ -180,7 +183,8 @@ static void cx_class_head(const char *src, size_t len, size_t i, char **out)
 
 /*
  * An attribute macro alone on its line before a declaration
- * (`LLVM_NODISCARD`, `Q_INVOKABLE`, `Q_OBJECT` at the top of a class body):
+ * (`LLVM_NODISCARD`, `Q_INVOKABLE`, `Q_OBJECT` at the top of a class body,
+ * `Q_PROPERTY(...)` with its arguments and no `;`):
  * the grammar takes it for the start of a declaration and the member after
  * it is lost or misread.  Blanked when the word has an underscore, the
  * line before ends a statement, a block or an access label, and the line
@@ -194,12 +198,37 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 	if (prev && prev != ';' && prev != '{' && prev != '}' && prev != ':')
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
+	if (k < len && src[k] == '(') { /* Q_PROPERTY(int value READ value) */
+		int depth = 0;
+		for (; k < len && src[k] != '\n'; k++)
+			if (src[k] == '(')
+				depth++;
+			else if (src[k] == ')' && --depth == 0)
+				break;
+		if (k >= len || src[k] != ')')
+			return;
+		b = k + 1;
+		k = cx_skip_blanks(src, len, b, false);
+	}
 	if (k < len && src[k] == '/' && k + 1 < len && src[k + 1] == '/')
 		while (k < len && src[k] != '\n')
 			k++;
 	if (k < len && src[k] != '\n' && src[k] != '\r')
 		return; /* more on the line */
-	k = cx_skip_blanks(src, len, k, true);
+	for (;;) { /* the next line of code, past blank lines and comments */
+		k = cx_skip_blanks(src, len, k, true);
+		if (k + 1 < len && src[k] == '/' && src[k + 1] == '/') {
+			while (k < len && src[k] != '\n')
+				k++;
+		} else if (k + 1 < len && src[k] == '/' && src[k + 1] == '*') {
+			const char *c = memmem(src + k + 2, len - k - 2, "*/", 2);
+			if (!c)
+				return;
+			k = (size_t)(c - src) + 2;
+		} else {
+			break;
+		}
+	}
 	if (k >= len || !(cx_id(src[k]) || src[k] == '~' || src[k] == '['))
 		return;
 	if (cx_out(out, src, len))
@@ -276,6 +305,17 @@ static void cx_namespace_head(const char *src, size_t len, size_t i, char **out)
 	memset(*out + m, ' ', b - m);
 }
 
+/* A declaration specifier that may come before a function head's macro. */
+static bool cx_spec(const char *w, size_t n)
+{
+	static const char *const specs[] = {"static", "inline", "constexpr", "virtual", "explicit",
+					    "friend", "extern", "consteval", NULL};
+	for (int i = 0; specs[i]; i++)
+		if (strlen(specs[i]) == n && !memcmp(specs[i], w, n))
+			return true;
+	return false;
+}
+
 static bool cx_word_at(const char *s, size_t n, size_t k, const char *w)
 {
 	size_t l = strlen(w);
@@ -294,8 +334,18 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 {
 	static const char *const stmt[] = {"return", "if", "while", "for", "switch", "case",
 					   "else", "do", "goto", "throw", "co_return", NULL};
-	size_t m = cx_skip_blanks(src, len, r + 1, false), b = m;
-	while (b < e && cx_id(src[b]))
+	size_t m = cx_skip_blanks(src, len, r + 1, false), b;
+	for (;;) { /* past the method's qualifiers: ) const & _GLIBCXX_NOEXCEPT */
+		if (cx_word_at(src, e, m, "const"))
+			m = cx_skip_blanks(src, len, m + 5, false);
+		else if (cx_word_at(src, e, m, "volatile"))
+			m = cx_skip_blanks(src, len, m + 8, false);
+		else if (m < e && src[m] == '&')
+			m = cx_skip_blanks(src, len, m + 1, false);
+		else
+			break;
+	}
+	for (b = m; b < e && cx_id(src[b]);)
 		b++;
 	if (b == m || !memchr(src + m, '_', b - m) || !cx_macro_name(src + m, b - m))
 		return;
@@ -326,6 +376,38 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 		memset(*out + m, ' ', b - m);
 }
 
+/*
+ * Qt's access labels: `public slots:` / `private Q_SLOTS:` lose the word
+ * the grammar does not know, `signals:` / `Q_SIGNALS:` read as `public:`
+ * (what moc makes of them).  Line [a, e).
+ */
+static void cx_qt_label(const char *src, size_t len, size_t a, size_t e, char **out)
+{
+	size_t b = a;
+	while (b < e && cx_id(src[b]))
+		b++;
+	size_t k = cx_skip_blanks(src, len, b, false);
+	if ((cx_word_at(src, e, a, "signals") || cx_word_at(src, e, a, "Q_SIGNALS")) && k < e &&
+	    src[k] == ':' && (k + 1 >= e || src[k + 1] != ':')) {
+		if (cx_out(out, src, len)) {
+			memset(*out + a, ' ', k + 1 - a);
+			memcpy(*out + a, "public:", 7); /* "signals:" is longer */
+		}
+		return;
+	}
+	if (!cx_word_at(src, e, a, "public") && !cx_word_at(src, e, a, "protected") &&
+	    !cx_word_at(src, e, a, "private"))
+		return;
+	if (!cx_word_at(src, e, k, "slots") && !cx_word_at(src, e, k, "Q_SLOTS"))
+		return;
+	size_t w = k;
+	while (w < e && cx_id(src[w]))
+		w++;
+	size_t c = cx_skip_blanks(src, len, w, false);
+	if (c < e && src[c] == ':' && cx_out(out, src, len))
+		memset(*out + k, ' ', w - k);
+}
+
 /* mi_c_prefilter, then the C++ macros above blanked (offsets kept). */
 static char *cpp_prefilter(const char *src, size_t len)
 {
@@ -352,8 +434,17 @@ static char *cpp_prefilter(const char *src, size_t len)
 				while (b < e && cx_id(s[b]))
 					b++;
 				cx_macro_line(s, len, a, b, prev, dst);
-				if (!*dst || (*dst)[a] != ' ')
-					cx_macro_head(s, len, a, b, e, prev, dst);
+				cx_qt_label(s, len, a, e, dst);
+				/* the head's macro may follow its specifiers:
+				 * static _GLIBCXX20_CONSTEXPR void f(...) */
+				size_t ma = a, mb = b;
+				while (cx_spec(s + ma, mb - ma)) {
+					ma = cx_skip_blanks(s, len, mb, false);
+					for (mb = ma; mb < e && cx_id(s[mb]);)
+						mb++;
+				}
+				if (mb > ma && (!*dst || (*dst)[a] != ' '))
+					cx_macro_head(s, len, ma, mb, e, prev, dst);
 			}
 			for (size_t w = a; w < e; w++) {
 				if (s[w] == ')')
@@ -368,6 +459,11 @@ static char *cpp_prefilter(const char *src, size_t len)
 						cx_class_head(s, len, w + 6, dst);
 				}
 			}
+			if (!out && own) { /* later reads see the blanks */
+				out = own;
+				own = NULL;
+				s = out;
+			}
 			size_t z = e;
 			const char *cm = NULL;
 			for (size_t w = a; w + 1 < e; w++)
@@ -379,13 +475,8 @@ static char *cpp_prefilter(const char *src, size_t len)
 				z = (size_t)(cm - s);
 			while (z > a && (s[z - 1] == ' ' || s[z - 1] == '\t' || s[z - 1] == '\r'))
 				z--;
-			if (z > a)
+			if (z > a) /* (a line blanked whole leaves prev as it was) */
 				prev = s[z - 1];
-			if (!out && own) { /* later reads see the blanks */
-				out = own;
-				own = NULL;
-				s = out;
-			}
 		}
 		i = e + 1;
 	}

@@ -10,6 +10,10 @@
 #define MAX_LEN 64
 
 namespace ui WIDGET_VISIBLE(default) {
+WIDGET_BEGIN_VERSION
+WIDGET_BEGIN_ABI
+
+/// The modes a widget is drawn in.
 
 enum Mode {
 	MODE_NONE
@@ -24,6 +28,10 @@ public:
 	int width() const { return width_; }
 
 	WIDGET_NODISCARD bool empty() const { return width_ == 0; }
+
+	static WIDGET_CONSTEXPR int limit() { return MAX_LEN; }
+
+	int height() const WIDGET_NOEXCEPT { return width_ / 2; }
 
 	void clamp(int w) WIDGET_NOEXCEPT
 	{
