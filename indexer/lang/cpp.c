@@ -362,7 +362,7 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 		b = k + 1;
 		k = cx_skip_blanks(src, len, b, false);
 	}
-	bool ends = k >= e || src[k] == '\r' || strchr("{;:=", src[k]) ||
+	bool ends = k >= e || src[k] == '\r' || (src[k] && strchr("{;:=", src[k])) ||
 		    (src[k] == '/' && k + 1 < e && src[k + 1] == '/') ||
 		    cx_word_at(src, e, k, "const") || cx_word_at(src, e, k, "override") ||
 		    cx_word_at(src, e, k, "final") || cx_word_at(src, e, k, "noexcept") ||
