@@ -186,8 +186,9 @@ static void cx_class_head(const char *src, size_t len, size_t i, char **out)
  * (`LLVM_NODISCARD`, `Q_INVOKABLE`, `Q_OBJECT` at the top of a class body,
  * `Q_PROPERTY(...)` with its arguments and no `;`):
  * the grammar takes it for the start of a declaration and the member after
- * it is lost or misread.  Blanked when the word has an underscore, the
- * line before ends a statement, a block or an access label, and the line
+ * it is lost or misread.  Blanked when the word has an underscore (and so
+ * has each of several on the line), the line before ends a statement, a
+ * block, an access label or a template head, and the line
  * after starts a declaration (a name, `~`, `[[`), so an enum's last value
  * or an initializer's stays.
  */
@@ -195,19 +196,30 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 {
 	if (!memchr(src + a, '_', b - a) || !cx_macro_name(src + a, b - a))
 		return;
-	if (prev && prev != ';' && prev != '{' && prev != '}' && prev != ':')
+	/* after a template head too: template<...> then _GLIBCXX20_CONSTEXPR */
+	if (prev && prev != ';' && prev != '{' && prev != '}' && prev != ':' && prev != '>')
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
-	if (k < len && src[k] == '(') { /* Q_PROPERTY(int value READ value) */
-		int depth = 0;
-		for (; k < len && src[k] != '\n'; k++)
-			if (src[k] == '(')
-				depth++;
-			else if (src[k] == ')' && --depth == 0)
-				break;
-		if (k >= len || src[k] != ')')
-			return;
-		b = k + 1;
+	for (;;) {
+		if (k < len && src[k] == '(') { /* Q_PROPERTY(int value READ value) */
+			int depth = 0;
+			for (; k < len && src[k] != '\n'; k++)
+				if (src[k] == '(')
+					depth++;
+				else if (src[k] == ')' && --depth == 0)
+					break;
+			if (k >= len || src[k] != ')')
+				return;
+			b = k + 1;
+			k = cx_skip_blanks(src, len, b, false);
+		}
+		/* more of them on the line: _GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR */
+		size_t w = k;
+		while (w < len && cx_id(src[w]))
+			w++;
+		if (w == k || !memchr(src + k, '_', w - k) || !cx_macro_name(src + k, w - k))
+			break;
+		b = w;
 		k = cx_skip_blanks(src, len, b, false);
 	}
 	if (k < len && src[k] == '/' && k + 1 < len && src[k + 1] == '/')

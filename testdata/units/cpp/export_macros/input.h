@@ -33,6 +33,10 @@ public:
 
 	int height() const WIDGET_NOEXCEPT { return width_ / 2; }
 
+	template <typename T>
+	WIDGET_NODISCARD WIDGET_CONSTEXPR
+	T scaled(T factor) const { return width_ * factor; }
+
 	void clamp(int w) WIDGET_NOEXCEPT
 	{
 		struct STAT st;
