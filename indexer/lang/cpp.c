@@ -132,6 +132,19 @@ static size_t cx_skip_blanks(const char *s, size_t len, size_t i, bool newlines)
 	return i;
 }
 
+/* Past the parenthesis opened at src[k] and closed on the same line
+ * (before e), or 0 when it is not closed there. */
+static size_t cx_parens(const char *src, size_t e, size_t k)
+{
+	int depth = 0;
+	for (; k < e && src[k] != '\n'; k++)
+		if (src[k] == '(')
+			depth++;
+		else if (src[k] == ')' && --depth == 0)
+			return k + 1;
+	return 0;
+}
+
 static char *cx_out(char **out, const char *src, size_t len)
 {
 	if (!*out && (*out = malloc(len ? len : 1)))
@@ -202,15 +215,8 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 	size_t k = cx_skip_blanks(src, len, b, false);
 	for (;;) {
 		if (k < len && src[k] == '(') { /* Q_PROPERTY(int value READ value) */
-			int depth = 0;
-			for (; k < len && src[k] != '\n'; k++)
-				if (src[k] == '(')
-					depth++;
-				else if (src[k] == ')' && --depth == 0)
-					break;
-			if (k >= len || src[k] != ')')
+			if (!(b = cx_parens(src, len, k)))
 				return;
-			b = k + 1;
 			k = cx_skip_blanks(src, len, b, false);
 		}
 		/* more of them on the line: _GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR */
@@ -301,15 +307,8 @@ static void cx_namespace_head(const char *src, size_t len, size_t i, char **out)
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
 	if (k < len && src[k] == '(') {
-		int depth = 0;
-		for (; k < len && src[k] != '\n'; k++)
-			if (src[k] == '(')
-				depth++;
-			else if (src[k] == ')' && --depth == 0)
-				break;
-		if (k >= len || src[k] != ')')
+		if (!(b = cx_parens(src, len, k)))
 			return;
-		b = k + 1;
 		k = cx_skip_blanks(src, len, b, true);
 	}
 	if (k >= len || src[k] != '{' || !cx_out(out, src, len))
@@ -363,15 +362,8 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
 	if (k < e && src[k] == '(') {
-		int depth = 0;
-		for (; k < e; k++)
-			if (src[k] == '(')
-				depth++;
-			else if (src[k] == ')' && --depth == 0)
-				break;
-		if (k >= e)
+		if (!(b = cx_parens(src, e, k)))
 			return;
-		b = k + 1;
 		k = cx_skip_blanks(src, len, b, false);
 	}
 	bool ends = k >= e || src[k] == '\r' || (src[k] && strchr("{;:=", src[k])) ||
