@@ -1008,15 +1008,17 @@ int mi_byname_counter_add(mi_byname_counter *c, const void *k, size_t kl, const 
 	}
 	/* Entries come in key order: a name's files ascending. */
 	uint32_t fid = mi_rd32((const uint8_t *)k + kl - 4);
-	for (int kb = 0; kb < 256 && c->db == MI_DB_NAMES; kb++) {
-		if (!(kinds[kb >> 6] >> (kb & 63) & 1) || !c->c->listed[kb])
-			continue;
-		unsigned n = c->c->nfiles[kb];
-		if (n == MI_COUNT_FILES || (n && c->c->files[kb][n - 1] >= fid))
-			c->c->listed[kb] = false;
-		else
-			c->c->files[kb][c->c->nfiles[kb]++] = fid;
-	}
+	for (int w = 0; w < 4 && c->db == MI_DB_NAMES; w++)
+		for (uint64_t m = kinds[w]; m; m &= m - 1) { /* the kinds present, not all 256 */
+			int kb = w * 64 + __builtin_ctzll(m);
+			if (!c->c->listed[kb])
+				continue;
+			unsigned n = c->c->nfiles[kb];
+			if (n == MI_COUNT_FILES || (n && c->c->files[kb][n - 1] >= fid))
+				c->c->listed[kb] = false;
+			else
+				c->c->files[kb][c->c->nfiles[kb]++] = fid;
+		}
 	return 0;
 }
 
