@@ -21,12 +21,10 @@ static bool cpp_member_private(mi_ts_ctx *c, TSNode member)
 	     p = ts_node_prev_named_sibling(p)) {
 		if (!mi_ts_type_is(p, "access_specifier"))
 			continue;
-		uint32_t tl;
-		const char *t = mi_ts_text(c, &p, &tl);
-		/* Qt's signals: is read as public: (cpp_prefilter), and the text
-		 * here is the source's: "signal" or "Q_SIGN" where "public" was read */
-		return !(tl >= 6 && (!memcmp(t, "public", 6) || !memcmp(t, "signal", 6) ||
-				     !memcmp(t, "Q_SIGN", 6)));
+		/* The keyword the parser read, not the source's text: Qt's
+		 * `signals:` is read as `public:` (cpp_prefilter). */
+		TSNode kw = ts_node_child(p, 0);
+		return ts_node_is_null(kw) || strcmp(ts_node_type(kw), "public") != 0;
 	}
 	return mi_ts_type_is(ts_node_parent(list), "class_specifier");
 }
