@@ -1475,8 +1475,15 @@ static int q_wand_req(q_ctx *qc, q_it **its, size_t nit, q_it *req,
 }
 
 #define Q_SEED_POSTINGS 4096    /* postings the seed reads at most */
-#define Q_SEED_PER_K 4          /* candidates scored per hit asked for */
-#define Q_SEED_MAX 256
+/* Candidates scored per hit asked for.  A candidate's weight from its
+ * postings (average lengths, no name share) foretells its exact score
+ * poorly: search_code's first threshold, at 4 per hit, was a median 0.49
+ * of the final k-th score on the kernel's slowest searches, 0.74 at 16
+ * (and those searches 7% faster in all); search_docs asks for fewer hits
+ * and is slower with more candidates (docs/benchmarks.md). */
+#define Q_SEED_PER_K 16
+#define Q_SEED_PER_K_DOCS 4
+#define Q_SEED_MAX 512
 
 /*
  * A first k-th score for the main pass.  WAND's threshold starts at 0 and
@@ -1645,7 +1652,8 @@ static float q_seed(q_ctx *qc, mi_txn *t, q_it *its, size_t nit, size_t k,
 		    const char *q, size_t qlen)
 {
 	const float k1 = qc->docs ? mi_bm25f_params.k1[MI_SM_DOCS_MD] : qc->rp->k1;
-	size_t nc = 0, cap = k * Q_SEED_PER_K, budget = Q_SEED_POSTINGS, n2 = 0, nd = 0;
+	size_t nc = 0, cap = k * (qc->docs ? Q_SEED_PER_K_DOCS : Q_SEED_PER_K);
+	size_t budget = Q_SEED_POSTINGS, n2 = 0, nd = 0;
 	bool used[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR] = { false };
 	q_it seeds[Q_MAX_TERMS + Q_MAX_JOINED + Q_MAX_ABBR], *sit = NULL, **sp = NULL;
 	size_t ns = 0;
