@@ -191,4 +191,11 @@ int mi_search_fresh_end(mi_search_fresh *f);
 int mi_search_fresh_finish(mi_search_fresh *f, mi_txn *t, size_t *nchunks);
 void mi_search_fresh_free(mi_search_fresh *f);
 
+/* A byte of a C or C++ identifier (ASCII letters, digits, '_'): the text
+ * scans that tell C++ from C (lang.c) and blank C++ macros (lang/cpp.c). */
+static inline bool mi_cx_ident_byte(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 #endif

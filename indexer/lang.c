@@ -219,8 +219,7 @@ static const char *cx_word(const char *p, const char *e, const char *w)
 	if ((size_t)(e - p) < n || memcmp(p, w, n))
 		return NULL;
 	p += n;
-	if (p < e && (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9')))
+	if (p < e && mi_cx_ident_byte(*p))
 		return NULL;
 	return p;
 }
@@ -241,8 +240,7 @@ static bool cx_ident_start(const char *p, const char *e)
 static const char *cx_ident(const char *p, const char *e)
 {
 	for (;;) {
-		while (p < e && (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-				 (*p >= '0' && *p <= '9')))
+		while (p < e && mi_cx_ident_byte(*p))
 			p++;
 		if (e - p < 3 || p[0] != ':' || p[1] != ':' || !cx_ident_start(p + 2, e))
 			return p;

@@ -100,12 +100,6 @@ MI_FIX(cpp)
 
 /* ---- macros the grammar cannot read -------------------------------------------------- */
 
-static bool cx_id(char ch)
-{
-	return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-	       (ch >= '0' && ch <= '9');
-}
-
 /* s[0, n) is a macro's name by the usual convention: upper case letters,
  * digits and underscores (_GLIBCXX_NODISCARD), not a digit first, a
  * letter in it, two bytes or more. */
@@ -164,10 +158,10 @@ static void cx_class_head(const char *src, size_t len, size_t i, char **out)
 	size_t words[8][2], nw = 0;
 	for (;;) {
 		size_t a = cx_skip_blanks(src, len, i, false);
-		if (a == i || a >= len || !cx_id(src[a]) || (src[a] >= '0' && src[a] <= '9'))
+		if (a == i || a >= len || !mi_cx_ident_byte(src[a]) || (src[a] >= '0' && src[a] <= '9'))
 			break;
 		size_t b = a;
-		while (b < len && cx_id(src[b]))
+		while (b < len && mi_cx_ident_byte(src[b]))
 			b++;
 		if (nw == sizeof(words) / sizeof(words[0]))
 			return;
@@ -219,7 +213,7 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 		}
 		/* more of them on the line: _GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR */
 		size_t w = k;
-		while (w < len && cx_id(src[w]))
+		while (w < len && mi_cx_ident_byte(src[w]))
 			w++;
 		if (w == k || !memchr(src + k, '_', w - k) || !cx_macro_name(src + k, w - k))
 			break;
@@ -245,7 +239,7 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 			break;
 		}
 	}
-	if (k >= len || !(cx_id(src[k]) || src[k] == '~' || src[k] == '['))
+	if (k >= len || !(mi_cx_ident_byte(src[k]) || src[k] == '~' || src[k] == '['))
 		return;
 	if (cx_out(out, src, len))
 		memset(*out + a, ' ', b - a);
@@ -271,7 +265,7 @@ static void cx_macro_head(const char *src, size_t len, size_t a, size_t b, size_
 		char ch = src[k];
 		if (ch == '(')
 			break;
-		if (cx_id(ch)) {
+		if (mi_cx_ident_byte(ch)) {
 			words += !in_word;
 			in_word = true;
 			continue;
@@ -294,12 +288,12 @@ static void cx_macro_head(const char *src, size_t len, size_t a, size_t b, size_
 static void cx_namespace_head(const char *src, size_t len, size_t i, char **out)
 {
 	size_t a = cx_skip_blanks(src, len, i, false);
-	if (a == i || a >= len || !cx_id(src[a]))
+	if (a == i || a >= len || !mi_cx_ident_byte(src[a]))
 		return;
-	while (a < len && (cx_id(src[a]) || src[a] == ':'))
+	while (a < len && (mi_cx_ident_byte(src[a]) || src[a] == ':'))
 		a++;
 	size_t m = cx_skip_blanks(src, len, a, false), b = m;
-	while (b < len && cx_id(src[b]))
+	while (b < len && mi_cx_ident_byte(src[b]))
 		b++;
 	if (m == a || !cx_macro_name(src + m, b - m))
 		return;
@@ -328,7 +322,7 @@ static bool cx_spec(const char *w, size_t n)
 static bool cx_word_at(const char *s, size_t n, size_t k, const char *w)
 {
 	size_t l = strlen(w);
-	return k + l <= n && !memcmp(s + k, w, l) && (k + l == n || !cx_id(s[k + l]));
+	return k + l <= n && !memcmp(s + k, w, l) && (k + l == n || !mi_cx_ident_byte(s[k + l]));
 }
 
 /*
@@ -354,7 +348,7 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 		else
 			break;
 	}
-	for (b = m; b < e && cx_id(src[b]);)
+	for (b = m; b < e && mi_cx_ident_byte(src[b]);)
 		b++;
 	if (b == m || !memchr(src + m, '_', b - m) || !cx_macro_name(src + m, b - m))
 		return;
@@ -386,7 +380,7 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 static void cx_qt_label(const char *src, size_t len, size_t a, size_t e, char **out)
 {
 	size_t b = a;
-	while (b < e && cx_id(src[b]))
+	while (b < e && mi_cx_ident_byte(src[b]))
 		b++;
 	size_t k = cx_skip_blanks(src, len, b, false);
 	if ((cx_word_at(src, e, a, "signals") || cx_word_at(src, e, a, "Q_SIGNALS")) && k < e &&
@@ -403,7 +397,7 @@ static void cx_qt_label(const char *src, size_t len, size_t a, size_t e, char **
 	if (!cx_word_at(src, e, k, "slots") && !cx_word_at(src, e, k, "Q_SLOTS"))
 		return;
 	size_t w = k;
-	while (w < e && cx_id(src[w]))
+	while (w < e && mi_cx_ident_byte(src[w]))
 		w++;
 	size_t c = cx_skip_blanks(src, len, w, false);
 	if (c < e && src[c] == ':' && cx_out(out, src, len))
@@ -431,9 +425,9 @@ static char *cpp_prefilter(const char *src, size_t len)
 			   !(s[a] == '*')) {
 			/* a line of code: the two patterns, then its last byte */
 			char **dst = out ? &out : &own;
-			if (cx_id(s[a]) && !(s[a] >= '0' && s[a] <= '9')) {
+			if (mi_cx_ident_byte(s[a]) && !(s[a] >= '0' && s[a] <= '9')) {
 				size_t b = a;
-				while (b < e && cx_id(s[b]))
+				while (b < e && mi_cx_ident_byte(s[b]))
 					b++;
 				cx_macro_line(s, len, a, b, prev, dst);
 				cx_qt_label(s, len, a, e, dst);
@@ -442,7 +436,7 @@ static char *cpp_prefilter(const char *src, size_t len)
 				size_t ma = a, mb = b;
 				while (cx_spec(s + ma, mb - ma)) {
 					ma = cx_skip_blanks(s, len, mb, false);
-					for (mb = ma; mb < e && cx_id(s[mb]);)
+					for (mb = ma; mb < e && mi_cx_ident_byte(s[mb]);)
 						mb++;
 				}
 				if (mb > ma && (!*dst || (*dst)[a] != ' '))
@@ -451,13 +445,13 @@ static char *cpp_prefilter(const char *src, size_t len)
 			for (size_t w = a; w < e; w++) {
 				if (s[w] == ')')
 					cx_macro_after(s, len, a, e, w, dst);
-				if (s[w] == 'n' && (w == 0 || !cx_id(s[w - 1])) && e - w > 9 &&
-				    !memcmp(s + w, "namespace", 9) && !cx_id(s[w + 9]))
+				if (s[w] == 'n' && (w == 0 || !mi_cx_ident_byte(s[w - 1])) && e - w > 9 &&
+				    !memcmp(s + w, "namespace", 9) && !mi_cx_ident_byte(s[w + 9]))
 					cx_namespace_head(s, len, w + 9, dst);
-				if ((s[w] == 'c' || s[w] == 's') && (w == 0 || !cx_id(s[w - 1]))) {
-					if (e - w > 5 && !memcmp(s + w, "class", 5) && !cx_id(s[w + 5]))
+				if ((s[w] == 'c' || s[w] == 's') && (w == 0 || !mi_cx_ident_byte(s[w - 1]))) {
+					if (e - w > 5 && !memcmp(s + w, "class", 5) && !mi_cx_ident_byte(s[w + 5]))
 						cx_class_head(s, len, w + 5, dst);
-					else if (e - w > 6 && !memcmp(s + w, "struct", 6) && !cx_id(s[w + 6]))
+					else if (e - w > 6 && !memcmp(s + w, "struct", 6) && !mi_cx_ident_byte(s[w + 6]))
 						cx_class_head(s, len, w + 6, dst);
 				}
 			}
