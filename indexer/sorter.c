@@ -243,7 +243,7 @@ static bool run_next(mi_sorter *s, srt_src *src)
 	}
 	mi_buf_reset(&src->rec);
 	mi_buf_grow(&src->rec, kl + vl);
-	if (fread(src->rec.buf, 1, kl + vl, src->f) != kl + vl) {
+	if (fread_unlocked(src->rec.buf, 1, kl + vl, src->f) != kl + vl) {
 		s->err = s->err ? s->err : EIO;
 		return false;
 	}
