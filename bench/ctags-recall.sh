@@ -9,17 +9,8 @@ set -u
 dir=${1:?usage: ctags-recall.sh DIR [LANG]}
 lang=${2:-c}
 dump=${SYMDUMP:-build/symdump}
-if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; then
-	# the stemmer as the Makefile links it: its archive, whose English
-	# stemmer the tokenizer calls directly (MI_STEM_DIRECT), when there is one
-	stem=$(cc -print-file-name=libstemmer.a)
-	case $stem in /*) ;; *) stem=-lstemmer ;; esac
-	make -s build/obj/gen/queries.o build/grammars.a >/dev/null || exit 2
-	# shellcheck disable=SC2046
-	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
-		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
-		$(pkg-config --libs lmdb libxxhash msgpack jansson) -lzstd $stem -lpthread -lm \
-		-o "$dump" || { echo "ctags-recall: cannot build $dump (run make first)" >&2; exit 2; }
+if [ -z "${SYMDUMP:-}" ]; then
+	make -s build/symdump >/dev/null || { echo "ctags-recall: cannot build build/symdump" >&2; exit 2; }
 fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

@@ -8,5 +8,9 @@ bench-queries: $(B)/bench-queries
 	$(B)/bench-queries
 $(B)/bench-queries: bench/queries.c $(LIB_OBJ) $(GRAMMAR_LIB)
 	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
+# The symbol dump bench/ctags-recall.sh and bench/refs-global.sh compare
+# with ctags and GNU Global, linked the way the binary is.
+$(B)/symdump: bench/symdump.c $(LIB_OBJ) $(GRAMMAR_LIB)
+	$(CC) $(OPT) $(CFLAGS_BASE) $(PKG_CFLAGS) -o $@ $< $(LIB_OBJ) $(GRAMMAR_LIB) $(LIBS)
 bench-kernel-langs: $(BIN)
 	sh bench/kernel-langs.sh

@@ -24,17 +24,8 @@ for p in global python3-pygments; do
 		apt-get install -y -qq "$p" >&2 || { echo "refs-global: need $p (apt-get install $p)" >&2; exit 2; }
 	}
 done
-if [ -z "${SYMDUMP:-}" ] && [ ! -x "$dump" -o bench/symdump.c -nt "$dump" ]; then
-	# the stemmer as the Makefile links it: its archive, whose English
-	# stemmer the tokenizer calls directly (MI_STEM_DIRECT), when there is one
-	stem=$(cc -print-file-name=libstemmer.a)
-	case $stem in /*) ;; *) stem=-lstemmer ;; esac
-	make -s build/obj/gen/queries.o build/grammars.a mcpidx >/dev/null || exit 2
-	# shellcheck disable=SC2046
-	cc -std=gnu11 -O2 -D_GNU_SOURCE -I. bench/symdump.c build/obj/format/*.o \
-		build/obj/indexer/*.o build/obj/indexer/lang/*.o build/obj/gen/queries.o build/grammars.a \
-		$(pkg-config --libs lmdb libxxhash msgpack jansson libzstd) $stem -lpthread -lm \
-		-o "$dump" || { echo "refs-global: cannot build $dump (run make first)" >&2; exit 2; }
+if [ -z "${SYMDUMP:-}" ]; then
+	make -s build/symdump mcpidx >/dev/null || { echo "refs-global: cannot build build/symdump" >&2; exit 2; }
 fi
 case $lang in
 c) cl=C; kinds="--langmap=C:.c.h --kinds-C=f"; other="--langmap=C:.c.h --kinds-C=lmvxztesug"; pat='\.[ch]$'; label=native;;
