@@ -124,6 +124,14 @@ static size_t cx_skip_blanks(const char *s, size_t len, size_t i, bool newlines)
 	return i;
 }
 
+/* Past the identifier bytes from s[k] (before e). */
+static size_t cx_word_end(const char *s, size_t e, size_t k)
+{
+	while (k < e && mi_cx_ident_byte(s[k]))
+		k++;
+	return k;
+}
+
 /* Past the parenthesis opened at src[k] and closed on the same line
  * (before e), or 0 when it is not closed there. */
 static size_t cx_parens(const char *src, size_t e, size_t k)
@@ -160,9 +168,7 @@ static void cx_class_head(const char *src, size_t len, size_t i, char **out)
 		size_t a = cx_skip_blanks(src, len, i, false);
 		if (a == i || a >= len || !mi_cx_ident_byte(src[a]) || (src[a] >= '0' && src[a] <= '9'))
 			break;
-		size_t b = a;
-		while (b < len && mi_cx_ident_byte(src[b]))
-			b++;
+		size_t b = cx_word_end(src, len, a);
 		if (nw == sizeof(words) / sizeof(words[0]))
 			return;
 		words[nw][0] = a;
@@ -212,9 +218,7 @@ static void cx_macro_line(const char *src, size_t len, size_t a, size_t b, char 
 			k = cx_skip_blanks(src, len, b, false);
 		}
 		/* more of them on the line: _GLIBCXX_NODISCARD _GLIBCXX20_CONSTEXPR */
-		size_t w = k;
-		while (w < len && mi_cx_ident_byte(src[w]))
-			w++;
+		size_t w = cx_word_end(src, len, k);
 		if (w == k || !memchr(src + k, '_', w - k) || !cx_macro_name(src + k, w - k))
 			break;
 		b = w;
@@ -292,9 +296,7 @@ static void cx_namespace_head(const char *src, size_t len, size_t i, char **out)
 		return;
 	while (a < len && (mi_cx_ident_byte(src[a]) || src[a] == ':'))
 		a++;
-	size_t m = cx_skip_blanks(src, len, a, false), b = m;
-	while (b < len && mi_cx_ident_byte(src[b]))
-		b++;
+	size_t m = cx_skip_blanks(src, len, a, false), b = cx_word_end(src, len, m);
 	if (m == a || !cx_macro_name(src + m, b - m))
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
@@ -337,7 +339,7 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 {
 	static const char *const stmt[] = {"return", "if", "while", "for", "switch", "case",
 					   "else", "do", "goto", "throw", "co_return", NULL};
-	size_t m = cx_skip_blanks(src, len, r + 1, false), b;
+	size_t m = cx_skip_blanks(src, len, r + 1, false);
 	for (;;) { /* past the method's qualifiers: ) const & _GLIBCXX_NOEXCEPT */
 		if (cx_word_at(src, e, m, "const"))
 			m = cx_skip_blanks(src, len, m + 5, false);
@@ -348,8 +350,7 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 		else
 			break;
 	}
-	for (b = m; b < e && mi_cx_ident_byte(src[b]);)
-		b++;
+	size_t b = cx_word_end(src, e, m);
 	if (b == m || !memchr(src + m, '_', b - m) || !cx_macro_name(src + m, b - m))
 		return;
 	size_t k = cx_skip_blanks(src, len, b, false);
@@ -375,13 +376,11 @@ static void cx_macro_after(const char *src, size_t len, size_t a, size_t e, size
 /*
  * Qt's access labels: `public slots:` / `private Q_SLOTS:` lose the word
  * the grammar does not know, `signals:` / `Q_SIGNALS:` read as `public:`
- * (what moc makes of them).  Line [a, e).
+ * (what moc makes of them).  Line [a, e), its first word [a, b).
  */
-static void cx_qt_label(const char *src, size_t len, size_t a, size_t e, char **out)
+static void cx_qt_label(const char *src, size_t len, size_t a, size_t b, size_t e,
+			char **out)
 {
-	size_t b = a;
-	while (b < e && mi_cx_ident_byte(src[b]))
-		b++;
 	size_t k = cx_skip_blanks(src, len, b, false);
 	if ((cx_word_at(src, e, a, "signals") || cx_word_at(src, e, a, "Q_SIGNALS")) && k < e &&
 	    src[k] == ':' && (k + 1 >= e || src[k + 1] != ':')) {
@@ -396,9 +395,7 @@ static void cx_qt_label(const char *src, size_t len, size_t a, size_t e, char **
 		return;
 	if (!cx_word_at(src, e, k, "slots") && !cx_word_at(src, e, k, "Q_SLOTS"))
 		return;
-	size_t w = k;
-	while (w < e && mi_cx_ident_byte(src[w]))
-		w++;
+	size_t w = cx_word_end(src, e, k);
 	size_t c = cx_skip_blanks(src, len, w, false);
 	if (c < e && src[c] == ':' && cx_out(out, src, len))
 		memset(*out + k, ' ', w - k);
@@ -426,18 +423,15 @@ static char *cpp_prefilter(const char *src, size_t len)
 			/* a line of code: the two patterns, then its last byte */
 			char **dst = out ? &out : &own;
 			if (mi_cx_ident_byte(s[a]) && !(s[a] >= '0' && s[a] <= '9')) {
-				size_t b = a;
-				while (b < e && mi_cx_ident_byte(s[b]))
-					b++;
+				size_t b = cx_word_end(s, e, a);
 				cx_macro_line(s, len, a, b, prev, dst);
-				cx_qt_label(s, len, a, e, dst);
+				cx_qt_label(s, len, a, b, e, dst);
 				/* the head's macro may follow its specifiers:
 				 * static _GLIBCXX20_CONSTEXPR void f(...) */
 				size_t ma = a, mb = b;
 				while (cx_spec(s + ma, mb - ma)) {
 					ma = cx_skip_blanks(s, len, mb, false);
-					for (mb = ma; mb < e && mi_cx_ident_byte(s[mb]);)
-						mb++;
+					mb = cx_word_end(s, e, ma);
 				}
 				if (mb > ma && (!*dst || (*dst)[a] != ' '))
 					cx_macro_head(s, len, ma, mb, e, prev, dst);
