@@ -120,6 +120,9 @@ int mi_dir_open(const char *dir);
 /* The largest m <= n at which s can be cut without splitting a UTF-8
  * sequence (s[n] must be readable: a byte of s or its terminating NUL). */
 size_t mi_utf8_cut(const char *s, size_t n);
+/* n less a UTF-8 sequence that s[0..n) ends inside of (a lead byte
+ * without all its continuation bytes); reads s[0..n) only. */
+size_t mi_utf8_clip(const char *s, size_t n);
 /* The length of s[0..len) cut to at most max bytes at a UTF-8 boundary:
  * how much of an argument an error quotes. */
 size_t mi_utf8_prefix(const char *s, size_t len, size_t max);

@@ -168,6 +168,19 @@ size_t mi_utf8_cut(const char *s, size_t n)
 	return n;
 }
 
+size_t mi_utf8_clip(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t k = 1; k <= 3 && k <= n; k++) {
+		unsigned char c = p[n - k];
+		if ((c & 0xc0) == 0x80)
+			continue;
+		size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		return need > k ? n - k : n;
+	}
+	return n;
+}
+
 size_t mi_utf8_prefix(const char *s, size_t len, size_t max)
 {
 	return len > max ? mi_utf8_cut(s, max) : len;

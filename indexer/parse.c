@@ -403,6 +403,7 @@ static const char *fold_sig(mi_ts_ctx *c, uint32_t a, uint32_t b)
 		}
 	}
 	if (o >= MI_MAX_SIG && n > o) {
+		o = mi_utf8_clip(small, o); /* the cap may fall inside a character */
 		memcpy(small + o, "...", 3);
 		o += 3;
 	}
@@ -1119,7 +1120,7 @@ static int ts_extract(mi_ts_ctx *c)
 		uint32_t nl;
 		const char *nt = node_text(c, d->name, &nl);
 		if (nl > 200)
-			nl = 200;
+			nl = (uint32_t)mi_utf8_cut(nt, 200); /* nt[200] is the name's */
 		/* names never span lines */
 		for (uint32_t k = 0; k < nl; k++)
 			if (nt[k] == '\n') {

@@ -47,7 +47,12 @@ static bool pb_tok(const char *src, uint32_t e, uint32_t *i, uint32_t *a, uint32
 		while (p < e && pb_word(src[p]))
 			p++;
 	} else {
+		/* One byte of punctuation, or one character of another
+		 * script whole: a token never ends inside a character. */
 		p++;
+		if ((unsigned char)src[p - 1] >= 0xc0)
+			while (p < e && ((unsigned char)src[p] & 0xc0) == 0x80)
+				p++;
 	}
 	*z = p > e ? e : p;
 	*i = *z;

@@ -70,7 +70,7 @@ int mi_scan_sym(mi_scan *s, int kind, uint32_t start, uint32_t end, const char *
 		end = start;
 	mi_symbol *y = mi_parsed_add_sym(p);
 	if (nl > 200)
-		nl = 200;
+		nl = mi_utf8_cut(name, 200); /* name[200] is the name's */
 	y->name = mi_parsed_strndup(p, name, nl);
 	y->kind = (uint8_t)kind;
 	y->start_byte = start;
@@ -90,7 +90,8 @@ int mi_scan_sym(mi_scan *s, int kind, uint32_t start, uint32_t end, const char *
 		space = false;
 		mi_buf_addc(&b, (char)ch);
 	}
-	y->sig = mi_parsed_strndup(p, b.buf ? b.buf : "", b.len);
+	/* The 400-byte cap may fall inside a character. */
+	y->sig = mi_parsed_strndup(p, b.buf ? b.buf : "", mi_utf8_clip(b.buf, b.len));
 	mi_buf_release(&b);
 	y->doc = "";
 	y->parent = "";
@@ -128,7 +129,7 @@ void mi_scan_doc(mi_scan *s, int i, const char *doc, size_t n)
 	while (n && (doc[n - 1] == '\n' || doc[n - 1] == ' '))
 		n--;
 	if (n > 1200)
-		n = 1200;
+		n = mi_utf8_cut(doc, 1200); /* doc[1200] is the doc's */
 	s->p->syms[i].doc = mi_parsed_strndup(s->p, doc, n);
 }
 

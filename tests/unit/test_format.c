@@ -27,6 +27,15 @@ TEST(utf8)
 	CHECK(!mi_utf8_valid("\xc3\x28", 2));
 	CHECK(!mi_utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
 	CHECK(!mi_utf8_valid("\xc0\xaf", 2));     /* overlong */
+	/* A cut that ends inside a character loses that character only. */
+	CHECK(mi_utf8_clip("ab\xe6\x97\xa5", 5) == 5);
+	CHECK(mi_utf8_clip("ab\xe6\x97\xa5", 4) == 2);
+	CHECK(mi_utf8_clip("ab\xe6\x97\xa5", 3) == 2);
+	CHECK(mi_utf8_clip("h\xc3\xa9", 2) == 1);
+	CHECK(mi_utf8_clip("\xf0\x9f\x98\x80", 3) == 0);
+	CHECK(mi_utf8_clip("\xf0\x9f\x98\x80", 4) == 4);
+	CHECK(mi_utf8_clip("abc", 3) == 3 && mi_utf8_clip("", 0) == 0);
+	CHECK(mi_utf8_cut("ab\xe6\x97\xa5", 3) == 2);
 }
 
 TEST(paths)
