@@ -1119,8 +1119,7 @@ static int ts_extract(mi_ts_ctx *c)
 		mi_symbol *s = mi_parsed_add_sym(c->p);
 		uint32_t nl;
 		const char *nt = node_text(c, d->name, &nl);
-		if (nl > 200)
-			nl = (uint32_t)mi_utf8_cut(nt, 200); /* nt[200] is the name's */
+		nl = (uint32_t)mi_utf8_prefix(nt, nl, 200);
 		/* names never span lines */
 		for (uint32_t k = 0; k < nl; k++)
 			if (nt[k] == '\n') {

@@ -69,9 +69,7 @@ int mi_scan_sym(mi_scan *s, int kind, uint32_t start, uint32_t end, const char *
 	if (end < start)
 		end = start;
 	mi_symbol *y = mi_parsed_add_sym(p);
-	if (nl > 200)
-		nl = mi_utf8_cut(name, 200); /* name[200] is the name's */
-	y->name = mi_parsed_strndup(p, name, nl);
+	y->name = mi_parsed_strndup(p, name, mi_utf8_prefix(name, nl, 200));
 	y->kind = (uint8_t)kind;
 	y->start_byte = start;
 	y->end_byte = end;
@@ -128,9 +126,7 @@ void mi_scan_doc(mi_scan *s, int i, const char *doc, size_t n)
 {
 	while (n && (doc[n - 1] == '\n' || doc[n - 1] == ' '))
 		n--;
-	if (n > 1200)
-		n = mi_utf8_cut(doc, 1200); /* doc[1200] is the doc's */
-	s->p->syms[i].doc = mi_parsed_strndup(s->p, doc, n);
+	s->p->syms[i].doc = mi_parsed_strndup(s->p, doc, mi_utf8_prefix(doc, n, 1200));
 }
 
 void mi_scan_ref(mi_scan *s, int kind, uint32_t at, const char *name, size_t nl, int caller)
