@@ -47,6 +47,7 @@ GRAMMARS := c:c/src cpp:cpp/src python:python/src go:go/src rust:rust/src \
 	devicetree:devicetree/src yaml:yaml/src json:json/src toml:toml/src \
 	css:css/src html:html/src lua:lua/src hcl:hcl/src scss:scss/src xml:xml/xml/src \
 	svelte:svelte/src r:r/src powershell:powershell/src ocaml:ocaml/grammars/ocaml/src \
+	ocaml_interface:ocaml/grammars/interface/src \
 	awk:awk/src
 
 # Our objects and binaries per compiler: the default cc writes build/obj etc.

@@ -1,7 +1,9 @@
 #!/bin/sh
 # ctags-recall.sh DIR [LANG] - how many of universal-ctags' function
 # definitions mcpidx finds at the same file and line.
-#   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml, awk
+#   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml,
+#   ocaml_interface (.mli: ctags' vals against our functions and values), awk,
+#   ruby, php, java, kotlin, csharp
 # Needs: ctags (universal) and `make` (the dump program bench/symdump.c is
 # built into build/symdump; SYMDUMP=path uses another one).
 # Prints the recall and writes the misses to build/recall-<lang>.miss.
@@ -27,8 +29,14 @@ lua) cl=Lua; opt="--kinds-Lua=f"; pat='\.lua$';;
 r) cl=R; opt="--kinds-R=f"; pat='\.[rR]$';;
 powershell) cl=PowerShell; opt="--kinds-PowerShell=f"; pat='\.(ps1|psm1)$';;
 ocaml) cl=OCaml; opt="--kinds-OCaml=f"; pat='\.ml$';;
+ocaml_interface) cl=OCaml; opt="--kinds-OCaml=p"; pat='\.mli$';;
 awk) cl=Awk; opt="--kinds-Awk=f"; pat='\.g?awk$';;
-*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml awk)" >&2; exit 2;;
+ruby) cl=Ruby; opt="--kinds-Ruby=fS"; pat='\.rb$';;
+php) cl=PHP; opt="--kinds-PHP=f"; pat='\.php$';;
+java) cl=Java; opt="--kinds-Java=m"; pat='\.java$';;
+kotlin) cl=Kotlin; opt="--kinds-Kotlin=m"; pat='\.kts?$';;
+csharp) cl=C#; opt="--kinds-C#=m"; pat='\.cs$';;
+*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml ocaml_interface awk ruby php java kotlin csharp)" >&2; exit 2;;
 esac
 # shellcheck disable=SC2086
 ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
@@ -50,7 +58,8 @@ ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
 		if (lang == "ocaml" && (name == "_" || name == "()")) next
 		print $2 "\t" line "\t" name } }' lang="$lang" | sort -u > "$tmp/ctags"
 find "$dir" -type f | grep -E "$pat" | "$dump" "$lang" |
-	awk -F'\t' '$4 == "function" || $4 == "method" { print $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 }' | sort -u > "$tmp/ours"
+	awk -F'\t' -v lang="$lang" '$4 == "function" || $4 == "method" ||
+	(lang == "ocaml_interface" && $4 == "variable") { print $1 "\t" $2 "\t" $3 "\t" $5 "\t" $6 }' | sort -u > "$tmp/ours"
 # A ctags tag (the line of the name) is found at the same line when we have a
 # function of that name in that file whose name is written on that line;
 # also printed: the tag's line within our header (start line .. body line),

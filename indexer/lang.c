@@ -189,9 +189,12 @@ int mi_lang_from_name(const char *name)
 
 void mi_lang_list(mi_buf *out)
 {
+	int w = 0;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		w = (int)strlen(rows[i]->name) > w ? (int)strlen(rows[i]->name) : w;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const mi_lang_row *r = rows[i];
-		mi_buf_addf(out, "%-11s", r->name);
+		mi_buf_addf(out, "%-*s", w, r->name);
 		const char *lists[2] = {r->exts, r->filenames};
 		bool first = true;
 		for (int k = 0; k < 2; k++)

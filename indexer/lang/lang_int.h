@@ -23,6 +23,8 @@
 
 /* JavaScript rules, shared by TypeScript and TSX (javascript.c). */
 void mi_fix_javascript(mi_ts_ctx *c, void *def_node, mi_symbol *s);
+/* OCaml rules, shared by its interfaces (ocaml.c). */
+void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s);
 
 /* C: file-level variables and macro-made functions, in and out of #if
  * (c.c, also used by C++). */

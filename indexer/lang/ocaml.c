@@ -5,7 +5,10 @@
  * module-level lets values; modules, module types, classes, types with
  * their constructors and fields, exceptions.  Signatures stop before the
  * `=` of a binding; a name starting with '_' is private; doc comments are
- * the (** ... *) above.
+ * the (** ... *) above.  Interfaces (.mli, ocaml_interface.c) share these
+ * rules: a `val` is a function when its type is a function's, and a doc
+ * comment right after an item is its doc before one above, as ocamldoc
+ * reads them.
  */
 #include "lang_int.h"
 
@@ -59,19 +62,102 @@ static const char *doc_of(mi_ts_ctx *c, TSNode cm)
 	return mi_parsed_strndup(mi_ts_parsed(c), d, n);
 }
 
-MI_FIX(ocaml)
+/* In an interface, the special comment (** ... *) right after item n (no
+ * blank line between) is its doc; NULL when there is none. */
+static const char *doc_after(mi_ts_ctx *c, TSNode n)
+{
+	TSNode below = ts_node_next_named_sibling(n);
+	if (ts_node_is_null(below) || !mi_ts_type_is(below, "comment") ||
+	    ts_node_start_point(below).row > ts_node_end_point(n).row + 1)
+		return NULL;
+	uint32_t len;
+	const char *d = mi_ts_text(c, &below, &len);
+	return len >= 5 && !memcmp(d, "(**", 3) && d[3] != '*' ? doc_of(c, below) : NULL;
+}
+
+/* An interface's comment cm above an item belongs to the item before it
+ * when it follows that one with no blank line, and is the module's own when
+ * it opens the file (ocamldoc's rules). */
+static bool doc_taken(TSNode cm)
+{
+	TSNode prev = ts_node_prev_named_sibling(cm);
+	if (ts_node_is_null(prev))
+		return mi_ts_type_is(ts_node_parent(cm), "compilation_unit");
+	return !mi_ts_type_is(prev, "comment") &&
+	       ts_node_start_point(cm).row <= ts_node_end_point(prev).row + 1;
+}
+
+/* A `val`'s type is a function's (`'a. 'a -> 'a` too). */
+static bool val_is_function(TSNode n)
+{
+	TSNode ty = ts_node_child_by_field_name(n, "type", 4);
+	while (!ts_node_is_null(ty) && mi_ts_type_is(ty, "polymorphic_type"))
+		ty = ts_node_named_child(ty, ts_node_named_child_count(ty) - 1);
+	return !ts_node_is_null(ty) && mi_ts_type_is(ty, "function_type");
+}
+
+void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 {
 	TSNode n = *(TSNode *)def_node;
 	const char *t = ts_node_type(n);
+	bool intf = mi_ts_parsed(c)->lang == MI_LANG_OCAML_INTERFACE;
 	if (s->name[0] == '_')
 		s->vis = MI_VIS_PRIVATE;
 	/* a let's doc sits above its `let`, the parent of the binding */
 	TSNode above = ts_node_prev_named_sibling(!strcmp(t, "let_binding") ? ts_node_parent(n) : n);
-	const char *doc = doc_of(c, above);
-	if (doc && ts_node_end_point(above).row + 1 >= ts_node_start_point(n).row)
+	const char *doc = intf ? doc_after(c, n) : NULL;
+	if (doc)
+		s->doc = doc;
+	else if ((doc = doc_of(c, above)) &&
+		 ts_node_end_point(above).row + 1 >= ts_node_start_point(n).row &&
+		 !(intf && doc_taken(above)))
 		s->doc = doc;
 	else if (s->doc[0] == '(' && s->doc[1] == '*')
 		s->doc = "";
+	/* a module's (or module type's) functions are functions, not methods */
+	mi_parsed *p = mi_ts_parsed(c);
+	if (s->kind == MI_KIND_METHOD && strncmp(t, "method_", 7) && s->parent_idx >= 0 &&
+	    (p->syms[s->parent_idx].kind == MI_KIND_MODULE ||
+	     p->syms[s->parent_idx].kind == MI_KIND_TRAIT))
+		s->kind = MI_KIND_FUNCTION;
+	if (!strcmp(t, "value_specification")) {
+		if (!val_is_function(n))
+			s->kind = MI_KIND_VARIABLE;
+		return;
+	}
+	if (intf && (!strcmp(t, "class_definition") || !strcmp(t, "class_type_definition"))) {
+		/* `class c : int -> object ... end` is shown as far as its `object` */
+		TSNode b = ts_node_named_child(n, 0), body = b;
+		while (!ts_node_is_null(body) && !mi_ts_type_is(body, "class_body_type"))
+			body = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+		if (!ts_node_is_null(body)) {
+			size_t len;
+			uint32_t base, e = ts_node_start_byte(body);
+			const char *src = mi_ts_src(c, &len, &base);
+			if (ts_node_end_byte(body) >= e + 6 && !memcmp(src + e, "object", 6))
+				e += 6;
+			mi_ts_set_sig(c, s, ts_node_start_byte(n), e);
+		}
+		return;
+	}
+	if (intf && !strcmp(t, "module_definition")) {
+		/* `module M : sig ... end` is shown as `module M` */
+		TSNode b = child_of_type(n, "module_binding");
+		TSNode mt = ts_node_is_null(b) ? b : ts_node_child_by_field_name(b, "module_type", 11);
+		if (!ts_node_is_null(mt) && mi_ts_type_is(mt, "signature")) {
+			size_t len;
+			uint32_t base, a = ts_node_start_byte(n), e = ts_node_start_byte(mt);
+			const char *src = mi_ts_src(c, &len, &base);
+			while (e > a && (src[e - 1] == ' ' || src[e - 1] == '\n' || src[e - 1] == '\t'))
+				e--;
+			if (e > a && src[e - 1] == ':')
+				e--;
+			while (e > a && (src[e - 1] == ' ' || src[e - 1] == '\n' || src[e - 1] == '\t'))
+				e--;
+			mi_ts_set_sig(c, s, a, e);
+		}
+		return;
+	}
 	if (!strcmp(t, "method_definition")) {
 		sig_to_body(c, s, n, ts_node_start_byte(n), ts_node_child_by_field_name(n, "body", 4));
 		return;
@@ -84,10 +170,6 @@ MI_FIX(ocaml)
 		     prev = ts_node_prev_sibling(prev))
 			a = ts_node_start_byte(prev);
 		sig_to_body(c, s, n, a, ts_node_child_by_field_name(n, "body", 4));
-		mi_parsed *p = mi_ts_parsed(c);
-		if (s->kind == MI_KIND_METHOD && s->parent_idx >= 0 &&
-		    p->syms[s->parent_idx].kind == MI_KIND_MODULE)
-			s->kind = MI_KIND_FUNCTION;
 		return;
 	}
 	static const struct { const char *def, *binding; } heads[] = {
