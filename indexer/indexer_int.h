@@ -44,9 +44,21 @@ typedef struct mi_lang_row {
 	 * query's pattern count.  The query stays the specification:
 	 * MCPIDX_PARSE_QUERY=1 runs it instead, and the tests compare both. */
 	int (*extract)(mi_ts_ctx *c, void *root);
+	/* Blocks of another language inside the file, may be NULL: a
+	 * component's or page's <script>.  Calls mi_ts_embed for each; their
+	 * definitions and references join the file's, nested in the symbol
+	 * around them. */
+	void (*embed)(mi_ts_ctx *c, void *root);
 } mi_lang_row;
 
 const mi_lang_row *mi_lang_row_get(int id);
+
+/* From an embed callback: node's bytes (a TSNode*) are a block of
+ * language lang, parsed on their own once the file's own symbols are
+ * made.  At most MI_EMBED_MAX blocks a file; the rest are left as text,
+ * and a diagnostic says so. */
+#define MI_EMBED_MAX 64
+void mi_ts_embed(mi_ts_ctx *c, void *node, int lang);
 
 /* From a walk: one definition, as a match of the walk's pattern `order`
  * (0, 1, ...; ranked after every query pattern) capturing def as

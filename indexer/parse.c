@@ -70,6 +70,12 @@ struct mi_ts_ctx {
 	struct ref_set *rs;      /* references and locals found so far */
 	const struct timespec *deadline; /* the extraction's: as long again as the parse's */
 	bool late;               /* the extraction stopped at the deadline */
+	size_t sym0;             /* the first symbol this extraction makes (an
+				  * embedded block's follow the file's) */
+	const TSRange *range;    /* the one range parsed (an embedded block), or NULL */
+	struct { TSRange r; int lang; } *embeds; /* blocks found (mi_ts_embed) */
+	size_t nembeds;
+	uint32_t embeds_cut;     /* the line of the first block past MI_EMBED_MAX, or 0 */
 };
 
 typedef struct def_tmp {
@@ -1071,7 +1077,13 @@ static int ts_extract(mi_ts_ctx *c)
 		parse_src.src = prefiltered;
 	c->ptext = parse_src.src;
 	TSInput input = {.payload = &parse_src, .read = ts_read, .encoding = TSInputEncodingUTF8};
+	if (c->range && !ts_parser_set_included_ranges(parser, c->range, 1)) {
+		err = MI_ERR_PARSE;
+		goto out;
+	}
 	tree = ts_parser_parse_with_options(parser, NULL, input, popt);
+	if (c->range)
+		ts_parser_set_included_ranges(parser, NULL, 0);
 	if (!tree) {
 		ts_parser_reset(parser); /* a timed-out parse would resume */
 		err = MI_ERR_PARSE;
@@ -1093,6 +1105,8 @@ static int ts_extract(mi_ts_ctx *c)
 	}
 	if (c->row->walk)
 		c->row->walk(c, &root);
+	if (c->row->embed)
+		c->row->embed(c, &root);
 	def_tmp *defs = c->defs;
 	size_t ndefs = c->ndefs;
 	if (ndefs)
@@ -1187,7 +1201,7 @@ static int ts_extract(mi_ts_ctx *c)
 	if (nrefs) {
 		qsort(refs, nrefs, sizeof(*refs), cmp_ref);
 		int32_t *st2 = mi_xmalloc((c->p->nsyms + 1) * sizeof(*st2));
-		size_t sp2 = 0, si = 0;
+		size_t sp2 = 0, si = c->sym0;
 		for (size_t i = 0; i < nrefs; i++) {
 			uint32_t b = refs[i].start + c->base;
 			while (si < c->p->nsyms && c->p->syms[si].start_byte <= b) {
@@ -1250,6 +1264,169 @@ out:
 	return err;
 }
 
+void mi_ts_embed(mi_ts_ctx *c, void *node, int lang)
+{
+	TSNode n = *(TSNode *)node;
+	if (!mi_lang_row_get(lang) || ts_node_is_null(n) ||
+	    ts_node_end_byte(n) <= ts_node_start_byte(n))
+		return;
+	if (c->nembeds >= MI_EMBED_MAX) {
+		if (!c->embeds_cut)
+			c->embeds_cut = ts_node_start_point(n).row + 1;
+		return;
+	}
+	if (!c->embeds)
+		c->embeds = mi_xmalloc(MI_EMBED_MAX * sizeof(*c->embeds));
+	c->embeds[c->nembeds].r = (TSRange){
+		.start_point = ts_node_start_point(n), .end_point = ts_node_end_point(n),
+		.start_byte = ts_node_start_byte(n), .end_byte = ts_node_end_byte(n)};
+	c->embeds[c->nembeds++].lang = lang;
+}
+
+/* The innermost of the first n symbols whose span holds byte b, or -1. */
+static int32_t host_around(const mi_parsed *p, size_t n, uint32_t b)
+{
+	int32_t best = -1;
+	for (size_t i = 0; i < n; i++)
+		if (p->syms[i].start_byte <= b && b < p->syms[i].end_byte &&
+		    (best < 0 || p->syms[i].start_byte >= p->syms[best].start_byte))
+			best = (int32_t)i;
+	return best;
+}
+
+static _Thread_local const mi_symbol *sort_syms; /* syms_in_order's, for its qsort */
+
+static int cmp_sym_order(const void *a, const void *b)
+{
+	const mi_symbol *x = &sort_syms[*(const int32_t *)a], *y = &sort_syms[*(const int32_t *)b];
+	if (x->start_byte != y->start_byte)
+		return x->start_byte < y->start_byte ? -1 : 1;
+	if (x->end_byte != y->end_byte)
+		return x->end_byte > y->end_byte ? -1 : 1;
+	return *(const int32_t *)a < *(const int32_t *)b ? -1 : 1;
+}
+
+static _Thread_local const mi_ref *sort_refs; /* syms_in_order's, for its qsort */
+
+static int cmp_ref_order(const void *a, const void *b)
+{
+	const mi_ref *x = &sort_refs[*(const int32_t *)a], *y = &sort_refs[*(const int32_t *)b];
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return *(const int32_t *)a < *(const int32_t *)b ? -1 : 1;
+}
+
+/* Puts the symbols back in source order, outer before inner (an embedded
+ * block's were appended after the file's), with their parents' and the
+ * references' callers' indices moved along, and the references in line
+ * order. */
+static void syms_in_order(mi_parsed *p)
+{
+	size_t n = p->nsyms;
+	int32_t *ord = mi_xmalloc((n + 1) * sizeof(*ord)), *at = mi_xmalloc((n + 1) * sizeof(*at));
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (int32_t)i;
+	sort_syms = p->syms;
+	qsort(ord, n, sizeof(*ord), cmp_sym_order);
+	mi_symbol *v = mi_xmalloc((n + 1) * sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		at[ord[i]] = (int32_t)i;
+		v[i] = p->syms[ord[i]];
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].parent_idx >= 0)
+			v[i].parent_idx = at[v[i].parent_idx];
+	for (size_t i = 0; i < p->nrefs; i++)
+		if (p->refs[i].caller_idx >= 0 && (size_t)p->refs[i].caller_idx < n)
+			p->refs[i].caller_idx = at[p->refs[i].caller_idx];
+	memcpy(p->syms, v, n * sizeof(*v));
+	free(v);
+	free(at);
+	free(ord);
+	/* the references by line, as one extraction leaves them (stable) */
+	if (p->nrefs < 2)
+		return;
+	mi_ref *rv = mi_xmalloc((p->nrefs + 1) * sizeof(*rv));
+	memcpy(rv, p->refs, p->nrefs * sizeof(*rv));
+	sort_refs = rv;
+	int32_t *ro = mi_xmalloc((p->nrefs + 1) * sizeof(*ro));
+	for (size_t i = 0; i < p->nrefs; i++)
+		ro[i] = (int32_t)i;
+	qsort(ro, p->nrefs, sizeof(*ro), cmp_ref_order);
+	for (size_t i = 0; i < p->nrefs; i++)
+		p->refs[i] = rv[ro[i]];
+	free(ro);
+	free(rv);
+}
+
+/* The blocks of other languages mi_ts_embed found in the file c read:
+ * each parsed alone, its symbols nested in the file's symbol around it
+ * (its qualified name before theirs; those at the block's top are
+ * public), its top-level references that symbol's. */
+static void embeds_extract(mi_ts_ctx *c)
+{
+	size_t host_n = c->p->nsyms;
+	bool added = false;
+	/* all the blocks within one parse's time: the one under way when it
+	 * ends has its own, the rest are left as text */
+	struct timespec dl;
+	parse_deadline(&dl);
+	for (size_t e = 0; e < c->nembeds; e++) {
+		if (past_deadline(&dl)) {
+			mi_diag *d = mi_parsed_add_diag(c->p);
+			d->line = c->embeds[e].r.start_point.row + 1;
+			d->severity = 'W';
+			d->msg = "scripts from here on read as text: reading the file's scripts "
+				 "took longer than one parse may";
+			break;
+		}
+		const mi_lang_row *row = mi_lang_row_get(c->embeds[e].lang);
+		if (!row || !row->ts || (!row->query && !row->extract))
+			continue;
+		mi_ts_ctx g = {.src = c->src, .len = c->len, .base = c->base, .p = c->p, .row = row,
+			       .sym0 = c->p->nsyms, .range = &c->embeds[e].r};
+		size_t r0 = c->p->nrefs;
+		int gerr = ts_extract(&g);
+		free(g.embeds);
+		if (gerr)
+			continue;
+		int32_t host = host_around(c->p, host_n, c->embeds[e].r.start_byte + c->base);
+		for (size_t i = g.sym0; i < c->p->nsyms; i++) {
+			mi_symbol *s = &c->p->syms[i];
+			if (s->parent_idx < 0 && host < 0)
+				continue;
+			if (s->parent_idx < 0) {
+				/* the top of a component's script is its template's
+				 * (a page's classic script: globals), so public */
+				s->parent_idx = host;
+				s->vis = MI_VIS_PUBLIC;
+			}
+			const mi_symbol *par = &c->p->syms[s->parent_idx];
+			mi_buf q = {0};
+			if (par->parent[0]) {
+				mi_buf_adds(&q, par->parent);
+				mi_buf_addc(&q, '.');
+			}
+			mi_buf_adds(&q, par->name);
+			s->parent = mi_parsed_strndup(c->p, q.buf, q.len);
+			mi_buf_release(&q);
+			s->level = (uint8_t)(par->level < 255 ? par->level + 1 : 255);
+		}
+		for (size_t i = r0; i < c->p->nrefs; i++)
+			if (c->p->refs[i].caller_idx < 0)
+				c->p->refs[i].caller_idx = host;
+		added = added || c->p->nsyms > g.sym0;
+	}
+	if (c->embeds_cut) {
+		mi_diag *d = mi_parsed_add_diag(c->p);
+		d->line = c->embeds_cut;
+		d->severity = 'W';
+		d->msg = "scripts from here on read as text: a file's first 64 are read";
+	}
+	if (added)
+		syms_in_order(c->p);
+}
+
 int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
 {
 	const mi_lang_row *row = mi_lang_row_get(lang);
@@ -1277,7 +1454,11 @@ int mi_parse_source(int lang, const char *src, size_t len, mi_parsed *out)
 		c.len -= 3;
 		c.base = 3;
 	}
-	return ts_extract(&c);
+	int err = ts_extract(&c);
+	if (!err && (c.nembeds || c.embeds_cut))
+		embeds_extract(&c);
+	free(c.embeds);
+	return err;
 }
 
 /* Accessors for language fix-up callbacks (lang.c). */

@@ -6,11 +6,12 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 /* Signature: the start tag; body: what follows it up to the end tag.  A
  * heading is named by its text (tags dropped), its level by its tag; an
  * inline script or style by its tag. */
-MI_FIX(html)
+void mi_fix_html(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 {
 	TSNode n = *(TSNode *)def_node;
 	mi_parsed *p = mi_ts_parsed(c);
@@ -78,6 +79,83 @@ MI_FIX(html)
 	}
 }
 
+/* The value of start tag tag's attribute name, or NULL (n: its length). */
+static const char *attr_value(mi_ts_ctx *c, TSNode tag, const char *name, uint32_t *n)
+{
+	uint32_t k = ts_node_named_child_count(tag);
+	for (uint32_t i = 0; i < k; i++) {
+		TSNode a = ts_node_named_child(tag, i);
+		if (!mi_ts_type_is(a, "attribute") || !ts_node_named_child_count(a))
+			continue;
+		TSNode an = ts_node_named_child(a, 0);
+		uint32_t al;
+		const char *at = mi_ts_text(c, &an, &al);
+		if (al != strlen(name) || strncasecmp(at, name, al))
+			continue;
+		TSNode v = ts_node_named_child(a, 1);
+		if (mi_ts_type_is(v, "quoted_attribute_value"))
+			v = ts_node_named_child(v, 0);
+		if (ts_node_is_null(v)) {
+			*n = 0;
+			return "";
+		}
+		return mi_ts_text(c, &v, n);
+	}
+	return NULL;
+}
+
+static bool is_word(const char *s, uint32_t n, const char *w)
+{
+	return n == strlen(w) && !strncasecmp(s, w, n);
+}
+
+/* The language of a <script> by its lang and type attributes: JavaScript
+ * when it names none; MI_LANG_NONE for data and templates (JSON, import
+ * maps, text/template). */
+static int script_lang(mi_ts_ctx *c, TSNode tag)
+{
+	uint32_t n;
+	const char *v = attr_value(c, tag, "lang", &n);
+	if (v)
+		return is_word(v, n, "ts") || is_word(v, n, "typescript") ? MI_LANG_TYPESCRIPT :
+		       is_word(v, n, "tsx") ? MI_LANG_TSX :
+		       is_word(v, n, "js") || is_word(v, n, "jsx") || is_word(v, n, "javascript") ?
+		       MI_LANG_JAVASCRIPT : MI_LANG_NONE;
+	v = attr_value(c, tag, "type", &n);
+	if (!v || !n || is_word(v, n, "module") || is_word(v, n, "text/javascript") ||
+	    is_word(v, n, "application/javascript") || is_word(v, n, "text/ecmascript") ||
+	    is_word(v, n, "text/babel") || is_word(v, n, "text/jsx"))
+		return MI_LANG_JAVASCRIPT;
+	if (is_word(v, n, "text/typescript") || is_word(v, n, "application/typescript"))
+		return MI_LANG_TYPESCRIPT;
+	return MI_LANG_NONE;
+}
+
+void mi_html_embed_scripts(mi_ts_ctx *c, void *root)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(*(TSNode *)root);
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		bool script = mi_ts_type_is(n, "script_element");
+		if (script) {
+			TSNode tag = ts_node_named_child(n, 0), text = ts_node_named_child(n, 1);
+			int lang = mi_ts_type_is(tag, "start_tag") && mi_ts_type_is(text, "raw_text") ?
+				   script_lang(c, tag) : MI_LANG_NONE;
+			if (lang != MI_LANG_NONE)
+				mi_ts_embed(c, &text, lang);
+		}
+		/* depth first; nothing of a script's or style's is markup */
+		if (!script && !mi_ts_type_is(n, "style_element") &&
+		    ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		while (!ts_tree_cursor_goto_next_sibling(&cur))
+			if (!ts_tree_cursor_goto_parent(&cur)) {
+				ts_tree_cursor_delete(&cur);
+				return;
+			}
+	}
+}
+
 const TSLanguage *tree_sitter_html(void);
 extern const char mi_query_src_html[];
 
@@ -88,4 +166,5 @@ const mi_lang_row mi_lang_html = {
 	.ts = tree_sitter_html,
 	.query = mi_query_src_html,
 	.fix = mi_fix_html,
+	.embed = mi_html_embed_scripts,
 };

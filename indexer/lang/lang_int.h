@@ -23,6 +23,11 @@
 
 /* JavaScript rules, shared by TypeScript and TSX (javascript.c). */
 void mi_fix_javascript(mi_ts_ctx *c, void *def_node, mi_symbol *s);
+/* The <script> blocks of an HTML-like tree that hold JavaScript or
+ * TypeScript, for mi_ts_embed (html.c; Svelte's too). */
+void mi_html_embed_scripts(mi_ts_ctx *c, void *root);
+/* HTML rules, shared by Vue components (html.c). */
+void mi_fix_html(mi_ts_ctx *c, void *def_node, mi_symbol *s);
 /* OCaml rules, shared by its interfaces (ocaml.c). */
 void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s);
 

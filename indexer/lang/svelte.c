@@ -1,7 +1,9 @@
 /*
  * svelte.c - Svelte components: script and style blocks (named "script",
  * "script context=module", "style"), headings with their level, elements
- * with an id; components used are calls, event handlers values.
+ * with an id; components used are calls, event handlers values.  What the
+ * scripts define (JavaScript, or TypeScript with lang="ts") is read by
+ * their own language's rules, nested in the script's symbol.
  */
 #include "lang_int.h"
 
@@ -50,4 +52,5 @@ const mi_lang_row mi_lang_svelte = {
 	.ts = tree_sitter_svelte,
 	.query = mi_query_src_svelte,
 	.fix = mi_fix_svelte,
+	.embed = mi_html_embed_scripts,
 };
