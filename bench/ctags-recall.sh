@@ -3,7 +3,7 @@
 # definitions mcpidx finds at the same file and line.
 #   LANG: c (default; .c and .h as C), python, go, ..., lua, r, powershell, ocaml,
 #   ocaml_interface (.mli: ctags' vals against our functions and values), awk,
-#   ruby, php, java, kotlin, csharp
+#   ruby, php, java, kotlin, csharp, perl
 # Needs: ctags (universal) and `make` (the dump program bench/symdump.c is
 # built into build/symdump; SYMDUMP=path uses another one).
 # Prints the recall and writes the misses to build/recall-<lang>.miss.
@@ -36,7 +36,8 @@ php) cl=PHP; opt="--kinds-PHP=f"; pat='\.php$';;
 java) cl=Java; opt="--kinds-Java=m"; pat='\.java$';;
 kotlin) cl=Kotlin; opt="--kinds-Kotlin=m"; pat='\.kts?$';;
 csharp) cl=C#; opt="--kinds-C#=m"; pat='\.cs$';;
-*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml ocaml_interface awk ruby php java kotlin csharp)" >&2; exit 2;;
+perl) cl=Perl; opt="--kinds-Perl=s"; pat='\.(pl|pm|t)$';;
+*) echo "ctags-recall: unknown language $lang (c cpp python go rust javascript typescript bash lua r powershell ocaml ocaml_interface awk ruby php java kotlin csharp perl)" >&2; exit 2;;
 esac
 # shellcheck disable=SC2086
 ctags -R --languages=$cl $opt --fields=+n -f - "$dir" 2>/dev/null |
