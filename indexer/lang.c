@@ -161,17 +161,21 @@ int mi_lang_detect(const char *path)
 		for (size_t i = 0; i < el; i++)
 			ext[i] = (char)(dot[i] >= 'A' && dot[i] <= 'Z' ? dot[i] + 32 : dot[i]);
 	}
+	bool named = false;
 	if (bl && bl < LX_WORD) {
 		const lx_ent *e = lx_find(base, bl, false);
-		if (e->word[0])
+		if (e->word[0]) {
 			best = e->row;
+			named = true;
+		}
 	}
 	if (el) {
 		const lx_ent *e = lx_find(ext, el, true);
 		if (e->word[0] && e->row < best)
 			best = e->row;
 	}
-	for (size_t i = 0; i < lx.npre; i++) {
+	/* a name ("Makefile.PL") says more than a pattern ("Makefile.*") */
+	for (size_t i = 0; i < lx.npre && !named; i++) {
 		size_t n = strlen(lx.pre[i].prefix);
 		if (lx.pre[i].row < best && n <= bl && !memcmp(lx.pre[i].prefix, base, n))
 			best = lx.pre[i].row;

@@ -1,5 +1,5 @@
 /*
- * perl.c - Perl (.pl, .pm, .t), read by a scanner of our own: packages
+ * perl.c - Perl (.pl, .pm, .t; Makefile.PL), read by a scanner of our own: packages
  * are modules (to the next package statement, or their block), named subs
  * functions (to their closing brace), `use constant NAME => ...`
  * constants.  A sub's doc is the # comment block right above it, else the
@@ -456,5 +456,6 @@ const mi_lang_row mi_lang_perl = {
 	.id = MI_LANG_PERL,
 	.name = "perl",
 	.exts = " .pl .pm .t .psgi ",
+	.filenames = " Makefile.PL Build.PL cpanfile ",
 	.scan = perl_scan,
 };

@@ -339,6 +339,12 @@ TEST(detect_names)
 	CHECK_INT(mi_lang_detect("Documentation/index.rst"), MI_LANG_RST);
 	CHECK_INT(mi_lang_detect("src/Kconfigure.c"), MI_LANG_C);
 	CHECK_INT(mi_lang_detect("NotADockerfile"), MI_LANG_NONE);
+	/* a name beats another row's pattern: Makefile.PL is Perl, not Make */
+	CHECK_INT(mi_lang_detect("Foo-Bar/Makefile.PL"), MI_LANG_PERL);
+	CHECK_INT(mi_lang_detect("scripts/Makefile.build"), MI_LANG_MAKE);
+	CHECK_INT(mi_lang_detect("lib/Foo.pm"), MI_LANG_PERL);
+	CHECK_INT(mi_lang_detect("lib/Foo.mli"), MI_LANG_OCAML_INTERFACE);
+	CHECK_INT(mi_lang_detect("src/App.vue"), MI_LANG_VUE);
 }
 
 /* The dump itself: a hand-built parse gives the documented lines. */
