@@ -54,8 +54,8 @@ typedef struct mi_lang_row {
 const mi_lang_row *mi_lang_row_get(int id);
 
 /* From an embed callback: node's bytes (a TSNode*) are a block of
- * language lang, parsed on their own once the file's own symbols are
- * made.  At most MI_EMBED_MAX blocks a file; the rest are left as text,
+ * language lang (one tree-sitter reads; others are left as text), parsed
+ * on their own once the file's own symbols are made.  At most MI_EMBED_MAX blocks a file; the rest are left as text,
  * and a diagnostic says so. */
 #define MI_EMBED_MAX 64
 void mi_ts_embed(mi_ts_ctx *c, void *node, int lang);

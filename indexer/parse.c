@@ -1050,6 +1050,21 @@ static bool force_query(void)
 	return env && *env == '1';
 }
 
+/* sym's name qualified by its parents' ("a.B"): what its children's
+ * parent is. */
+static const char *qualified_name(mi_parsed *p, const mi_symbol *sym)
+{
+	if (!sym->parent[0])
+		return sym->name;
+	mi_buf q = {0};
+	mi_buf_adds(&q, sym->parent);
+	mi_buf_addc(&q, '.');
+	mi_buf_adds(&q, sym->name);
+	const char *r = mi_parsed_strndup(p, q.buf, q.len);
+	mi_buf_release(&q);
+	return r;
+}
+
 static int ts_extract(mi_ts_ctx *c)
 {
 	int err = 0;
@@ -1161,16 +1176,7 @@ static int ts_extract(mi_ts_ctx *c)
 			mi_symbol *par = &c->p->syms[pi];
 			s->parent_idx = pi;
 			s->level = (uint8_t)(sp > 255 ? 255 : sp);
-			if (par->parent[0]) {
-				mi_buf q = {0};
-				mi_buf_adds(&q, par->parent);
-				mi_buf_addc(&q, '.');
-				mi_buf_adds(&q, par->name);
-				s->parent = mi_parsed_strndup(c->p, q.buf, q.len);
-				mi_buf_release(&q);
-			} else {
-				s->parent = par->name;
-			}
+			s->parent = qualified_name(c->p, par);
 		}
 		if (d->kind == MI_KIND_FUNCTION && sp > 0) {
 			int pk = c->p->syms[stack[sp - 1]].kind;
@@ -1267,7 +1273,8 @@ out:
 void mi_ts_embed(mi_ts_ctx *c, void *node, int lang)
 {
 	TSNode n = *(TSNode *)node;
-	if (!mi_lang_row_get(lang) || ts_node_is_null(n) ||
+	const mi_lang_row *row = mi_lang_row_get(lang);
+	if (!row || !row->ts || (!row->query && !row->extract) || ts_node_is_null(n) ||
 	    ts_node_end_byte(n) <= ts_node_start_byte(n))
 		return;
 	if (c->nembeds >= MI_EMBED_MAX) {
@@ -1380,10 +1387,8 @@ static void embeds_extract(mi_ts_ctx *c)
 				 "took longer than one parse may";
 			break;
 		}
-		const mi_lang_row *row = mi_lang_row_get(c->embeds[e].lang);
-		if (!row || !row->ts || (!row->query && !row->extract))
-			continue;
-		mi_ts_ctx g = {.src = c->src, .len = c->len, .base = c->base, .p = c->p, .row = row,
+		mi_ts_ctx g = {.src = c->src, .len = c->len, .base = c->base, .p = c->p,
+			       .row = mi_lang_row_get(c->embeds[e].lang),
 			       .sym0 = c->p->nsyms, .range = &c->embeds[e].r};
 		size_t r0 = c->p->nrefs;
 		int gerr = ts_extract(&g);
@@ -1402,14 +1407,7 @@ static void embeds_extract(mi_ts_ctx *c)
 				s->vis = MI_VIS_PUBLIC;
 			}
 			const mi_symbol *par = &c->p->syms[s->parent_idx];
-			mi_buf q = {0};
-			if (par->parent[0]) {
-				mi_buf_adds(&q, par->parent);
-				mi_buf_addc(&q, '.');
-			}
-			mi_buf_adds(&q, par->name);
-			s->parent = mi_parsed_strndup(c->p, q.buf, q.len);
-			mi_buf_release(&q);
+			s->parent = qualified_name(c->p, par);
 			s->level = (uint8_t)(par->level < 255 ? par->level + 1 : 255);
 		}
 		for (size_t i = r0; i < c->p->nrefs; i++)

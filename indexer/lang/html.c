@@ -104,30 +104,32 @@ static const char *attr_value(mi_ts_ctx *c, TSNode tag, const char *name, uint32
 	return NULL;
 }
 
-static bool is_word(const char *s, uint32_t n, const char *w)
-{
-	return n == strlen(w) && !strncasecmp(s, w, n);
-}
+/* What a <script>'s lang or type attribute says it holds (lang= first). */
+static const struct { const char *attr, *value; int lang; } script_langs[] = {
+	{"lang", "ts", MI_LANG_TYPESCRIPT}, {"lang", "typescript", MI_LANG_TYPESCRIPT},
+	{"lang", "tsx", MI_LANG_TSX}, {"lang", "js", MI_LANG_JAVASCRIPT},
+	{"lang", "jsx", MI_LANG_JAVASCRIPT}, {"lang", "javascript", MI_LANG_JAVASCRIPT},
+	{"type", "", MI_LANG_JAVASCRIPT}, {"type", "module", MI_LANG_JAVASCRIPT},
+	{"type", "text/javascript", MI_LANG_JAVASCRIPT},
+	{"type", "application/javascript", MI_LANG_JAVASCRIPT},
+	{"type", "text/ecmascript", MI_LANG_JAVASCRIPT}, {"type", "text/babel", MI_LANG_JAVASCRIPT},
+	{"type", "text/jsx", MI_LANG_JAVASCRIPT}, {"type", "text/typescript", MI_LANG_TYPESCRIPT},
+	{"type", "application/typescript", MI_LANG_TYPESCRIPT},
+};
 
-/* The language of a <script> by its lang and type attributes: JavaScript
- * when it names none; MI_LANG_NONE for data and templates (JSON, import
- * maps, text/template). */
+/* The language of a <script>: JavaScript when it names none;
+ * MI_LANG_NONE for data and templates (JSON, import maps, text/template)
+ * and languages of no row. */
 static int script_lang(mi_ts_ctx *c, TSNode tag)
 {
 	uint32_t n;
-	const char *v = attr_value(c, tag, "lang", &n);
-	if (v)
-		return is_word(v, n, "ts") || is_word(v, n, "typescript") ? MI_LANG_TYPESCRIPT :
-		       is_word(v, n, "tsx") ? MI_LANG_TSX :
-		       is_word(v, n, "js") || is_word(v, n, "jsx") || is_word(v, n, "javascript") ?
-		       MI_LANG_JAVASCRIPT : MI_LANG_NONE;
-	v = attr_value(c, tag, "type", &n);
-	if (!v || !n || is_word(v, n, "module") || is_word(v, n, "text/javascript") ||
-	    is_word(v, n, "application/javascript") || is_word(v, n, "text/ecmascript") ||
-	    is_word(v, n, "text/babel") || is_word(v, n, "text/jsx"))
+	const char *attr = "lang", *v = attr_value(c, tag, attr, &n);
+	if (!v && !(v = attr_value(c, tag, attr = "type", &n)))
 		return MI_LANG_JAVASCRIPT;
-	if (is_word(v, n, "text/typescript") || is_word(v, n, "application/typescript"))
-		return MI_LANG_TYPESCRIPT;
+	for (size_t i = 0; i < sizeof(script_langs) / sizeof(script_langs[0]); i++)
+		if (!strcmp(script_langs[i].attr, attr) && n == strlen(script_langs[i].value) &&
+		    !strncasecmp(v, script_langs[i].value, n))
+			return script_langs[i].lang;
 	return MI_LANG_NONE;
 }
 

@@ -14,9 +14,10 @@
 
 #include <string.h>
 
-/* Signature [a, start of body) with the blanks and the `=` before the body
- * dropped; the whole node when it has no body. */
-static void sig_to_body(mi_ts_ctx *c, mi_symbol *s, TSNode n, uint32_t a, TSNode body)
+/* Signature [a, start of body) with the blanks and the sep (`=`; an
+ * interface's module type: `:`) before the body dropped; the whole node
+ * when it has no body. */
+static void sig_to_body(mi_ts_ctx *c, mi_symbol *s, TSNode n, uint32_t a, TSNode body, char sep)
 {
 	uint32_t b = ts_node_end_byte(n);
 	if (!ts_node_is_null(body) && ts_node_start_byte(body) > a) {
@@ -26,7 +27,7 @@ static void sig_to_body(mi_ts_ctx *c, mi_symbol *s, TSNode n, uint32_t a, TSNode
 		b = ts_node_start_byte(body);
 		while (b > a && (src[b - 1] == ' ' || src[b - 1] == '\n' || src[b - 1] == '\t'))
 			b--;
-		if (b > a && src[b - 1] == '=')
+		if (b > a && src[b - 1] == sep)
 			b--;
 	}
 	mi_ts_set_sig(c, s, a, b);
@@ -144,22 +145,12 @@ void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 		/* `module M : sig ... end` is shown as `module M` */
 		TSNode b = child_of_type(n, "module_binding");
 		TSNode mt = ts_node_is_null(b) ? b : ts_node_child_by_field_name(b, "module_type", 11);
-		if (!ts_node_is_null(mt) && mi_ts_type_is(mt, "signature")) {
-			size_t len;
-			uint32_t base, a = ts_node_start_byte(n), e = ts_node_start_byte(mt);
-			const char *src = mi_ts_src(c, &len, &base);
-			while (e > a && (src[e - 1] == ' ' || src[e - 1] == '\n' || src[e - 1] == '\t'))
-				e--;
-			if (e > a && src[e - 1] == ':')
-				e--;
-			while (e > a && (src[e - 1] == ' ' || src[e - 1] == '\n' || src[e - 1] == '\t'))
-				e--;
-			mi_ts_set_sig(c, s, a, e);
-		}
+		if (!ts_node_is_null(mt) && mi_ts_type_is(mt, "signature"))
+			sig_to_body(c, s, n, ts_node_start_byte(n), mt, ':');
 		return;
 	}
 	if (!strcmp(t, "method_definition")) {
-		sig_to_body(c, s, n, ts_node_start_byte(n), ts_node_child_by_field_name(n, "body", 4));
+		sig_to_body(c, s, n, ts_node_start_byte(n), ts_node_child_by_field_name(n, "body", 4), '=');
 		return;
 	}
 	if (!strcmp(t, "let_binding")) {
@@ -169,7 +160,7 @@ void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 		     !ts_node_is_null(prev) && !ts_node_is_named(prev);
 		     prev = ts_node_prev_sibling(prev))
 			a = ts_node_start_byte(prev);
-		sig_to_body(c, s, n, a, ts_node_child_by_field_name(n, "body", 4));
+		sig_to_body(c, s, n, a, ts_node_child_by_field_name(n, "body", 4), '=');
 		return;
 	}
 	static const struct { const char *def, *binding; } heads[] = {
@@ -187,7 +178,7 @@ void mi_fix_ocaml(mi_ts_ctx *c, void *def_node, mi_symbol *s)
 		TSNode body = ts_node_child_by_field_name(b, "body", 4);
 		if (ts_node_is_null(body))
 			body = ts_node_child_by_field_name(b, "equation", 8);
-		sig_to_body(c, s, n, ts_node_start_byte(n), body);
+		sig_to_body(c, s, n, ts_node_start_byte(n), body, '=');
 		return;
 	}
 }

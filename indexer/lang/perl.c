@@ -68,16 +68,41 @@ static size_t pl_skip_delimited(const char *src, size_t len, size_t i)
 	return len;
 }
 
-static void pl_add_ref(mi_parsed *p, int kind, const char *s, size_t n, const mi_scan *ls,
-		       uint32_t at)
+/* Pragmas naming no module of the code's. */
+static const char *const pl_pragmas[] = {"strict", "vars", "warnings", NULL};
+/* Pragmas whose arguments are the modules inherited from. */
+static const char *const pl_parent_pragmas[] = {"parent", "base", NULL};
+
+/* The classes of `use parent -norequire, 'A', "B", qw(C D)` from byte x
+ * to the statement's end: imports. */
+static void pl_parent_refs(mi_scan *ls, size_t x)
 {
-	if (!n || n > 200)
-		return;
-	mi_ref *r = mi_parsed_add_ref(p);
-	r->callee = mi_parsed_strndup(p, s, n);
-	r->line = mi_scan_line(ls, at);
-	r->line_byte = ls->lines[r->line - 1];
-	r->kind = (uint8_t)kind;
+	const char *src = ls->src;
+	size_t len = ls->len;
+	while (x < len && src[x] != ';') {
+		if (src[x] == '\'' || src[x] == '"') {
+			size_t e = pl_skip_delimited(src, len, x);
+			if (e - x >= 2)
+				mi_scan_ref(ls, MI_REF_IMPORT, (uint32_t)x, src + x + 1, e - x - 2, -1);
+			x = e;
+		} else if (src[x] == 'q' && x + 2 < len && src[x + 1] == 'w' &&
+			   !pl_word_char(src[x + 2]) && !isspace((unsigned char)src[x + 2])) {
+			size_t e = pl_skip_delimited(src, len, x + 2);
+			for (size_t y = x + 3; y + 1 < e;) {
+				while (y + 1 < e && isspace((unsigned char)src[y]))
+					y++;
+				size_t z = y;
+				while (z + 1 < e && !isspace((unsigned char)src[z]))
+					z++;
+				if (z > y)
+					mi_scan_ref(ls, MI_REF_IMPORT, (uint32_t)y, src + y, z - y, -1);
+				y = z;
+			}
+			x = e;
+		} else {
+			x++;
+		}
+	}
 }
 
 /* The last part of a package name (Foo::Bar -> Bar). */
@@ -344,35 +369,8 @@ static int perl_scan(const char *src, size_t len, mi_parsed *out)
 				const char *m = src + k;
 				size_t ml = b - k;
 				if (ml && !isdigit((unsigned char)*m)) {
-					if ((ml == 6 && !memcmp(m, "parent", 6)) || (ml == 4 && !memcmp(m, "base", 4))) {
-						/* use parent -norequire, 'A', 'B': A and B */
-						size_t x = b;
-						while (x < len && src[x] != ';') {
-							if (src[x] == '\'' || src[x] == '"') {
-								size_t e = pl_skip_delimited(src, len, x);
-								if (e - x >= 2)
-									pl_add_ref(out, MI_REF_IMPORT, src + x + 1, e - x - 2,
-										   &ls, (uint32_t)x);
-								x = e;
-							} else if (src[x] == 'q' && x + 2 < len && src[x + 1] == 'w' &&
-								   !pl_word_char(src[x + 2]) && !isspace((unsigned char)src[x + 2])) {
-								size_t e = pl_skip_delimited(src, len, x + 2);
-								for (size_t y = x + 3; y + 1 < e;) {
-									while (y + 1 < e && isspace((unsigned char)src[y]))
-										y++;
-									size_t z = y;
-									while (z + 1 < e && !isspace((unsigned char)src[z]))
-										z++;
-									if (z > y)
-										pl_add_ref(out, MI_REF_IMPORT, src + y, z - y, &ls,
-											   (uint32_t)y);
-									y = z;
-								}
-								x = e;
-							} else {
-								x++;
-							}
-						}
+					if (pl_in(pl_parent_pragmas, m, ml)) {
+						pl_parent_refs(&ls, b);
 					} else if (ml == 8 && !memcmp(m, "constant", 8)) {
 						size_t x = b;
 						while (x < len && isspace((unsigned char)src[x]))
@@ -387,10 +385,8 @@ static int perl_scan(const char *src, size_t len, mi_parsed *out)
 							if (doc.len && doc_end + 1 == line)
 								mi_line_doc(out, (size_t)s, doc.buf, doc.len);
 						}
-					} else if (!(ml == 6 && !memcmp(m, "strict", 6)) &&
-						   !(ml == 4 && !memcmp(m, "vars", 4)) &&
-						   !(ml == 8 && !memcmp(m, "warnings", 8))) {
-						pl_add_ref(out, MI_REF_IMPORT, m, ml, &ls, (uint32_t)k);
+					} else if (!pl_in(pl_pragmas, m, ml)) {
+						mi_scan_ref(&ls, MI_REF_IMPORT, (uint32_t)k, m, ml, -1);
 					}
 				}
 			} else if (!sigil && (arrow || amp || (k < len && src[k] == '(')) &&
@@ -399,7 +395,7 @@ static int perl_scan(const char *src, size_t len, mi_parsed *out)
 				size_t nml = n;
 				pl_last_part(&nm, &nml);
 				if (nml && !isdigit((unsigned char)*nm))
-					pl_add_ref(out, MI_REF_CALL, nm, nml, &ls, (uint32_t)a);
+					mi_scan_ref(&ls, MI_REF_CALL, (uint32_t)a, nm, nml, -1);
 			}
 			prev = 'a';
 			pw = w;
